@@ -1,0 +1,61 @@
+/**
+ * App-scoped user ids. Each app sees a person under its own id: a keyed permutation of the
+ * internal object id (a four-round Feistel network over 40 bits), shifted above every internal
+ * id. A permutation needs no table, maps both ways in constant time, and an id minted under one
+ * app decodes under another to a number that names nobody.
+ */
+const HALF_BITS = 20;
+const HALF = 2 ** HALF_BITS;
+const DOMAIN = HALF * HALF;
+/** Scoped ids live in [BASE, BASE + DOMAIN): disjoint from internal ids, which stay below DOMAIN. */
+const BASE = 2 ** 50;
+
+export class AppScopedIds {
+  private readonly keys: number[];
+
+  constructor(idKeyHex: string) {
+    const key = Buffer.from(idKeyHex.padEnd(32, '0').slice(0, 32), 'hex');
+    this.keys = [0, 4, 8, 12].map((offset) => key.readUInt32LE(offset));
+  }
+
+  /** The scoped id of an internal id (used for users, and to hide positions inside cursors). */
+  scope(internalId: number): string {
+    if (!Number.isSafeInteger(internalId) || internalId < 0 || internalId >= DOMAIN) {
+      throw new RangeError(`internal id out of range: ${internalId}`);
+    }
+    let left = Math.floor(internalId / HALF);
+    let right = internalId % HALF;
+    for (const key of this.keys) {
+      [left, right] = [right, (left ^ mix(right, key)) >>> 0];
+    }
+    return String(BASE + left * HALF + right);
+  }
+
+  /** The internal id behind a scoped id, or undefined when the text is not a scoped id at all. */
+  unscope(scopedId: string): number | undefined {
+    if (!/^\d{1,16}$/.test(scopedId)) return undefined;
+    const value = Number(scopedId) - BASE;
+    if (value < 0 || value >= DOMAIN) return undefined;
+    let left = Math.floor(value / HALF);
+    let right = value % HALF;
+    for (let i = this.keys.length - 1; i >= 0; i--) {
+      [left, right] = [(right ^ mix(left, this.keys[i]!)) >>> 0, left];
+    }
+    return left * HALF + right;
+  }
+
+  static isScopedForm(text: string): boolean {
+    return /^\d{16}$/.test(text) && Number(text) >= BASE && Number(text) < BASE + DOMAIN;
+  }
+}
+
+/** A cheap keyed mixing of 20 bits (integer hash finaliser), enough to scatter neighbouring ids. */
+function mix(half: number, key: number): number {
+  let h = Math.imul(half ^ key, 0x9e3779b1);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x85ebca77);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae3d);
+  h ^= h >>> 16;
+  return h & (HALF - 1);
+}

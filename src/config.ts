@@ -1,0 +1,20 @@
+/** Settings shared by the commands, from flags first, then the environment, then defaults. */
+export const DEFAULT_PORT = 8080;
+export const DEFAULT_DB = './loom.db';
+export const DEMO_USERS = 60;
+export const DEMO_SEED = 'loom';
+/** Lifetime of the user tokens the CLI prints, in seconds. */
+export const SHORT_TOKEN_LIFETIME = 2 * 60 * 60;
+
+export function envPort(): number {
+  const text = process.env.PORT;
+  return text ? Number(text) : DEFAULT_PORT;
+}
+
+export function envDb(): string {
+  return process.env.LOOM_DB || DEFAULT_DB;
+}
+
+export function envPublicUrl(): string | undefined {
+  return process.env.LOOM_PUBLIC_URL || undefined;
+}

@@ -1,0 +1,40 @@
+import type { Viewer } from '../auth/viewer.js';
+import type { Schema } from '../schema/registry.js';
+import type { FieldContext } from '../schema/definition.js';
+import type { Store } from '../store/store.js';
+import { CursorCodec } from './cursors.js';
+import type { PageLimits } from './edge-options.js';
+
+/** Everything one read needs; built per request by the caller (the HTTP layer, or a test). */
+export interface ReadContext {
+  store: Store;
+  schema: Schema;
+  viewer: Viewer;
+  /** Unix seconds of the request. */
+  now: number;
+  publicUrl: string;
+  profileHost: string;
+  limits: PageLimits;
+  /** An absolute link to a Graph path (`/123/likes`) with these query parameters. */
+  link(path: string, params: Record<string, string>): string;
+  /** Parameters every generated link carries so it works as it stands (the access token, its proof). */
+  linkParams: Record<string, string>;
+  cursors: CursorCodec;
+  fieldContext: FieldContext;
+}
+
+export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext'>;
+
+export function createReadContext(input: ReadContextInput): ReadContext {
+  const { viewer } = input;
+  return {
+    ...input,
+    cursors: new CursorCodec(viewer.app.idKey, viewer.ids),
+    fieldContext: {
+      userIdFor: (internalId) => viewer.ids.scope(internalId),
+      publicUrl: input.publicUrl,
+      profileHost: input.profileHost,
+      now: input.now,
+    },
+  };
+}

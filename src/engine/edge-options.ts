@@ -1,0 +1,81 @@
+import { GraphError } from '../errors.js';
+
+/** How much of an edge to read, from query parameters (`limit=5`) or modifiers (`.limit(5)`) alike. */
+export interface EdgeOptions {
+  limit: number;
+  summary: boolean;
+  since?: number;
+  until?: number;
+  after?: string;
+  before?: string;
+}
+
+export interface PageLimits {
+  defaultLimit: number;
+  maxLimit: number;
+}
+
+/** Modifiers Loom understands on an edge; anything else is a client mistake worth naming. */
+const EDGE_MODIFIERS = new Set(['limit', 'summary', 'since', 'until', 'after', 'before', 'order', 'filter', 'as', 'type', 'redirect', 'width', 'height']);
+
+export function checkModifiers(fieldName: string, modifiers: Record<string, string>): void {
+  for (const name of Object.keys(modifiers)) {
+    if (!EDGE_MODIFIERS.has(name)) {
+      throw GraphError.invalidParameter(`Unknown modifier (${name}) on field (${fieldName})`);
+    }
+  }
+}
+
+export function readEdgeOptions(raw: Record<string, string | undefined>, limits: PageLimits): EdgeOptions {
+  const options: EdgeOptions = { limit: readLimit(raw.limit, limits), summary: readSummary(raw.summary) };
+  const since = readTime('since', raw.since);
+  const until = readTime('until', raw.until);
+  if (since !== undefined) options.since = since;
+  if (until !== undefined) options.until = until;
+  if (raw.after !== undefined && raw.after !== '') options.after = raw.after;
+  if (raw.before !== undefined && raw.before !== '') options.before = raw.before;
+  if (options.after !== undefined && options.before !== undefined) {
+    throw GraphError.invalidParameter('The parameters after and before cannot be used together');
+  }
+  return options;
+}
+
+function readLimit(value: string | undefined, limits: PageLimits): number {
+  if (value === undefined || value === '') return limits.defaultLimit;
+  if (!/^\s*\d{1,15}\s*$/.test(value)) {
+    throw GraphError.invalidParameter(`The parameter limit must be a non-negative integer, not "${clip(value)}"`);
+  }
+  // The real service clamps an oversized limit rather than refusing it.
+  return Math.min(Number(value), limits.maxLimit);
+}
+
+function readSummary(value: string | undefined): boolean {
+  if (value === undefined || value === '') return false;
+  switch (value.trim().toLowerCase()) {
+    case 'true':
+    case '1':
+    case 'total_count':
+      return true;
+    case 'false':
+    case '0':
+      return false;
+    default:
+      throw GraphError.invalidParameter(`The parameter summary must be true or false, not "${clip(value)}"`);
+  }
+}
+
+/** UNIX seconds, or any date the JavaScript date parser reads (ISO dates, "2015-07-01"). */
+function readTime(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const text = value.trim();
+  if (/^-?\d{1,12}$/.test(text)) return Number(text);
+  const parsed = text.length <= 64 ? Date.parse(text) : NaN;
+  if (Number.isNaN(parsed)) {
+    throw GraphError.invalidParameter(`The parameter ${name} must be a UNIX timestamp or a date, not "${clip(value)}"`);
+  }
+  return Math.floor(parsed / 1000);
+}
+
+function clip(value: string): string {
+  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
+}

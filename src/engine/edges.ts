@@ -1,0 +1,142 @@
+import { printFields } from '../query/print.js';
+import type { Selection } from '../query/selection.js';
+import type { EdgeDef, NodeTypeDef } from '../schema/definition.js';
+import type { Association, StoredObject } from '../store/store.js';
+import type { ReadContext } from './context.js';
+import { readEdgeOptions, type EdgeOptions } from './edge-options.js';
+import { externalId } from './node-ids.js';
+import { renderObjectsById, type Json } from './render.js';
+import { loadSpecialEdge } from './special-edges.js';
+import { loadSummaries } from './summaries.js';
+
+export interface EdgeRequest {
+  /** Paging options as written: query parameters for an edge path, modifiers for a nested edge. */
+  raw: Record<string, string | undefined>;
+  children: Selection[] | undefined;
+  /** Nested edges leave out an empty collection; an edge path answers `{"data":[]}`. */
+  nested: boolean;
+  /** For an edge path: the request's own parameters, which its paging links repeat. */
+  requestParams?: Record<string, string>;
+}
+
+/** One page of the edge for each parent, loaded together: one page query, one object load, one summary load. */
+export async function loadEdge(
+  context: ReadContext,
+  parentType: NodeTypeDef,
+  edge: EdgeDef,
+  parents: readonly StoredObject[],
+  request: EdgeRequest,
+): Promise<Map<number, Json | undefined>> {
+  const options = readEdgeOptions(request.raw, context.limits);
+  if (edge.special) return loadSpecialEdge(context, edge, parents);
+  const result = new Map<number, Json | undefined>();
+  if (parents.length === 0) return result;
+
+  const wantsSummary = options.summary || edge.alwaysSummary === true;
+  const [pages, summaries] = await Promise.all([
+    loadPages(context, edge, parents, options),
+    wantsSummary ? loadSummaries(context, edge, parents) : undefined,
+  ]);
+  const items = await renderObjectsById(
+    context,
+    [...new Set([...pages.values()].flatMap((page) => page.rows.map((row) => row.id2)))],
+    request.children,
+  );
+
+  for (const parent of parents) {
+    const page = pages.get(parent.id) ?? { rows: [], more: false };
+    const data = page.rows.map((row) => items.get(row.id2)).filter((item): item is Json => item !== undefined);
+    const collection: Json = { data };
+    if (page.rows.length > 0) {
+      collection.paging = pagingOf(context, parentType, edge, parent, page, options, request);
+    }
+    const summary = summaries?.get(parent.id);
+    if (summary) collection.summary = summary;
+    const empty = page.rows.length === 0 && !summary;
+    result.set(parent.id, empty && request.nested ? undefined : collection);
+  }
+  return result;
+}
+
+interface Page {
+  rows: Association[];
+  /** More items lie beyond this page in its reading direction. */
+  more: boolean;
+}
+
+async function loadPages(
+  context: ReadContext,
+  edge: EdgeDef,
+  parents: readonly StoredObject[],
+  options: EdgeOptions,
+): Promise<Map<number, Page>> {
+  const pages = new Map<number, Page>();
+  if (!edge.assoc || options.limit === 0) return pages;
+  const decode = (cursor: string | undefined) => (cursor === undefined ? undefined : context.cursors.decode(edge.name, cursor));
+  const rows = await context.store.getPages({
+    type: edge.assoc,
+    id1s: parents.map((parent) => parent.id),
+    limit: options.limit + 1,
+    ...definedOnly({
+      after: decode(options.after),
+      before: decode(options.before),
+      since: options.since,
+      until: options.until,
+      id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
+    }),
+  });
+  for (const [id1, list] of rows) {
+    const more = list.length > options.limit;
+    // Reading backwards, the surplus row is the newest one; forwards, the oldest.
+    const shown = !more ? list : options.before !== undefined ? list.slice(1) : list.slice(0, options.limit);
+    pages.set(id1, { rows: shown, more });
+  }
+  return pages;
+}
+
+function pagingOf(
+  context: ReadContext,
+  parentType: NodeTypeDef,
+  edge: EdgeDef,
+  parent: StoredObject,
+  page: Page,
+  options: EdgeOptions,
+  request: EdgeRequest,
+): Json {
+  const first = page.rows[0]!;
+  const last = page.rows[page.rows.length - 1]!;
+  const before = context.cursors.encode(edge.name, first);
+  const after = context.cursors.encode(edge.name, last);
+  const backwards = options.before !== undefined;
+  const positioned = backwards || options.after !== undefined;
+  const path = `/${externalId(context, parentType, parent)}/${edge.name}`;
+  const params = request.nested ? nestedParams(context, options, request.children) : topLevelParams(options, request);
+  const paging: Json = { cursors: { before, after } };
+  if (positioned && (!backwards || page.more)) paging.previous = context.link(path, { ...params, before });
+  if (backwards || page.more) paging.next = context.link(path, { ...params, after });
+  return paging;
+}
+
+/** An edge path's links repeat every parameter the client sent, with the cursor replaced. */
+function topLevelParams(options: EdgeOptions, request: EdgeRequest): Record<string, string> {
+  const params: Record<string, string> = { ...request.requestParams };
+  delete params.after;
+  delete params.before;
+  params.limit = String(options.limit);
+  return params;
+}
+
+/** A nested edge's links point at the edge path, carrying the token and the edge's own modifiers. */
+function nestedParams(context: ReadContext, options: EdgeOptions, children: Selection[] | undefined): Record<string, string> {
+  const params: Record<string, string> = { ...context.linkParams };
+  if (children && children.length > 0) params.fields = printFields(children);
+  params.limit = String(options.limit);
+  if (options.summary) params.summary = 'true';
+  if (options.since !== undefined) params.since = String(options.since);
+  if (options.until !== undefined) params.until = String(options.until);
+  return params;
+}
+
+function definedOnly<T extends Record<string, unknown>>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,69 @@
+import { GraphError } from '../errors.js';
+import type { IdForm, NodeTypeDef } from '../schema/definition.js';
+import type { StoredObject } from '../store/store.js';
+import type { ReadContext } from './context.js';
+import { visibleObjects } from './visibility.js';
+
+/** A node id as a client wrote it, decoded: which object, in which id form, owned by whom. */
+interface NodeRef {
+  id: number;
+  form: IdForm;
+  /** For compound post ids: the owner named by the prefix. */
+  owner?: number;
+}
+
+/** The id a client uses for this object: app-scoped for users, compound for posts, plain otherwise. */
+export function externalId(context: ReadContext, type: NodeTypeDef, object: StoredObject): string {
+  const ids = context.viewer.ids;
+  switch (type.idForm) {
+    case 'user':
+      return ids.scope(object.id);
+    case 'post':
+      return `${ids.scope(object.owner ?? 0)}_${object.id}`;
+    case 'plain':
+      return String(object.id);
+  }
+}
+
+function parseNodeId(context: ReadContext, text: string): NodeRef | undefined {
+  const ids = context.viewer.ids;
+  if (text === 'me') {
+    if (context.viewer.userId === null) throw GraphError.activeTokenRequired();
+    return { id: context.viewer.userId, form: 'user' };
+  }
+  const compound = /^(\d{1,16})_(\d{1,15})$/.exec(text);
+  if (compound) {
+    const owner = ids.unscope(compound[1]!);
+    return owner === undefined ? undefined : { id: Number(compound[2]), form: 'post', owner };
+  }
+  if (/^\d{1,16}$/.test(text)) {
+    const user = ids.unscope(text);
+    if (user !== undefined) return { id: user, form: 'user' };
+    return Number.isSafeInteger(Number(text)) ? { id: Number(text), form: 'plain' } : undefined;
+  }
+  return undefined;
+}
+
+/** Loads the node a path names, or fails the way the real service does for ids it cannot serve. */
+export async function loadRoot(
+  context: ReadContext,
+  text: string,
+  method: 'get' | 'post' | 'delete' = 'get',
+): Promise<{ object: StoredObject; type: NodeTypeDef }> {
+  if (!/^[\w.-]{1,128}$/.test(text)) throw GraphError.objectNotFound(text.slice(0, 128), method);
+  const ref = parseNodeId(context, text);
+  if (!ref) {
+    if (/^\d/.test(text)) throw GraphError.objectNotFound(text, method);
+    throw new GraphError(803, `(#803) Some of the aliases you requested do not exist: ${text}`, {
+      status: 404,
+      authenticate: 'not_found',
+    });
+  }
+  const object = (await context.store.getObjects([ref.id])).get(ref.id);
+  const type = object && context.schema.type(object.type);
+  const sameForm = type?.idForm === ref.form && (ref.owner === undefined || ref.owner === object?.owner);
+  if (!object || !type || !sameForm || (await visibleObjects(context, [object])).length === 0) {
+    throw GraphError.objectNotFound(text, method);
+  }
+  return { object, type };
+}

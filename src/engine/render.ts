@@ -1,0 +1,174 @@
+import type { Selection } from '../query/selection.js';
+import type { EdgeDef, FieldDef, NodeTypeDef } from '../schema/definition.js';
+import type { StoredObject } from '../store/store.js';
+import { loadAccess, type AccessCheck } from './access.js';
+import type { ReadContext } from './context.js';
+import { loadEdge } from './edges.js';
+import { graphTime } from './graph-time.js';
+import { externalId } from './node-ids.js';
+import { planSelection, type PlanEntry } from './plan.js';
+import { visibleObjects } from './visibility.js';
+
+export type Json = Record<string, unknown>;
+type Column = Map<number, unknown>;
+
+/**
+ * Renders every object of one type at one level with one selection. Each field or edge that
+ * needs the store is loaded for the whole batch at once, so store calls grow with the depth of
+ * the selection, never with the number of objects.
+ */
+export async function renderNodes(
+  context: ReadContext,
+  type: NodeTypeDef,
+  objects: readonly StoredObject[],
+  selections: readonly Selection[] | undefined,
+): Promise<Map<number, Json>> {
+  const plan = planSelection(context.schema, type, selections);
+  const access = await loadAccess(
+    context,
+    objects,
+    plan.map((entry) => (entry.kind === 'field' ? entry.field.scope : entry.edge.scope)),
+  );
+  const columns = await Promise.all(plan.map((entry) => renderColumn(context, type, objects, entry, access)));
+  const rendered = new Map<number, Json>();
+  for (const object of objects) {
+    const node: Json = {};
+    plan.forEach((entry, index) => {
+      const value = columns[index]!.get(object.id);
+      if (value !== undefined && value !== null) node[entry.selection.name] = value;
+    });
+    rendered.set(object.id, node);
+  }
+  return rendered;
+}
+
+async function renderColumn(
+  context: ReadContext,
+  type: NodeTypeDef,
+  objects: readonly StoredObject[],
+  entry: PlanEntry,
+  access: AccessCheck,
+): Promise<Column> {
+  if (entry.kind === 'edge') {
+    const allowed = objects.filter((object) => access(object, entry.edge.scope));
+    return loadNestedEdge(context, type, entry.edge, objects, allowed, entry.selection);
+  }
+  const permitted = objects.filter((object) => access(object, entry.field.scope));
+  return renderField(context, type, entry.field, permitted, entry.selection);
+}
+
+async function loadNestedEdge(
+  context: ReadContext,
+  type: NodeTypeDef,
+  edge: EdgeDef,
+  objects: readonly StoredObject[],
+  allowed: readonly StoredObject[],
+  selection: Selection,
+): Promise<Column> {
+  const collections = await loadEdge(context, type, edge, allowed, {
+    raw: selection.modifiers,
+    children: selection.children,
+    nested: true,
+  });
+  const column: Column = new Map();
+  for (const object of objects) column.set(object.id, collections.get(object.id));
+  return column;
+}
+
+async function renderField(
+  context: ReadContext,
+  type: NodeTypeDef,
+  field: FieldDef,
+  objects: readonly StoredObject[],
+  selection: Selection,
+): Promise<Column> {
+  const source = field.source ?? { kind: 'data' };
+  const column: Column = new Map();
+  switch (source.kind) {
+    case 'data':
+      for (const object of objects) column.set(object.id, pick(object.data[source.key ?? field.name], selection.children));
+      return column;
+    case 'id':
+      for (const object of objects) column.set(object.id, externalId(context, type, object));
+      return column;
+    case 'createdTime':
+      for (const object of objects) column.set(object.id, graphTime(object.createdTime));
+      return column;
+    case 'updatedTime':
+      for (const object of objects) column.set(object.id, graphTime(object.updatedTime));
+      return column;
+    case 'computed':
+      for (const object of objects) column.set(object.id, source.compute(object, context.fieldContext));
+      return column;
+    case 'count': {
+      const counts = await context.store.getCounts(source.assoc, objects.map((object) => object.id));
+      for (const object of objects) column.set(object.id, counts.get(object.id) ?? 0);
+      return column;
+    }
+    case 'owner':
+      return renderReferences(context, objects, (object) => object.owner, false, selection.children);
+    case 'ref':
+      return renderReferences(context, objects, (object) => object.data[source.key ?? field.name], source.many ?? false, selection.children);
+  }
+}
+
+/** Nested nodes named by ids inside objects (`from`, `to`, `album`): one load for the batch. */
+async function renderReferences(
+  context: ReadContext,
+  objects: readonly StoredObject[],
+  idsOf: (object: StoredObject) => unknown,
+  many: boolean,
+  children: Selection[] | undefined,
+): Promise<Column> {
+  const idLists = new Map<number, number[]>();
+  for (const object of objects) {
+    const value = idsOf(object);
+    const list = (Array.isArray(value) ? value : [value]).filter((id): id is number => typeof id === 'number');
+    idLists.set(object.id, list);
+  }
+  const nodes = await renderObjectsById(context, [...new Set([...idLists.values()].flat())], children);
+  const column: Column = new Map();
+  for (const [objectId, ids] of idLists) {
+    const rendered = ids.map((id) => nodes.get(id)).filter((node): node is Json => node !== undefined);
+    column.set(objectId, many ? (rendered.length > 0 ? { data: rendered } : undefined) : rendered[0]);
+  }
+  return column;
+}
+
+/** Loads, filters by visibility and renders objects of any types, grouped by type. */
+export async function renderObjectsById(
+  context: ReadContext,
+  ids: readonly number[],
+  children: Selection[] | undefined,
+): Promise<Map<number, Json>> {
+  if (ids.length === 0) return new Map();
+  const loaded = await context.store.getObjects(ids);
+  const visible = await visibleObjects(context, ids.map((id) => loaded.get(id)).filter((o): o is StoredObject => o !== undefined));
+  const byType = new Map<string, StoredObject[]>();
+  for (const object of visible) {
+    const list = byType.get(object.type) ?? [];
+    list.push(object);
+    byType.set(object.type, list);
+  }
+  const rendered = new Map<number, Json>();
+  await Promise.all(
+    [...byType].map(async ([typeName, group]) => {
+      const type = context.schema.type(typeName);
+      if (!type) return;
+      for (const [id, node] of await renderNodes(context, type, group, children)) rendered.set(id, node);
+    }),
+  );
+  return rendered;
+}
+
+/** Structured values (`location`, `education`) honour a sub-selection by keeping only those keys. */
+function pick(value: unknown, children: Selection[] | undefined): unknown {
+  if (!children || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => pick(item, children));
+  const picked: Json = {};
+  for (const child of children) {
+    const inner = (value as Json)[child.name];
+    if (inner !== undefined) picked[child.name] = pick(inner, child.children);
+  }
+  return picked;
+}

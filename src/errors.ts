@@ -1,0 +1,96 @@
+/**
+ * Every failure a client can cause is a GraphError: it carries the Graph error code, type and
+ * message, and the HTTP status and WWW-Authenticate class the real service pairs with them.
+ */
+export type GraphErrorType = 'OAuthException' | 'GraphMethodException' | 'FacebookApiException' | 'Exception';
+export type AuthenticateClass = 'invalid_token' | 'invalid_request' | 'not_found' | 'insufficient_scope';
+
+export interface GraphErrorOptions {
+  type?: GraphErrorType;
+  status?: number;
+  subcode?: number;
+  authenticate?: AuthenticateClass | null;
+}
+
+export class GraphError extends Error {
+  readonly code: number;
+  readonly type: GraphErrorType;
+  readonly status: number;
+  readonly subcode: number | undefined;
+  readonly authenticate: AuthenticateClass | null;
+
+  constructor(code: number, message: string, options: GraphErrorOptions = {}) {
+    super(message);
+    this.name = 'GraphError';
+    this.code = code;
+    this.type = options.type ?? 'OAuthException';
+    this.status = options.status ?? 400;
+    this.subcode = options.subcode;
+    this.authenticate = options.authenticate === undefined ? 'invalid_request' : options.authenticate;
+  }
+
+  /** (#100) errors: a parameter or expression the client got wrong. */
+  static invalidParameter(detail: string): GraphError {
+    return new GraphError(100, `(#100) ${detail}`);
+  }
+
+  static nonexistingField(field: string, typeLabel: string): GraphError {
+    return GraphError.invalidParameter(`Tried accessing nonexisting field (${field}) on node type (${typeLabel})`);
+  }
+
+  static unknownPath(components: string): GraphError {
+    return new GraphError(2500, `Unknown path components: ${components}`);
+  }
+
+  static objectNotFound(id: string, method: 'get' | 'post' | 'delete' = 'get'): GraphError {
+    return new GraphError(
+      100,
+      `Unsupported ${method} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
+      { type: 'GraphMethodException' },
+    );
+  }
+
+  static noToken(): GraphError {
+    return new GraphError(104, 'An access token is required to request this resource.');
+  }
+
+  static activeTokenRequired(): GraphError {
+    return new GraphError(2500, 'An active access token must be used to query information about the current user.');
+  }
+
+  static invalidToken(): GraphError {
+    return new GraphError(190, 'Invalid OAuth access token.', { authenticate: 'invalid_token' });
+  }
+
+  static expiredToken(expiredAt: Date, now: Date): GraphError {
+    return new GraphError(
+      190,
+      `Error validating access token: Session has expired on ${sessionTime(expiredAt)}. The current time is ${sessionTime(now)}.`,
+      { subcode: 463, authenticate: 'invalid_token' },
+    );
+  }
+
+  static permission(detail = "The user hasn't authorized the application to perform this action"): GraphError {
+    return new GraphError(200, `(#200) ${detail}`, { status: 403, authenticate: 'insufficient_scope' });
+  }
+
+  static internal(): GraphError {
+    return new GraphError(2, 'An unexpected error has occurred. Please retry your request later.', {
+      status: 500,
+      authenticate: null,
+    });
+  }
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The real service words expiry times as "Thursday, 09-Apr-15 15:00:00 PDT"; Loom speaks UTC. */
+function sessionTime(date: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return (
+    `${WEEKDAYS[date.getUTCDay()]}, ${two(date.getUTCDate())}-${MONTHS[date.getUTCMonth()]}-` +
+    `${two(date.getUTCFullYear() % 100)} ${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:` +
+    `${two(date.getUTCSeconds())} UTC`
+  );
+}

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { GraphError } from '../errors.js';
+import type { PageLimits } from '../engine/edge-options.js';
+import { Schema } from '../schema/registry.js';
+import type { Store } from '../store/store.js';
+import { authenticateHeader, errorBody, fromFrameworkError } from './error-envelope.js';
+import { graphRoutes } from './graph-routes.js';
+
+export interface AppOptions {
+  store: Store;
+  schema?: Schema;
+  /** Base of every absolute link Loom writes; the request's own host when absent. */
+  publicUrl?: string;
+  /** Host of profile links (`link` fields). */
+  profileHost?: string;
+  limits?: Partial<PageLimits>;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit?: number;
+  /** Log one line per request (the CLI turns this on; tests leave it off). */
+  logger?: boolean;
+  /** Unix seconds; tests move time to expire tokens. */
+  clock?: () => number;
+}
+
+export interface AppSettings {
+  store: Store;
+  schema: Schema;
+  publicUrl: string | undefined;
+  profileHost: string;
+  limits: PageLimits;
+  clock: () => number;
+}
+
+export const API_VERSION = 'v2.4';
+const JSON_TYPE = 'application/json; charset=UTF-8';
+
+/** The Loom HTTP app: the same instance serves the CLI and the tests. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const bodyLimit = options.bodyLimit ?? 1024 * 1024;
+  const settings: AppSettings = {
+    store: options.store,
+    schema: options.schema ?? Schema.default(),
+    publicUrl: options.publicUrl?.replace(/\/+$/, ''),
+    profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),
+    limits: { defaultLimit: 25, maxLimit: 100, ...options.limits },
+    clock: options.clock ?? (() => Math.floor(Date.now() / 1000)),
+  };
+  const app = Fastify({
+    logger: options.logger ? { level: 'info' } : false,
+    // Loom writes its own single line per request (without the query string, which holds tokens).
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit,
+    genReqId: () => randomBytes(8).toString('base64url').slice(0, 11),
+    requestIdHeader: false,
+  });
+
+  // Form bodies are as common as query strings among Graph clients; parse them into plain strings.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('content-type', JSON_TYPE);
+    reply.header('facebook-api-version', API_VERSION);
+    reply.header('x-fb-trace-id', request.id);
+    reply.header('access-control-allow-origin', '*');
+    reply.header('cache-control', 'private, no-cache, no-store, must-revalidate');
+    reply.header('pragma', 'no-cache');
+    reply.header('expires', 'Sat, 01 Jan 2000 00:00:00 GMT');
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The path only: query strings carry access tokens, which never reach a log.
+    const path = (request.raw.url ?? '/').split('?')[0];
+    request.log.info({ method: request.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+
+  app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
+    const graphError = error instanceof GraphError ? error : fromFrameworkError(error, bodyLimit);
+    if (graphError.status >= 500) request.log.error({ err: error, traceId: request.id }, 'request failed');
+    return sendError(request, reply, graphError);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, new GraphError(100, `Unsupported ${request.method.toLowerCase()} request.`, { type: 'GraphMethodException' })),
+  );
+
+  await app.register(graphRoutes, { settings });
+  return app;
+}
+
+export function sendJson(request: FastifyRequest, reply: FastifyReply, status: number, body: unknown): FastifyReply {
+  const params = request.query as Record<string, unknown> | undefined;
+  const pretty = params?.pretty === '1' || params?.pretty === 'true';
+  return reply.code(status).type(JSON_TYPE).send(pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body));
+}
+
+function sendError(request: FastifyRequest, reply: FastifyReply, error: GraphError): FastifyReply {
+  const header = authenticateHeader(error);
+  if (header) reply.header('www-authenticate', header);
+  const suppressed = (request.query as Record<string, unknown> | undefined)?.suppress_http_code === '1';
+  return sendJson(request, reply, suppressed ? 200 : error.status, errorBody(error, request.id));
+}

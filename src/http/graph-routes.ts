@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { resolveViewer, type Viewer } from '../auth/viewer.js';
+import { createReadContext, type ReadContext } from '../engine/context.js';
+import { readEdge, readNode } from '../engine/read.js';
+import { GraphError } from '../errors.js';
+import { API_VERSION, sendJson, type AppSettings } from './app.js';
+import { toGraphRequest, type GraphRequest } from './graph-request.js';
+
+/** Node and edge paths: `/<id>`, `/<id>/<edge>`, with or without a version prefix. */
+export async function graphRoutes(app: FastifyInstance, { settings }: { settings: AppSettings }): Promise<void> {
+  app.route({
+    method: ['GET', 'POST', 'DELETE'],
+    url: '/*',
+    handler: async (request, reply) => {
+      const graph = toGraphRequest(request);
+      const body = await answer(settings, request, graph);
+      const suppressed = graph.params.suppress_http_code === '1';
+      return sendJson(request, reply, suppressed ? 200 : 200, body);
+    },
+  });
+}
+
+async function answer(settings: AppSettings, request: FastifyRequest, graph: GraphRequest): Promise<unknown> {
+  const [id, edge, ...rest] = graph.components;
+  if (id === undefined) throw GraphError.invalidParameter('No node specified');
+  if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, ...rest].join('/')}`);
+  if (graph.method !== 'get') {
+    throw new GraphError(100, `Unsupported ${graph.method} request.`, { type: 'GraphMethodException' });
+  }
+  const context = await readContext(settings, request, graph, id);
+  if (edge !== undefined) return readEdge(context, id, edge, graph.params);
+  const { fields, metadata, limit, since, until } = graph.params;
+  return readNode(context, id, {
+    ...(fields !== undefined ? { fields } : {}),
+    metadata: metadata === '1' || metadata === 'true',
+    edgeDefaults: definedOnly({ limit, since, until }),
+  });
+}
+
+async function readContext(settings: AppSettings, request: FastifyRequest, graph: GraphRequest, id: string): Promise<ReadContext> {
+  const viewer = await authenticate(settings, graph, id);
+  const publicUrl = settings.publicUrl ?? `${request.protocol}://${request.host}`;
+  const linkParams: Record<string, string> = { access_token: graph.accessToken! };
+  if (graph.params.appsecret_proof) linkParams.appsecret_proof = graph.params.appsecret_proof;
+  return createReadContext({
+    store: settings.store,
+    schema: settings.schema,
+    viewer,
+    now: settings.clock(),
+    publicUrl,
+    profileHost: settings.profileHost,
+    limits: settings.limits,
+    linkParams,
+    link: (path, params) => {
+      const query = new URLSearchParams(params).toString();
+      return `${publicUrl}/${API_VERSION}${path}${query ? `?${query}` : ''}`;
+    },
+  });
+}
+
+async function authenticate(settings: AppSettings, graph: GraphRequest, id: string): Promise<Viewer> {
+  if (!graph.accessToken) throw id === 'me' ? GraphError.activeTokenRequired() : GraphError.noToken();
+  return resolveViewer(settings.store, graph.accessToken, settings.clock());
+}
+
+function definedOnly(values: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}

@@ -1,0 +1,106 @@
+/**
+ * Node types are data. A type lists its fields (scalar or structured values of one node) and its
+ * edges (collections of other nodes reached through an association). The engine reads these
+ * declarations; adding a type is adding a file under `types/`, never a change in the engine.
+ */
+import type { StoredObject } from '../store/store.js';
+
+/** What the schema's computed fields may know about the request. */
+export interface FieldContext {
+  /** The id a user has under the viewer's app (users are never shown by internal id). */
+  userIdFor(internalId: number): string;
+  /** Public base URL of this Loom (no trailing slash), for links to its own resources. */
+  publicUrl: string;
+  /** Host of profile links (`https://www.facebook.com` unless configured). */
+  profileHost: string;
+  /** Unix seconds of the request. */
+  now: number;
+}
+
+export type FieldSource =
+  /** `object.data[key ?? name]`; absent or null values leave the field out. */
+  | { kind: 'data'; key?: string }
+  /** The node id as shown to the viewer (app-scoped for users, compound for posts). */
+  | { kind: 'id' }
+  /** The object's created or updated time, as `YYYY-MM-DDTHH:MM:SS+0000`. */
+  | { kind: 'createdTime' }
+  | { kind: 'updatedTime' }
+  /** The object's owner, rendered as a nested node (`from`). */
+  | { kind: 'owner' }
+  /**
+   * `data[key ?? name]` holds the internal id of another object (or, with `many`, an array of
+   * ids): rendered as a nested node, or with `many` as `{"data":[nodes]}`.
+   */
+  | { kind: 'ref'; key?: string; many?: boolean }
+  /** The number of associations of `assoc` from this object (`like_count`). */
+  | { kind: 'count'; assoc: string }
+  /** Derived from the stored object; undefined leaves the field out. */
+  | { kind: 'computed'; compute: (object: StoredObject, context: FieldContext) => unknown };
+
+export interface FieldDef {
+  name: string;
+  /** Type in the vocabulary of `metadata=1`: `numeric string`, `string`, `agerange`, `list<workexperience>`… */
+  type: string;
+  /** Written for Loom; shown by `metadata=1`. */
+  description: string;
+  /** Permission the node's owner must have granted the app; without it the field is left out. */
+  scope?: string;
+  /** Where the value comes from; `{kind:'data'}` when absent. */
+  source?: FieldSource;
+}
+
+/** Shape of an edge's `summary` object. */
+export type SummaryKind =
+  /** `{total_count}` */
+  | 'count'
+  /** `{total_count, can_like, has_liked}` */
+  | 'likes'
+  /** `{order, total_count, can_comment}` */
+  | 'comments';
+
+export interface EdgeDef {
+  name: string;
+  description: string;
+  /** Type name of the items. */
+  target: string;
+  /** Association type in the store from this node to its items; absent: the edge is always empty. */
+  assoc?: string;
+  /** Permission the node's owner must have granted the app; without it the edge answers `{"data":[]}`. */
+  scope?: string;
+  /** Shape of `summary`; `count` when absent. */
+  summary?: SummaryKind;
+  /** Send the summary even when it was not asked for (friends does). */
+  alwaysSummary?: boolean;
+  /** Keep only items that are users who granted the viewer's app this permission (friends: `user_friends`). */
+  itemsGranted?: string;
+  /** Edges answered by something other than an association list. */
+  special?: 'picture' | 'permissions';
+}
+
+export type Visibility =
+  /** Anyone with a token sees it. */
+  | 'public'
+  /** `data.privacy.value`: EVERYONE (anyone), ALL_FRIENDS (owner and friends), SELF (owner); ALL_FRIENDS when unset. */
+  | 'privacy';
+
+/** How the node's id is shown. */
+export type IdForm =
+  /** The app-scoped user id. */
+  | 'user'
+  /** `<owner's app-scoped id>_<object id>`. */
+  | 'post'
+  /** The plain object id. */
+  | 'plain';
+
+export interface NodeTypeDef {
+  /** Lower-case name: the store's object type and `metadata.type` (`user`, `post`…). */
+  name: string;
+  /** Capitalised name used in error messages (`User`, `Post`…). */
+  label: string;
+  idForm: IdForm;
+  visibility: Visibility;
+  /** Fields sent when the request names none; `id` is always appended last. */
+  defaultFields: string[];
+  fields: FieldDef[];
+  edges: EdgeDef[];
+}

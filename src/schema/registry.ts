@@ -1,0 +1,92 @@
+/**
+ * The set of node types Loom serves, indexed for the engine's lookups. Mistakes in the type
+ * declarations (a repeated name, an edge to a type that does not exist) are caught when the
+ * schema is built, at start-up, rather than surfacing as odd answers to some later request.
+ */
+import type { EdgeDef, FieldDef, NodeTypeDef } from './definition.js';
+import { albumType } from './types/album.js';
+import { applicationType } from './types/application.js';
+import { commentType } from './types/comment.js';
+import { pageType } from './types/page.js';
+import { photoType } from './types/photo.js';
+import { postType } from './types/post.js';
+import { userType } from './types/user.js';
+
+/** Scopes no field or edge declares but every app may ask for: the baseline grant and the right to write. */
+const BASELINE_SCOPES = ['public_profile', 'publish_actions'];
+
+interface TypeIndex {
+  fields: Map<string, FieldDef>;
+  edges: Map<string, EdgeDef>;
+}
+
+export class Schema {
+  readonly types: readonly NodeTypeDef[];
+  private readonly byName = new Map<string, NodeTypeDef>();
+  private readonly indexes = new Map<string, TypeIndex>();
+
+  constructor(types: readonly NodeTypeDef[]) {
+    this.types = types;
+    for (const type of types) {
+      if (this.byName.has(type.name)) throw new Error(`Schema: node type "${type.name}" is declared twice`);
+      this.byName.set(type.name, type);
+      this.indexes.set(type.name, indexType(type));
+    }
+    for (const type of types) {
+      for (const edge of type.edges) {
+        if (!this.byName.has(edge.target)) {
+          throw new Error(`Schema: edge "${type.name}.${edge.name}" targets unknown node type "${edge.target}"`);
+        }
+      }
+    }
+  }
+
+  /** Every node type Loom ships. */
+  static default(): Schema {
+    return new Schema([userType, postType, commentType, photoType, albumType, pageType, applicationType]);
+  }
+
+  type(name: string): NodeTypeDef | undefined {
+    return this.byName.get(name);
+  }
+
+  field(type: NodeTypeDef, name: string): FieldDef | undefined {
+    return this.indexes.get(type.name)?.fields.get(name);
+  }
+
+  edge(type: NodeTypeDef, name: string): EdgeDef | undefined {
+    return this.indexes.get(type.name)?.edges.get(name);
+  }
+
+  /** The permissions an app can request: those the schema relies on plus the baseline ones, sorted. */
+  allScopes(): string[] {
+    const scopes = new Set(BASELINE_SCOPES);
+    for (const type of this.types) {
+      for (const item of [...type.fields, ...type.edges]) {
+        if (item.scope !== undefined) scopes.add(item.scope);
+      }
+    }
+    return [...scopes].sort();
+  }
+}
+
+/** Fields and edges share one namespace (`fields=` names either), so a name may be used once per type. */
+function indexType(type: NodeTypeDef): TypeIndex {
+  const fields = new Map<string, FieldDef>();
+  const edges = new Map<string, EdgeDef>();
+  for (const field of type.fields) {
+    if (fields.has(field.name)) throw new Error(`Schema: field "${type.name}.${field.name}" is declared twice`);
+    fields.set(field.name, field);
+  }
+  for (const edge of type.edges) {
+    if (edges.has(edge.name)) throw new Error(`Schema: edge "${type.name}.${edge.name}" is declared twice`);
+    if (fields.has(edge.name)) {
+      throw new Error(`Schema: "${type.name}.${edge.name}" is declared both as a field and as an edge`);
+    }
+    edges.set(edge.name, edge);
+  }
+  for (const name of type.defaultFields) {
+    if (!fields.has(name)) throw new Error(`Schema: default field "${type.name}.${name}" is not a declared field`);
+  }
+  return { fields, edges };
+}

@@ -1,0 +1,30 @@
+/** An app registered with Loom: the holder of tokens and the party users grant permissions to. */
+import type { NodeTypeDef } from '../definition.js';
+
+export const applicationType: NodeTypeDef = {
+  name: 'application',
+  label: 'Application',
+  idForm: 'plain',
+  visibility: 'public',
+  defaultFields: ['link', 'name'],
+  fields: [
+    { name: 'id', type: 'numeric string', source: { kind: 'id' },
+      description: "The app's id." },
+    { name: 'name', type: 'string',
+      description: 'The name of the app.' },
+    { name: 'namespace', type: 'string',
+      description: 'The short name that identifies the app in addresses.' },
+    { name: 'category', type: 'string',
+      description: 'The kind of app this is, such as a game or a utility.' },
+    { name: 'description', type: 'string',
+      description: 'What the app does, in its developer\'s words.' },
+    { name: 'link', type: 'string',
+      description: 'The web address of the app.' },
+  ],
+  edges: [
+    { name: 'picture', target: 'photo', special: 'picture',
+      description: "The app's icon." },
+    { name: 'roles', target: 'user',
+      description: 'People who administer, develop or test the app.' },
+  ],
+};

@@ -1,0 +1,35 @@
+/** A comment on a post, photo, album or another comment. */
+import type { NodeTypeDef } from '../definition.js';
+
+export const commentType: NodeTypeDef = {
+  name: 'comment',
+  label: 'Comment',
+  idForm: 'plain',
+  visibility: 'public',
+  defaultFields: ['created_time', 'from', 'message'],
+  fields: [
+    { name: 'id', type: 'numeric string', source: { kind: 'id' },
+      description: "The comment's id." },
+    { name: 'from', type: 'profile', source: { kind: 'owner' },
+      description: 'The person who wrote the comment.' },
+    { name: 'message', type: 'string',
+      description: 'The text of the comment.' },
+    { name: 'created_time', type: 'datetime', source: { kind: 'createdTime' },
+      description: 'When the comment was written.' },
+    { name: 'like_count', type: 'unsigned int32', source: { kind: 'count', assoc: 'likes' },
+      description: 'How many people like the comment.' },
+    { name: 'comment_count', type: 'unsigned int32', source: { kind: 'count', assoc: 'comments' },
+      description: 'How many replies the comment has.' },
+    // Loom does not yet work out who may remove a comment, so it promises the viewer nothing.
+    { name: 'can_remove', type: 'bool', source: { kind: 'computed', compute: () => false },
+      description: 'Whether the viewer may remove the comment.' },
+    { name: 'object', type: 'object', source: { kind: 'ref', key: 'parent' },
+      description: 'The post, photo, album or comment this comment was written on.' },
+  ],
+  edges: [
+    { name: 'likes', target: 'user', assoc: 'likes', summary: 'likes',
+      description: 'People who like the comment.' },
+    { name: 'comments', target: 'comment', assoc: 'comments', summary: 'comments',
+      description: 'Replies to the comment.' },
+  ],
+};

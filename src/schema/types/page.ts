@@ -1,0 +1,43 @@
+/** A public page of a business, place, brand or public figure, which people can like. */
+import type { NodeTypeDef } from '../definition.js';
+
+export const pageType: NodeTypeDef = {
+  name: 'page',
+  label: 'Page',
+  idForm: 'plain',
+  visibility: 'public',
+  defaultFields: ['name'],
+  fields: [
+    { name: 'id', type: 'numeric string', source: { kind: 'id' },
+      description: "The page's id." },
+    { name: 'name', type: 'string',
+      description: 'The name of the page.' },
+    { name: 'category', type: 'string',
+      description: 'The kind of thing the page is about, such as a city or a musician.' },
+    { name: 'about', type: 'string',
+      description: 'A short description the page gives of itself.' },
+    { name: 'website', type: 'string',
+      description: 'The web address of the business or person behind the page.' },
+    { name: 'username', type: 'string',
+      description: 'The short name used in the address of the page.' },
+    { name: 'location', type: 'location',
+      description: 'Where the page is located, for places and businesses.' },
+    { name: 'link', type: 'string',
+      source: { kind: 'computed', compute: (object, context) => `${context.profileHost}/${object.id}` },
+      description: 'Address of the page.' },
+    { name: 'likes', type: 'unsigned int32', source: { kind: 'count', assoc: 'fans' },
+      description: 'How many people like the page.' },
+  ],
+  edges: [
+    { name: 'posts', target: 'post', assoc: 'posts',
+      description: 'Posts the page published.' },
+    { name: 'feed', target: 'post', assoc: 'feed',
+      description: "Posts on the page's wall, by the page and by visitors." },
+    { name: 'photos', target: 'photo',
+      description: 'Photos the page uploaded.' },
+    { name: 'albums', target: 'album', assoc: 'albums',
+      description: 'Photo albums of the page.' },
+    { name: 'picture', target: 'photo', special: 'picture',
+      description: "The page's profile picture." },
+  ],
+};

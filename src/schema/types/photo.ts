@@ -1,0 +1,59 @@
+/** A photo someone uploaded; its image files are served by Loom itself. */
+import type { FieldContext, NodeTypeDef } from '../definition.js';
+import type { StoredObject } from '../../store/store.js';
+import { photoSourceUrl, photoThumbnailUrl } from '../media.js';
+
+function source(object: StoredObject, context: FieldContext): string {
+  return photoSourceUrl(context.publicUrl, object.id);
+}
+
+/** Loom keeps one size of each photo; `images` lists that one, with whichever dimensions are known. */
+function images(object: StoredObject, context: FieldContext): Array<Record<string, unknown>> {
+  const image: Record<string, unknown> = {};
+  if (typeof object.data.height === 'number') image.height = object.data.height;
+  if (typeof object.data.width === 'number') image.width = object.data.width;
+  image.source = source(object, context);
+  return [image];
+}
+
+export const photoType: NodeTypeDef = {
+  name: 'photo',
+  label: 'Photo',
+  idForm: 'plain',
+  visibility: 'privacy',
+  defaultFields: ['created_time', 'name'],
+  fields: [
+    { name: 'id', type: 'numeric string', source: { kind: 'id' },
+      description: "The photo's id." },
+    { name: 'from', type: 'profile', source: { kind: 'owner' },
+      description: 'The person or page that uploaded the photo.' },
+    { name: 'name', type: 'string',
+      description: 'The caption written under the photo.' },
+    { name: 'album', type: 'album', source: { kind: 'ref' },
+      description: 'The album the photo belongs to.' },
+    { name: 'width', type: 'unsigned int32',
+      description: 'Width of the photo in pixels.' },
+    { name: 'height', type: 'unsigned int32',
+      description: 'Height of the photo in pixels.' },
+    { name: 'picture', type: 'string',
+      source: { kind: 'computed', compute: (object, context) => photoThumbnailUrl(context.publicUrl, object.id) },
+      description: 'Address of a small version of the photo.' },
+    { name: 'source', type: 'string', source: { kind: 'computed', compute: source },
+      description: 'Address of the full-size photo.' },
+    { name: 'images', type: 'list<platformimagesource>', source: { kind: 'computed', compute: images },
+      description: 'The sizes the photo is available in, each with its address.' },
+    { name: 'link', type: 'string',
+      source: { kind: 'computed', compute: (object, context) => `${context.profileHost}/photo.php?fbid=${object.id}` },
+      description: 'Address of the page that shows the photo.' },
+    { name: 'created_time', type: 'datetime', source: { kind: 'createdTime' },
+      description: 'When the photo was uploaded.' },
+    { name: 'updated_time', type: 'datetime', source: { kind: 'updatedTime' },
+      description: 'When the photo or its caption last changed.' },
+  ],
+  edges: [
+    { name: 'likes', target: 'user', assoc: 'likes', summary: 'likes',
+      description: 'People who like the photo.' },
+    { name: 'comments', target: 'comment', assoc: 'comments', summary: 'comments',
+      description: 'Comments written on the photo.' },
+  ],
+};

@@ -1,0 +1,118 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * One step of the SQLite schema. Steps are applied in order and never edited once released:
+ * a change to the schema is a new step appended to the list.
+ */
+export interface Migration {
+  /** Position in the list, starting at 1; `PRAGMA user_version` holds the last one applied. */
+  version: number;
+  description: string;
+  sql: string;
+}
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'objects, associations, counts and the auth tables',
+    sql: `
+      -- AUTOINCREMENT so the id of a deleted object is never handed to a new one: ids are public.
+      CREATE TABLE objects (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        type TEXT NOT NULL,
+        owner INTEGER,
+        created_time INTEGER NOT NULL,
+        updated_time INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+
+      CREATE TABLE associations (
+        id1 INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        id2 INTEGER NOT NULL,
+        time INTEGER NOT NULL,
+        data TEXT,
+        PRIMARY KEY (id1, type, id2)
+      ) WITHOUT ROWID;
+      -- Every page is a range scan of this index, whatever the size of the list.
+      CREATE INDEX associations_by_time ON associations (id1, type, time DESC, id2 DESC);
+      -- Lets deleteObject find the associations pointing at the deleted object.
+      CREATE INDEX associations_by_id2 ON associations (id2);
+
+      CREATE TABLE counts (
+        id1 INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (id1, type)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE apps (
+        id INTEGER PRIMARY KEY REFERENCES objects (id) ON DELETE CASCADE,
+        secret TEXT NOT NULL,
+        id_key TEXT NOT NULL,
+        require_proof INTEGER NOT NULL DEFAULT 0,
+        business_id INTEGER,
+        created_time INTEGER NOT NULL
+      );
+
+      CREATE TABLE tokens (
+        hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('user', 'app')),
+        app_id INTEGER NOT NULL,
+        user_id INTEGER,
+        scopes TEXT NOT NULL,
+        issued_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX tokens_by_app_user ON tokens (app_id, user_id);
+
+      CREATE TABLE grants (
+        app_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        scope TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('granted', 'declined')),
+        PRIMARY KEY (app_id, user_id, scope)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
+];
+
+export const latestVersion = migrations.length;
+
+/**
+ * Brings the database up to the latest version. Each step runs in its own immediate transaction
+ * that re-reads the version first, so two processes opening a fresh file at once cannot both
+ * apply the same step. Returns the version the database ends at.
+ */
+export function migrate(db: Database.Database): number {
+  const current = userVersion(db);
+  if (current > latestVersion) {
+    throw new Error(
+      `The database is at schema version ${current} but this Loom only knows versions up to ${latestVersion}; upgrade Loom to open it.`,
+    );
+  }
+  migrations.forEach((migration, index) => {
+    if (migration.version !== index + 1) {
+      throw new Error(`Migration "${migration.description}" has version ${migration.version}, expected ${index + 1}`);
+    }
+  });
+  for (const migration of migrations.slice(current)) {
+    const apply = db.transaction(() => {
+      if (userVersion(db) >= migration.version) return;
+      db.exec(migration.sql);
+      // PRAGMA takes no bound parameters; the version is an integer from the list above.
+      db.pragma(`user_version = ${migration.version}`);
+    });
+    apply.immediate();
+  }
+  return userVersion(db);
+}
+
+export function userVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}

@@ -1,0 +1,527 @@
+import Database from 'better-sqlite3';
+import type {
+  AppRecord,
+  Association,
+  Grant,
+  GrantStatus,
+  IdOrRef,
+  NewApp,
+  ObjectId,
+  PageRequest,
+  Store,
+  StoredObject,
+  TokenRecord,
+  WriteOp,
+  WriteResult,
+} from '../store.js';
+import { migrate } from './migrations.js';
+
+/** How long a statement waits for another process's write lock before failing. */
+const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Opens (creating and migrating if needed) the SQLite database at `path`. WAL lets readers run
+ * beside the writer; synchronous=FULL makes every acknowledged write survive a crash or power
+ * loss, not just a killed process.
+ */
+export function openSqliteStore(path: string): SqliteStore {
+  const db = new Database(path);
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    return new SqliteStore(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+interface ObjectRow {
+  id: number;
+  type: string;
+  owner: number | null;
+  created_time: number;
+  updated_time: number;
+  data: string;
+}
+
+interface AssociationRow {
+  id1: number;
+  type: string;
+  id2: number;
+  time: number;
+  data: string | null;
+}
+
+interface AppRow {
+  id: number;
+  name: string;
+  secret: string;
+  id_key: string;
+  require_proof: number;
+  business_id: number | null;
+  created_time: number;
+}
+
+interface TokenRow {
+  hash: string;
+  kind: 'user' | 'app';
+  app_id: number;
+  user_id: number | null;
+  scopes: string;
+  issued_at: number;
+  expires_at: number;
+}
+
+interface GrantRow {
+  user_id: number;
+  scope: string;
+  status: GrantStatus;
+}
+
+/** Which optional conditions a page query carries; each combination is one prepared statement. */
+interface PageShape {
+  after: boolean;
+  before: boolean;
+  since: boolean;
+  until: boolean;
+  granted: boolean;
+}
+
+type PageParams = Record<string, number | string>;
+
+const APP_COLUMNS = `a.id, json_extract(o.data, '$.name') AS name, a.secret, a.id_key, a.require_proof,
+  a.business_id, a.created_time`;
+
+export class SqliteStore implements Store {
+  /** The connection itself, for diagnostics and tests; everything else goes through Store. */
+  readonly db: Database.Database;
+  private readonly pageStatements = new Map<string, Database.Statement<[PageParams], AssociationRow>>();
+  private readonly statements: Statements;
+  private readonly inSnapshot: (work: () => void) => void;
+  // Writes take the write lock up front (BEGIN IMMEDIATE): a deferred transaction that reads
+  // first could fail to upgrade when another process committed meanwhile, whatever busy_timeout.
+  private readonly applyOps: Database.Transaction<(ops: readonly WriteOp[]) => Array<ObjectId | boolean>>;
+  private readonly insertApp: Database.Transaction<(app: NewApp) => ObjectId>;
+  private readonly replaceGrants: Database.Transaction<
+    (appId: ObjectId, userId: ObjectId, grants: readonly Grant[]) => void
+  >;
+
+  constructor(db: Database.Database) {
+    this.db = db;
+    this.statements = prepareStatements(db);
+    // Reads of several lists share one transaction so they see one snapshot of the database.
+    this.inSnapshot = db.transaction((work: () => void) => work());
+    this.applyOps = db.transaction((ops: readonly WriteOp[]) => {
+      const results: Array<ObjectId | boolean> = [];
+      ops.forEach((op, index) => results.push(this.applyOp(op, index, results)));
+      return results;
+    });
+    this.insertApp = db.transaction((app: NewApp) => {
+      const id = this.insertObject('application', null, app.createdTime, app.createdTime, { name: app.name });
+      this.statements.insertApp.run(
+        id,
+        app.secret,
+        app.idKey,
+        app.requireProof ? 1 : 0,
+        app.businessId ?? null,
+        app.createdTime,
+      );
+      return id;
+    });
+    this.replaceGrants = db.transaction((appId: ObjectId, userId: ObjectId, grants: readonly Grant[]) => {
+      this.statements.deleteGrants.run(appId, userId);
+      for (const grant of grants) this.statements.insertGrant.run(appId, userId, grant.scope, grant.status);
+    });
+  }
+
+  async getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>> {
+    const objects = new Map<ObjectId, StoredObject>();
+    if (ids.length === 0) return objects;
+    for (const row of this.statements.selectObjects.all(JSON.stringify(ids))) {
+      objects.set(row.id, toStoredObject(row));
+    }
+    return objects;
+  }
+
+  async getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>> {
+    const pages = new Map<ObjectId, Association[]>();
+    if (request.id1s.length === 0) return pages;
+    if (!Number.isInteger(request.limit) || request.limit < 0) {
+      throw new RangeError(`Page limit must be a non-negative integer, got ${request.limit}`);
+    }
+    const shape: PageShape = {
+      after: request.after !== undefined,
+      before: request.before !== undefined,
+      since: request.since !== undefined,
+      until: request.until !== undefined,
+      granted: request.id2GrantedTo !== undefined,
+    };
+    const statement = this.pageStatement(shape);
+    const params = pageParams(request);
+    this.inSnapshot(() => {
+      for (const id1 of request.id1s) {
+        params.id1 = id1;
+        const rows = statement.all(params);
+        // A `before` page is read oldest first from the position, then turned newest first.
+        if (shape.before) rows.reverse();
+        pages.set(id1, rows.map(toAssociation));
+      }
+    });
+    return pages;
+  }
+
+  async getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>> {
+    const counts = new Map<ObjectId, number>();
+    if (id1s.length === 0) return counts;
+    for (const id1 of id1s) counts.set(id1, 0);
+    for (const row of this.statements.selectCounts.all(type, JSON.stringify(id1s))) {
+      counts.set(row.id1, row.count);
+    }
+    return counts;
+  }
+
+  async getExisting(type: string, pairs: ReadonlyArray<readonly [ObjectId, ObjectId]>): Promise<Set<string>> {
+    const existing = new Set<string>();
+    if (pairs.length === 0) return existing;
+    this.inSnapshot(() => {
+      for (const [id1, id2] of pairs) {
+        if (this.statements.selectAssociationExists.get(id1, type, id2) !== undefined) existing.add(`${id1}:${id2}`);
+      }
+    });
+    return existing;
+  }
+
+  async write(ops: readonly WriteOp[]): Promise<WriteResult> {
+    return { results: this.applyOps.immediate(ops) };
+  }
+
+  async createApp(app: NewApp): Promise<AppRecord> {
+    const id = this.insertApp.immediate(app);
+    return {
+      id,
+      name: app.name,
+      secret: app.secret,
+      idKey: app.idKey,
+      requireProof: app.requireProof ?? false,
+      businessId: app.businessId ?? null,
+      createdTime: app.createdTime,
+    };
+  }
+
+  async getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>> {
+    const apps = new Map<ObjectId, AppRecord>();
+    if (ids.length === 0) return apps;
+    for (const row of this.statements.selectApps.all(JSON.stringify(ids))) apps.set(row.id, toAppRecord(row));
+    return apps;
+  }
+
+  async listApps(): Promise<AppRecord[]> {
+    return this.statements.selectAllApps.all().map(toAppRecord);
+  }
+
+  async saveToken(token: TokenRecord): Promise<void> {
+    this.statements.upsertToken.run(
+      token.hash,
+      token.kind,
+      token.appId,
+      token.userId,
+      JSON.stringify(token.scopes),
+      token.issuedAt,
+      token.expiresAt,
+    );
+  }
+
+  async findToken(hash: string): Promise<TokenRecord | undefined> {
+    const row = this.statements.selectToken.get(hash);
+    return row === undefined ? undefined : toTokenRecord(row);
+  }
+
+  async deleteTokens(appId: ObjectId, userId: ObjectId): Promise<void> {
+    this.statements.deleteTokens.run(appId, userId);
+  }
+
+  async setGrants(appId: ObjectId, userId: ObjectId, grants: readonly Grant[]): Promise<void> {
+    this.replaceGrants.immediate(appId, userId, grants);
+  }
+
+  async getGrants(appId: ObjectId, userIds: readonly ObjectId[]): Promise<Map<ObjectId, Grant[]>> {
+    const grants = new Map<ObjectId, Grant[]>();
+    if (userIds.length === 0) return grants;
+    for (const row of this.statements.selectGrants.all(appId, JSON.stringify(userIds))) {
+      let list = grants.get(row.user_id);
+      if (list === undefined) grants.set(row.user_id, (list = []));
+      list.push({ scope: row.scope, status: row.status });
+    }
+    return grants;
+  }
+
+  async getSetting(key: string): Promise<string | undefined> {
+    return this.statements.selectSetting.get(key)?.value;
+  }
+
+  async setSetting(key: string, value: string): Promise<void> {
+    this.statements.upsertSetting.run(key, value);
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  private applyOp(op: WriteOp, index: number, results: ReadonlyArray<ObjectId | boolean>): ObjectId | boolean {
+    const resolve = (id: IdOrRef): ObjectId => resolveId(id, index, results);
+    switch (op.op) {
+      case 'createObject': {
+        const { type, owner, createdTime, updatedTime, data } = op.object;
+        return this.insertObject(type, owner, createdTime, updatedTime ?? createdTime, data);
+      }
+      case 'updateObject':
+        return this.updateObject(op.id, op.data, op.updatedTime);
+      case 'deleteObject':
+        return this.deleteObject(op.id);
+      case 'addAssoc': {
+        const id1 = resolve(op.id1);
+        const data = op.data === undefined || op.data === null ? null : JSON.stringify(op.data);
+        const inserted = this.statements.insertAssociation.run(id1, op.type, resolve(op.id2), op.time, data).changes > 0;
+        if (inserted) this.statements.incrementCount.run(id1, op.type);
+        return inserted;
+      }
+      case 'removeAssoc': {
+        const removed = this.statements.deleteAssociation.run(op.id1, op.type, op.id2).changes > 0;
+        if (removed) this.statements.decrementCount.run(1, op.id1, op.type);
+        return removed;
+      }
+      default:
+        throw new Error(`Unknown write op at index ${index}: ${JSON.stringify(op)}`);
+    }
+  }
+
+  private insertObject(
+    type: string,
+    owner: ObjectId | null,
+    createdTime: number,
+    updatedTime: number,
+    data: Record<string, unknown>,
+  ): ObjectId {
+    const info = this.statements.insertObject.run(type, owner, createdTime, updatedTime, JSON.stringify(data));
+    return Number(info.lastInsertRowid);
+  }
+
+  private updateObject(id: ObjectId, changes: Record<string, unknown>, updatedTime: number): true {
+    const current = this.statements.selectObjectData.get(id);
+    if (current === undefined) throw new Error(`updateObject: object ${id} does not exist`);
+    const merged = mergeData(JSON.parse(current.data) as Record<string, unknown>, changes);
+    this.statements.updateObject.run(JSON.stringify(merged), updatedTime, id);
+    return true;
+  }
+
+  private deleteObject(id: ObjectId): boolean {
+    const s = this.statements;
+    // Outgoing first, so a self-association is gone before the incoming ones are counted.
+    s.deleteOutgoing.run(id);
+    s.deleteCountsOf.run(id);
+    for (const { id1, type, removed } of s.selectIncoming.all(id)) s.decrementCount.run(removed, id1, type);
+    s.deleteIncoming.run(id);
+    return s.deleteObject.run(id).changes > 0;
+  }
+
+  private pageStatement(shape: PageShape): Database.Statement<[PageParams], AssociationRow> {
+    const key = Object.entries(shape)
+      .filter(([, present]) => present)
+      .map(([name]) => name)
+      .join('+');
+    let statement = this.pageStatements.get(key);
+    if (statement === undefined) {
+      statement = this.db.prepare<[PageParams], AssociationRow>(pageSql(shape));
+      this.pageStatements.set(key, statement);
+    }
+    return statement;
+  }
+}
+
+type Statements = ReturnType<typeof prepareStatements>;
+
+function prepareStatements(db: Database.Database) {
+  return {
+    selectObjects: db.prepare<[string], ObjectRow>(
+      `SELECT id, type, owner, created_time, updated_time, data FROM objects
+       WHERE id IN (SELECT value FROM json_each(?))`,
+    ),
+    selectObjectData: db.prepare<[ObjectId], { data: string }>('SELECT data FROM objects WHERE id = ?'),
+    insertObject: db.prepare<[string, ObjectId | null, number, number, string]>(
+      'INSERT INTO objects (type, owner, created_time, updated_time, data) VALUES (?, ?, ?, ?, ?)',
+    ),
+    updateObject: db.prepare<[string, number, ObjectId]>('UPDATE objects SET data = ?, updated_time = ? WHERE id = ?'),
+    deleteObject: db.prepare<[ObjectId]>('DELETE FROM objects WHERE id = ?'),
+
+    insertAssociation: db.prepare<[ObjectId, string, ObjectId, number, string | null]>(
+      'INSERT OR IGNORE INTO associations (id1, type, id2, time, data) VALUES (?, ?, ?, ?, ?)',
+    ),
+    deleteAssociation: db.prepare<[ObjectId, string, ObjectId]>(
+      'DELETE FROM associations WHERE id1 = ? AND type = ? AND id2 = ?',
+    ),
+    selectAssociationExists: db.prepare<[ObjectId, string, ObjectId], { found: number }>(
+      'SELECT 1 AS found FROM associations WHERE id1 = ? AND type = ? AND id2 = ?',
+    ),
+    deleteOutgoing: db.prepare<[ObjectId]>('DELETE FROM associations WHERE id1 = ?'),
+    selectIncoming: db.prepare<[ObjectId], { id1: number; type: string; removed: number }>(
+      'SELECT id1, type, COUNT(*) AS removed FROM associations WHERE id2 = ? GROUP BY id1, type',
+    ),
+    deleteIncoming: db.prepare<[ObjectId]>('DELETE FROM associations WHERE id2 = ?'),
+
+    selectCounts: db.prepare<[string, string], { id1: number; count: number }>(
+      'SELECT id1, count FROM counts WHERE type = ? AND id1 IN (SELECT value FROM json_each(?))',
+    ),
+    incrementCount: db.prepare<[ObjectId, string]>(
+      `INSERT INTO counts (id1, type, count) VALUES (?, ?, 1)
+       ON CONFLICT (id1, type) DO UPDATE SET count = count + 1`,
+    ),
+    decrementCount: db.prepare<[number, ObjectId, string]>(
+      'UPDATE counts SET count = count - ? WHERE id1 = ? AND type = ?',
+    ),
+    deleteCountsOf: db.prepare<[ObjectId]>('DELETE FROM counts WHERE id1 = ?'),
+
+    insertApp: db.prepare<[ObjectId, string, string, number, ObjectId | null, number]>(
+      'INSERT INTO apps (id, secret, id_key, require_proof, business_id, created_time) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    selectApps: db.prepare<[string], AppRow>(
+      `SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id
+       WHERE a.id IN (SELECT value FROM json_each(?))`,
+    ),
+    selectAllApps: db.prepare<[], AppRow>(`SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id ORDER BY a.id`),
+
+    upsertToken: db.prepare<[string, string, ObjectId, ObjectId | null, string, number, number]>(
+      `INSERT OR REPLACE INTO tokens (hash, kind, app_id, user_id, scopes, issued_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    selectToken: db.prepare<[string], TokenRow>(
+      'SELECT hash, kind, app_id, user_id, scopes, issued_at, expires_at FROM tokens WHERE hash = ?',
+    ),
+    deleteTokens: db.prepare<[ObjectId, ObjectId]>('DELETE FROM tokens WHERE app_id = ? AND user_id = ?'),
+
+    deleteGrants: db.prepare<[ObjectId, ObjectId]>('DELETE FROM grants WHERE app_id = ? AND user_id = ?'),
+    insertGrant: db.prepare<[ObjectId, ObjectId, string, GrantStatus]>(
+      'INSERT OR REPLACE INTO grants (app_id, user_id, scope, status) VALUES (?, ?, ?, ?)',
+    ),
+    selectGrants: db.prepare<[ObjectId, string], GrantRow>(
+      `SELECT user_id, scope, status FROM grants
+       WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))
+       ORDER BY user_id, scope`,
+    ),
+
+    selectSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
+    upsertSetting: db.prepare<[string, string]>(
+      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    ),
+  };
+}
+
+/**
+ * The page query of one shape: a range scan of associations_by_time for a single id1. Row-value
+ * comparisons on (time, id2) match the index order, so equal times are split by id2.
+ */
+function pageSql(shape: PageShape): string {
+  const conditions = ['a.id1 = @id1', 'a.type = @type'];
+  if (shape.after) conditions.push('(a.time, a.id2) < (@afterTime, @afterId2)');
+  if (shape.before) conditions.push('(a.time, a.id2) > (@beforeTime, @beforeId2)');
+  if (shape.since) conditions.push('a.time >= @since');
+  if (shape.until) conditions.push('a.time <= @until');
+  if (shape.granted) {
+    conditions.push(
+      `EXISTS (SELECT 1 FROM grants g WHERE g.app_id = @grantAppId AND g.user_id = a.id2
+         AND g.scope = @grantScope AND g.status = 'granted')`,
+    );
+  }
+  const direction = shape.before ? 'ASC' : 'DESC';
+  return `SELECT a.id1, a.type, a.id2, a.time, a.data FROM associations a
+    WHERE ${conditions.join(' AND ')}
+    ORDER BY a.time ${direction}, a.id2 ${direction} LIMIT @limit`;
+}
+
+/** The named parameters of a page query, matching exactly the conditions pageSql emits. */
+function pageParams(request: PageRequest): PageParams {
+  const params: PageParams = { type: request.type, limit: request.limit };
+  if (request.after) {
+    params.afterTime = request.after.time;
+    params.afterId2 = request.after.id2;
+  }
+  if (request.before) {
+    params.beforeTime = request.before.time;
+    params.beforeId2 = request.before.id2;
+  }
+  if (request.since !== undefined) params.since = request.since;
+  if (request.until !== undefined) params.until = request.until;
+  if (request.id2GrantedTo) {
+    params.grantAppId = request.id2GrantedTo.appId;
+    params.grantScope = request.id2GrantedTo.scope;
+  }
+  return params;
+}
+
+function resolveId(id: IdOrRef, index: number, results: ReadonlyArray<ObjectId | boolean>): ObjectId {
+  if (typeof id === 'number') return id;
+  const created = id.ref < index ? results[id.ref] : undefined;
+  if (typeof created !== 'number') {
+    throw new Error(`Write op ${index} refers to op ${id.ref}, which is not an earlier createObject`);
+  }
+  return created;
+}
+
+/** Top-level merge: each key of `changes` replaces the stored one, and a null removes it. */
+function mergeData(current: Record<string, unknown>, changes: Record<string, unknown>): Record<string, unknown> {
+  // A Map, so a key such as "__proto__" stays a plain key instead of reaching the prototype.
+  const merged = new Map(Object.entries(current));
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) merged.delete(key);
+    else merged.set(key, value);
+  }
+  return Object.fromEntries(merged);
+}
+
+function toStoredObject(row: ObjectRow): StoredObject {
+  return {
+    id: row.id,
+    type: row.type,
+    owner: row.owner,
+    createdTime: row.created_time,
+    updatedTime: row.updated_time,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+  };
+}
+
+function toAssociation(row: AssociationRow): Association {
+  return {
+    id1: row.id1,
+    type: row.type,
+    id2: row.id2,
+    time: row.time,
+    data: row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>),
+  };
+}
+
+function toAppRecord(row: AppRow): AppRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    secret: row.secret,
+    idKey: row.id_key,
+    requireProof: row.require_proof !== 0,
+    businessId: row.business_id,
+    createdTime: row.created_time,
+  };
+}
+
+function toTokenRecord(row: TokenRow): TokenRecord {
+  return {
+    hash: row.hash,
+    kind: row.kind,
+    appId: row.app_id,
+    userId: row.user_id,
+    scopes: JSON.parse(row.scopes) as string[],
+    issuedAt: row.issued_at,
+    expiresAt: row.expires_at,
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * The store: objects, typed time-ordered associations and their counts (TAO's narrow API),
+ * plus the few auth tables. It speaks internal integer ids and keyset positions only: no Graph
+ * ids, tokens in clear, or JSON shapes of the API. Every method is asynchronous and takes
+ * batches so that an implementation across a network pays one round trip per call.
+ */
+
+export type ObjectId = number;
+
+export interface StoredObject {
+  id: ObjectId;
+  /** Schema type name: 'user', 'post', 'comment', 'photo', 'album', 'page', 'application'. */
+  type: string;
+  /** The user (or page) that owns the object; null for objects nobody owns (users, pages). */
+  owner: ObjectId | null;
+  /** Unix seconds. */
+  createdTime: number;
+  updatedTime: number;
+  /** The type's stored fields. */
+  data: Record<string, unknown>;
+}
+
+export interface Association {
+  id1: ObjectId;
+  type: string;
+  id2: ObjectId;
+  /** Unix seconds; associations of one (id1, type) are ordered by (time DESC, id2 DESC). */
+  time: number;
+  data: Record<string, unknown> | null;
+}
+
+/** A keyset position inside one association list. */
+export interface Position {
+  time: number;
+  id2: ObjectId;
+}
+
+export interface PageRequest {
+  type: string;
+  id1s: readonly ObjectId[];
+  /** Most associations to return per id1 (callers ask one more than they show, to learn if more exist). */
+  limit: number;
+  /** Only associations strictly after (older than) this position. */
+  after?: Position;
+  /** Only associations strictly before (newer than) this position; the page is the one just before it. */
+  before?: Position;
+  /** Only associations with time >= since. */
+  since?: number;
+  /** Only associations with time <= until. */
+  until?: number;
+  /** Keep only associations whose id2 granted `appId` the permission `scope` (status granted). */
+  id2GrantedTo?: { appId: ObjectId; scope: string };
+}
+
+export interface NewObject {
+  type: string;
+  owner: ObjectId | null;
+  createdTime: number;
+  updatedTime?: number;
+  data: Record<string, unknown>;
+}
+
+/** A reference to an object created earlier in the same write batch: its index in `ops`. */
+export interface Ref {
+  ref: number;
+}
+export type IdOrRef = ObjectId | Ref;
+
+export type WriteOp =
+  | { op: 'createObject'; object: NewObject }
+  | { op: 'updateObject'; id: ObjectId; data: Record<string, unknown>; updatedTime: number }
+  /** Removes the object, every association from or to it, and its counts; fixes other counts. */
+  | { op: 'deleteObject'; id: ObjectId }
+  /** Idempotent: adding an existing (id1, type, id2) changes nothing and counts stay exact. */
+  | { op: 'addAssoc'; type: string; id1: IdOrRef; id2: IdOrRef; time: number; data?: Record<string, unknown> | null }
+  | { op: 'removeAssoc'; type: string; id1: ObjectId; id2: ObjectId };
+
+export interface WriteResult {
+  /** For each op: the created object's id (createObject), or whether anything changed. */
+  results: Array<ObjectId | boolean>;
+}
+
+export interface AppRecord {
+  id: ObjectId;
+  name: string;
+  secret: string;
+  /** Key of the app's app-scoped user id mapping. */
+  idKey: string;
+  requireProof: boolean;
+  businessId: ObjectId | null;
+  createdTime: number;
+}
+
+export interface NewApp {
+  name: string;
+  secret: string;
+  idKey: string;
+  requireProof?: boolean;
+  businessId?: ObjectId | null;
+  createdTime: number;
+}
+
+export interface TokenRecord {
+  /** SHA-256 hex of the token; the token itself is never stored. */
+  hash: string;
+  kind: 'user' | 'app';
+  appId: ObjectId;
+  userId: ObjectId | null;
+  scopes: string[];
+  issuedAt: number;
+  /** Unix seconds; 0 means it never expires. */
+  expiresAt: number;
+}
+
+export type GrantStatus = 'granted' | 'declined';
+export interface Grant {
+  scope: string;
+  status: GrantStatus;
+}
+
+export interface Store {
+  getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>>;
+  /** One page per id1, each newest first. Every id1 asked for is a key (an empty list when none). */
+  getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>>;
+  /** Count of associations of `type` from each id1 (0 when none). */
+  getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>>;
+  /** Which of the (id1, id2) pairs exist for `type`; answered as a set of `${id1}:${id2}`. */
+  getExisting(type: string, pairs: ReadonlyArray<readonly [ObjectId, ObjectId]>): Promise<Set<string>>;
+  /** Runs the ops in one transaction: all of them take effect or none does. */
+  write(ops: readonly WriteOp[]): Promise<WriteResult>;
+
+  createApp(app: NewApp): Promise<AppRecord>;
+  getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>>;
+  listApps(): Promise<AppRecord[]>;
+
+  saveToken(token: TokenRecord): Promise<void>;
+  findToken(hash: string): Promise<TokenRecord | undefined>;
+  deleteTokens(appId: ObjectId, userId: ObjectId): Promise<void>;
+
+  /** Replaces the user's grants for the app. */
+  setGrants(appId: ObjectId, userId: ObjectId, grants: readonly Grant[]): Promise<void>;
+  /** Each user's grants for the app (users without any are absent). */
+  getGrants(appId: ObjectId, userIds: readonly ObjectId[]): Promise<Map<ObjectId, Grant[]>>;
+
+  /** Small named settings of the installation (the demo app and user, the schema version, …). */
+  getSetting(key: string): Promise<string | undefined>;
+  setSetting(key: string, value: string): Promise<void>;
+
+  close(): Promise<void>;
+}

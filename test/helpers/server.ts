@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppOptions } from '../../src/http/app.js';
+import type { Store } from '../../src/store/store.js';
+
+export interface TestServer {
+  app: FastifyInstance;
+  url: string;
+  get(path: string, params?: Record<string, string>): Promise<Reply>;
+  fetch(url: string, init?: RequestInit): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: any;
+}
+
+/** A real Loom app listening on a free loopback port; requests go over real HTTP. */
+export async function startServer(store: Store, options: Partial<AppOptions> = {}): Promise<TestServer> {
+  const app = await buildApp({ store, ...options });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const fetchReply = async (target: string, init?: RequestInit): Promise<Reply> => {
+    const response = await fetch(target, init);
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, body };
+  };
+  return {
+    app,
+    url,
+    fetch: fetchReply,
+    get: (path, params = {}) => {
+      const query = new URLSearchParams(params).toString();
+      return fetchReply(`${url}${path}${query ? `?${query}` : ''}`);
+    },
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,105 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { NodeTypeDef } from '../../src/schema/definition.js';
+import { Schema } from '../../src/schema/registry.js';
+
+function nodeType(overrides: Partial<NodeTypeDef>): NodeTypeDef {
+  return {
+    name: 'thing', label: 'Thing', idForm: 'plain', visibility: 'public', defaultFields: [],
+    fields: [{ name: 'id', type: 'numeric string', description: 'Its id.', source: { kind: 'id' } }],
+    edges: [],
+    ...overrides,
+  };
+}
+
+test('the default schema holds the seven node types', () => {
+  const schema = Schema.default();
+  assert.deepEqual(
+    schema.types.map((type) => type.name),
+    ['user', 'post', 'comment', 'photo', 'album', 'page', 'application'],
+  );
+  for (const type of schema.types) assert.equal(schema.type(type.name), type);
+  assert.equal(schema.type('event'), undefined);
+});
+
+test('fields and edges are found by name, and only as what they are', () => {
+  const schema = Schema.default();
+  const user = schema.type('user')!;
+  assert.equal(schema.field(user, 'birthday')?.scope, 'user_birthday');
+  assert.equal(schema.edge(user, 'payment.subscriptions')?.name, 'payment.subscriptions');
+  assert.equal(schema.field(user, 'friends'), undefined);
+  assert.equal(schema.edge(user, 'name'), undefined);
+  assert.equal(schema.field(user, 'hometwn'), undefined);
+  const post = schema.type('post')!;
+  assert.equal(schema.edge(post, 'likes')?.summary, 'likes');
+  assert.equal(schema.field(post, 'birthday'), undefined);
+});
+
+test('no type uses a name both as a field and as an edge, and every edge target resolves', () => {
+  const schema = Schema.default();
+  for (const type of schema.types) {
+    const fieldNames = new Set(type.fields.map((field) => field.name));
+    for (const edge of type.edges) {
+      assert.ok(!fieldNames.has(edge.name), `${type.name}.${edge.name} is not also a field`);
+      assert.ok(schema.type(edge.target), `${type.name}.${edge.name} → ${edge.target}`);
+    }
+  }
+});
+
+test('every type declares an id field and default fields it actually has', () => {
+  const schema = Schema.default();
+  for (const type of schema.types) {
+    assert.equal(schema.field(type, 'id')?.source?.kind, 'id', `${type.name}.id`);
+    for (const name of type.defaultFields) assert.ok(schema.field(type, name), `${type.name}.${name}`);
+    for (const item of [...type.fields, ...type.edges]) {
+      assert.ok(item.description.trim() !== '', `${type.name}.${item.name} has a description`);
+    }
+  }
+});
+
+test('allScopes lists every declared scope plus the baseline ones, sorted and once each', () => {
+  const scopes = Schema.default().allScopes();
+  assert.deepEqual(scopes, [...scopes].sort());
+  assert.equal(new Set(scopes).size, scopes.length);
+  for (const scope of [
+    'email', 'public_profile', 'publish_actions', 'read_custom_friendlists', 'user_about_me', 'user_birthday',
+    'user_education_history', 'user_events', 'user_friends', 'user_hometown', 'user_likes', 'user_location',
+    'user_managed_groups', 'user_photos', 'user_posts', 'user_relationship_details', 'user_relationships',
+    'user_religion_politics', 'user_tagged_places', 'user_videos', 'user_website', 'user_work_history',
+  ]) {
+    assert.ok(scopes.includes(scope), scope);
+  }
+});
+
+test('allScopes of a schema without scoped items is just the baseline', () => {
+  assert.deepEqual(new Schema([nodeType({})]).allScopes(), ['public_profile', 'publish_actions']);
+  const scoped = nodeType({
+    edges: [{ name: 'friends', target: 'thing', scope: 'user_friends', description: 'Friends.' }],
+  });
+  assert.deepEqual(new Schema([scoped]).allScopes(), ['public_profile', 'publish_actions', 'user_friends']);
+});
+
+test('a type declared twice is rejected', () => {
+  assert.throws(() => new Schema([nodeType({}), nodeType({})]), /node type "thing" is declared twice/);
+});
+
+test('a field or an edge declared twice is rejected', () => {
+  const id = { name: 'id', type: 'numeric string', description: 'Its id.' };
+  assert.throws(() => new Schema([nodeType({ fields: [id, id] })]), /field "thing.id" is declared twice/);
+  const edge = { name: 'parts', target: 'thing', description: 'Parts.' };
+  assert.throws(() => new Schema([nodeType({ edges: [edge, edge] })]), /edge "thing.parts" is declared twice/);
+});
+
+test('a name used as both a field and an edge is rejected', () => {
+  const type = nodeType({ edges: [{ name: 'id', target: 'thing', description: 'Clash.' }] });
+  assert.throws(() => new Schema([type]), /"thing.id" is declared both as a field and as an edge/);
+});
+
+test('an edge to an unknown type is rejected', () => {
+  const type = nodeType({ edges: [{ name: 'parts', target: 'widget', description: 'Parts.' }] });
+  assert.throws(() => new Schema([type]), /targets unknown node type "widget"/);
+});
+
+test('a default field that is not declared is rejected', () => {
+  assert.throws(() => new Schema([nodeType({ defaultFields: ['name'] })]), /default field "thing.name"/);
+});

@@ -1,0 +1,106 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { latestVersion, migrate } from '../../src/store/sqlite/migrations.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { describeStoreContract } from './store-contract.js';
+
+const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-sqlite-store-'));
+after(() => fs.rmSync(directory, { recursive: true, force: true }));
+
+let fileCount = 0;
+const freshPath = () => path.join(directory, `store-${++fileCount}.db`);
+
+let contractPath = '';
+describeStoreContract(
+  'SQLite',
+  async () => openSqliteStore((contractPath = freshPath())),
+  async () => {
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(contractPath + suffix, { force: true });
+  },
+);
+
+async function withStore<T>(file: string, use: (store: SqliteStore) => Promise<T>): Promise<T> {
+  const store = openSqliteStore(file);
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+describe('SQLite store', () => {
+  it('runs in WAL mode with fully synchronous commits', async () => {
+    await withStore(freshPath(), async (store) => {
+      assert.equal(store.db.pragma('journal_mode', { simple: true }), 'wal');
+      assert.equal(store.db.pragma('synchronous', { simple: true }), 2, 'synchronous=FULL');
+      assert.equal(store.db.pragma('foreign_keys', { simple: true }), 1);
+      assert.ok((store.db.pragma('busy_timeout', { simple: true }) as number) > 0);
+    });
+  });
+
+  it('migrates a new file to the latest version and reopens it without migrating again', async () => {
+    const file = freshPath();
+    const schemaOf = (store: SqliteStore) =>
+      store.db.prepare('SELECT type, name, sql FROM sqlite_schema ORDER BY name').all();
+
+    const { id, schema } = await withStore(file, async (store) => {
+      assert.equal(store.db.pragma('user_version', { simple: true }), latestVersion);
+      const { results } = await store.write([
+        { op: 'createObject', object: { type: 'user', owner: null, createdTime: 1, data: { name: 'Kept' } } },
+      ]);
+      await store.setSetting('schema', 'test');
+      return { id: results[0] as number, schema: schemaOf(store) };
+    });
+
+    await withStore(file, async (store) => {
+      assert.equal(store.db.pragma('user_version', { simple: true }), latestVersion);
+      assert.deepEqual(schemaOf(store), schema);
+      assert.equal(migrate(store.db), latestVersion);
+      assert.deepEqual((await store.getObjects([id])).get(id)?.data, { name: 'Kept' });
+      assert.equal(await store.getSetting('schema'), 'test');
+    });
+  });
+
+  it('refuses a file written by a newer schema version', () => {
+    const file = freshPath();
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${latestVersion + 1}`);
+    raw.close();
+    assert.throws(() => openSqliteStore(file), /schema version .* upgrade Loom/);
+  });
+
+  it('passes the integrity check after writes, deletes and app creation', async () => {
+    await withStore(freshPath(), async (store) => {
+      const app = await store.createApp({ name: 'Check', secret: 's', idKey: 'k', createdTime: 1 });
+      const { results } = await store.write([
+        { op: 'createObject', object: { type: 'user', owner: null, createdTime: 1, data: {} } },
+        { op: 'createObject', object: { type: 'post', owner: null, createdTime: 1, data: {} } },
+      ]);
+      const [user, post] = results as [number, number];
+      await store.write([
+        { op: 'addAssoc', type: 'posts', id1: user, id2: post, time: 1 },
+        { op: 'addAssoc', type: 'likes', id1: post, id2: user, time: 2 },
+        { op: 'deleteObject', id: post },
+        { op: 'deleteObject', id: app.id },
+      ]);
+      assert.equal((await store.getApps([app.id])).size, 0, 'the apps row goes with its application object');
+      assert.equal(store.db.pragma('integrity_check', { simple: true }), 'ok');
+      assert.deepEqual(store.db.pragma('foreign_key_check'), []);
+    });
+  });
+
+  it('never hands out the id of a deleted object again', async () => {
+    await withStore(freshPath(), async (store) => {
+      const create = () =>
+        store.write([{ op: 'createObject', object: { type: 'post', owner: null, createdTime: 1, data: {} } }]);
+      const first = (await create()).results[0] as number;
+      await store.write([{ op: 'deleteObject', id: first }]);
+      const second = (await create()).results[0] as number;
+      assert.ok(second > first);
+    });
+  });
+});

@@ -1,0 +1,585 @@
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Association, ObjectId, PageRequest, Position, Store, TokenRecord, WriteOp } from '../../src/store/store.js';
+
+/**
+ * The behaviour every Store implementation owes its callers, written against the interface
+ * alone so each implementation runs the same suite. `open` gives a ready store for one test;
+ * `cleanup` runs after that store is closed. Tests create their own objects and never assume
+ * the store starts empty, so a shared database works as well as a fresh one.
+ */
+export function describeStoreContract(name: string, open: () => Promise<Store>, cleanup?: () => Promise<void>): void {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store;
+
+    beforeEach(async () => {
+      store = await open();
+    });
+
+    afterEach(async () => {
+      await store.close();
+      await cleanup?.();
+    });
+
+    async function createObject(type = 'user', data: Record<string, unknown> = {}, owner: ObjectId | null = null) {
+      const { results } = await store.write([{ op: 'createObject', object: { type, owner, createdTime: 1000, data } }]);
+      const id = results[0];
+      assert.equal(typeof id, 'number');
+      return id as ObjectId;
+    }
+
+    async function addAssociations(id1: ObjectId, type: string, entries: ReadonlyArray<{ id2: ObjectId; time: number }>) {
+      const ops: WriteOp[] = entries.map(({ id2, time }) => ({ op: 'addAssoc', type, id1, id2, time }));
+      await store.write(ops);
+    }
+
+    async function page(request: Omit<PageRequest, 'id1s'>, id1: ObjectId): Promise<Association[]> {
+      const pages = await store.getPages({ ...request, id1s: [id1] });
+      const list = pages.get(id1);
+      assert.ok(list, `the page of ${id1} is present`);
+      return list;
+    }
+
+    const positions = (list: Association[]) => list.map(({ time, id2 }) => [time, id2]);
+
+    describe('objects', () => {
+      it('round-trips a created object', async () => {
+        const owner = await createObject('user', { name: 'Ada' });
+        const { results } = await store.write([
+          {
+            op: 'createObject',
+            object: { type: 'post', owner, createdTime: 1500, updatedTime: 1600, data: { message: 'hi', tags: ['a'] } },
+          },
+        ]);
+        const id = results[0] as ObjectId;
+        const objects = await store.getObjects([id, owner]);
+        assert.deepEqual(objects.get(id), {
+          id,
+          type: 'post',
+          owner,
+          createdTime: 1500,
+          updatedTime: 1600,
+          data: { message: 'hi', tags: ['a'] },
+        });
+        assert.equal(objects.get(owner)?.owner, null);
+        assert.equal(objects.get(owner)?.updatedTime, 1000, 'updatedTime defaults to createdTime');
+      });
+
+      it('gives each object its own integer id', async () => {
+        const ids = await Promise.all([createObject(), createObject(), createObject()]);
+        assert.equal(new Set(ids).size, 3);
+        for (const id of ids) assert.ok(Number.isSafeInteger(id) && id > 0 && id < 2 ** 40);
+      });
+
+      it('leaves unknown ids out of the result', async () => {
+        const id = await createObject();
+        const objects = await store.getObjects([id, id + 1_000_000]);
+        assert.deepEqual([...objects.keys()], [id]);
+      });
+
+      it('merges updated data keys, removes keys set to null and sets updatedTime', async () => {
+        const id = await createObject('post', { message: 'old', story: 'kept', place: 'Paris' });
+        const { results } = await store.write([
+          { op: 'updateObject', id, data: { message: 'new', place: null, link: 'https://example.com' }, updatedTime: 2000 },
+        ]);
+        assert.deepEqual(results, [true]);
+        const stored = (await store.getObjects([id])).get(id);
+        assert.deepEqual(stored?.data, { message: 'new', story: 'kept', link: 'https://example.com' });
+        assert.equal(stored?.updatedTime, 2000);
+        assert.equal(stored?.createdTime, 1000);
+      });
+
+      it('replaces a nested value as a whole rather than merging inside it', async () => {
+        const id = await createObject('post', { privacy: { value: 'SELF', allow: '1' } });
+        await store.write([{ op: 'updateObject', id, data: { privacy: { value: 'EVERYONE' } }, updatedTime: 2000 }]);
+        assert.deepEqual((await store.getObjects([id])).get(id)?.data, { privacy: { value: 'EVERYONE' } });
+      });
+
+      it('rejects an update of a missing object', async () => {
+        const id = await createObject();
+        await store.write([{ op: 'deleteObject', id }]);
+        await assert.rejects(store.write([{ op: 'updateObject', id, data: { name: 'x' }, updatedTime: 2000 }]));
+      });
+
+      it('deletes an object and reports whether it existed', async () => {
+        const id = await createObject();
+        assert.deepEqual((await store.write([{ op: 'deleteObject', id }])).results, [true]);
+        assert.equal((await store.getObjects([id])).size, 0);
+        assert.deepEqual((await store.write([{ op: 'deleteObject', id }])).results, [false]);
+      });
+    });
+
+    describe('association pages', () => {
+      it('lists newest first, breaking equal times by id2 descending', async () => {
+        const id1 = await createObject();
+        await addAssociations(id1, 'friends', [
+          { id2: 11, time: 100 },
+          { id2: 13, time: 300 },
+          { id2: 12, time: 200 },
+          { id2: 17, time: 200 },
+          { id2: 15, time: 200 },
+        ]);
+        assert.deepEqual(positions(await page({ type: 'friends', limit: 10 }, id1)), [
+          [300, 13],
+          [200, 17],
+          [200, 15],
+          [200, 12],
+          [100, 11],
+        ]);
+      });
+
+      it('returns whole associations, with their data', async () => {
+        const id1 = await createObject();
+        await store.write([
+          { op: 'addAssoc', type: 'likes', id1, id2: 5, time: 100, data: { reaction: 'LOVE' } },
+          { op: 'addAssoc', type: 'likes', id1, id2: 6, time: 90 },
+        ]);
+        assert.deepEqual(await page({ type: 'likes', limit: 10 }, id1), [
+          { id1, type: 'likes', id2: 5, time: 100, data: { reaction: 'LOVE' } },
+          { id1, type: 'likes', id2: 6, time: 90, data: null },
+        ]);
+      });
+
+      it('keeps association types and id1s apart', async () => {
+        const a = await createObject();
+        const b = await createObject();
+        await addAssociations(a, 'friends', [{ id2: 1, time: 10 }]);
+        await addAssociations(a, 'likes', [{ id2: 2, time: 20 }]);
+        await addAssociations(b, 'friends', [{ id2: 3, time: 30 }]);
+        assert.deepEqual(positions(await page({ type: 'friends', limit: 10 }, a)), [[10, 1]]);
+        assert.deepEqual(positions(await page({ type: 'likes', limit: 10 }, a)), [[20, 2]]);
+      });
+
+      it('answers every id1 asked for, each with its own limit', async () => {
+        const a = await createObject();
+        const b = await createObject();
+        const empty = await createObject();
+        await addAssociations(a, 'friends', [1, 2, 3].map((id2) => ({ id2, time: id2 })));
+        await addAssociations(b, 'friends', [4, 5, 6].map((id2) => ({ id2, time: id2 })));
+        const pages = await store.getPages({ type: 'friends', id1s: [a, b, empty], limit: 2 });
+        assert.deepEqual([...pages.keys()].sort((x, y) => x - y), [a, b, empty].sort((x, y) => x - y));
+        assert.deepEqual(pages.get(a)?.map((x) => x.id2), [3, 2]);
+        assert.deepEqual(pages.get(b)?.map((x) => x.id2), [6, 5]);
+        assert.deepEqual(pages.get(empty), []);
+      });
+
+      it('pages after and before a position, including inside a run of equal times', async () => {
+        const id1 = await createObject();
+        await addAssociations(id1, 'friends', [
+          { id2: 1, time: 100 },
+          { id2: 2, time: 200 },
+          { id2: 3, time: 200 },
+          { id2: 4, time: 200 },
+          { id2: 5, time: 300 },
+        ]);
+        const middle: Position = { time: 200, id2: 3 };
+        assert.deepEqual(positions(await page({ type: 'friends', limit: 10, after: middle }, id1)), [
+          [200, 2],
+          [100, 1],
+        ]);
+        assert.deepEqual(positions(await page({ type: 'friends', limit: 1, after: middle }, id1)), [[200, 2]]);
+        assert.deepEqual(positions(await page({ type: 'friends', limit: 10, before: middle }, id1)), [
+          [300, 5],
+          [200, 4],
+        ]);
+        assert.deepEqual(
+          positions(await page({ type: 'friends', limit: 1, before: middle }, id1)),
+          [[200, 4]],
+          'a before page is the one just before the position, newest first',
+        );
+      });
+
+      it('bounds the time window with since and until, inclusively', async () => {
+        const id1 = await createObject();
+        await addAssociations(id1, 'posts', [100, 200, 300, 400, 500].map((time, i) => ({ id2: i + 1, time })));
+        const ids = async (request: Omit<PageRequest, 'id1s' | 'type'>) =>
+          (await page({ type: 'posts', ...request }, id1)).map((x) => x.time);
+        assert.deepEqual(await ids({ limit: 10, since: 200 }), [500, 400, 300, 200]);
+        assert.deepEqual(await ids({ limit: 10, until: 300 }), [300, 200, 100]);
+        assert.deepEqual(await ids({ limit: 10, since: 200, until: 400 }), [400, 300, 200]);
+        assert.deepEqual(await ids({ limit: 10, since: 200, after: { time: 400, id2: 4 } }), [300, 200]);
+        assert.deepEqual(await ids({ limit: 1, until: 400, before: { time: 200, id2: 2 } }), [300]);
+        assert.deepEqual(await ids({ limit: 10, since: 600 }), []);
+      });
+
+      it('answers a limit of 0 with empty pages', async () => {
+        const id1 = await createObject();
+        await addAssociations(id1, 'friends', [{ id2: 1, time: 1 }]);
+        assert.deepEqual(await page({ type: 'friends', limit: 0 }, id1), []);
+      });
+
+      it('walks 1,000 associations with after, each exactly once, in order', async () => {
+        const id1 = await createObject();
+        // Few distinct times, so most page boundaries fall inside a run of equal times.
+        const entries = Array.from({ length: 1000 }, (_, i) => ({ id2: 10_000 + i, time: 1_000 + (i % 7) }));
+        await addAssociations(id1, 'friends', entries);
+        const expected = [...entries].sort((x, y) => y.time - x.time || y.id2 - x.id2).map((x) => x.id2);
+
+        const seen: ObjectId[] = [];
+        let after: Position | undefined;
+        for (let pages = 0; pages < 100; pages += 1) {
+          const list = await page({ type: 'friends', limit: 37, after }, id1);
+          seen.push(...list.map((x) => x.id2));
+          if (list.length < 37) break;
+          const last = list[list.length - 1]!;
+          after = { time: last.time, id2: last.id2 };
+        }
+        assert.equal(seen.length, 1000);
+        assert.deepEqual(seen, expected);
+      });
+
+      it('walks 1,000 associations backwards with before, each exactly once', async () => {
+        const id1 = await createObject();
+        const entries = Array.from({ length: 1000 }, (_, i) => ({ id2: 20_000 + i, time: 5_000 + (i % 11) }));
+        await addAssociations(id1, 'friends', entries);
+        const expected = [...entries].sort((x, y) => y.time - x.time || y.id2 - x.id2).map((x) => x.id2);
+
+        // Start below the oldest association, as a client does when it has reached the end.
+        const seen: ObjectId[] = [];
+        let before: Position = { time: 0, id2: 0 };
+        for (let pages = 0; pages < 100; pages += 1) {
+          const list = await page({ type: 'friends', limit: 41, before }, id1);
+          seen.unshift(...list.map((x) => x.id2));
+          if (list.length < 41) break;
+          before = { time: list[0]!.time, id2: list[0]!.id2 };
+        }
+        assert.equal(seen.length, 1000);
+        assert.deepEqual(seen, expected);
+      });
+
+      it('keeps only id2s that granted the app the scope when asked', async () => {
+        const user = await createObject();
+        const [app, otherApp] = await Promise.all([
+          store.createApp({ name: 'One', secret: 's1', idKey: 'k1', createdTime: 1 }),
+          store.createApp({ name: 'Two', secret: 's2', idKey: 'k2', createdTime: 1 }),
+        ]);
+        const granted = await createObject();
+        const declined = await createObject();
+        const otherScope = await createObject();
+        const otherAppOnly = await createObject();
+        const nothing = await createObject();
+        await store.setGrants(app.id, granted, [{ scope: 'user_friends', status: 'granted' }]);
+        await store.setGrants(app.id, declined, [{ scope: 'user_friends', status: 'declined' }]);
+        await store.setGrants(app.id, otherScope, [{ scope: 'user_posts', status: 'granted' }]);
+        await store.setGrants(otherApp.id, otherAppOnly, [{ scope: 'user_friends', status: 'granted' }]);
+        await addAssociations(user, 'friends', [granted, declined, otherScope, otherAppOnly, nothing].map((id2, i) => ({ id2, time: 100 + i })));
+
+        const filtered = await page(
+          { type: 'friends', limit: 10, id2GrantedTo: { appId: app.id, scope: 'user_friends' } },
+          user,
+        );
+        assert.deepEqual(filtered.map((x) => x.id2), [granted]);
+        const forOtherApp = await page(
+          { type: 'friends', limit: 10, id2GrantedTo: { appId: otherApp.id, scope: 'user_friends' } },
+          user,
+        );
+        assert.deepEqual(forOtherApp.map((x) => x.id2), [otherAppOnly]);
+        assert.equal((await page({ type: 'friends', limit: 10 }, user)).length, 5);
+      });
+
+      it('applies the grant filter before the limit', async () => {
+        const user = await createObject();
+        const app = await store.createApp({ name: 'Filter', secret: 's', idKey: 'k', createdTime: 1 });
+        const friends = await Promise.all(Array.from({ length: 6 }, () => createObject()));
+        await addAssociations(user, 'friends', friends.map((id2, i) => ({ id2, time: 100 + i })));
+        const grantedFriends = friends.filter((_, i) => i % 2 === 0);
+        for (const friend of grantedFriends) {
+          await store.setGrants(app.id, friend, [{ scope: 'user_friends', status: 'granted' }]);
+        }
+        const list = await page(
+          { type: 'friends', limit: 2, id2GrantedTo: { appId: app.id, scope: 'user_friends' } },
+          user,
+        );
+        assert.deepEqual(list.map((x) => x.id2), [grantedFriends[2], grantedFriends[1]]);
+      });
+    });
+
+    describe('counts and existence', () => {
+      it('keeps counts exact through adds, duplicate adds and removes', async () => {
+        const id1 = await createObject();
+        const first = await store.write([
+          { op: 'addAssoc', type: 'likes', id1, id2: 1, time: 10 },
+          { op: 'addAssoc', type: 'likes', id1, id2: 2, time: 20 },
+          { op: 'addAssoc', type: 'likes', id1, id2: 1, time: 30 },
+        ]);
+        assert.deepEqual(first.results, [true, true, false]);
+        assert.equal((await store.getCounts('likes', [id1])).get(id1), 2);
+        assert.deepEqual(
+          positions(await page({ type: 'likes', limit: 10 }, id1)),
+          [
+            [20, 2],
+            [10, 1],
+          ],
+          'a duplicate add changes nothing, not even the time',
+        );
+
+        const removal = await store.write([
+          { op: 'removeAssoc', type: 'likes', id1, id2: 1 },
+          { op: 'removeAssoc', type: 'likes', id1, id2: 1 },
+          { op: 'removeAssoc', type: 'likes', id1, id2: 99 },
+        ]);
+        assert.deepEqual(removal.results, [true, false, false]);
+        assert.equal((await store.getCounts('likes', [id1])).get(id1), 1);
+        await store.write([{ op: 'removeAssoc', type: 'likes', id1, id2: 2 }]);
+        assert.equal((await store.getCounts('likes', [id1])).get(id1), 0);
+      });
+
+      it('answers 0 for id1s without associations of the type', async () => {
+        const a = await createObject();
+        const b = await createObject();
+        await addAssociations(a, 'friends', [{ id2: 1, time: 1 }]);
+        const counts = await store.getCounts('friends', [a, b, b + 1_000_000]);
+        assert.deepEqual(counts, new Map([[a, 1], [b, 0], [b + 1_000_000, 0]]));
+        assert.deepEqual(await store.getCounts('likes', [a]), new Map([[a, 0]]));
+      });
+
+      it('tells which pairs exist', async () => {
+        const a = await createObject();
+        const b = await createObject();
+        await addAssociations(a, 'likes', [{ id2: 7, time: 1 }]);
+        await addAssociations(b, 'likes', [{ id2: 8, time: 1 }]);
+        const existing = await store.getExisting('likes', [
+          [a, 7],
+          [a, 8],
+          [b, 8],
+          [b, 7],
+        ]);
+        assert.deepEqual([...existing].sort(), [`${a}:7`, `${b}:8`].sort());
+        assert.equal((await store.getExisting('friends', [[a, 7]])).size, 0);
+      });
+
+      it('cascades deleteObject to associations from and to the object and fixes counts', async () => {
+        const post = await createObject('post');
+        const liker = await createObject();
+        const otherLiker = await createObject();
+        const bystander = await createObject();
+        await store.write([
+          { op: 'addAssoc', type: 'likes', id1: post, id2: liker, time: 10 },
+          { op: 'addAssoc', type: 'likes', id1: post, id2: otherLiker, time: 11 },
+          { op: 'addAssoc', type: 'liked', id1: liker, id2: post, time: 10 },
+          { op: 'addAssoc', type: 'liked', id1: otherLiker, id2: post, time: 11 },
+          { op: 'addAssoc', type: 'liked', id1: otherLiker, id2: bystander, time: 12 },
+          { op: 'addAssoc', type: 'tagged', id1: liker, id2: post, time: 13 },
+          { op: 'addAssoc', type: 'self', id1: post, id2: post, time: 14 },
+        ]);
+
+        assert.deepEqual((await store.write([{ op: 'deleteObject', id: post }])).results, [true]);
+
+        assert.deepEqual(await store.getCounts('likes', [post]), new Map([[post, 0]]));
+        assert.deepEqual(await store.getCounts('self', [post]), new Map([[post, 0]]));
+        assert.deepEqual(await store.getCounts('liked', [liker, otherLiker]), new Map([[liker, 0], [otherLiker, 1]]));
+        assert.deepEqual(await store.getCounts('tagged', [liker]), new Map([[liker, 0]]));
+        assert.deepEqual(await page({ type: 'likes', limit: 10 }, post), []);
+        assert.deepEqual((await page({ type: 'liked', limit: 10 }, otherLiker)).map((x) => x.id2), [bystander]);
+        assert.equal((await store.getExisting('liked', [[liker, post], [otherLiker, post]])).size, 0);
+        assert.equal((await store.getObjects([liker, otherLiker, bystander])).size, 3);
+
+        // Counts stay exact when the same pairs are written again later.
+        await store.write([{ op: 'addAssoc', type: 'liked', id1: liker, id2: bystander, time: 20 }]);
+        assert.deepEqual(await store.getCounts('liked', [liker]), new Map([[liker, 1]]));
+      });
+    });
+
+    describe('write batches', () => {
+      it('resolves refs to the ids created earlier in the batch', async () => {
+        const owner = await createObject();
+        const { results } = await store.write([
+          { op: 'createObject', object: { type: 'post', owner, createdTime: 50, data: { message: 'a' } } },
+          { op: 'createObject', object: { type: 'comment', owner, createdTime: 51, data: { message: 'b' } } },
+          { op: 'addAssoc', type: 'feed', id1: owner, id2: { ref: 0 }, time: 50 },
+          { op: 'addAssoc', type: 'comments', id1: { ref: 0 }, id2: { ref: 1 }, time: 51 },
+        ]);
+        const [post, comment] = results as [ObjectId, ObjectId, boolean, boolean];
+        assert.equal(typeof post, 'number');
+        assert.equal(typeof comment, 'number');
+        assert.notEqual(post, comment);
+        assert.deepEqual(results.slice(2), [true, true]);
+        assert.equal((await store.getObjects([comment])).get(comment)?.type, 'comment');
+        assert.deepEqual((await page({ type: 'feed', limit: 5 }, owner)).map((x) => x.id2), [post]);
+        assert.deepEqual((await page({ type: 'comments', limit: 5 }, post)).map((x) => x.id2), [comment]);
+      });
+
+      it('rejects a ref that is not an earlier createObject, changing nothing', async () => {
+        const owner = await createObject();
+        await assert.rejects(
+          store.write([
+            { op: 'addAssoc', type: 'feed', id1: owner, id2: { ref: 1 }, time: 1 },
+            { op: 'createObject', object: { type: 'post', owner, createdTime: 1, data: {} } },
+          ]),
+        );
+        await assert.rejects(
+          store.write([
+            { op: 'addAssoc', type: 'feed', id1: owner, id2: 5, time: 1 },
+            { op: 'addAssoc', type: 'feed', id1: owner, id2: { ref: 0 }, time: 1 },
+          ]),
+        );
+        assert.deepEqual(await page({ type: 'feed', limit: 5 }, owner), []);
+        assert.equal((await store.getCounts('feed', [owner])).get(owner), 0);
+      });
+
+      it('applies all ops of a batch or none of them', async () => {
+        const user = await createObject('user', { name: 'Before' });
+        const missing = await createObject();
+        await store.write([{ op: 'deleteObject', id: missing }]);
+        await store.write([{ op: 'addAssoc', type: 'friends', id1: user, id2: 500, time: 1 }]);
+
+        await assert.rejects(
+          store.write([
+            { op: 'createObject', object: { type: 'post', owner: user, createdTime: 5, data: { message: 'lost' } } },
+            { op: 'addAssoc', type: 'feed', id1: user, id2: { ref: 0 }, time: 5 },
+            { op: 'updateObject', id: user, data: { name: 'After' }, updatedTime: 5 },
+            { op: 'removeAssoc', type: 'friends', id1: user, id2: 500 },
+            { op: 'updateObject', id: missing, data: { name: 'ghost' }, updatedTime: 5 },
+          ]),
+        );
+
+        assert.deepEqual(await page({ type: 'feed', limit: 5 }, user), []);
+        assert.equal((await store.getCounts('feed', [user])).get(user), 0);
+        assert.deepEqual((await store.getObjects([user])).get(user)?.data, { name: 'Before' });
+        assert.deepEqual((await page({ type: 'friends', limit: 5 }, user)).map((x) => x.id2), [500]);
+        assert.equal((await store.getCounts('friends', [user])).get(user), 1);
+      });
+
+      it('accepts an empty batch', async () => {
+        assert.deepEqual(await store.write([]), { results: [] });
+      });
+    });
+
+    describe('apps', () => {
+      it('creates an app as an application object and reads it back', async () => {
+        const business = await createObject('page');
+        const app = await store.createApp({
+          name: 'Explorer',
+          secret: 'shh',
+          idKey: 'key-1',
+          requireProof: true,
+          businessId: business,
+          createdTime: 1234,
+        });
+        assert.deepEqual(app, {
+          id: app.id,
+          name: 'Explorer',
+          secret: 'shh',
+          idKey: 'key-1',
+          requireProof: true,
+          businessId: business,
+          createdTime: 1234,
+        });
+        const object = (await store.getObjects([app.id])).get(app.id);
+        assert.equal(object?.type, 'application');
+        assert.deepEqual(object?.data, { name: 'Explorer' });
+        assert.deepEqual(await store.getApps([app.id, app.id + 1_000_000]), new Map([[app.id, app]]));
+      });
+
+      it('defaults requireProof to false and businessId to null', async () => {
+        const app = await store.createApp({ name: 'Plain', secret: 's', idKey: 'k', createdTime: 1 });
+        assert.equal(app.requireProof, false);
+        assert.equal(app.businessId, null);
+        const stored = (await store.getApps([app.id])).get(app.id);
+        assert.equal(stored?.requireProof, false);
+        assert.equal(stored?.businessId, null);
+      });
+
+      it('lists every app', async () => {
+        const a = await store.createApp({ name: 'A', secret: 'sa', idKey: 'ka', createdTime: 1 });
+        const b = await store.createApp({ name: 'B', secret: 'sb', idKey: 'kb', createdTime: 2 });
+        const listed = await store.listApps();
+        assert.deepEqual(listed.find((x) => x.id === a.id), a);
+        assert.deepEqual(listed.find((x) => x.id === b.id), b);
+      });
+    });
+
+    describe('tokens', () => {
+      const userToken = (hash: string, appId: ObjectId, userId: ObjectId): TokenRecord => ({
+        hash,
+        kind: 'user',
+        appId,
+        userId,
+        scopes: ['public_profile', 'user_friends'],
+        issuedAt: 100,
+        expiresAt: 5_000,
+      });
+
+      it('finds a saved token by its hash', async () => {
+        const token = userToken('a'.repeat(64), 10, 20);
+        await store.saveToken(token);
+        assert.deepEqual(await store.findToken(token.hash), token);
+        assert.equal(await store.findToken('b'.repeat(64)), undefined);
+      });
+
+      it('round-trips an app token without user that never expires', async () => {
+        const token: TokenRecord = { hash: 'c'.repeat(64), kind: 'app', appId: 10, userId: null, scopes: [], issuedAt: 1, expiresAt: 0 };
+        await store.saveToken(token);
+        assert.deepEqual(await store.findToken(token.hash), token);
+      });
+
+      it("deletes only the given user's tokens for the given app", async () => {
+        const gone1 = userToken('1'.repeat(64), 10, 20);
+        const gone2 = { ...userToken('2'.repeat(64), 10, 20), scopes: ['public_profile'] };
+        const otherUser = userToken('3'.repeat(64), 10, 21);
+        const otherApp = userToken('4'.repeat(64), 11, 20);
+        for (const token of [gone1, gone2, otherUser, otherApp]) await store.saveToken(token);
+        await store.deleteTokens(10, 20);
+        assert.equal(await store.findToken(gone1.hash), undefined);
+        assert.equal(await store.findToken(gone2.hash), undefined);
+        assert.deepEqual(await store.findToken(otherUser.hash), otherUser);
+        assert.deepEqual(await store.findToken(otherApp.hash), otherApp);
+      });
+    });
+
+    describe('grants', () => {
+      it("replaces a user's grants for an app and leaves others alone", async () => {
+        const [app, otherApp, user, otherUser] = [901, 902, 903, 904];
+        await store.setGrants(app, user, [
+          { scope: 'public_profile', status: 'granted' },
+          { scope: 'user_posts', status: 'declined' },
+        ]);
+        await store.setGrants(otherApp, user, [{ scope: 'email', status: 'granted' }]);
+        await store.setGrants(app, otherUser, [{ scope: 'user_friends', status: 'granted' }]);
+
+        const sortByScope = (grants: { scope: string }[] | undefined) =>
+          [...(grants ?? [])].sort((x, y) => x.scope.localeCompare(y.scope));
+        const before = await store.getGrants(app, [user, otherUser, 999]);
+        assert.deepEqual(sortByScope(before.get(user)), [
+          { scope: 'public_profile', status: 'granted' },
+          { scope: 'user_posts', status: 'declined' },
+        ]);
+        assert.deepEqual(before.get(otherUser), [{ scope: 'user_friends', status: 'granted' }]);
+        assert.equal(before.has(999), false, 'users without grants are absent');
+
+        await store.setGrants(app, user, [{ scope: 'user_posts', status: 'granted' }]);
+        const after = await store.getGrants(app, [user]);
+        assert.deepEqual(after.get(user), [{ scope: 'user_posts', status: 'granted' }]);
+        assert.deepEqual((await store.getGrants(otherApp, [user])).get(user), [{ scope: 'email', status: 'granted' }]);
+
+        await store.setGrants(app, user, []);
+        assert.equal((await store.getGrants(app, [user])).has(user), false);
+        assert.deepEqual((await store.getGrants(app, [otherUser])).get(otherUser), [
+          { scope: 'user_friends', status: 'granted' },
+        ]);
+      });
+    });
+
+    describe('settings', () => {
+      it('stores, overwrites and misses settings', async () => {
+        const key = `contract.setting.${Date.now()}`;
+        assert.equal(await store.getSetting(key), undefined);
+        await store.setSetting(key, 'one');
+        assert.equal(await store.getSetting(key), 'one');
+        await store.setSetting(key, 'two');
+        assert.equal(await store.getSetting(key), 'two');
+      });
+    });
+
+    describe('empty batches', () => {
+      it('answers empty id lists with empty results', async () => {
+        assert.equal((await store.getObjects([])).size, 0);
+        assert.equal((await store.getPages({ type: 'friends', id1s: [], limit: 10 })).size, 0);
+        assert.equal((await store.getCounts('friends', [])).size, 0);
+        assert.equal((await store.getExisting('friends', [])).size, 0);
+        assert.equal((await store.getApps([])).size, 0);
+        assert.equal((await store.getGrants(1, [])).size, 0);
+      });
+    });
+  });
+}
