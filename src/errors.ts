@@ -35,7 +35,8 @@ export class GraphError extends Error {
   }
 
   static nonexistingField(field: string, typeLabel: string): GraphError {
-    return GraphError.invalidParameter(`Tried accessing nonexisting field (${field}) on node type (${typeLabel})`);
+    const shown = field.length > 200 ? `${field.slice(0, 200)}...` : field;
+    return GraphError.invalidParameter(`Tried accessing nonexisting field (${shown}) on node type (${typeLabel})`);
   }
 
   static unknownPath(components: string): GraphError {

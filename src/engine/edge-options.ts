@@ -77,5 +77,5 @@ function readTime(name: string, value: string | undefined): number | undefined {
 }
 
 function clip(value: string): string {
-  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
+  return value.length > 40 ? `${value.slice(0, 40)}...` : value;
 }

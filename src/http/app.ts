@@ -4,6 +4,7 @@ import { GraphError } from '../errors.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import { Schema } from '../schema/registry.js';
 import type { Store } from '../store/store.js';
+import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { authenticateHeader, errorBody, fromFrameworkError } from './error-envelope.js';
 import { graphRoutes } from './graph-routes.js';
 
@@ -53,6 +54,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit,
     genReqId: () => randomBytes(8).toString('base64url').slice(0, 11),
     requestIdHeader: false,
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    clientErrorHandler: answerClientError,
   });
 
   // Form bodies are as common as query strings among Graph clients; parse them into plain strings.

@@ -8,10 +8,14 @@ export function errorBody(error: GraphError, traceId: string): { error: Record<s
   return { error: inner };
 }
 
+/** Header values must be short printable ASCII, while messages may echo long or non-ASCII client text. */
+const HEADER_MESSAGE_LIMIT = 300;
+
 /** `OAuth "Facebook Platform" "<class>" "<message>"`, which some clients read before the body. */
 export function authenticateHeader(error: GraphError): string | undefined {
   if (!error.authenticate) return undefined;
-  const message = error.message.replace(/["\\\r\n]/g, ' ');
+  let message = error.message.replace(/["\\]|[^\x20-\x7e]/g, ' ');
+  if (message.length > HEADER_MESSAGE_LIMIT) message = `${message.slice(0, HEADER_MESSAGE_LIMIT)}...`;
   return `OAuth "Facebook Platform" "${error.authenticate}" "${message}"`;
 }
 
