@@ -1,0 +1,40 @@
+import { issueUserToken, type IssuedToken } from '../auth/tokens.js';
+import { scopedIdsFor } from '../auth/viewer.js';
+import type { AppRecord, Store, StoredObject } from '../store/store.js';
+
+export interface Demo {
+  app: AppRecord;
+  user: StoredObject;
+}
+
+/** The demo app and user the seed recorded, if this database holds a demo graph. */
+export async function findDemo(store: Store): Promise<Demo | undefined> {
+  const appId = Number(await store.getSetting('demo.app_id'));
+  const userId = Number(await store.getSetting('demo.user_id'));
+  if (!appId || !userId) return undefined;
+  const app = (await store.getApps([appId])).get(appId);
+  const user = (await store.getObjects([userId])).get(userId);
+  return app && user ? { app, user } : undefined;
+}
+
+/** A database with no objects at all is one the demo graph may be seeded into. */
+export async function isEmpty(store: Store): Promise<boolean> {
+  return (await store.listApps()).length === 0 && (await store.getObjects([1])).size === 0;
+}
+
+export async function issueToken(
+  store: Store,
+  app: AppRecord,
+  userId: number,
+  scopes: readonly string[],
+  expiresIn: number,
+): Promise<IssuedToken & { scopedUserId: string }> {
+  const issued = await issueUserToken(store, {
+    appId: app.id,
+    userId,
+    scopes,
+    expiresIn,
+    now: Math.floor(Date.now() / 1000),
+  });
+  return { ...issued, scopedUserId: scopedIdsFor(app).scope(userId) };
+}

@@ -1,0 +1,50 @@
+import { UsageError } from './args.js';
+import { seedCommand, seedHelp } from './seed.js';
+import { serveCommand, serveHelp } from './serve.js';
+import { tokenCommand, tokenHelp } from './token.js';
+
+const commands: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
+  serve: { run: serveCommand, help: serveHelp },
+  seed: { run: seedCommand, help: seedHelp },
+  token: { run: tokenCommand, help: tokenHelp },
+};
+
+const mainHelp = `Usage: loom <command> [options]
+
+Loom serves a graph of nodes, edges and fields over HTTP in the Graph API dialect.
+
+Commands:
+  serve    serve the Graph API (seeds a demo graph into an empty database)
+  seed     fill an empty database with a deterministic demo graph
+  token    print a fresh user access token
+
+Run "loom <command> --help" for a command's options.
+
+Environment:
+  PORT              port of "serve" (default 8080)
+  LOOM_DB           SQLite file (default ./loom.db)
+  LOOM_PUBLIC_URL   base URL of the links Loom writes
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(mainHelp);
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`loom: unknown command "${name}"\n\n${mainHelp}`);
+    return 2;
+  }
+  try {
+    await command.run(rest);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`loom ${name}: ${error.message}\n\n${command.help}`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,72 @@
+import { DEMO_SEED, DEMO_USERS, envDb, envPort, envPublicUrl, SHORT_TOKEN_LIFETIME } from '../config.js';
+import { buildApp } from '../http/app.js';
+import { Schema } from '../schema/registry.js';
+import { openStore } from '../store/open-store.js';
+import { parseCommandArgs, positiveInteger } from './args.js';
+import { findDemo, isEmpty, issueToken } from './demo.js';
+import { seedInto } from './seed.js';
+
+export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH] [--public-url URL] [--no-demo]
+
+Serves the Graph API. On an empty database it first seeds the demo graph, then
+prints the URL, a demo user access token (valid two hours) and example requests.
+
+Options:
+  --port N            port to listen on (default: $PORT or 8080)
+  --host H            address to bind (default: 127.0.0.1; 0.0.0.0 for every interface)
+  --db PATH           SQLite file (default: $LOOM_DB or ./loom.db)
+  --public-url URL    base of the absolute links Loom writes (paging, metadata);
+                      default: $LOOM_PUBLIC_URL, else the host each request names
+  --no-demo           do not seed the demo graph into an empty database
+  -h, --help          show this help
+`;
+
+export async function serveCommand(argv: string[]): Promise<void> {
+  const { values } = parseCommandArgs(argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    db: { type: 'string' },
+    'public-url': { type: 'string' },
+    'no-demo': { type: 'boolean' },
+  });
+  if (values.help) return void process.stdout.write(serveHelp);
+  const port = values.port === undefined ? envPort() : positiveInteger('port', values.port, 0);
+  const host = values.host ?? '127.0.0.1';
+  const db = values.db ?? envDb();
+  const publicUrl = values['public-url'] ?? envPublicUrl();
+
+  const store = openStore(db);
+  if (!values['no-demo'] && (await isEmpty(store))) {
+    process.stderr.write(`Seeding the demo graph into ${db}…\n`);
+    await seedInto(store, DEMO_USERS, DEMO_SEED);
+  }
+  const app = await buildApp({ store, logger: true, ...(publicUrl ? { publicUrl } : {}) });
+  const close = async () => {
+    await app.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', close);
+  process.once('SIGTERM', close);
+  await app.listen({ port, host });
+
+  const base = publicUrl ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
+  const demo = await findDemo(store);
+  const lines = [``, `Loom is serving the Graph API at ${base}/v2.4/`];
+  if (demo) {
+    const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(), SHORT_TOKEN_LIFETIME);
+    lines.push(
+      `Demo user: ${String(demo.user.data.name)} (id ${token.scopedUserId}), app "${demo.app.name}" (id ${demo.app.id})`,
+      `Access token (valid 2 hours): ${token.accessToken}`,
+      ``,
+      `Try:`,
+      `  curl -g '${base}/v2.4/me?fields=id,name,birthday,friends.limit(3){name}&access_token=${token.accessToken}'`,
+      `  curl -g '${base}/v2.4/me/feed?limit=2&fields=message,likes.summary(true).limit(0)&access_token=${token.accessToken}'`,
+      ``,
+      `A new token: bin/loom token --db ${db}`,
+    );
+  } else {
+    lines.push(`This database holds no demo graph (started with --no-demo).`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}

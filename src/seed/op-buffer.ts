@@ -1,0 +1,54 @@
+/**
+ * Collects write ops and sends them to the store a few thousand at a time. Work is added in
+ * units (an object with its associations, a post with its likes): a batch is only cut between
+ * units, so the `{ref}` of an object created in a unit always points inside the same batch.
+ */
+import type { IdOrRef, NewObject, ObjectId, Ref, Store, WriteOp } from '../store/store.js';
+
+export class OpBuffer {
+  private ops: WriteOp[] = [];
+  private idReceivers: Array<{ index: number; receive: (id: ObjectId) => void }> = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly batchSize: number,
+    /** Called after every batch the store has taken. */
+    private readonly afterBatch: () => void = () => {},
+  ) {}
+
+  /** Queues an object; `receive` learns its id once the batch is written. */
+  create(object: NewObject, receive?: (id: ObjectId) => void): Ref {
+    const index = this.ops.length;
+    this.ops.push({ op: 'createObject', object });
+    if (receive) this.idReceivers.push({ index, receive });
+    return { ref: index };
+  }
+
+  link(type: string, id1: IdOrRef, id2: IdOrRef, time: number): void {
+    this.ops.push({ op: 'addAssoc', type, id1, id2, time });
+  }
+
+  update(id: ObjectId, data: Record<string, unknown>, updatedTime: number): void {
+    this.ops.push({ op: 'updateObject', id, data, updatedTime });
+  }
+
+  /** Marks the end of a unit of work: writes the batch once it is full. */
+  async endUnit(): Promise<void> {
+    if (this.ops.length >= this.batchSize) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.ops.length === 0) return;
+    const ops = this.ops;
+    const receivers = this.idReceivers;
+    this.ops = [];
+    this.idReceivers = [];
+    const { results } = await this.store.write(ops);
+    for (const { index, receive } of receivers) {
+      const id = results[index];
+      if (typeof id !== 'number') throw new Error(`the store returned no id for created object #${index}`);
+      receive(id);
+    }
+    this.afterBatch();
+  }
+}

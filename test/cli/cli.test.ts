@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+
+const LOOM = 'bin/loom';
+
+function loom(...args: string[]) {
+  const result = spawnSync(process.execPath, [LOOM, ...args], { encoding: 'utf8', env: { ...process.env, LOOM_DB: '' } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function freshDb(): string {
+  return join(mkdtempSync(join(tmpdir(), 'loom-cli-')), 'graph.db');
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+describe('the loom command line', () => {
+  it('explains itself and every command with --help', () => {
+    const top = loom('--help');
+    assert.equal(top.code, 0);
+    for (const command of ['serve', 'seed', 'token']) {
+      assert.match(top.stdout, new RegExp(`\\b${command}\\b`));
+      const help = loom(command, '--help');
+      assert.equal(help.code, 0, command);
+      assert.match(help.stdout, new RegExp(`^Usage: loom ${command}`), command);
+    }
+    assert.match(loom('serve', '--help').stdout, /--no-demo/);
+    assert.match(loom('token', '--help').stdout, /--expires-in SECONDS/);
+  });
+
+  it('refuses unknown commands and flags with usage and exit code 2', () => {
+    const command = loom('frobnicate');
+    assert.equal(command.code, 2);
+    assert.match(command.stderr, /unknown command "frobnicate"/);
+    const flag = loom('seed', '--bogus');
+    assert.equal(flag.code, 2);
+    assert.match(flag.stderr, /Usage: loom seed/);
+    assert.equal(loom('seed', '--users', 'many').code, 2);
+  });
+
+  it('seeds a database once and prints tokens for its demo user', () => {
+    const db = freshDb();
+    const seeded = loom('seed', '--db', db, '--users', '55', '--seed', 'cli');
+    assert.equal(seeded.code, 0, seeded.stderr);
+    assert.match(seeded.stdout, /55 users/);
+    const again = loom('seed', '--db', db);
+    assert.equal(again.code, 2, 'a second seed into the same file is refused');
+    assert.match(again.stderr, /already holds a graph/);
+
+    const plain = loom('token', '--db', db);
+    assert.match(plain.stdout.trim(), /^EAA[\w-]+$/);
+    const before = Math.floor(Date.now() / 1000);
+    const json = JSON.parse(loom('token', '--db', db, '--json', '--expires-in', '600', '--scopes', 'public_profile,user_friends').stdout);
+    assert.deepEqual(Object.keys(json), ['access_token', 'user_id', 'app_id', 'expires_at']);
+    assert.match(json.user_id, /^\d+$/);
+    assert.match(json.app_id, /^\d+$/);
+    assert.ok(json.expires_at >= before + 600 && json.expires_at <= before + 610);
+    const other = loom('token', '--db', db, '--user', json.user_id, '--json');
+    assert.equal(JSON.parse(other.stdout).user_id, json.user_id);
+    assert.equal(loom('token', '--db', db, '--user', '42').code, 2);
+  });
+
+  it('serves the demo graph on an empty database and prints a working token and examples', async () => {
+    const db = freshDb();
+    const port = await freePort();
+    const child = spawn(process.execPath, [LOOM, 'serve', '--db', db, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      const deadline = Date.now() + 30_000;
+      while (!/Access token \(valid 2 hours\): (\S+)/.test(output) || !output.includes('A new token')) {
+        assert.ok(Date.now() < deadline, `serve printed no token: ${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const token = /Access token \(valid 2 hours\): (\S+)/.exec(output)![1]!;
+      const me = await fetch(`http://127.0.0.1:${port}/v2.4/me?access_token=${token}`);
+      assert.equal(me.status, 200);
+      assert.deepEqual(Object.keys((await me.json()) as object), ['name', 'id']);
+      const examples = [...output.matchAll(/curl -g '([^']+)'/g)].map((match) => match[1]!);
+      assert.equal(examples.length, 2);
+      for (const example of examples) assert.equal((await fetch(example)).status, 200, example);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
