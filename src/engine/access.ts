@@ -1,4 +1,4 @@
-import type { StoredObject } from '../store/store.js';
+import type { Grant, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 
 /** Answers "did this node's owner give the viewer's app this permission?" for one batch of nodes. */
@@ -12,7 +12,11 @@ function ownerOf(object: StoredObject): number | null {
 }
 
 /** Loads the grants of every owner in the batch (one store call) unless no scope needs them. */
-export async function loadAccess(context: ReadContext, objects: readonly StoredObject[], scopes: readonly (string | undefined)[]): Promise<AccessCheck> {
+export async function loadAccess(
+  context: ReadContext,
+  objects: readonly StoredObject[],
+  scopes: readonly (string | undefined)[],
+): Promise<AccessCheck> {
   const viewer = context.viewer;
   const needed = scopes.some((scope) => scope !== undefined && scope !== ALWAYS);
   const others = new Set<number>();
@@ -22,10 +26,10 @@ export async function loadAccess(context: ReadContext, objects: readonly StoredO
       if (owner !== null && owner !== viewer.userId) others.add(owner);
     }
   }
-  const grants = others.size > 0 ? await context.store.getGrants(viewer.app.id, [...others]) : new Map();
+  const grants = others.size > 0 ? await context.store.getGrants(viewer.app.id, [...others]) : new Map<number, Grant[]>();
   const granted = new Map<number, Set<string>>();
   for (const [userId, list] of grants) {
-    granted.set(userId, new Set(list.filter((grant: { status: string }) => grant.status === 'granted').map((grant: { scope: string }) => grant.scope)));
+    granted.set(userId, new Set(list.filter((grant) => grant.status === 'granted').map((grant) => grant.scope)));
   }
   return (object, scope) => {
     if (scope === undefined || scope === ALWAYS) return true;

@@ -1,5 +1,5 @@
 import type { EdgeDef } from '../schema/definition.js';
-import type { StoredObject } from '../store/store.js';
+import type { Grant, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import type { Json } from './render.js';
 
@@ -19,9 +19,10 @@ export async function loadSpecialEdge(
     case 'permissions': {
       // Only the person themselves sees what they granted.
       const own = parents.filter((parent) => parent.id === context.viewer.userId);
-      const grants = own.length > 0 ? await context.store.getGrants(context.viewer.app.id, own.map((p) => p.id)) : new Map();
+      const grants =
+        own.length > 0 ? await context.store.getGrants(context.viewer.app.id, own.map((p) => p.id)) : new Map<number, Grant[]>();
       for (const parent of parents) {
-        const list = (grants.get(parent.id) ?? []) as Array<{ scope: string; status: string }>;
+        const list = grants.get(parent.id) ?? [];
         result.set(parent.id, { data: list.map((grant) => ({ permission: grant.scope, status: grant.status })) });
       }
       return result;

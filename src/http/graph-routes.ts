@@ -13,9 +13,7 @@ export async function graphRoutes(app: FastifyInstance, { settings }: { settings
     url: '/*',
     handler: async (request, reply) => {
       const graph = toGraphRequest(request);
-      const body = await answer(settings, request, graph);
-      const suppressed = graph.params.suppress_http_code === '1';
-      return sendJson(request, reply, suppressed ? 200 : 200, body);
+      return sendJson(request, reply, 200, await answer(settings, request, graph));
     },
   });
 }
