@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resolveViewer, type Viewer } from '../auth/viewer.js';
 import { createReadContext, type ReadContext } from '../engine/context.js';
+import { deleteFromEdge, deleteNode, postToEdge } from '../engine/mutations.js';
 import { readEdge, readNode } from '../engine/read.js';
 import { GraphError } from '../errors.js';
 import { API_VERSION, sendJson, type AppSettings } from './app.js';
@@ -22,10 +23,12 @@ async function answer(settings: AppSettings, request: FastifyRequest, graph: Gra
   const [id, edge, ...rest] = graph.components;
   if (id === undefined) throw GraphError.invalidParameter('No node specified');
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, ...rest].join('/')}`);
-  if (graph.method !== 'get') {
-    throw new GraphError(100, `Unsupported ${graph.method} request.`, { type: 'GraphMethodException' });
-  }
   const context = await readContext(settings, request, graph, id);
+  if (graph.method === 'post') {
+    if (edge !== undefined) return postToEdge(context, id, edge, graph.params);
+    throw GraphError.objectNotFound(id, 'post');
+  }
+  if (graph.method === 'delete') return edge === undefined ? deleteNode(context, id) : deleteFromEdge(context, id, edge);
   if (edge !== undefined) return readEdge(context, id, edge, graph.params);
   const { fields, metadata, limit, since, until } = graph.params;
   return readNode(context, id, {

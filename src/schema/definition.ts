@@ -75,6 +75,8 @@ export interface EdgeDef {
   itemsGranted?: string;
   /** Edges answered by something other than an association list. */
   special?: 'picture' | 'permissions';
+  /** POST to the edge creates a node or links the viewer; DELETE on the edge undoes a link-only POST. */
+  post?: EdgePost;
 }
 
 export type Visibility =
@@ -103,4 +105,28 @@ export interface NodeTypeDef {
   defaultFields: string[];
   fields: FieldDef[];
   edges: EdgeDef[];
+}
+
+/** Who an association written by a POST joins: the node posted to, the viewer, or the node created. */
+export type Party = 'parent' | 'viewer' | 'created';
+
+export interface ParamDef {
+  name: string;
+  /** Longest accepted value, in characters. */
+  maxLength: number;
+  /** The value is a JSON object (`privacy={"value":"SELF"}`). */
+  json?: boolean;
+}
+
+/** What a POST to an edge does; edges without it refuse POST. */
+export interface EdgePost {
+  /** Type of the node the POST creates; absent when the POST only links the viewer (likes). */
+  creates?: string;
+  params?: ParamDef[];
+  /** At least one of these parameters must be given (a post needs a message or a link). */
+  oneOf?: string[];
+  /** Data of the created node beyond its parameters (a post on a friend's wall names the wall in `to`). */
+  derive?: (params: Record<string, unknown>, parties: { parent: number; viewer: number }) => Record<string, unknown>;
+  /** Associations written in the same transaction, in both directions where the graph needs both. */
+  links: Array<{ assoc: string; from: Party; to: Party }>;
 }

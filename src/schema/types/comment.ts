@@ -1,5 +1,6 @@
 /** A comment on a post, photo, album or another comment. */
 import type { NodeTypeDef } from '../definition.js';
+import { commentOnObject, likeObject } from '../writes.js';
 
 export const commentType: NodeTypeDef = {
   name: 'comment',
@@ -27,9 +28,9 @@ export const commentType: NodeTypeDef = {
       description: 'The post, photo, album or comment this comment was written on.' },
   ],
   edges: [
-    { name: 'likes', target: 'user', assoc: 'likes', summary: 'likes',
+    { name: 'likes', target: 'user', assoc: 'likes', summary: 'likes', post: likeObject,
       description: 'People who like the comment.' },
-    { name: 'comments', target: 'comment', assoc: 'comments', summary: 'comments',
+    { name: 'comments', target: 'comment', assoc: 'comments', summary: 'comments', post: commentOnObject,
       description: 'Replies to the comment.' },
   ],
 };

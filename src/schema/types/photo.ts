@@ -1,5 +1,6 @@
 /** A photo someone uploaded; its image files are served by Loom itself. */
 import type { FieldContext, NodeTypeDef } from '../definition.js';
+import { commentOnObject, likeObject } from '../writes.js';
 import type { StoredObject } from '../../store/store.js';
 import { photoSourceUrl, photoThumbnailUrl } from '../media.js';
 
@@ -51,9 +52,9 @@ export const photoType: NodeTypeDef = {
       description: 'When the photo or its caption last changed.' },
   ],
   edges: [
-    { name: 'likes', target: 'user', assoc: 'likes', summary: 'likes',
+    { name: 'likes', target: 'user', assoc: 'likes', summary: 'likes', post: likeObject,
       description: 'People who like the photo.' },
-    { name: 'comments', target: 'comment', assoc: 'comments', summary: 'comments',
+    { name: 'comments', target: 'comment', assoc: 'comments', summary: 'comments', post: commentOnObject,
       description: 'Comments written on the photo.' },
   ],
 };

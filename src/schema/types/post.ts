@@ -3,6 +3,7 @@
  * (`<author>_<post>`) and who may read it follows its own privacy setting.
  */
 import type { FieldContext, NodeTypeDef } from '../definition.js';
+import { commentOnObject, likeObject } from '../writes.js';
 import type { StoredObject } from '../../store/store.js';
 import { photoSourceUrl, photoThumbnailUrl } from '../media.js';
 
@@ -53,9 +54,9 @@ export const postType: NodeTypeDef = {
       description: 'When the post or one of its comments last changed.' },
   ],
   edges: [
-    { name: 'likes', target: 'user', assoc: 'likes', summary: 'likes',
+    { name: 'likes', target: 'user', assoc: 'likes', summary: 'likes', post: likeObject,
       description: 'People who like the post.' },
-    { name: 'comments', target: 'comment', assoc: 'comments', summary: 'comments',
+    { name: 'comments', target: 'comment', assoc: 'comments', summary: 'comments', post: commentOnObject,
       description: 'Comments written on the post.' },
     { name: 'sharedposts', target: 'post',
       description: 'Posts that shared this one.' },

@@ -5,6 +5,7 @@
  */
 import type { EdgeDef, FieldContext, FieldDef, NodeTypeDef } from '../definition.js';
 import type { StoredObject } from '../../store/store.js';
+import { postToFeed } from '../writes.js';
 
 /** Age in whole years at `now` of someone born on a `MM/DD/YYYY` birthday; undefined without a full date. */
 function ageOn(birthday: unknown, now: number): number | undefined {
@@ -193,7 +194,7 @@ const edges: EdgeDef[] = [
     description: 'Events this person is invited to or is hosting.' },
   { name: 'family', target: 'user', scope: 'public_profile',
     description: "Members of this person's family." },
-  { name: 'feed', target: 'post', assoc: 'feed', scope: 'user_posts',
+  { name: 'feed', target: 'post', assoc: 'feed', scope: 'user_posts', post: postToFeed,
     description: "Posts on this person's wall, written by them or by their friends." },
   { name: 'stream_filters', target: 'page', scope: 'public_profile',
     description: 'Filters this person can apply to their news feed.' },
