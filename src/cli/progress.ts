@@ -58,7 +58,8 @@ export function createProgress(
   let finished = false;
 
   const draw = (): void => {
-    if (isTty) stream.write(`\r${barLine(label, done, total, stream.columns ?? 80)}\x1b[K`);
+    // A pseudo-terminal may report 0 columns; assume the common width then.
+    if (isTty) stream.write(`\r${barLine(label, done, total, stream.columns || 80)}\x1b[K`);
     else stream.write(logLine(label, done, total));
   };
 

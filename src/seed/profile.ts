@@ -83,8 +83,9 @@ function work(random: Random, person: Person, catalog: PageCatalog, now: number,
       start_date: monthDate(month),
     };
     const endMonth = month + random.int(6, 72);
-    const isCurrent = i === jobCount - 1 && (complete || random.chance(0.8));
-    if (!isCurrent) job.end_date = monthDate(Math.min(endMonth, nowMonth));
+    // A job that would only end in the future is still going on.
+    const isCurrent = endMonth >= nowMonth || (i === jobCount - 1 && (complete || random.chance(0.8)));
+    if (!isCurrent) job.end_date = monthDate(endMonth);
     if (complete || random.chance(0.5)) job.location = copyRef(catalog.cities[person.location] as PageRef);
     jobs.push(job);
     month = endMonth + random.int(0, 6);

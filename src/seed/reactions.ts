@@ -89,10 +89,10 @@ export function queueComments(
       data: { message: random.pick(COMMENTS), parent },
     });
     buffer.link('comments', parent, comment, time);
-    if (random.chance(0.3)) {
+    if (random.chance(0.15)) {
       const likers = random.sample(
         likerCandidates.filter((person) => person !== author),
-        random.int(1, 5),
+        random.int(1, 3),
       );
       queueLikes(random, context, comment, time, likers);
       likeCount += likers.length;

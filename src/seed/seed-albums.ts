@@ -56,7 +56,7 @@ function planAlbums(random: Random, owner: number, person: Person, now: number):
     };
     if (!isProfile && random.chance(0.5)) data.description = random.pick(ALBUM_DESCRIPTIONS);
     const photoTimes: number[] = [];
-    const photoCount = random.skewed(3, 20, 1.5);
+    const photoCount = random.skewed(3, 20, 2);
     for (let p = 0; p < photoCount; p++) photoTimes.push(Math.min(now - 60, createdTime + random.int(0, 20 * DAY)));
     photoTimes.sort((a, b) => a - b);
     plans.push({ id: 0, owner, data, createdTime, audience, photoTimes, photoIds: [] });
@@ -126,12 +126,12 @@ export async function writeAlbums(
 
   const reactionUnits = (unitsPerPerson * people.length * STEP_SHARES.reactions) / Math.max(1, photos.length);
   for (const photo of photos) {
-    const likeCount = random.chance(0.5) ? 0 : random.skewed(1, 25, 2.5);
+    const likeCount = random.chance(0.7) ? 0 : random.skewed(1, 12, 3);
     const likers = chooseLikers(random, context, photo.owner, likeCount, photo.audience === 'EVERYONE');
     queueLikes(random, context, photo.id, photo.time, likers);
     counts.likes += likers.length;
     const friends = context.friends[photo.owner] ?? [];
-    const commentCount = random.chance(0.75) ? 0 : random.int(1, 5);
+    const commentCount = random.chance(0.85) ? 0 : random.int(1, 4);
     const made = queueComments(random, context, photo.id, photo.time, commentCount, friends, friends);
     counts.comments += made.comments;
     counts.likes += made.likes;

@@ -14,8 +14,8 @@ import type { SeedContext } from './seed-context.js';
 const DAY = 86400;
 const POSTING_WINDOW = 182 * DAY;
 const DEMO_POPULAR_POSTS = 3;
-/** Fewest likes of each of the demo user's popular posts (when there are that many users). */
-export const DEMO_POPULAR_MIN_LIKES = 300;
+/** Fewest likes of each of the demo user's popular posts (when there are that many people). */
+const DEMO_POPULAR_MIN_LIKES = 300;
 const POPULAR_MAX_LIKES = 450;
 
 type Popularity = 'demo' | 'high' | 'normal';
@@ -36,7 +36,7 @@ export interface PostCounts {
 }
 
 function postCountOf(random: Random, person: number): number {
-  return person === 0 ? random.int(25, 35) : random.skewed(5, 40, 1.8);
+  return person === 0 ? random.int(25, 35) : random.skewed(5, 40, 2.2);
 }
 
 /** Writes every person's posts with their `posts` and `feed` associations. */
@@ -71,7 +71,7 @@ export async function writePosts(
       } else {
         kind = random.weighted<PostKind>([['status', 55], ['link', 20], ['photos', 15], ['profilePicture', 10]]);
         audience = random.weighted<Audience>([['EVERYONE', 40], ['ALL_FRIENDS', 55], ['SELF', 5]]);
-        if (audience === 'EVERYONE' && random.chance(0.03)) popularity = 'high';
+        if (audience === 'EVERYONE' && random.chance(0.005)) popularity = 'high';
       }
       const wallOwner = kind === 'wall' ? random.pick(authorFriends) : author;
       const data = postData(random, kind, people[author] as Person, audience, kind === 'wall' ? userIds[wallOwner] : undefined);
@@ -101,7 +101,7 @@ function likeCountOf(random: Random, popularity: Popularity, everyone: number): 
     case 'high':
       return random.int(Math.min(100, most), most);
     case 'normal':
-      return random.chance(0.35) ? 0 : random.skewed(1, 40, 3);
+      return random.chance(0.4) ? 0 : random.skewed(1, 25, 4);
   }
 }
 
@@ -131,7 +131,7 @@ export async function writePostReactions(
       const circle = friends[post.wallOwner] ?? [];
       const commenters = [...circle];
       if (post.wallOwner !== post.author || random.chance(0.2)) commenters.push(post.wallOwner);
-      const commentCount = random.chance(0.4) ? 0 : random.skewed(1, 15, 2);
+      const commentCount = random.chance(0.5) ? 0 : random.skewed(1, 15, 4);
       const made = queueComments(random, context, post.id, post.time, commentCount, commenters, circle);
       counts.comments += made.comments;
       counts.likes += made.likes;
