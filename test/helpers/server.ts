@@ -1,3 +1,5 @@
+import { after, before } from 'node:test';
+import { buildFixture, type Fixture } from './fixture.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import type { Store } from '../../src/store/store.js';
@@ -44,4 +46,18 @@ export async function startServer(store: Store, options: Partial<AppOptions> = {
     },
     close: () => app.close(),
   };
+}
+
+/** Registers before/after hooks that build the fixture and serve it; read the fields inside tests. */
+export function useFixtureServer(): { fixture: Fixture; server: TestServer } {
+  const state = {} as { fixture: Fixture; server: TestServer };
+  before(async () => {
+    state.fixture = await buildFixture();
+    state.server = await startServer(state.fixture.store, { clock: () => state.fixture.now });
+  });
+  after(async () => {
+    await state.server.close();
+    await state.fixture.store.close();
+  });
+  return state;
 }

@@ -1,23 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Schema } from '../../src/schema/registry.js';
-import { buildFixture, type Fixture } from '../helpers/fixture.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { Fixture } from '../helpers/fixture.js';
+import { useFixtureServer, type TestServer } from '../helpers/server.js';
 
 describe('edge reads over HTTP', () => {
   let fixture: Fixture;
   let server: TestServer;
   let token: string;
   let me: string;
-  before(async () => {
-    fixture = await buildFixture();
-    server = await startServer(fixture.store, { clock: () => fixture.now });
+  const served = useFixtureServer();
+  before(() => {
+    ({ fixture, server } = served);
     token = fixture.aliceToken;
     me = fixture.scoped(fixture.users.alice);
-  });
-  after(async () => {
-    await server.close();
-    await fixture.store.close();
   });
 
   it('lists only friends who use the app, with a total that counts every friend', async () => {

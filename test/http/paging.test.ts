@@ -1,23 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { randomBytes } from 'node:crypto';
-import { buildFixture, type Fixture } from '../helpers/fixture.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { Fixture } from '../helpers/fixture.js';
+import { useFixtureServer, type TestServer } from '../helpers/server.js';
 
 describe('cursor paging over HTTP', () => {
   let fixture: Fixture;
   let server: TestServer;
   let token: string;
   let popular: string;
-  before(async () => {
-    fixture = await buildFixture();
-    server = await startServer(fixture.store, { clock: () => fixture.now });
+  const served = useFixtureServer();
+  before(() => {
+    ({ fixture, server } = served);
     token = fixture.aliceToken;
     popular = fixture.postId(fixture.posts.popular, fixture.users.alice);
-  });
-  after(async () => {
-    await server.close();
-    await fixture.store.close();
   });
 
   it('walks paging.next over 1,000 likes: each like exactly once, and the same order as walking with after', async () => {

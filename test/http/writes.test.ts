@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { issueUserToken } from '../../src/auth/tokens.js';
-import { buildFixture, type Fixture } from '../helpers/fixture.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { Fixture } from '../helpers/fixture.js';
+import { useFixtureServer, type TestServer } from '../helpers/server.js';
 
 const SUCCESS = '{"success":true}';
 
@@ -11,15 +11,11 @@ describe('writes over HTTP', () => {
   let server: TestServer;
   let token: string;
   let me: string;
-  before(async () => {
-    fixture = await buildFixture();
-    server = await startServer(fixture.store, { clock: () => fixture.now });
+  const served = useFixtureServer();
+  before(() => {
+    ({ fixture, server } = served);
     token = fixture.aliceToken;
     me = fixture.scoped(fixture.users.alice);
-  });
-  after(async () => {
-    await server.close();
-    await fixture.store.close();
   });
 
   const form = (path: string, fields: Record<string, string>, method = 'POST') =>
