@@ -33,7 +33,7 @@ export interface Person {
   relationshipStatus: string;
 }
 
-export const MIN_AGE = 15;
+const MIN_AGE = 15;
 export const MAX_AGE = 70;
 
 const DAY = 86400;

@@ -11,7 +11,7 @@ import type { SeedContext } from './seed-context.js';
 const DAY = 86400;
 
 /** A moment after `time`: strongly skewed towards the first hours, at most `window` later. */
-export function reactionTime(random: Random, time: number, now: number, window: number): number {
+function reactionTime(random: Random, time: number, now: number, window: number): number {
   const room = Math.max(1, Math.min(window, now - time));
   return Math.min(now, time + 1 + Math.floor(Math.pow(random.next(), 3) * room));
 }
