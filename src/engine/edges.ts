@@ -77,13 +77,11 @@ async function loadPages(
     type: edge.assoc,
     id1s: parents.map((parent) => parent.id),
     limit: options.limit + 1,
-    ...definedOnly({
-      after: decode(options.after),
-      before: decode(options.before),
-      since: options.since,
-      until: options.until,
-      id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
-    }),
+    after: decode(options.after),
+    before: decode(options.before),
+    since: options.since,
+    until: options.until,
+    id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
   });
   for (const [id1, list] of rows) {
     const more = list.length > options.limit;
@@ -135,8 +133,4 @@ function nestedParams(context: ReadContext, options: EdgeOptions, children: Sele
   if (options.since !== undefined) params.since = String(options.since);
   if (options.until !== undefined) params.until = String(options.until);
   return params;
-}
-
-function definedOnly<T extends Record<string, unknown>>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

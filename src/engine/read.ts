@@ -5,14 +5,14 @@ import { renderMetadata } from '../schema/metadata.js';
 import { loadAccess } from './access.js';
 import type { ReadContext } from './context.js';
 import { loadEdge } from './edges.js';
-import { externalId, loadRoot } from './node-ids.js';
+import { loadRoot } from './node-ids.js';
 import { renderNodes, type Json } from './render.js';
 
 export interface NodeRead {
   fields?: string;
   metadata?: boolean;
-  /** Query parameters that stand for the modifiers of the node's edges (`limit`, `since`, `until`). */
-  edgeDefaults?: Record<string, string>;
+  /** Query parameters that stand for the modifiers of the node's edges (`limit`, `since`, `until`); undefined ones are absent. */
+  edgeDefaults?: Record<string, string | undefined>;
 }
 
 /** `GET /<id>`: the node with the requested (or default) fields, and its metadata when asked. */
@@ -21,10 +21,10 @@ export async function readNode(context: ReadContext, idText: string, read: NodeR
   const selections = read.fields === undefined ? undefined : withEdgeDefaults(context, type.name, parseFields(read.fields), read.edgeDefaults);
   const node = (await renderNodes(context, type, [object], selections)).get(object.id)!;
   if (!read.metadata) return node;
-  const id = externalId(context, type, object);
-  const { id: _id, ...rest } = node;
-  const metadata = renderMetadata(type, (edge) => context.link(`/${id}/${edge}`, context.linkParams));
-  return { ...rest, metadata, id: node.id ?? id };
+  // Every rendered node carries its id; metadata goes just before it.
+  const { id, ...rest } = node;
+  const metadata = renderMetadata(type, (edge) => context.link(`/${String(id)}/${edge}`, context.linkParams));
+  return { ...rest, metadata, id };
 }
 
 /** `GET /<id>/<edge>`: one page of the edge, with paging links that repeat the request. */
@@ -59,7 +59,7 @@ function withEdgeDefaults(
   context: ReadContext,
   typeName: string,
   selections: Selection[],
-  defaults: Record<string, string> | undefined,
+  defaults: Record<string, string | undefined> | undefined,
 ): Selection[] {
   const given = DEFAULTABLE.filter((name) => defaults?.[name] !== undefined);
   if (given.length === 0) return selections;

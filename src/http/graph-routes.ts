@@ -31,11 +31,7 @@ async function answer(settings: AppSettings, request: FastifyRequest, graph: Gra
   if (graph.method === 'delete') return edge === undefined ? deleteNode(context, id) : deleteFromEdge(context, id, edge);
   if (edge !== undefined) return readEdge(context, id, edge, graph.params);
   const { fields, metadata, limit, since, until } = graph.params;
-  return readNode(context, id, {
-    ...(fields !== undefined ? { fields } : {}),
-    metadata: metadata === '1' || metadata === 'true',
-    edgeDefaults: definedOnly({ limit, since, until }),
-  });
+  return readNode(context, id, { fields, metadata: metadata === '1' || metadata === 'true', edgeDefaults: { limit, since, until } });
 }
 
 async function readContext(settings: AppSettings, request: FastifyRequest, graph: GraphRequest, id: string): Promise<ReadContext> {
@@ -62,8 +58,4 @@ async function readContext(settings: AppSettings, request: FastifyRequest, graph
 async function authenticate(settings: AppSettings, graph: GraphRequest, id: string): Promise<Viewer> {
   if (!graph.accessToken) throw id === 'me' ? GraphError.activeTokenRequired() : GraphError.noToken();
   return resolveViewer(settings.store, graph.accessToken, settings.clock());
-}
-
-function definedOnly(values: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }

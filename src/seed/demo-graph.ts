@@ -5,7 +5,7 @@
  * objects with the same ids. Only the app's secret and id key are truly random.
  */
 import { randomBytes } from 'node:crypto';
-import type { ObjectId, Store } from '../store/store.js';
+import type { ObjectId, Store, UserGrants } from '../store/store.js';
 import { appUserGrants, chooseAppUsers } from './app-users.js';
 import { buildFriendGraph } from './friend-graph.js';
 import { OpBuffer } from './op-buffer.js';
@@ -44,7 +44,6 @@ const LIKER_POOL = 500;
 const DEMO_FRIENDS = 30;
 const MIN_FRIENDS = 5;
 const MAX_FRIENDS = 40;
-const GRANT_CALLS_AT_ONCE = 100;
 
 /** Progress units per person for each phase, roughly in proportion to the writes it makes. */
 const UNITS = { pages: 1, users: 1, friendships: 2, pageLikes: 1, grants: 1, posts: 3, postReactions: 10, albums: 8, touches: 1 };
@@ -64,22 +63,19 @@ function partnerPairs(people: readonly Person[]): Array<[number, number]> {
   return pairs;
 }
 
-/** Grants for everyone who uses the app; the store takes one user's grants per call. */
+/** Grants for everyone who uses the app, written in one store call. */
 async function grantAppUsers(random: Random, store: Store, appId: ObjectId, context: SeedContext): Promise<number> {
   const usesApp = chooseAppUsers(random, context.friends);
-  const calls: Array<Promise<void>> = [];
-  let appUsers = 0;
+  const entries: UserGrants[] = [];
   for (let person = 0; person < context.people.length; person++) {
     if (usesApp[person]) {
-      calls.push(store.setGrants(appId, context.userIds[person] as ObjectId, appUserGrants(random, person === 0)));
-      appUsers++;
+      entries.push({ userId: context.userIds[person] as ObjectId, grants: appUserGrants(random, person === 0) });
     }
-    if (calls.length >= GRANT_CALLS_AT_ONCE) await Promise.all(calls.splice(0));
     context.progress.advance(UNITS.grants);
   }
-  await Promise.all(calls);
+  await store.setGrants(appId, entries);
   context.progress.report();
-  return appUsers;
+  return entries.length;
 }
 
 /** Adds what needed other objects' ids: the partner (`significant_other`) and the cover photo. */

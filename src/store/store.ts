@@ -118,6 +118,11 @@ export interface Grant {
   status: GrantStatus;
 }
 
+export interface UserGrants {
+  userId: ObjectId;
+  grants: readonly Grant[];
+}
+
 export interface Store {
   getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>>;
   /** One page per id1, each newest first. Every id1 asked for is a key (an empty list when none). */
@@ -137,8 +142,8 @@ export interface Store {
   findToken(hash: string): Promise<TokenRecord | undefined>;
   deleteTokens(appId: ObjectId, userId: ObjectId): Promise<void>;
 
-  /** Replaces the user's grants for the app. */
-  setGrants(appId: ObjectId, userId: ObjectId, grants: readonly Grant[]): Promise<void>;
+  /** Replaces each listed user's grants for the app, all in one transaction. */
+  setGrants(appId: ObjectId, entries: readonly UserGrants[]): Promise<void>;
   /** Each user's grants for the app (users without any are absent). */
   getGrants(appId: ObjectId, userIds: readonly ObjectId[]): Promise<Map<ObjectId, Grant[]>>;
 

@@ -136,11 +136,13 @@ export async function buildFixture(): Promise<Fixture> {
   await store.write(pages.map((page, i) => ({ op: 'addAssoc' as const, type: 'liked_pages', id1: alice!, id2: page, time: NOW - 30 * DAY + i })));
 
   const everything = Schema.default().allScopes().map((scope) => ({ scope, status: 'granted' as const }));
-  await store.setGrants(app.id, alice!, everything);
   const appUser = ['public_profile', 'user_friends', 'user_posts'].map((scope) => ({ scope, status: 'granted' as const }));
-  await store.setGrants(app.id, bob!, appUser);
-  await store.setGrants(app.id, dave!, appUser.slice(0, 2));
-  for (const friend of appFriends) await store.setGrants(app.id, friend, appUser);
+  await store.setGrants(app.id, [
+    { userId: alice!, grants: everything },
+    { userId: bob!, grants: appUser },
+    { userId: dave!, grants: appUser.slice(0, 2) },
+    ...appFriends.map((friend) => ({ userId: friend, grants: appUser })),
+  ]);
 
   const { accessToken } = await issueUserToken(store, {
     appId: app.id,

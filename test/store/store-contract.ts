@@ -258,10 +258,10 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         const otherScope = await createObject();
         const otherAppOnly = await createObject();
         const nothing = await createObject();
-        await store.setGrants(app.id, granted, [{ scope: 'user_friends', status: 'granted' }]);
-        await store.setGrants(app.id, declined, [{ scope: 'user_friends', status: 'declined' }]);
-        await store.setGrants(app.id, otherScope, [{ scope: 'user_posts', status: 'granted' }]);
-        await store.setGrants(otherApp.id, otherAppOnly, [{ scope: 'user_friends', status: 'granted' }]);
+        await store.setGrants(app.id, [{ userId: granted, grants: [{ scope: 'user_friends', status: 'granted' }] }]);
+        await store.setGrants(app.id, [{ userId: declined, grants: [{ scope: 'user_friends', status: 'declined' }] }]);
+        await store.setGrants(app.id, [{ userId: otherScope, grants: [{ scope: 'user_posts', status: 'granted' }] }]);
+        await store.setGrants(otherApp.id, [{ userId: otherAppOnly, grants: [{ scope: 'user_friends', status: 'granted' }] }]);
         await addAssociations(user, 'friends', [granted, declined, otherScope, otherAppOnly, nothing].map((id2, i) => ({ id2, time: 100 + i })));
 
         const filtered = await page(
@@ -283,9 +283,10 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         const friends = await Promise.all(Array.from({ length: 6 }, () => createObject()));
         await addAssociations(user, 'friends', friends.map((id2, i) => ({ id2, time: 100 + i })));
         const grantedFriends = friends.filter((_, i) => i % 2 === 0);
-        for (const friend of grantedFriends) {
-          await store.setGrants(app.id, friend, [{ scope: 'user_friends', status: 'granted' }]);
-        }
+        await store.setGrants(
+          app.id,
+          grantedFriends.map((friend) => ({ userId: friend, grants: [{ scope: 'user_friends', status: 'granted' as const }] })),
+        );
         const list = await page(
           { type: 'friends', limit: 2, id2GrantedTo: { appId: app.id, scope: 'user_friends' } },
           user,
@@ -530,12 +531,12 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
     describe('grants', () => {
       it("replaces a user's grants for an app and leaves others alone", async () => {
         const [app, otherApp, user, otherUser] = [901, 902, 903, 904];
-        await store.setGrants(app, user, [
+        await store.setGrants(app, [{ userId: user, grants: [
           { scope: 'public_profile', status: 'granted' },
           { scope: 'user_posts', status: 'declined' },
-        ]);
-        await store.setGrants(otherApp, user, [{ scope: 'email', status: 'granted' }]);
-        await store.setGrants(app, otherUser, [{ scope: 'user_friends', status: 'granted' }]);
+        ] }]);
+        await store.setGrants(otherApp, [{ userId: user, grants: [{ scope: 'email', status: 'granted' }] }]);
+        await store.setGrants(app, [{ userId: otherUser, grants: [{ scope: 'user_friends', status: 'granted' }] }]);
 
         const sortByScope = (grants: { scope: string }[] | undefined) =>
           [...(grants ?? [])].sort((x, y) => x.scope.localeCompare(y.scope));
@@ -547,12 +548,12 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         assert.deepEqual(before.get(otherUser), [{ scope: 'user_friends', status: 'granted' }]);
         assert.equal(before.has(999), false, 'users without grants are absent');
 
-        await store.setGrants(app, user, [{ scope: 'user_posts', status: 'granted' }]);
+        await store.setGrants(app, [{ userId: user, grants: [{ scope: 'user_posts', status: 'granted' }] }]);
         const after = await store.getGrants(app, [user]);
         assert.deepEqual(after.get(user), [{ scope: 'user_posts', status: 'granted' }]);
         assert.deepEqual((await store.getGrants(otherApp, [user])).get(user), [{ scope: 'email', status: 'granted' }]);
 
-        await store.setGrants(app, user, []);
+        await store.setGrants(app, [{ userId: user, grants: [] }]);
         assert.equal((await store.getGrants(app, [user])).has(user), false);
         assert.deepEqual((await store.getGrants(app, [otherUser])).get(otherUser), [
           { scope: 'user_friends', status: 'granted' },

@@ -4,6 +4,7 @@ import type {
   Association,
   Grant,
   GrantStatus,
+  UserGrants,
   IdOrRef,
   NewApp,
   ObjectId,
@@ -106,9 +107,7 @@ export class SqliteStore implements Store {
   // first could fail to upgrade when another process committed meanwhile, whatever busy_timeout.
   private readonly applyOps: Database.Transaction<(ops: readonly WriteOp[]) => Array<ObjectId | boolean>>;
   private readonly insertApp: Database.Transaction<(app: NewApp) => ObjectId>;
-  private readonly replaceGrants: Database.Transaction<
-    (appId: ObjectId, userId: ObjectId, grants: readonly Grant[]) => void
-  >;
+  private readonly replaceGrants: Database.Transaction<(appId: ObjectId, entries: readonly UserGrants[]) => void>;
 
   constructor(db: Database.Database) {
     this.db = db;
@@ -132,9 +131,11 @@ export class SqliteStore implements Store {
       );
       return id;
     });
-    this.replaceGrants = db.transaction((appId: ObjectId, userId: ObjectId, grants: readonly Grant[]) => {
-      this.statements.deleteGrants.run(appId, userId);
-      for (const grant of grants) this.statements.insertGrant.run(appId, userId, grant.scope, grant.status);
+    this.replaceGrants = db.transaction((appId: ObjectId, entries: readonly UserGrants[]) => {
+      for (const { userId, grants } of entries) {
+        this.statements.deleteGrants.run(appId, userId);
+        for (const grant of grants) this.statements.insertGrant.run(appId, userId, grant.scope, grant.status);
+      }
     });
   }
 
@@ -244,8 +245,8 @@ export class SqliteStore implements Store {
     this.statements.deleteTokens.run(appId, userId);
   }
 
-  async setGrants(appId: ObjectId, userId: ObjectId, grants: readonly Grant[]): Promise<void> {
-    this.replaceGrants.immediate(appId, userId, grants);
+  async setGrants(appId: ObjectId, entries: readonly UserGrants[]): Promise<void> {
+    this.replaceGrants.immediate(appId, entries);
   }
 
   async getGrants(appId: ObjectId, userIds: readonly ObjectId[]): Promise<Map<ObjectId, Grant[]>> {
