@@ -48,6 +48,11 @@ export interface PageRequest {
   since?: number;
   /** Only associations with time <= until. */
   until?: number;
+  /**
+   * 'newest' (the default) lists (time DESC, id2 DESC); 'oldest' lists the reverse. `after` and
+   * `before` always mean "further along" and "further back" in the chosen order.
+   */
+  order?: 'newest' | 'oldest';
   /** Keep only associations whose id2 granted `appId` the permission `scope` (status granted). */
   id2GrantedTo?: { appId: ObjectId; scope: string };
 }
@@ -123,9 +128,27 @@ export interface UserGrants {
   grants: readonly Grant[];
 }
 
+/** How a person signs in: one email (stored lower-cased) and a slow hash of the password. */
+export interface Credentials {
+  userId: ObjectId;
+  email: string;
+  passwordHash: string;
+}
+
+/** A single-use OAuth authorization code, stored as its SHA-256 like tokens are. */
+export interface AuthCode {
+  hash: string;
+  appId: ObjectId;
+  userId: ObjectId;
+  redirectUri: string;
+  scopes: string[];
+  /** Unix seconds. */
+  expiresAt: number;
+}
+
 export interface Store {
   getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>>;
-  /** One page per id1, each newest first. Every id1 asked for is a key (an empty list when none). */
+  /** One page per id1, in the requested order (newest first by default). Every id1 asked for is a key (an empty list when none). */
   getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>>;
   /** Count of associations of `type` from each id1 (0 when none). */
   getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>>;
@@ -146,6 +169,15 @@ export interface Store {
   setGrants(appId: ObjectId, entries: readonly UserGrants[]): Promise<void>;
   /** Each user's grants for the app (users without any are absent). */
   getGrants(appId: ObjectId, userIds: readonly ObjectId[]): Promise<Map<ObjectId, Grant[]>>;
+
+  /** Sets (or replaces) a user's sign-in email and password hash. Fails if another user has the email. */
+  setCredentials(credentials: Credentials): Promise<void>;
+  findCredentialsByEmail(email: string): Promise<Credentials | undefined>;
+  getCredentials(userId: ObjectId): Promise<Credentials | undefined>;
+
+  saveAuthCode(code: AuthCode): Promise<void>;
+  /** Returns the code and deletes it in one step, so a code can be redeemed once only. */
+  takeAuthCode(hash: string): Promise<AuthCode | undefined>;
 
   /** Small named settings of the installation (the demo app and user, the schema version, …). */
   getSetting(key: string): Promise<string | undefined>;

@@ -189,6 +189,25 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         );
       });
 
+      it('lists oldest first when asked, with after and before reversed along', async () => {
+        const id1 = await createObject();
+        await addAssociations(id1, 'comments', [
+          { id2: 1, time: 100 },
+          { id2: 2, time: 200 },
+          { id2: 3, time: 200 },
+          { id2: 4, time: 200 },
+          { id2: 5, time: 300 },
+        ]);
+        const oldest = (request: Omit<PageRequest, 'id1s' | 'type' | 'order'>) =>
+          page({ type: 'comments', order: 'oldest', ...request }, id1).then(positions);
+        assert.deepEqual(await oldest({ limit: 10 }), [[100, 1], [200, 2], [200, 3], [200, 4], [300, 5]]);
+        const middle: Position = { time: 200, id2: 3 };
+        assert.deepEqual(await oldest({ limit: 10, after: middle }), [[200, 4], [300, 5]]);
+        assert.deepEqual(await oldest({ limit: 1, before: middle }), [[200, 2]]);
+        assert.deepEqual(await oldest({ limit: 10, before: middle }), [[100, 1], [200, 2]]);
+        assert.deepEqual(await oldest({ limit: 10, since: 200, until: 200 }), [[200, 2], [200, 3], [200, 4]]);
+      });
+
       it('bounds the time window with since and until, inclusively', async () => {
         const id1 = await createObject();
         await addAssociations(id1, 'posts', [100, 200, 300, 400, 500].map((time, i) => ({ id2: i + 1, time })));
@@ -558,6 +577,46 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         assert.deepEqual((await store.getGrants(app, [otherUser])).get(otherUser), [
           { scope: 'user_friends', status: 'granted' },
         ]);
+      });
+    });
+
+    describe('credentials', () => {
+      it('finds credentials by user and by email, whatever its case', async () => {
+        const userId = await createObject('user', { name: 'Cred' });
+        const email = `Cred.${userId}@Example.com`;
+        await store.setCredentials({ userId, email, passwordHash: 'scrypt$one' });
+        const expected = { userId, email: email.toLowerCase(), passwordHash: 'scrypt$one' };
+        assert.deepEqual(await store.getCredentials(userId), expected);
+        assert.deepEqual(await store.findCredentialsByEmail(email.toUpperCase()), expected);
+        assert.equal(await store.findCredentialsByEmail(`nobody.${userId}@example.com`), undefined);
+
+        await store.setCredentials({ userId, email, passwordHash: 'scrypt$two' });
+        assert.equal((await store.getCredentials(userId))?.passwordHash, 'scrypt$two');
+      });
+
+      it('refuses an email another user already has', async () => {
+        const [first, second] = [await createObject(), await createObject()];
+        const email = `taken.${first}@example.com`;
+        await store.setCredentials({ userId: first, email, passwordHash: 'x' });
+        await assert.rejects(store.setCredentials({ userId: second, email, passwordHash: 'y' }));
+        assert.equal(await store.getCredentials(second), undefined);
+      });
+    });
+
+    describe('authorization codes', () => {
+      it('hands a code out once only', async () => {
+        const code = {
+          hash: `${Date.now()}`.padEnd(64, 'c'),
+          appId: 10,
+          userId: 20,
+          redirectUri: 'https://app.example/back?x=1',
+          scopes: ['public_profile', 'email'],
+          expiresAt: 2_000,
+        };
+        await store.saveAuthCode(code);
+        const [first, second] = await Promise.all([store.takeAuthCode(code.hash), store.takeAuthCode(code.hash)]);
+        assert.deepEqual([first, second].filter((x) => x !== undefined), [code]);
+        assert.equal(await store.takeAuthCode(code.hash), undefined);
       });
     });
 

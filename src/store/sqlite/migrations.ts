@@ -80,6 +80,26 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    description: 'sign-in credentials and OAuth authorization codes',
+    sql: `
+      CREATE TABLE credentials (
+        user_id INTEGER PRIMARY KEY,
+        email TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL
+      );
+
+      CREATE TABLE auth_codes (
+        hash TEXT PRIMARY KEY,
+        app_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        redirect_uri TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

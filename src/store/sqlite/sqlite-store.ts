@@ -2,6 +2,8 @@ import Database from 'better-sqlite3';
 import type {
   AppRecord,
   Association,
+  AuthCode,
+  Credentials,
   Grant,
   GrantStatus,
   UserGrants,
@@ -83,6 +85,21 @@ interface GrantRow {
   status: GrantStatus;
 }
 
+interface CredentialsRow {
+  user_id: number;
+  email: string;
+  password_hash: string;
+}
+
+interface AuthCodeRow {
+  hash: string;
+  app_id: number;
+  user_id: number;
+  redirect_uri: string;
+  scopes: string;
+  expires_at: number;
+}
+
 /** Which optional conditions a page query carries; each combination is one prepared statement. */
 interface PageShape {
   after: boolean;
@@ -90,6 +107,7 @@ interface PageShape {
   since: boolean;
   until: boolean;
   granted: boolean;
+  oldest: boolean;
 }
 
 type PageParams = Record<string, number | string>;
@@ -160,6 +178,7 @@ export class SqliteStore implements Store {
       since: request.since !== undefined,
       until: request.until !== undefined,
       granted: request.id2GrantedTo !== undefined,
+      oldest: request.order === 'oldest',
     };
     const statement = this.pageStatement(shape);
     const params = pageParams(request);
@@ -167,7 +186,7 @@ export class SqliteStore implements Store {
       for (const id1 of request.id1s) {
         params.id1 = id1;
         const rows = statement.all(params);
-        // A `before` page is read oldest first from the position, then turned newest first.
+        // A `before` page is read backwards from the position, then turned to the list's order.
         if (shape.before) rows.reverse();
         pages.set(id1, rows.map(toAssociation));
       }
@@ -258,6 +277,37 @@ export class SqliteStore implements Store {
       list.push({ scope: row.scope, status: row.status });
     }
     return grants;
+  }
+
+  async setCredentials(credentials: Credentials): Promise<void> {
+    this.statements.upsertCredentials.run(credentials.userId, credentials.email.toLowerCase(), credentials.passwordHash);
+  }
+
+  async findCredentialsByEmail(email: string): Promise<Credentials | undefined> {
+    const row = this.statements.selectCredentialsByEmail.get(email.toLowerCase());
+    return row === undefined ? undefined : toCredentials(row);
+  }
+
+  async getCredentials(userId: ObjectId): Promise<Credentials | undefined> {
+    const row = this.statements.selectCredentialsByUser.get(userId);
+    return row === undefined ? undefined : toCredentials(row);
+  }
+
+  async saveAuthCode(code: AuthCode): Promise<void> {
+    this.statements.insertAuthCode.run(
+      code.hash,
+      code.appId,
+      code.userId,
+      code.redirectUri,
+      JSON.stringify(code.scopes),
+      code.expiresAt,
+    );
+  }
+
+  async takeAuthCode(hash: string): Promise<AuthCode | undefined> {
+    // DELETE … RETURNING is one statement, so two redemptions of one code cannot both win.
+    const row = this.statements.deleteAuthCode.get(hash);
+    return row === undefined ? undefined : toAuthCode(row);
   }
 
   async getSetting(key: string): Promise<string | undefined> {
@@ -413,6 +463,24 @@ function prepareStatements(db: Database.Database) {
        ORDER BY user_id, scope`,
     ),
 
+    upsertCredentials: db.prepare<[ObjectId, string, string]>(
+      `INSERT INTO credentials (user_id, email, password_hash) VALUES (?, ?, ?)
+       ON CONFLICT (user_id) DO UPDATE SET email = excluded.email, password_hash = excluded.password_hash`,
+    ),
+    selectCredentialsByEmail: db.prepare<[string], CredentialsRow>(
+      'SELECT user_id, email, password_hash FROM credentials WHERE email = ?',
+    ),
+    selectCredentialsByUser: db.prepare<[ObjectId], CredentialsRow>(
+      'SELECT user_id, email, password_hash FROM credentials WHERE user_id = ?',
+    ),
+
+    insertAuthCode: db.prepare<[string, ObjectId, ObjectId, string, string, number]>(
+      `INSERT INTO auth_codes (hash, app_id, user_id, redirect_uri, scopes, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+    deleteAuthCode: db.prepare<[string], AuthCodeRow>(
+      'DELETE FROM auth_codes WHERE hash = ? RETURNING hash, app_id, user_id, redirect_uri, scopes, expires_at',
+    ),
+
     selectSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
     upsertSetting: db.prepare<[string, string]>(
       'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
@@ -426,8 +494,10 @@ function prepareStatements(db: Database.Database) {
  */
 function pageSql(shape: PageShape): string {
   const conditions = ['a.id1 = @id1', 'a.type = @type'];
-  if (shape.after) conditions.push('(a.time, a.id2) < (@afterTime, @afterId2)');
-  if (shape.before) conditions.push('(a.time, a.id2) > (@beforeTime, @beforeId2)');
+  const further = shape.oldest ? '>' : '<';
+  const back = shape.oldest ? '<' : '>';
+  if (shape.after) conditions.push(`(a.time, a.id2) ${further} (@afterTime, @afterId2)`);
+  if (shape.before) conditions.push(`(a.time, a.id2) ${back} (@beforeTime, @beforeId2)`);
   if (shape.since) conditions.push('a.time >= @since');
   if (shape.until) conditions.push('a.time <= @until');
   if (shape.granted) {
@@ -436,7 +506,9 @@ function pageSql(shape: PageShape): string {
          AND g.scope = @grantScope AND g.status = 'granted')`,
     );
   }
-  const direction = shape.before ? 'ASC' : 'DESC';
+  const forwards = shape.oldest ? 'ASC' : 'DESC';
+  const backwards = shape.oldest ? 'DESC' : 'ASC';
+  const direction = shape.before ? backwards : forwards;
   return `SELECT a.id1, a.type, a.id2, a.time, a.data FROM associations a
     WHERE ${conditions.join(' AND ')}
     ORDER BY a.time ${direction}, a.id2 ${direction} LIMIT @limit`;
@@ -523,6 +595,21 @@ function toTokenRecord(row: TokenRow): TokenRecord {
     userId: row.user_id,
     scopes: JSON.parse(row.scopes) as string[],
     issuedAt: row.issued_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+function toCredentials(row: CredentialsRow): Credentials {
+  return { userId: row.user_id, email: row.email, passwordHash: row.password_hash };
+}
+
+function toAuthCode(row: AuthCodeRow): AuthCode {
+  return {
+    hash: row.hash,
+    appId: row.app_id,
+    userId: row.user_id,
+    redirectUri: row.redirect_uri,
+    scopes: JSON.parse(row.scopes) as string[],
     expiresAt: row.expires_at,
   };
 }
