@@ -1,20 +1,18 @@
 import type { Store } from './store.js';
+import { PostgresStore } from './postgres/postgres-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 
 /**
  * Opens the store named by a location: a `postgres://` (or `postgresql://`) URL, or else the
- * path of a SQLite file, created on first use.
+ * path of a SQLite file, created on first use. A PostgreSQL store connects and migrates in the
+ * background; its first call waits for that, and fails if it failed.
  */
 export function openStore(location: string): Store {
-  if (/^postgres(ql)?:\/\//i.test(location)) {
-    throw new Error(
-      `Cannot open ${redactPassword(location)}: PostgreSQL support is not built yet; give a SQLite file path instead.`,
-    );
-  }
+  if (/^postgres(ql)?:\/\//i.test(location)) return new PostgresStore(location);
   return openSqliteStore(location);
 }
 
 /** Error messages end up in logs, so a password in the URL is not repeated there. */
-function redactPassword(url: string): string {
+export function redactPassword(url: string): string {
   return url.replace(/^([^:]+:\/\/[^:@/]*:)[^@/]*@/, '$1***@');
 }

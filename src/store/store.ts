@@ -1,3 +1,5 @@
+import type { RecordKey, RecordKind, StoreRecord } from './records.js';
+
 /**
  * The store: objects, typed time-ordered associations and their counts (TAO's narrow API),
  * plus the few auth tables. It speaks internal integer ids and keyset positions only: no Graph
@@ -182,6 +184,16 @@ export interface Store {
   /** Small named settings of the installation (the demo app and user, the schema version, …). */
   getSetting(key: string): Promise<string | undefined>;
   setSetting(key: string, value: string): Promise<void>;
+
+  /** Export: up to `limit` records of one kind in key order, after the record whose key is `after`. */
+  scanRecords(kind: RecordKind, after: RecordKey | undefined, limit: number): Promise<StoreRecord[]>;
+  /** How many records of one kind the store holds. */
+  countRecords(kind: RecordKind): Promise<number>;
+  /**
+   * Import: writes records as they are, ids included, in one transaction. A key that is already
+   * present is an error; an idSequence record only ever moves the id sequence forwards.
+   */
+  loadRecords(records: readonly StoreRecord[]): Promise<void>;
 
   close(): Promise<void>;
 }

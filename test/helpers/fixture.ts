@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { Schema } from '../../src/schema/registry.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { AppRecord, Store, WriteOp } from '../../src/store/store.js';
+import { openLocation, scratchLocation } from './test-store.js';
 
 /** A small graph whose every number is known, so tests can assert exact answers. */
 export interface Fixture {
   store: Store;
+  /** Where the store lives, as `--db` takes it: a SQLite file, or a postgres:// URL with its schema. */
   path: string;
   app: AppRecord;
   now: number;
@@ -31,8 +29,8 @@ export const NOW = 1_760_000_000;
 const DAY = 86_400;
 
 export async function buildFixture(): Promise<Fixture> {
-  const path = join(mkdtempSync(join(tmpdir(), 'loom-test-')), 'graph.db');
-  const store = openSqliteStore(path);
+  const path = scratchLocation();
+  const store = await openLocation(path);
   const app = await store.createApp({
     name: 'Test App',
     secret: randomBytes(16).toString('hex'),

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openStore } from '../../src/store/open-store.js';
+import { openStore, redactPassword } from '../../src/store/open-store.js';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { scratchLocation, testStoreKind } from '../helpers/test-store.js';
 
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-open-store-'));
 after(() => fs.rmSync(directory, { recursive: true, force: true }));
@@ -13,6 +16,7 @@ describe('openStore', () => {
     const file = path.join(directory, 'loom.db');
     const store = openStore(file);
     try {
+      assert.ok(store instanceof SqliteStore);
       await store.setSetting('opened', 'yes');
       assert.equal(await store.getSetting('opened'), 'yes');
     } finally {
@@ -21,13 +25,36 @@ describe('openStore', () => {
     assert.ok(fs.existsSync(file));
   });
 
-  it('explains that PostgreSQL is not built yet, without echoing the password', () => {
-    for (const url of ['postgres://loom:hunter2@db.example/loom', 'POSTGRESQL://db.example/loom']) {
-      assert.throws(
-        () => openStore(url),
-        (error: Error) => /PostgreSQL support is not built yet/.test(error.message) && !error.message.includes('hunter2'),
-      );
+  it(`opens the store the test location names (${testStoreKind}) and reads back what it wrote`, async () => {
+    const location = scratchLocation();
+    const store = openStore(location);
+    try {
+      assert.ok(store instanceof (testStoreKind === 'postgres' ? PostgresStore : SqliteStore));
+      await store.setSetting('opened', location);
+      assert.equal(await store.getSetting('opened'), location);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('reports an unreachable PostgreSQL server at the first call, without echoing the password', async () => {
+    for (const url of ['postgres://loom:hunter2@127.0.0.1:1/loom', 'POSTGRESQL://loom:hunter2@127.0.0.1:1/loom']) {
+      const store = openStore(url);
+      assert.ok(store instanceof PostgresStore);
+      await assert.rejects(store.getSetting('x'), (error: Error) => !error.message.includes('hunter2'));
+      await store.close();
     }
     assert.equal(fs.existsSync(path.join(directory, 'postgres:')), false, 'no file is created for a URL');
+  });
+
+  it('refuses a schema name that is not a plain identifier', () => {
+    assert.throws(() => openStore('postgres://127.0.0.1/loom?schema=a;drop'), /not a plain lower-case name/);
+    assert.throws(() => openStore('postgres://127.0.0.1/loom?pool=0'), /pool size/);
+  });
+
+  it('hides the password of a URL in messages', () => {
+    assert.equal(redactPassword('postgres://loom:hunter2@db.example/loom'), 'postgres://loom:***@db.example/loom');
+    assert.equal(redactPassword('postgres://db.example/loom'), 'postgres://db.example/loom');
+    assert.equal(redactPassword('./loom.db'), './loom.db');
   });
 });

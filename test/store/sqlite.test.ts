@@ -6,22 +6,12 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { latestVersion, migrate } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { describeStoreContract } from './store-contract.js';
 
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-sqlite-store-'));
 after(() => fs.rmSync(directory, { recursive: true, force: true }));
 
 let fileCount = 0;
 const freshPath = () => path.join(directory, `store-${++fileCount}.db`);
-
-let contractPath = '';
-describeStoreContract(
-  'SQLite',
-  async () => openSqliteStore((contractPath = freshPath())),
-  async () => {
-    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(contractPath + suffix, { force: true });
-  },
-);
 
 async function withStore<T>(file: string, use: (store: SqliteStore) => Promise<T>): Promise<T> {
   const store = openSqliteStore(file);

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { recordKey, type RecordKey, type RecordKind, type StoreRecord } from '../../src/store/records.js';
 import type { Association, ObjectId, PageRequest, Position, Store, TokenRecord, WriteOp } from '../../src/store/store.js';
 
 /**
@@ -628,6 +629,102 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         assert.equal(await store.getSetting(key), 'one');
         await store.setSetting(key, 'two');
         assert.equal(await store.getSetting(key), 'two');
+      });
+    });
+
+    describe('records for export and import', () => {
+      async function scanAll(kind: RecordKind, limit: number): Promise<StoreRecord[]> {
+        const all: StoreRecord[] = [];
+        let after: RecordKey | undefined;
+        for (;;) {
+          const records = await store.scanRecords(kind, after, limit);
+          all.push(...records);
+          if (records.length < limit) return all;
+          after = recordKey(records[records.length - 1]!);
+        }
+      }
+
+      const ascending = (keys: RecordKey[]) =>
+        keys.every((key, i) => i === 0 || JSON.stringify(keys[i - 1]) !== JSON.stringify(key));
+
+      it('scans a table page by page in key order, each record once', async () => {
+        const ids = [await createObject('user', { name: 'Scanned' }), await createObject('post')];
+        const type = `scanned_${ids[0]}`;
+        await addAssociations(ids[0]!, type, [{ id2: 3, time: 1 }, { id2: 1, time: 2 }, { id2: 2, time: 2 }]);
+        await addAssociations(ids[1]!, type, [{ id2: 1, time: 1 }]);
+
+        const objects = await scanAll('object', 2);
+        const objectIds = objects.map((record) => (record as { id: number }).id);
+        assert.deepEqual(objectIds, [...objectIds].sort((a, b) => a - b));
+        assert.equal(new Set(objectIds).size, objectIds.length);
+        assert.equal(objects.length, await store.countRecords('object'));
+        assert.deepEqual(
+          objects.find((record) => (record as { id: number }).id === ids[0]),
+          { record: 'object', id: ids[0], type: 'user', owner: null, createdTime: 1000, updatedTime: 1000, data: { name: 'Scanned' } },
+        );
+
+        const associations = (await scanAll('association', 3)).filter((record) => (record as Association).type === type);
+        assert.deepEqual(
+          associations.map((record) => recordKey(record)),
+          [[ids[0], type, 1], [ids[0], type, 2], [ids[0], type, 3], [ids[1], type, 1]],
+        );
+        assert.ok(ascending(associations.map(recordKey)));
+        const counts = (await scanAll('count', 5)).filter((record) => (record as { type: string }).type === type);
+        assert.deepEqual(counts, [
+          { record: 'count', id1: ids[0], type, count: 3 },
+          { record: 'count', id1: ids[1], type, count: 1 },
+        ]);
+        assert.deepEqual(await store.scanRecords('idSequence', [], 10), [], 'the sequence is a single record');
+      });
+
+      it('loads records with their ids and moves the id sequence past them, never back', async () => {
+        const base = await createObject();
+        const [user, app] = [base + 1000, base + 1001];
+        const token: TokenRecord = { hash: `loaded${base}`.padEnd(64, '0'), kind: 'user', appId: app, userId: user, scopes: ['email'], issuedAt: 1, expiresAt: 0 };
+        await store.loadRecords([
+          { record: 'idSequence', last: base + 1500 },
+          { record: 'object', id: user, type: 'user', owner: null, createdTime: 5, updatedTime: 6, data: { name: 'Loaded', n: 1 } },
+          { record: 'object', id: app, type: 'application', owner: null, createdTime: 5, updatedTime: 5, data: { name: 'Loaded app' } },
+          { record: 'association', id1: user, type: 'friends', id2: base, time: 7, data: { since: 'then' } },
+          { record: 'count', id1: user, type: 'friends', count: 1 },
+          { record: 'app', id: app, secret: 'shh', idKey: 'key', requireProof: true, businessId: null, createdTime: 5 },
+          { record: 'grant', appId: app, userId: user, scope: 'user_friends', status: 'granted' },
+          { record: 'credentials', userId: user, email: `loaded.${user}@example.com`, passwordHash: 'scrypt$x' },
+          { record: 'setting', key: `loaded.${user}`, value: 'yes' },
+          { record: 'token', ...token },
+          { record: 'idSequence', last: 1 },
+        ]);
+
+        assert.deepEqual((await store.getObjects([user])).get(user), {
+          id: user, type: 'user', owner: null, createdTime: 5, updatedTime: 6, data: { name: 'Loaded', n: 1 },
+        });
+        assert.deepEqual(await page({ type: 'friends', limit: 5 }, user), [{ id1: user, type: 'friends', id2: base, time: 7, data: { since: 'then' } }]);
+        assert.equal((await store.getCounts('friends', [user])).get(user), 1);
+        assert.deepEqual((await store.getApps([app])).get(app), {
+          id: app, name: 'Loaded app', secret: 'shh', idKey: 'key', requireProof: true, businessId: null, createdTime: 5,
+        });
+        assert.deepEqual((await store.getGrants(app, [user])).get(user), [{ scope: 'user_friends', status: 'granted' }]);
+        assert.equal((await store.getCredentials(user))?.passwordHash, 'scrypt$x');
+        assert.equal(await store.getSetting(`loaded.${user}`), 'yes');
+        assert.deepEqual(await store.findToken(token.hash), token);
+
+        assert.ok((await createObject()) > base + 1500, 'new ids come after the loaded sequence');
+        const [sequence] = await store.scanRecords('idSequence', undefined, 1);
+        assert.ok(sequence?.record === 'idSequence' && sequence.last > base + 1500);
+        const [scanned] = await store.scanRecords('object', [user - 1], 1);
+        assert.deepEqual(scanned, { record: 'object', id: user, type: 'user', owner: null, createdTime: 5, updatedTime: 6, data: { name: 'Loaded', n: 1 } });
+      });
+
+      it('loads all records of a call or none, refusing a key that exists', async () => {
+        const existing = await createObject();
+        const fresh = existing + 2000;
+        await assert.rejects(
+          store.loadRecords([
+            { record: 'object', id: fresh, type: 'user', owner: null, createdTime: 1, updatedTime: 1, data: {} },
+            { record: 'object', id: existing, type: 'user', owner: null, createdTime: 1, updatedTime: 1, data: {} },
+          ]),
+        );
+        assert.equal((await store.getObjects([fresh])).size, 0);
       });
     });
 

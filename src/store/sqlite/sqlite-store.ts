@@ -18,6 +18,9 @@ import type {
   WriteResult,
 } from '../store.js';
 import { migrate } from './migrations.js';
+import { mergeData, resolveId } from '../write-ops.js';
+import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
+import { SqliteRecords } from './records.js';
 
 /** How long a statement waits for another process's write lock before failing. */
 const BUSY_TIMEOUT_MS = 5000;
@@ -126,6 +129,8 @@ export class SqliteStore implements Store {
   private readonly applyOps: Database.Transaction<(ops: readonly WriteOp[]) => Array<ObjectId | boolean>>;
   private readonly insertApp: Database.Transaction<(app: NewApp) => ObjectId>;
   private readonly replaceGrants: Database.Transaction<(appId: ObjectId, entries: readonly UserGrants[]) => void>;
+  private readonly records: SqliteRecords;
+  private readonly loadInTransaction: Database.Transaction<(records: readonly StoreRecord[]) => void>;
 
   constructor(db: Database.Database) {
     this.db = db;
@@ -155,6 +160,8 @@ export class SqliteStore implements Store {
         for (const grant of grants) this.statements.insertGrant.run(appId, userId, grant.scope, grant.status);
       }
     });
+    this.records = new SqliteRecords(db);
+    this.loadInTransaction = db.transaction((records: readonly StoreRecord[]) => this.records.load(records));
   }
 
   async getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>> {
@@ -316,6 +323,18 @@ export class SqliteStore implements Store {
 
   async setSetting(key: string, value: string): Promise<void> {
     this.statements.upsertSetting.run(key, value);
+  }
+
+  async scanRecords(kind: RecordKind, after: RecordKey | undefined, limit: number): Promise<StoreRecord[]> {
+    return this.records.scan(kind, after, limit);
+  }
+
+  async countRecords(kind: RecordKind): Promise<number> {
+    return this.records.count(kind);
+  }
+
+  async loadRecords(records: readonly StoreRecord[]): Promise<void> {
+    this.loadInTransaction.immediate(records);
   }
 
   async close(): Promise<void> {
@@ -532,26 +551,6 @@ function pageParams(request: PageRequest): PageParams {
     params.grantScope = request.id2GrantedTo.scope;
   }
   return params;
-}
-
-function resolveId(id: IdOrRef, index: number, results: ReadonlyArray<ObjectId | boolean>): ObjectId {
-  if (typeof id === 'number') return id;
-  const created = id.ref < index ? results[id.ref] : undefined;
-  if (typeof created !== 'number') {
-    throw new Error(`Write op ${index} refers to op ${id.ref}, which is not an earlier createObject`);
-  }
-  return created;
-}
-
-/** Top-level merge: each key of `changes` replaces the stored one, and a null removes it. */
-function mergeData(current: Record<string, unknown>, changes: Record<string, unknown>): Record<string, unknown> {
-  // A Map, so a key such as "__proto__" stays a plain key instead of reaching the prototype.
-  const merged = new Map(Object.entries(current));
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === null) merged.delete(key);
-    else merged.set(key, value);
-  }
-  return Object.fromEntries(merged);
 }
 
 function toStoredObject(row: ObjectRow): StoredObject {

@@ -1,0 +1,57 @@
+import pg from 'pg';
+
+/** Connections per process. Several processes share one server, so each keeps a modest pool. */
+const DEFAULT_POOL_SIZE = 10;
+const INT8 = 20;
+/** A plain lower-case identifier, so it never needs quoting rules beyond the double quotes. */
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Where a PostgreSQL store lives: the server and database, and the schema inside it. */
+export interface PostgresLocation {
+  /** The URL as given, minus Loom's own `schema` and `pool` parameters. */
+  connectionString: string;
+  /** `?schema=name` keeps several Loom graphs apart in one database; `public` by default. */
+  schema: string;
+  poolSize: number;
+}
+
+export function parsePostgresLocation(url: string): PostgresLocation {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema') ?? 'public';
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new Error(`The schema "${schema}" is not a plain lower-case name (letters, digits and _)`);
+  }
+  const pool = parsed.searchParams.get('pool');
+  const poolSize = pool === null ? DEFAULT_POOL_SIZE : Number(pool);
+  if (!Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000) {
+    throw new Error(`The pool size "${pool}" is not a whole number from 1 to 1000`);
+  }
+  parsed.searchParams.delete('schema');
+  parsed.searchParams.delete('pool');
+  return { connectionString: parsed.toString(), schema, poolSize };
+}
+
+export function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/**
+ * A pool whose connections resolve table names in the location's schema, and return bigint
+ * columns as numbers: Loom's ids and counts stay below 2^53 by design.
+ */
+export function createPool(location: PostgresLocation): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: location.connectionString,
+    max: location.poolSize,
+    application_name: 'loom',
+    options: `-c search_path=${quoteIdentifier(location.schema)}`,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle connection that breaks (a server restart, an administrator's kill) is dropped by the
+  // pool, and the next query opens a fresh one; without a listener the error would end the process.
+  pool.on('error', () => {});
+  return pool;
+}

@@ -1,0 +1,164 @@
+import type pg from 'pg';
+import { quoteIdentifier } from './connection.js';
+
+/**
+ * One step of the PostgreSQL schema, the counterpart of the SQLite steps: the same tables and
+ * versions. Steps are applied in order and never edited once released.
+ */
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'objects, associations, counts and the auth tables',
+    sql: `
+      -- Ids come from a sequence, so processes never hand out the same one, and a deleted
+      -- object's id is never reused: ids are public.
+      CREATE SEQUENCE object_ids;
+      -- Every table is keyed by an object id or id1, the keys a sharded deployment distributes by.
+      -- Data is json rather than jsonb: json keeps the keys in the order they were written.
+      CREATE TABLE objects (
+        id bigint PRIMARY KEY DEFAULT nextval('object_ids'),
+        type text NOT NULL,
+        owner bigint,
+        created_time bigint NOT NULL,
+        updated_time bigint NOT NULL,
+        data json NOT NULL
+      );
+      ALTER SEQUENCE object_ids OWNED BY objects.id;
+
+      CREATE TABLE associations (
+        id1 bigint NOT NULL,
+        type text NOT NULL,
+        id2 bigint NOT NULL,
+        time bigint NOT NULL,
+        data json,
+        PRIMARY KEY (id1, type, id2)
+      );
+      -- Every page is a range scan of this index, whatever the size of the list.
+      CREATE INDEX associations_by_time ON associations (id1, type, time DESC, id2 DESC);
+      -- Lets deleteObject find the associations pointing at the deleted object.
+      CREATE INDEX associations_by_id2 ON associations (id2);
+
+      CREATE TABLE counts (
+        id1 bigint NOT NULL,
+        type text NOT NULL,
+        count bigint NOT NULL,
+        PRIMARY KEY (id1, type)
+      );
+
+      CREATE TABLE apps (
+        id bigint PRIMARY KEY REFERENCES objects (id) ON DELETE CASCADE,
+        secret text NOT NULL,
+        id_key text NOT NULL,
+        require_proof boolean NOT NULL DEFAULT false,
+        business_id bigint,
+        created_time bigint NOT NULL
+      );
+
+      CREATE TABLE tokens (
+        hash text PRIMARY KEY,
+        kind text NOT NULL CHECK (kind IN ('user', 'app')),
+        app_id bigint NOT NULL,
+        user_id bigint,
+        scopes json NOT NULL,
+        issued_at bigint NOT NULL,
+        expires_at bigint NOT NULL
+      );
+      CREATE INDEX tokens_by_app_user ON tokens (app_id, user_id);
+
+      CREATE TABLE grants (
+        app_id bigint NOT NULL,
+        user_id bigint NOT NULL,
+        scope text NOT NULL,
+        status text NOT NULL CHECK (status IN ('granted', 'declined')),
+        PRIMARY KEY (app_id, user_id, scope)
+      );
+
+      CREATE TABLE settings (
+        key text PRIMARY KEY,
+        value text NOT NULL
+      );
+    `,
+  },
+  {
+    version: 2,
+    description: 'sign-in credentials and OAuth authorization codes',
+    sql: `
+      CREATE TABLE credentials (
+        user_id bigint PRIMARY KEY,
+        email text NOT NULL UNIQUE,
+        password_hash text NOT NULL
+      );
+
+      CREATE TABLE auth_codes (
+        hash text PRIMARY KEY,
+        app_id bigint NOT NULL,
+        user_id bigint NOT NULL,
+        redirect_uri text NOT NULL,
+        scopes json NOT NULL,
+        expires_at bigint NOT NULL
+      );
+    `,
+  },
+];
+
+export const latestVersion = migrations.length;
+
+/** First key of the two-key advisory lock that guards migrations ("loom" in ASCII). */
+const MIGRATION_LOCK = 0x6c6f6f6d;
+
+/**
+ * Brings the schema up to the latest version in one transaction. A transaction-scoped advisory
+ * lock, keyed by the schema's name, makes processes that start at once take turns: the first
+ * migrates, the others then find nothing left to do. DDL is transactional in PostgreSQL, so a
+ * failed step leaves the schema as it was. Returns the version the schema ends at.
+ */
+export async function migrate(client: pg.ClientBase, schema: string): Promise<number> {
+  migrations.forEach((migration, index) => {
+    if (migration.version !== index + 1) {
+      throw new Error(`Migration "${migration.description}" has version ${migration.version}, expected ${index + 1}`);
+    }
+  });
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [MIGRATION_LOCK, schema]);
+    // Creating only when missing: CREATE SCHEMA needs a privilege on the database even when the
+    // schema exists, which a deployment's role may rightly lack.
+    const { rowCount } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+    if (rowCount === 0) await client.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`);
+    await client.query(`
+      CREATE TABLE IF NOT EXISTS schema_migrations (
+        version integer PRIMARY KEY,
+        description text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`);
+    const current = await schemaVersion(client);
+    if (current > latestVersion) {
+      throw new Error(
+        `The database is at schema version ${current} but this Loom only knows versions up to ${latestVersion}; upgrade Loom to open it.`,
+      );
+    }
+    for (const migration of migrations.slice(current)) {
+      await client.query(migration.sql);
+      await client.query('INSERT INTO schema_migrations (version, description) VALUES ($1, $2)', [
+        migration.version,
+        migration.description,
+      ]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+  return schemaVersion(client);
+}
+
+export async function schemaVersion(client: pg.ClientBase): Promise<number> {
+  const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+  return rows[0]?.version ?? 0;
+}

@@ -1,0 +1,64 @@
+import type { PageRequest } from '../store.js';
+
+export interface NamedQuery {
+  /** Each connection prepares a named query once and then only binds and executes it. */
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+/**
+ * The pages of many id1s in one statement: each id1 of the array drives a LATERAL keyset scan of
+ * associations_by_time, so every page costs an index range scan and the whole level one round
+ * trip. Row-value comparisons on (time, id2) follow the index order, so equal times are split
+ * by id2. Each combination of optional conditions is its own prepared statement.
+ */
+export function pageQuery(request: PageRequest, id1s: readonly number[]): NamedQuery {
+  const values: unknown[] = [id1s, request.type, request.limit];
+  const parameter = (value: unknown): string => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  const oldest = request.order === 'oldest';
+  const further = oldest ? '>' : '<';
+  const back = oldest ? '<' : '>';
+  const conditions = ['a.id1 = p.id1', 'a.type = $2'];
+  const shape: string[] = [];
+  if (request.after) {
+    shape.push('after');
+    conditions.push(`(a.time, a.id2) ${further} (${parameter(request.after.time)}::bigint, ${parameter(request.after.id2)}::bigint)`);
+  }
+  if (request.before) {
+    shape.push('before');
+    conditions.push(`(a.time, a.id2) ${back} (${parameter(request.before.time)}::bigint, ${parameter(request.before.id2)}::bigint)`);
+  }
+  if (request.since !== undefined) {
+    shape.push('since');
+    conditions.push(`a.time >= ${parameter(request.since)}::bigint`);
+  }
+  if (request.until !== undefined) {
+    shape.push('until');
+    conditions.push(`a.time <= ${parameter(request.until)}::bigint`);
+  }
+  if (request.id2GrantedTo) {
+    shape.push('granted');
+    conditions.push(
+      `EXISTS (SELECT 1 FROM grants g WHERE g.app_id = ${parameter(request.id2GrantedTo.appId)}::bigint
+         AND g.user_id = a.id2 AND g.scope = ${parameter(request.id2GrantedTo.scope)} AND g.status = 'granted')`,
+    );
+  }
+  if (oldest) shape.push('oldest');
+  const listed = oldest ? 'ASC' : 'DESC';
+  // A `before` page is read backwards from the position; the outer ORDER BY turns it round.
+  const scanned = request.before ? (oldest ? 'DESC' : 'ASC') : listed;
+  const text = `SELECT p.id1, a.id2, a.time, a.data
+    FROM unnest($1::bigint[]) WITH ORDINALITY AS p (id1, n)
+    CROSS JOIN LATERAL (
+      SELECT a.id2, a.time, a.data FROM associations a
+      WHERE ${conditions.join(' AND ')}
+      ORDER BY a.time ${scanned}, a.id2 ${scanned}
+      LIMIT $3
+    ) a
+    ORDER BY p.n, a.time ${listed}, a.id2 ${listed}`;
+  return { name: `loom.page.${shape.join('+') || 'plain'}`, text, values };
+}

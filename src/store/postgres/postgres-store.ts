@@ -1,0 +1,407 @@
+import type pg from 'pg';
+import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
+import type {
+  AppRecord,
+  Association,
+  AuthCode,
+  Credentials,
+  Grant,
+  GrantStatus,
+  NewApp,
+  ObjectId,
+  PageRequest,
+  Store,
+  StoredObject,
+  TokenRecord,
+  UserGrants,
+  WriteOp,
+  WriteResult,
+} from '../store.js';
+import { createPool, parsePostgresLocation } from './connection.js';
+import { migrate } from './migrations.js';
+import { pageQuery } from './page-query.js';
+import { countTable, loadRecords, scanTable } from './records.js';
+import { statements, type Statement } from './statements.js';
+import { applyOps } from './write-batch.js';
+
+/** Deadlocks and serialization failures: the transaction did nothing and may simply run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Opens the store at a `postgres://` URL and waits until its schema is migrated. The URL may
+ * name a schema (`?schema=name`, default `public`) and a pool size (`?pool=N`, default 10).
+ */
+export async function openPostgresStore(url: string): Promise<PostgresStore> {
+  const store = new PostgresStore(url);
+  try {
+    await store.ready;
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+interface ObjectRow {
+  id: number;
+  type: string;
+  owner: number | null;
+  created_time: number;
+  updated_time: number;
+  data: Record<string, unknown>;
+}
+
+interface AppRow {
+  id: number;
+  name: string;
+  secret: string;
+  id_key: string;
+  require_proof: boolean;
+  business_id: number | null;
+  created_time: number;
+}
+
+interface TokenRow {
+  hash: string;
+  kind: 'user' | 'app';
+  app_id: number;
+  user_id: number | null;
+  scopes: string[];
+  issued_at: number;
+  expires_at: number;
+}
+
+interface CredentialsRow {
+  user_id: number;
+  email: string;
+  password_hash: string;
+}
+
+interface AuthCodeRow {
+  hash: string;
+  app_id: number;
+  user_id: number;
+  redirect_uri: string;
+  scopes: string[];
+  expires_at: number;
+}
+
+export class PostgresStore implements Store {
+  /** The pool itself, for diagnostics and tests; everything else goes through Store. */
+  readonly pool: pg.Pool;
+  readonly schema: string;
+  /**
+   * Settles once the schema is migrated. The constructor cannot wait, so every method waits
+   * instead, and a failure to connect or migrate is the failure of the first call.
+   */
+  readonly ready: Promise<void>;
+  private closed = false;
+
+  constructor(url: string) {
+    const location = parsePostgresLocation(url);
+    this.schema = location.schema;
+    this.pool = createPool(location);
+    this.ready = this.migrate();
+    // Marks the failure as handled here; callers still see it when they wait on `ready`.
+    this.ready.catch(() => {});
+  }
+
+  async getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>> {
+    const objects = new Map<ObjectId, StoredObject>();
+    if (ids.length === 0) return objects;
+    for (const row of await this.rows<ObjectRow>(statements.selectObjects, [ids])) objects.set(row.id, toStoredObject(row));
+    return objects;
+  }
+
+  async getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>> {
+    const pages = new Map<ObjectId, Association[]>();
+    if (request.id1s.length === 0) return pages;
+    if (!Number.isInteger(request.limit) || request.limit < 0) {
+      throw new RangeError(`Page limit must be a non-negative integer, got ${request.limit}`);
+    }
+    const id1s = [...new Set(request.id1s)];
+    for (const id1 of id1s) pages.set(id1, []);
+    await this.ready;
+    const { rows } = await this.pool.query<{ id1: number; id2: number; time: number; data: Record<string, unknown> | null }>(
+      pageQuery(request, id1s),
+    );
+    for (const row of rows) {
+      pages.get(row.id1)!.push({ id1: row.id1, type: request.type, id2: row.id2, time: row.time, data: row.data });
+    }
+    return pages;
+  }
+
+  async getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>> {
+    const counts = new Map<ObjectId, number>();
+    if (id1s.length === 0) return counts;
+    for (const id1 of id1s) counts.set(id1, 0);
+    for (const row of await this.rows<{ id1: number; count: number }>(statements.selectCounts, [type, id1s])) {
+      counts.set(row.id1, row.count);
+    }
+    return counts;
+  }
+
+  async getExisting(type: string, pairs: ReadonlyArray<readonly [ObjectId, ObjectId]>): Promise<Set<string>> {
+    const existing = new Set<string>();
+    if (pairs.length === 0) return existing;
+    const rows = await this.rows<{ id1: number; id2: number }>(statements.selectExisting, [
+      type,
+      pairs.map(([id1]) => id1),
+      pairs.map(([, id2]) => id2),
+    ]);
+    for (const { id1, id2 } of rows) existing.add(`${id1}:${id2}`);
+    return existing;
+  }
+
+  async write(ops: readonly WriteOp[]): Promise<WriteResult> {
+    if (ops.length === 0) return { results: [] };
+    return { results: await this.transaction((client) => applyOps(client, ops)) };
+  }
+
+  async createApp(app: NewApp): Promise<AppRecord> {
+    const [row] = await this.rows<{ id: number }>(statements.insertApp, [
+      app.createdTime,
+      JSON.stringify({ name: app.name }),
+      app.secret,
+      app.idKey,
+      app.requireProof ?? false,
+      app.businessId ?? null,
+    ]);
+    return {
+      id: row!.id,
+      name: app.name,
+      secret: app.secret,
+      idKey: app.idKey,
+      requireProof: app.requireProof ?? false,
+      businessId: app.businessId ?? null,
+      createdTime: app.createdTime,
+    };
+  }
+
+  async getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>> {
+    const apps = new Map<ObjectId, AppRecord>();
+    if (ids.length === 0) return apps;
+    for (const row of await this.rows<AppRow>(statements.selectApps, [ids])) apps.set(row.id, toAppRecord(row));
+    return apps;
+  }
+
+  async listApps(): Promise<AppRecord[]> {
+    return (await this.rows<AppRow>(statements.selectAllApps, [])).map(toAppRecord);
+  }
+
+  async saveToken(token: TokenRecord): Promise<void> {
+    await this.rows(statements.upsertToken, [
+      token.hash,
+      token.kind,
+      token.appId,
+      token.userId,
+      JSON.stringify(token.scopes),
+      token.issuedAt,
+      token.expiresAt,
+    ]);
+  }
+
+  async findToken(hash: string): Promise<TokenRecord | undefined> {
+    const [row] = await this.rows<TokenRow>(statements.selectToken, [hash]);
+    return row === undefined ? undefined : toTokenRecord(row);
+  }
+
+  async deleteTokens(appId: ObjectId, userId: ObjectId): Promise<void> {
+    await this.rows(statements.deleteTokens, [appId, userId]);
+  }
+
+  async setGrants(appId: ObjectId, entries: readonly UserGrants[]): Promise<void> {
+    if (entries.length === 0) return;
+    // One row per (user, scope), the last grant winning, as when each replaces the one before.
+    const latest = new Map<string, { userId: ObjectId; scope: string; status: GrantStatus }>();
+    for (const { userId, grants } of entries) {
+      for (const { scope, status } of grants) latest.set(`${userId}\u0000${scope}`, { userId, scope, status });
+    }
+    const rows = [...latest.values()];
+    await this.transaction(async (client) => {
+      await client.query({ ...statements.deleteGrants, values: [appId, entries.map((entry) => entry.userId)] });
+      if (rows.length === 0) return;
+      await client.query({
+        ...statements.insertGrants,
+        values: [appId, rows.map((r) => r.userId), rows.map((r) => r.scope), rows.map((r) => r.status)],
+      });
+    });
+  }
+
+  async getGrants(appId: ObjectId, userIds: readonly ObjectId[]): Promise<Map<ObjectId, Grant[]>> {
+    const grants = new Map<ObjectId, Grant[]>();
+    if (userIds.length === 0) return grants;
+    const rows = await this.rows<{ user_id: number; scope: string; status: GrantStatus }>(statements.selectGrants, [appId, userIds]);
+    for (const row of rows) {
+      let list = grants.get(row.user_id);
+      if (list === undefined) grants.set(row.user_id, (list = []));
+      list.push({ scope: row.scope, status: row.status });
+    }
+    return grants;
+  }
+
+  async setCredentials(credentials: Credentials): Promise<void> {
+    await this.rows(statements.upsertCredentials, [credentials.userId, credentials.email.toLowerCase(), credentials.passwordHash]);
+  }
+
+  async findCredentialsByEmail(email: string): Promise<Credentials | undefined> {
+    const [row] = await this.rows<CredentialsRow>(statements.selectCredentialsByEmail, [email.toLowerCase()]);
+    return row === undefined ? undefined : toCredentials(row);
+  }
+
+  async getCredentials(userId: ObjectId): Promise<Credentials | undefined> {
+    const [row] = await this.rows<CredentialsRow>(statements.selectCredentialsByUser, [userId]);
+    return row === undefined ? undefined : toCredentials(row);
+  }
+
+  async saveAuthCode(code: AuthCode): Promise<void> {
+    await this.rows(statements.insertAuthCode, [
+      code.hash,
+      code.appId,
+      code.userId,
+      code.redirectUri,
+      JSON.stringify(code.scopes),
+      code.expiresAt,
+    ]);
+  }
+
+  async takeAuthCode(hash: string): Promise<AuthCode | undefined> {
+    const [row] = await this.rows<AuthCodeRow>(statements.deleteAuthCode, [hash]);
+    return row === undefined ? undefined : toAuthCode(row);
+  }
+
+  async getSetting(key: string): Promise<string | undefined> {
+    const [row] = await this.rows<{ value: string }>(statements.selectSetting, [key]);
+    return row?.value;
+  }
+
+  async setSetting(key: string, value: string): Promise<void> {
+    await this.rows(statements.upsertSetting, [key, value]);
+  }
+
+  async scanRecords(kind: RecordKind, after: RecordKey | undefined, limit: number): Promise<StoreRecord[]> {
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Scan limit must be a positive integer, got ${limit}`);
+    if (kind === 'idSequence') {
+      if (after !== undefined) return [];
+      const [row] = await this.rows<{ last: number }>(statements.lastObjectId, []);
+      return [{ record: 'idSequence', last: row!.last }];
+    }
+    await this.ready;
+    return scanTable(this.pool, kind, after, limit);
+  }
+
+  async countRecords(kind: RecordKind): Promise<number> {
+    if (kind === 'idSequence') return 1;
+    await this.ready;
+    return countTable(this.pool, kind);
+  }
+
+  async loadRecords(records: readonly StoreRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    await this.transaction((client) => loadRecords(client, records));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.ready.catch(() => {});
+    await this.pool.end();
+  }
+
+  private async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    let failure: Error | undefined;
+    try {
+      await migrate(client, this.schema);
+    } catch (error) {
+      failure = error as Error;
+      throw error;
+    } finally {
+      // A connection that failed mid-migration is not handed to anyone else.
+      client.release(failure);
+    }
+  }
+
+  private async rows<R extends pg.QueryResultRow>(statement: Statement, values: unknown[]): Promise<R[]> {
+    await this.ready;
+    return (await this.pool.query<R>({ ...statement, values })).rows;
+  }
+
+  /**
+   * Runs `work` in one transaction on one connection. A deadlock rolls the whole transaction
+   * back, so it runs again from the start (a bounded number of times).
+   */
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    await this.ready;
+    for (let attempt = 1; ; attempt += 1) {
+      const client = await this.pool.connect();
+      let broken: Error | undefined;
+      let retry = false;
+      try {
+        await client.query('BEGIN');
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        retry = attempt < MAX_ATTEMPTS && RETRYABLE.has((error as { code?: string }).code ?? '');
+        if (!retry) throw error;
+      } finally {
+        client.release(broken);
+      }
+      // Apart by a short random pause, so the transactions that collided do not collide again.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
+}
+
+function toStoredObject(row: ObjectRow): StoredObject {
+  return {
+    id: row.id,
+    type: row.type,
+    owner: row.owner,
+    createdTime: row.created_time,
+    updatedTime: row.updated_time,
+    data: row.data,
+  };
+}
+
+function toAppRecord(row: AppRow): AppRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    secret: row.secret,
+    idKey: row.id_key,
+    requireProof: row.require_proof,
+    businessId: row.business_id,
+    createdTime: row.created_time,
+  };
+}
+
+function toTokenRecord(row: TokenRow): TokenRecord {
+  return {
+    hash: row.hash,
+    kind: row.kind,
+    appId: row.app_id,
+    userId: row.user_id,
+    scopes: row.scopes,
+    issuedAt: row.issued_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+function toCredentials(row: CredentialsRow): Credentials {
+  return { userId: row.user_id, email: row.email, passwordHash: row.password_hash };
+}
+
+function toAuthCode(row: AuthCodeRow): AuthCode {
+  return {
+    hash: row.hash,
+    appId: row.app_id,
+    userId: row.user_id,
+    redirectUri: row.redirect_uri,
+    scopes: row.scopes,
+    expiresAt: row.expires_at,
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * The fixed statements of the PostgreSQL store, each prepared once per connection under its
+ * name. Batches travel as arrays (`= ANY($1)`, `unnest`), so one statement serves any batch size.
+ */
+export interface Statement {
+  name: string;
+  text: string;
+}
+
+const statement = (name: string, text: string): Statement => ({ name: `loom.${name}`, text });
+
+const OBJECT_COLUMNS = 'id, type, owner, created_time, updated_time, data';
+const APP_COLUMNS = `a.id, o.data->>'name' AS name, a.secret, a.id_key, a.require_proof, a.business_id, a.created_time`;
+const TOKEN_COLUMNS = 'hash, kind, app_id, user_id, scopes, issued_at, expires_at';
+const AUTH_CODE_COLUMNS = 'hash, app_id, user_id, redirect_uri, scopes, expires_at';
+
+export const statements = {
+  selectObjects: statement('selectObjects', `SELECT ${OBJECT_COLUMNS} FROM objects WHERE id = ANY($1::bigint[])`),
+  selectObjectDataForUpdate: statement('selectObjectDataForUpdate', 'SELECT data FROM objects WHERE id = $1 FOR UPDATE'),
+  reserveObjectIds: statement(
+    'reserveObjectIds',
+    `SELECT nextval('object_ids') AS id FROM generate_series(1, $1::integer)`,
+  ),
+  insertObjects: statement(
+    'insertObjects',
+    `INSERT INTO objects (${OBJECT_COLUMNS})
+     SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::json[])`,
+  ),
+  updateObject: statement('updateObject', 'UPDATE objects SET data = $1::json, updated_time = $2 WHERE id = $3'),
+
+  /**
+   * Inserts a run of associations and counts the ones that were new: a pair that exists already
+   * (or twice in the run) is skipped by ON CONFLICT and never reaches the counts, so concurrent
+   * writers of the same pair add one between them. Counts rows are locked in key order, which
+   * keeps concurrent batches from deadlocking on them.
+   */
+  insertAssociations: statement(
+    'insertAssociations',
+    `WITH input AS (
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::json[])
+         WITH ORDINALITY AS i (id1, type, id2, time, data, n)
+     ), inserted AS (
+       INSERT INTO associations (id1, type, id2, time, data)
+       SELECT id1, type, id2, time, data FROM input ORDER BY n
+       ON CONFLICT DO NOTHING
+       RETURNING id1, type, id2
+     ), counted AS (
+       INSERT INTO counts (id1, type, count)
+       SELECT id1, type, count(*) FROM inserted GROUP BY id1, type ORDER BY id1, type
+       ON CONFLICT (id1, type) DO UPDATE SET count = counts.count + excluded.count
+     )
+     SELECT id1, type, id2 FROM inserted`,
+  ),
+  deleteAssociation: statement(
+    'deleteAssociation',
+    `WITH gone AS (
+       DELETE FROM associations WHERE id1 = $1 AND type = $2 AND id2 = $3 RETURNING id1, type
+     ), counted AS (
+       UPDATE counts c SET count = c.count - 1 FROM gone g WHERE c.id1 = g.id1 AND c.type = g.type
+     )
+     SELECT count(*)::integer AS removed FROM gone`,
+  ),
+  /** First half of deleteObject: its own lists and counts, self-associations included. */
+  deleteOutgoing: statement(
+    'deleteOutgoing',
+    `WITH outgoing AS (DELETE FROM associations WHERE id1 = $1)
+     DELETE FROM counts WHERE id1 = $1`,
+  ),
+  /** Second half: the lists it appears in, whose counts drop by what was removed, and the object. */
+  deleteIncomingAndObject: statement(
+    'deleteIncomingAndObject',
+    `WITH incoming AS (
+       DELETE FROM associations WHERE id2 = $1 RETURNING id1, type
+     ), removed AS (
+       SELECT id1, type, count(*) AS n FROM incoming GROUP BY id1, type
+     ), counted AS (
+       UPDATE counts c SET count = c.count - r.n FROM removed r WHERE c.id1 = r.id1 AND c.type = r.type
+     ), gone AS (
+       DELETE FROM objects WHERE id = $1 RETURNING id
+     )
+     SELECT count(*)::integer AS deleted FROM gone`,
+  ),
+  selectCounts: statement('selectCounts', 'SELECT id1, count FROM counts WHERE type = $1 AND id1 = ANY($2::bigint[])'),
+  selectExisting: statement(
+    'selectExisting',
+    `SELECT a.id1, a.id2 FROM unnest($2::bigint[], $3::bigint[]) AS p (id1, id2)
+     JOIN associations a ON a.id1 = p.id1 AND a.type = $1 AND a.id2 = p.id2`,
+  ),
+
+  insertApp: statement(
+    'insertApp',
+    `WITH object AS (
+       INSERT INTO objects (type, owner, created_time, updated_time, data)
+       VALUES ('application', NULL, $1::bigint, $1::bigint, $2::json) RETURNING id
+     )
+     INSERT INTO apps (id, secret, id_key, require_proof, business_id, created_time)
+     SELECT id, $3::text, $4::text, $5::boolean, $6::bigint, $1::bigint FROM object RETURNING id`,
+  ),
+  selectApps: statement(
+    'selectApps',
+    `SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id WHERE a.id = ANY($1::bigint[])`,
+  ),
+  selectAllApps: statement('selectAllApps', `SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id ORDER BY a.id`),
+
+  upsertToken: statement(
+    'upsertToken',
+    `INSERT INTO tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5::json, $6, $7)
+     ON CONFLICT (hash) DO UPDATE SET kind = excluded.kind, app_id = excluded.app_id, user_id = excluded.user_id,
+       scopes = excluded.scopes, issued_at = excluded.issued_at, expires_at = excluded.expires_at`,
+  ),
+  selectToken: statement('selectToken', `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE hash = $1`),
+  deleteTokens: statement('deleteTokens', 'DELETE FROM tokens WHERE app_id = $1 AND user_id = $2'),
+
+  deleteGrants: statement('deleteGrants', 'DELETE FROM grants WHERE app_id = $1 AND user_id = ANY($2::bigint[])'),
+  insertGrants: statement(
+    'insertGrants',
+    `INSERT INTO grants (app_id, user_id, scope, status)
+     SELECT $1::bigint, * FROM unnest($2::bigint[], $3::text[], $4::text[])`,
+  ),
+  selectGrants: statement(
+    'selectGrants',
+    `SELECT user_id, scope, status FROM grants WHERE app_id = $1 AND user_id = ANY($2::bigint[]) ORDER BY user_id, scope`,
+  ),
+
+  upsertCredentials: statement(
+    'upsertCredentials',
+    `INSERT INTO credentials (user_id, email, password_hash) VALUES ($1, $2, $3)
+     ON CONFLICT (user_id) DO UPDATE SET email = excluded.email, password_hash = excluded.password_hash`,
+  ),
+  selectCredentialsByEmail: statement(
+    'selectCredentialsByEmail',
+    'SELECT user_id, email, password_hash FROM credentials WHERE email = $1',
+  ),
+  selectCredentialsByUser: statement(
+    'selectCredentialsByUser',
+    'SELECT user_id, email, password_hash FROM credentials WHERE user_id = $1',
+  ),
+
+  insertAuthCode: statement(
+    'insertAuthCode',
+    `INSERT INTO auth_codes (${AUTH_CODE_COLUMNS}) VALUES ($1, $2, $3, $4, $5::json, $6)`,
+  ),
+  // DELETE … RETURNING is one statement, so two redemptions of one code cannot both win.
+  deleteAuthCode: statement('deleteAuthCode', `DELETE FROM auth_codes WHERE hash = $1 RETURNING ${AUTH_CODE_COLUMNS}`),
+
+  selectSetting: statement('selectSetting', 'SELECT value FROM settings WHERE key = $1'),
+  upsertSetting: statement(
+    'upsertSetting',
+    'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  ),
+
+  lastObjectId: statement(
+    'lastObjectId',
+    'SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END AS last FROM object_ids',
+  ),
+  /** Moves the id sequence forwards to `$1`, never back. */
+  advanceObjectIds: statement(
+    'advanceObjectIds',
+    `SELECT setval('object_ids', $1::bigint)
+     WHERE $1::bigint > (SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM object_ids)`,
+  ),
+};

@@ -1,0 +1,101 @@
+import type pg from 'pg';
+import type { NewObject, ObjectId, WriteOp } from '../store.js';
+import { mergeData, resolveId } from '../write-ops.js';
+import { statements, type Statement } from './statements.js';
+
+type Results = Array<ObjectId | boolean>;
+type AddAssoc = Extract<WriteOp, { op: 'addAssoc' }>;
+
+const run = <R extends pg.QueryResultRow>(client: pg.ClientBase, statement: Statement, values: unknown[]) =>
+  client.query<R>({ ...statement, values });
+
+const json = (value: Record<string, unknown> | null | undefined): string | null =>
+  value === undefined || value === null ? null : JSON.stringify(value);
+
+/**
+ * Applies a batch inside the caller's transaction. Runs of consecutive createObject or addAssoc
+ * ops (the bulk of any batch) go to the server as one statement each, whatever their length;
+ * the other ops take one or two statements apiece.
+ */
+export async function applyOps(client: pg.ClientBase, ops: readonly WriteOp[]): Promise<Results> {
+  const results: Results = [];
+  let index = 0;
+  while (index < ops.length) {
+    const op = ops[index]!;
+    if (op.op === 'createObject' || op.op === 'addAssoc') {
+      let end = index + 1;
+      while (end < ops.length && ops[end]!.op === op.op) end += 1;
+      const batch = ops.slice(index, end);
+      if (op.op === 'createObject') {
+        results.push(...(await createObjects(client, batch.map((o) => (o as Extract<WriteOp, { op: 'createObject' }>).object))));
+      } else {
+        results.push(...(await addAssociations(client, batch as AddAssoc[], index, results)));
+      }
+      index = end;
+      continue;
+    }
+    switch (op.op) {
+      case 'updateObject':
+        results.push(await updateObject(client, op.id, op.data, op.updatedTime));
+        break;
+      case 'deleteObject':
+        results.push(await deleteObject(client, op.id));
+        break;
+      case 'removeAssoc': {
+        const { rows } = await run<{ removed: number }>(client, statements.deleteAssociation, [op.id1, op.type, op.id2]);
+        results.push(rows[0]!.removed > 0);
+        break;
+      }
+      default:
+        throw new Error(`Unknown write op at index ${index}: ${JSON.stringify(op)}`);
+    }
+    index += 1;
+  }
+  return results;
+}
+
+async function createObjects(client: pg.ClientBase, objects: readonly NewObject[]): Promise<ObjectId[]> {
+  const { rows } = await run<{ id: number }>(client, statements.reserveObjectIds, [objects.length]);
+  // One session's nextval calls ascend, so in id order the objects keep the order of the ops.
+  const ids = rows.map((row) => row.id).sort((a, b) => a - b);
+  await run(client, statements.insertObjects, [
+    ids,
+    objects.map((o) => o.type),
+    objects.map((o) => o.owner),
+    objects.map((o) => o.createdTime),
+    objects.map((o) => o.updatedTime ?? o.createdTime),
+    objects.map((o) => JSON.stringify(o.data)),
+  ]);
+  return ids;
+}
+
+async function addAssociations(client: pg.ClientBase, ops: readonly AddAssoc[], first: number, results: Results): Promise<boolean[]> {
+  const id1s = ops.map((op, i) => resolveId(op.id1, first + i, results));
+  const id2s = ops.map((op, i) => resolveId(op.id2, first + i, results));
+  const { rows } = await run<{ id1: number; type: string; id2: number }>(client, statements.insertAssociations, [
+    id1s,
+    ops.map((op) => op.type),
+    id2s,
+    ops.map((op) => op.time),
+    ops.map((op) => json(op.data)),
+  ]);
+  const key = (id1: number, type: string, id2: number) => `${id1}\u0000${type}\u0000${id2}`;
+  const inserted = new Set(rows.map((row) => key(row.id1, row.type, row.id2)));
+  // A pair named twice in the run was inserted once: the first op naming it reports the change.
+  return ops.map((op, i) => inserted.delete(key(id1s[i]!, op.type, id2s[i]!)));
+}
+
+async function updateObject(client: pg.ClientBase, id: ObjectId, changes: Record<string, unknown>, updatedTime: number): Promise<true> {
+  // The row lock keeps a concurrent update from merging into data this one is about to replace.
+  const { rows } = await run<{ data: Record<string, unknown> }>(client, statements.selectObjectDataForUpdate, [id]);
+  if (rows.length === 0) throw new Error(`updateObject: object ${id} does not exist`);
+  await run(client, statements.updateObject, [JSON.stringify(mergeData(rows[0]!.data, changes)), updatedTime, id]);
+  return true;
+}
+
+async function deleteObject(client: pg.ClientBase, id: ObjectId): Promise<boolean> {
+  // Outgoing first, so a self-association is gone before the incoming ones are counted.
+  await run(client, statements.deleteOutgoing, [id]);
+  const { rows } = await run<{ deleted: number }>(client, statements.deleteIncomingAndObject, [id]);
+  return rows[0]!.deleted > 0;
+}

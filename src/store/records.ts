@@ -1,0 +1,137 @@
+/**
+ * The whole content of a store as self-describing records, for moving a graph between stores
+ * (`loom export` / `loom import`). Records carry internal ids as they are: app-scoped user ids
+ * and post ids derive from them, so a copy must keep them.
+ */
+import type { AppRecord, Association, Credentials, GrantStatus, StoredObject, TokenRecord } from './store.js';
+
+export type StoreRecord =
+  /** The highest object id ever handed out, so a copy never reuses the id of a deleted object. */
+  | { record: 'idSequence'; last: number }
+  | ({ record: 'object' } & StoredObject)
+  | ({ record: 'association' } & Association)
+  | { record: 'count'; id1: number; type: string; count: number }
+  /** The app's name lives in its application object, which comes with the objects. */
+  | ({ record: 'app' } & Omit<AppRecord, 'name'>)
+  | { record: 'grant'; appId: number; userId: number; scope: string; status: GrantStatus }
+  | ({ record: 'credentials' } & Credentials)
+  | { record: 'setting'; key: string; value: string }
+  | ({ record: 'token' } & TokenRecord);
+
+export type RecordKind = StoreRecord['record'];
+export type TableKind = Exclude<RecordKind, 'idSequence'>;
+
+/**
+ * Every kind, in the order a copy writes them: objects before the apps and associations that
+ * refer to them. Each record names its kind in `record`.
+ */
+export const RECORD_KINDS: readonly RecordKind[] = [
+  'idSequence',
+  'object',
+  'association',
+  'count',
+  'app',
+  'grant',
+  'credentials',
+  'setting',
+  'token',
+];
+
+/** A record's position in its kind's scan order: the values of its table's primary key. */
+export type RecordKey = ReadonlyArray<number | string>;
+
+export interface RecordColumn {
+  column: string;
+  field: string;
+  /** The column's PostgreSQL type; SQLite stores json as text and boolean as 0 or 1. */
+  type: 'bigint' | 'text' | 'json' | 'boolean';
+}
+
+/** How the records of one kind map onto the rows of one table, the same in every store. */
+export interface RecordTable {
+  table: string;
+  columns: readonly RecordColumn[];
+  /** The primary key columns, in scan order. */
+  key: readonly string[];
+}
+
+const bigint = (column: string, field = column): RecordColumn => ({ column, field, type: 'bigint' });
+const text = (column: string, field = column): RecordColumn => ({ column, field, type: 'text' });
+const json = (column: string, field = column): RecordColumn => ({ column, field, type: 'json' });
+
+export const RECORD_TABLES: Readonly<Record<TableKind, RecordTable>> = {
+  object: {
+    table: 'objects',
+    columns: [bigint('id'), text('type'), bigint('owner'), bigint('created_time', 'createdTime'), bigint('updated_time', 'updatedTime'), json('data')],
+    key: ['id'],
+  },
+  association: {
+    table: 'associations',
+    columns: [bigint('id1'), text('type'), bigint('id2'), bigint('time'), json('data')],
+    key: ['id1', 'type', 'id2'],
+  },
+  count: { table: 'counts', columns: [bigint('id1'), text('type'), bigint('count')], key: ['id1', 'type'] },
+  app: {
+    table: 'apps',
+    columns: [
+      bigint('id'),
+      text('secret'),
+      text('id_key', 'idKey'),
+      { column: 'require_proof', field: 'requireProof', type: 'boolean' },
+      bigint('business_id', 'businessId'),
+      bigint('created_time', 'createdTime'),
+    ],
+    key: ['id'],
+  },
+  grant: {
+    table: 'grants',
+    columns: [bigint('app_id', 'appId'), bigint('user_id', 'userId'), text('scope'), text('status')],
+    key: ['app_id', 'user_id', 'scope'],
+  },
+  credentials: {
+    table: 'credentials',
+    columns: [bigint('user_id', 'userId'), text('email'), text('password_hash', 'passwordHash')],
+    key: ['user_id'],
+  },
+  setting: { table: 'settings', columns: [text('key'), text('value')], key: ['key'] },
+  token: {
+    table: 'tokens',
+    columns: [
+      text('hash'),
+      text('kind'),
+      bigint('app_id', 'appId'),
+      bigint('user_id', 'userId'),
+      json('scopes'),
+      bigint('issued_at', 'issuedAt'),
+      bigint('expires_at', 'expiresAt'),
+    ],
+    key: ['hash'],
+  },
+};
+
+export function recordKey(record: StoreRecord): RecordKey {
+  if (record.record === 'idSequence') return [];
+  const { columns, key } = RECORD_TABLES[record.record];
+  const fields = record as unknown as Record<string, number | string>;
+  return key.map((name) => fields[columns.find((c) => c.column === name)!.field]!);
+}
+
+/** A row, keyed by column name, as a record; `decode` turns a stored value into its JS value. */
+export function rowToRecord(
+  kind: TableKind,
+  row: Readonly<Record<string, unknown>>,
+  decode: (value: unknown, column: RecordColumn) => unknown,
+): StoreRecord {
+  const record: Record<string, unknown> = { record: kind };
+  for (const column of RECORD_TABLES[kind].columns) record[column.field] = decode(row[column.column], column);
+  return record as unknown as StoreRecord;
+}
+
+/** The record's values in its table's column order; `encode` turns a JS value into a stored one. */
+export function recordValues(
+  record: Exclude<StoreRecord, { record: 'idSequence' }>,
+  encode: (value: unknown, column: RecordColumn) => unknown,
+): unknown[] {
+  const fields = record as unknown as Record<string, unknown>;
+  return RECORD_TABLES[record.record].columns.map((column) => encode(fields[column.field] ?? null, column));
+}
