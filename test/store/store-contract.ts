@@ -96,6 +96,13 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         assert.deepEqual((await store.getObjects([id])).get(id)?.data, { privacy: { value: 'EVERYONE' } });
       });
 
+      it('keeps data keys in the order they were written, nested ones too', async () => {
+        const id = await createObject('post', { zeta: 1, alpha: { y: 1, b: 2 }, mid: [3] });
+        await store.write([{ op: 'updateObject', id, data: { beta: true, zeta: 2 }, updatedTime: 2000 }]);
+        const data = (await store.getObjects([id])).get(id)?.data;
+        assert.equal(JSON.stringify(data), '{"zeta":2,"alpha":{"y":1,"b":2},"mid":[3],"beta":true}');
+      });
+
       it('rejects an update of a missing object', async () => {
         const id = await createObject();
         await store.write([{ op: 'deleteObject', id }]);

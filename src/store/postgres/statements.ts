@@ -31,8 +31,8 @@ export const statements = {
   /**
    * Inserts a run of associations and counts the ones that were new: a pair that exists already
    * (or twice in the run) is skipped by ON CONFLICT and never reaches the counts, so concurrent
-   * writers of the same pair add one between them. Counts rows are locked in key order, which
-   * keeps concurrent batches from deadlocking on them.
+   * writers of the same pair add one between them. Rows are written in key order, so concurrent
+   * batches wait for each other's keys in one order and do not deadlock.
    */
   insertAssociations: statement(
     'insertAssociations',
@@ -40,8 +40,9 @@ export const statements = {
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::json[])
          WITH ORDINALITY AS i (id1, type, id2, time, data, n)
      ), inserted AS (
+       -- n last: of a pair named twice, the first op's row is the one inserted.
        INSERT INTO associations (id1, type, id2, time, data)
-       SELECT id1, type, id2, time, data FROM input ORDER BY n
+       SELECT id1, type, id2, time, data FROM input ORDER BY id1, type, id2, n
        ON CONFLICT DO NOTHING
        RETURNING id1, type, id2
      ), counted AS (

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { buildFixture, type Fixture } from '../helpers/fixture.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { testStoreKind } from '../helpers/test-store.js';
+import { startWireCounter, type WireCounter } from '../helpers/wire-counter.js';
+
+// Statements counted on the wire between a real server and PostgreSQL, not calls into the store.
+describe('statements sent to PostgreSQL', { skip: testStoreKind !== 'postgres' && 'runs in the PostgreSQL half' }, () => {
+  let fixture: Fixture;
+  let counter: WireCounter;
+  let store: PostgresStore;
+  let server: TestServer;
+  before(async () => {
+    fixture = await buildFixture();
+    counter = await startWireCounter(fixture.path);
+    store = await openPostgresStore(counter.url);
+    server = await startServer(store, { clock: () => fixture.now });
+  });
+  after(async () => {
+    await server.close();
+    await store.close();
+    await counter.close();
+    await fixture.store.close();
+  });
+
+  async function statementsFor(fields: string): Promise<{ statements: number; body: any }> {
+    counter.reset();
+    const reply = await server.get('/v2.4/me', { access_token: fixture.aliceToken, fields });
+    assert.equal(reply.status, 200, reply.text.slice(0, 200));
+    return { statements: counter.statements(), body: reply.body };
+  }
+
+  it('sends as many statements for a 3-level query over 25 × 5 × 5 items as over 2 × 1 × 5', async () => {
+    const big = await statementsFor('friends.limit(25){posts.limit(5){likes.limit(5){name}}}');
+    const friends = big.body.friends.data;
+    assert.equal(friends.length, 25);
+    const posts = friends.flatMap((friend: any) => friend.posts?.data ?? []);
+    assert.equal(posts.length, 24 * 5 + 1);
+    const likes = posts.flatMap((post: any) => post.likes?.data ?? []);
+    assert.ok(likes.length >= 240, `likes listed: ${likes.length}`);
+
+    const small = await statementsFor('friends.limit(2){posts.limit(1){likes.limit(5){name}}}');
+    assert.equal(small.body.friends.data.length, 2);
+    assert.equal(big.statements, small.statements, 'statements do not grow with the items');
+    assert.ok(big.statements >= 3 && big.statements <= 20, `statements for the 3-level query: ${big.statements}`);
+  });
+
+  it('sends one statement per level for pages, whatever the number of parents', async () => {
+    const one = await statementsFor('friends.limit(1){name}');
+    const two = await statementsFor('friends.limit(25){name,posts.limit(5){message}}');
+    const three = await statementsFor('friends.limit(25){name,posts.limit(5){message,likes.limit(5){name}}}');
+    assert.ok(two.statements > one.statements && three.statements > two.statements);
+    assert.ok(three.statements - two.statements <= 3, `a third level costs ${three.statements - two.statements} statements`);
+  });
+
+  it('writes a batch of many objects and associations in a fixed number of statements', async () => {
+    const ops = (n: number) => [
+      ...Array.from({ length: n }, () => ({ op: 'createObject' as const, object: { type: 'post', owner: fixture.users.alice, createdTime: 1, data: {} } })),
+      ...Array.from({ length: n }, (_, i) => ({ op: 'addAssoc' as const, type: 'feed', id1: fixture.users.alice, id2: { ref: i }, time: 1 })),
+    ];
+    counter.reset();
+    await store.write(ops(2));
+    const small = counter.statements();
+    counter.reset();
+    const { results } = await store.write(ops(500));
+    assert.equal(counter.statements(), small);
+    assert.ok(small <= 5, `BEGIN, ids, objects, associations, COMMIT: ${small}`);
+    assert.equal(new Set(results.slice(0, 500)).size, 500);
+    assert.ok(results.slice(500).every((result) => result === true));
+  });
+});
