@@ -1,4 +1,6 @@
 import { UsageError } from './args.js';
+import { exportCommand, exportHelp } from './export.js';
+import { importCommand, importHelp } from './import.js';
 import { seedCommand, seedHelp } from './seed.js';
 import { serveCommand, serveHelp } from './serve.js';
 import { tokenCommand, tokenHelp } from './token.js';
@@ -7,6 +9,8 @@ const commands: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   serve: { run: serveCommand, help: serveHelp },
   seed: { run: seedCommand, help: seedHelp },
   token: { run: tokenCommand, help: tokenHelp },
+  export: { run: exportCommand, help: exportHelp },
+  import: { run: importCommand, help: importHelp },
 };
 
 const mainHelp = `Usage: loom <command> [options]
@@ -17,12 +21,14 @@ Commands:
   serve    serve the Graph API (seeds a demo graph into an empty database)
   seed     fill an empty database with a deterministic demo graph
   token    print a fresh user access token
+  export   write a database's whole graph to standard output
+  import   load an exported graph into an empty database
 
 Run "loom <command> --help" for a command's options.
 
 Environment:
   PORT              port of "serve" (default 8080)
-  LOOM_DB           SQLite file (default ./loom.db)
+  LOOM_DB           SQLite file or postgres:// URL (default ./loom.db)
   LOOM_PUBLIC_URL   base URL of the links Loom writes
 `;
 

@@ -1,12 +1,12 @@
 import { DEMO_SEED, DEMO_USERS, envDb } from '../config.js';
 import { seedGraph } from '../seed/demo-graph.js';
-import { openStore } from '../store/open-store.js';
+import { openStore, redactPassword } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
 import { isEmpty } from './demo.js';
 import { createProgress } from './progress.js';
 
-export const seedHelp = `Usage: loom seed [--db PATH] [--users N] [--seed S]
+export const seedHelp = `Usage: loom seed [--db PATH|URL] [--users N] [--seed S]
 
 Fills an empty database with a deterministic demo graph: N users with profiles,
 friendships, posts over the last six months, likes, comments, albums, photos and
@@ -14,7 +14,7 @@ liked pages, one demo app and a demo user. The same seed and user count give the
 same graph.
 
 Options:
-  --db PATH     SQLite file to fill (default: $LOOM_DB or ./loom.db)
+  --db PATH|URL SQLite file or postgres:// URL to fill (default: $LOOM_DB or ./loom.db)
   --users N     number of users (default: ${DEMO_USERS})
   --seed S      seed of the generator (default: ${DEMO_SEED})
   -h, --help    show this help
@@ -31,9 +31,9 @@ export async function seedCommand(argv: string[]): Promise<void> {
   const db = values.db ?? envDb();
   const store = openStore(db);
   try {
-    if (!(await isEmpty(store))) throw new UsageError(`${db} already holds a graph; seed into a new --db file`);
+    if (!(await isEmpty(store))) throw new UsageError(`${redactPassword(db)} already holds a graph; seed into a new database`);
     const counts = await seedInto(store, users, values.seed ?? DEMO_SEED);
-    process.stdout.write(`Seeded ${db}: ${formatCounts(counts)}\n`);
+    process.stdout.write(`Seeded ${redactPassword(db)}: ${formatCounts(counts)}\n`);
   } finally {
     await store.close();
   }

@@ -1,12 +1,15 @@
+import cluster from 'node:cluster';
 import { DEMO_SEED, DEMO_USERS, envDb, envPort, envPublicUrl, SHORT_TOKEN_LIFETIME } from '../config.js';
 import { buildApp } from '../http/app.js';
 import { Schema } from '../schema/registry.js';
-import { openStore } from '../store/open-store.js';
+import { openStore, redactPassword } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
 import { parseCommandArgs, positiveInteger } from './args.js';
 import { findDemo, isEmpty, issueToken } from './demo.js';
 import { seedInto } from './seed.js';
+import { startWorkers } from './workers.js';
 
-export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH] [--public-url URL] [--no-demo]
+export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--public-url URL] [--no-demo]
 
 Serves the Graph API. On an empty database it first seeds the demo graph, then
 prints the URL, a demo user access token (valid two hours) and example requests.
@@ -14,7 +17,9 @@ prints the URL, a demo user access token (valid two hours) and example requests.
 Options:
   --port N            port to listen on (default: $PORT or 8080)
   --host H            address to bind (default: 127.0.0.1; 0.0.0.0 for every interface)
-  --db PATH           SQLite file (default: $LOOM_DB or ./loom.db)
+  --db PATH|URL       SQLite file or postgres:// URL (default: $LOOM_DB or ./loom.db)
+  --workers N         serve from N processes sharing the port (default: 1); any of
+                      them answers any request, best on PostgreSQL
   --public-url URL    base of the absolute links Loom writes (paging, metadata);
                       default: $LOOM_PUBLIC_URL, else the host each request names
   --no-demo           do not seed the demo graph into an empty database
@@ -28,31 +33,29 @@ export async function serveCommand(argv: string[]): Promise<void> {
     db: { type: 'string' },
     'public-url': { type: 'string' },
     'no-demo': { type: 'boolean' },
+    workers: { type: 'string' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
   const port = values.port === undefined ? envPort() : positiveInteger('port', values.port, 0);
   const host = values.host ?? '127.0.0.1';
   const db = values.db ?? envDb();
   const publicUrl = values['public-url'] ?? envPublicUrl();
+  const workers = positiveInteger('workers', values.workers, 1);
 
   const store = openStore(db);
+  // A worker runs this same command line, and only serves: the primary seeded and reports.
+  if (cluster.isWorker) return serveRequests(store, port, host, publicUrl);
   if (!values['no-demo'] && (await isEmpty(store))) {
-    process.stderr.write(`Seeding the demo graph into ${db}…\n`);
+    process.stderr.write(`Seeding the demo graph into ${redactPassword(db)}…\n`);
     await seedInto(store, DEMO_USERS, DEMO_SEED);
   }
-  const app = await buildApp({ store, logger: true, ...(publicUrl ? { publicUrl } : {}) });
-  const close = async () => {
-    await app.close();
-    await store.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', close);
-  process.once('SIGTERM', close);
-  await app.listen({ port, host });
+  if (workers > 1) await startWorkers(workers);
+  else await serveRequests(store, port, host, publicUrl);
 
   const base = publicUrl ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
   const demo = await findDemo(store);
-  const lines = [``, `Loom is serving the Graph API at ${base}/v2.4/`];
+  const processes = workers > 1 ? ` from ${workers} worker processes` : '';
+  const lines = [``, `Loom is serving the Graph API at ${base}/v2.4/${processes}`];
   if (demo) {
     const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(), SHORT_TOKEN_LIFETIME);
     lines.push(
@@ -63,10 +66,24 @@ export async function serveCommand(argv: string[]): Promise<void> {
       `  curl -g '${base}/v2.4/me?fields=id,name,birthday,friends.limit(3){name}&access_token=${token.accessToken}'`,
       `  curl -g '${base}/v2.4/me/feed?limit=2&fields=message,likes.summary(true).limit(0)&access_token=${token.accessToken}'`,
       ``,
-      `A new token: bin/loom token --db ${db}`,
+      `A new token: bin/loom token --db ${redactPassword(db)}`,
     );
   } else {
     lines.push(`This database holds no demo graph (started with --no-demo).`);
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
+  // The workers serve with their own connections.
+  if (workers > 1) await store.close();
+}
+
+async function serveRequests(store: Store, port: number, host: string, publicUrl: string | undefined): Promise<void> {
+  const app = await buildApp({ store, logger: true, ...(publicUrl ? { publicUrl } : {}) });
+  const close = async () => {
+    await app.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', close);
+  process.once('SIGTERM', close);
+  await app.listen({ port, host });
 }

@@ -1,16 +1,16 @@
 import { envDb, SHORT_TOKEN_LIFETIME } from '../config.js';
 import { scopedIdsFor } from '../auth/viewer.js';
 import { Schema } from '../schema/registry.js';
-import { openStore } from '../store/open-store.js';
+import { openStore, redactPassword } from '../store/open-store.js';
 import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
 import { findDemo, issueToken } from './demo.js';
 
-export const tokenHelp = `Usage: loom token [--db PATH] [--user ID] [--scopes a,b] [--expires-in SECONDS] [--json]
+export const tokenHelp = `Usage: loom token [--db PATH|URL] [--user ID] [--scopes a,b] [--expires-in SECONDS] [--json]
 
 Prints a fresh user access token for the demo app.
 
 Options:
-  --db PATH               SQLite file (default: $LOOM_DB or ./loom.db)
+  --db PATH|URL           SQLite file or postgres:// URL (default: $LOOM_DB or ./loom.db)
   --user ID               the user's id as the demo app sees it (default: the demo user)
   --scopes a,b            permissions the token carries (default: every permission)
   --expires-in SECONDS    lifetime (default: ${SHORT_TOKEN_LIFETIME}, two hours)
@@ -36,7 +36,8 @@ export async function tokenCommand(argv: string[]): Promise<void> {
   const store = openStore(db);
   try {
     const demo = await findDemo(store);
-    if (!demo) throw new UsageError(`${db} holds no demo graph; run "loom seed --db ${db}" or "loom serve" first`);
+    const shown = redactPassword(db);
+    if (!demo) throw new UsageError(`${shown} holds no demo graph; run "loom seed --db ${shown}" or "loom serve" first`);
     let userId = demo.user.id;
     if (values.user !== undefined) {
       const internal = scopedIdsFor(demo.app).unscope(values.user);

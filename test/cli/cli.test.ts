@@ -1,42 +1,22 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
-
-const LOOM = 'bin/loom';
-
-function loom(...args: string[]) {
-  const result = spawnSync(process.execPath, [LOOM, ...args], { encoding: 'utf8', env: { ...process.env, LOOM_DB: '' } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function freshDb(): string {
-  return join(mkdtempSync(join(tmpdir(), 'loom-cli-')), 'graph.db');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+import { freePort, LOOM, loom } from '../helpers/cli.js';
+import { scratchLocation } from '../helpers/test-store.js';
 
 describe('the loom command line', () => {
   it('explains itself and every command with --help', () => {
     const top = loom('--help');
     assert.equal(top.code, 0);
-    for (const command of ['serve', 'seed', 'token']) {
+    for (const command of ['serve', 'seed', 'token', 'export', 'import']) {
       assert.match(top.stdout, new RegExp(`\\b${command}\\b`));
       const help = loom(command, '--help');
       assert.equal(help.code, 0, command);
       assert.match(help.stdout, new RegExp(`^Usage: loom ${command}`), command);
     }
     assert.match(loom('serve', '--help').stdout, /--no-demo/);
+    assert.match(loom('serve', '--help').stdout, /--workers N/);
+    assert.match(loom('export', '--help').stdout, /--tokens/);
     assert.match(loom('token', '--help').stdout, /--expires-in SECONDS/);
   });
 
@@ -51,7 +31,7 @@ describe('the loom command line', () => {
   });
 
   it('seeds a database once and prints tokens for its demo user', () => {
-    const db = freshDb();
+    const db = scratchLocation();
     const seeded = loom('seed', '--db', db, '--users', '55', '--seed', 'cli');
     assert.equal(seeded.code, 0, seeded.stderr);
     assert.match(seeded.stdout, /55 users/);
@@ -73,7 +53,7 @@ describe('the loom command line', () => {
   });
 
   it('serves the demo graph on an empty database and prints a working token and examples', async () => {
-    const db = freshDb();
+    const db = scratchLocation();
     const port = await freePort();
     const child = spawn(process.execPath, [LOOM, 'serve', '--db', db, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {

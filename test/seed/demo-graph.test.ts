@@ -1,12 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DEMO_SCOPES } from '../../src/seed/demo-scopes.js';
 import { seedGraph, type SeedResult } from '../../src/seed/demo-graph.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Association, ObjectId, Position, Store, StoredObject } from '../../src/store/store.js';
+import { openScratchStore } from '../helpers/test-store.js';
 
 const NOW = 1_700_000_000;
 const DAY = 86400;
@@ -59,14 +56,12 @@ async function dump(store: Store, result: SeedResult): Promise<string> {
 }
 
 describe('seedGraph', () => {
-  let directory: string;
   let store: Store;
   let result: SeedResult;
   const progress: Array<[number, number]> = [];
 
   before(async () => {
-    directory = mkdtempSync(join(tmpdir(), 'loom-seed-'));
-    store = openSqliteStore(join(directory, 'first.sqlite'));
+    store = await openScratchStore();
     result = await seedGraph(store, {
       users: USERS,
       seed: 'demo',
@@ -77,12 +72,11 @@ describe('seedGraph', () => {
 
   after(async () => {
     await store.close();
-    rmSync(directory, { recursive: true, force: true });
   });
 
   it('gives the same objects and associations for the same seed, and different ones for another seed', async () => {
-    const again = openSqliteStore(join(directory, 'second.sqlite'));
-    const other = openSqliteStore(join(directory, 'third.sqlite'));
+    const again = await openScratchStore();
+    const other = await openScratchStore();
     try {
       const secondResult = await seedGraph(again, { users: USERS, seed: 'demo', now: NOW });
       assert.deepEqual(secondResult.counts, result.counts);

@@ -5,6 +5,7 @@ import { statements, type Statement } from './statements.js';
 
 type Results = Array<ObjectId | boolean>;
 type AddAssoc = Extract<WriteOp, { op: 'addAssoc' }>;
+type CreateObject = Extract<WriteOp, { op: 'createObject' }>;
 
 const run = <R extends pg.QueryResultRow>(client: pg.ClientBase, statement: Statement, values: unknown[]) =>
   client.query<R>({ ...statement, values });
@@ -13,37 +14,32 @@ const json = (value: Record<string, unknown> | null | undefined): string | null 
   value === undefined || value === null ? null : JSON.stringify(value);
 
 /**
- * Applies a batch inside the caller's transaction. Runs of consecutive createObject or addAssoc
- * ops (the bulk of any batch) go to the server as one statement each, whatever their length;
- * the other ops take one or two statements apiece.
+ * Applies a batch inside the caller's transaction. The bulk of any batch, stretches of
+ * createObject and addAssoc ops, goes to the server as three statements per stretch, whatever
+ * its length; the other ops take one or two statements apiece.
  */
 export async function applyOps(client: pg.ClientBase, ops: readonly WriteOp[]): Promise<Results> {
-  const results: Results = [];
+  const results: Results = new Array<ObjectId | boolean>(ops.length);
   let index = 0;
   while (index < ops.length) {
     const op = ops[index]!;
     if (op.op === 'createObject' || op.op === 'addAssoc') {
       let end = index + 1;
-      while (end < ops.length && ops[end]!.op === op.op) end += 1;
-      const batch = ops.slice(index, end);
-      if (op.op === 'createObject') {
-        results.push(...(await createObjects(client, batch.map((o) => (o as Extract<WriteOp, { op: 'createObject' }>).object))));
-      } else {
-        results.push(...(await addAssociations(client, batch as AddAssoc[], index, results)));
-      }
+      while (end < ops.length && (ops[end]!.op === 'createObject' || ops[end]!.op === 'addAssoc')) end += 1;
+      await applyStretch(client, ops, index, end, results);
       index = end;
       continue;
     }
     switch (op.op) {
       case 'updateObject':
-        results.push(await updateObject(client, op.id, op.data, op.updatedTime));
+        results[index] = await updateObject(client, op.id, op.data, op.updatedTime);
         break;
       case 'deleteObject':
-        results.push(await deleteObject(client, op.id));
+        results[index] = await deleteObject(client, op.id);
         break;
       case 'removeAssoc': {
         const { rows } = await run<{ removed: number }>(client, statements.deleteAssociation, [op.id1, op.type, op.id2]);
-        results.push(rows[0]!.removed > 0);
+        results[index] = rows[0]!.removed > 0;
         break;
       }
       default:
@@ -52,6 +48,24 @@ export async function applyOps(client: pg.ClientBase, ops: readonly WriteOp[]): 
     index += 1;
   }
   return results;
+}
+
+/**
+ * The createObject ops of a stretch all go first: a new object has no associations yet, and an
+ * addAssoc may only name objects created before it, which resolveId checks by op position.
+ */
+async function applyStretch(client: pg.ClientBase, ops: readonly WriteOp[], start: number, end: number, results: Results): Promise<void> {
+  const creates: number[] = [];
+  const adds: number[] = [];
+  for (let index = start; index < end; index += 1) (ops[index]!.op === 'createObject' ? creates : adds).push(index);
+  if (creates.length > 0) {
+    const ids = await createObjects(client, creates.map((index) => (ops[index] as CreateObject).object));
+    creates.forEach((index, i) => (results[index] = ids[i]!));
+  }
+  if (adds.length > 0) {
+    const inserted = await addAssociations(client, adds.map((index) => ops[index] as AddAssoc), adds, results);
+    adds.forEach((index, i) => (results[index] = inserted[i]!));
+  }
 }
 
 async function createObjects(client: pg.ClientBase, objects: readonly NewObject[]): Promise<ObjectId[]> {
@@ -69,9 +83,15 @@ async function createObjects(client: pg.ClientBase, objects: readonly NewObject[
   return ids;
 }
 
-async function addAssociations(client: pg.ClientBase, ops: readonly AddAssoc[], first: number, results: Results): Promise<boolean[]> {
-  const id1s = ops.map((op, i) => resolveId(op.id1, first + i, results));
-  const id2s = ops.map((op, i) => resolveId(op.id2, first + i, results));
+/** `positions` are the ops' indexes in the batch, against which their refs are checked. */
+async function addAssociations(
+  client: pg.ClientBase,
+  ops: readonly AddAssoc[],
+  positions: readonly number[],
+  results: Results,
+): Promise<boolean[]> {
+  const id1s = ops.map((op, i) => resolveId(op.id1, positions[i]!, results));
+  const id2s = ops.map((op, i) => resolveId(op.id2, positions[i]!, results));
   const { rows } = await run<{ id1: number; type: string; id2: number }>(client, statements.insertAssociations, [
     id1s,
     ops.map((op) => op.type),

@@ -1,0 +1,94 @@
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { envDb } from '../config.js';
+import { openStore, redactPassword } from '../store/open-store.js';
+import { RECORD_KINDS, type StoreRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import { parseCommandArgs, UsageError } from './args.js';
+import { isEndLine, isStoreRecord, readHeader } from './graph-file.js';
+import { createProgress } from './progress.js';
+
+export const importHelp = `Usage: loom import [--db PATH|URL] < graph.ndjson
+
+Loads a graph written by "loom export" into an empty database, SQLite or PostgreSQL, keeping
+every id, so user ids, post ids and (when exported with --tokens) access tokens stay valid.
+
+Options:
+  --db PATH|URL   SQLite file or postgres:// URL to fill (default: $LOOM_DB or ./loom.db)
+  -h, --help      show this help
+`;
+
+/** Records per transaction. */
+const BATCH = 1000;
+
+export async function importCommand(argv: string[]): Promise<void> {
+  const { values } = parseCommandArgs(argv, { db: { type: 'string' } });
+  if (values.help) return void process.stdout.write(importHelp);
+  const db = values.db ?? envDb();
+  const store = openStore(db);
+  try {
+    if (!(await isEmptyStore(store))) throw new UsageError(`${redactPassword(db)} is not empty; import into a new database`);
+    const imported = await importGraph(store, process.stdin);
+    process.stdout.write(`Imported ${imported.toLocaleString('en-US')} records into ${redactPassword(db)}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+async function isEmptyStore(store: Store): Promise<boolean> {
+  for (const kind of RECORD_KINDS) {
+    if (kind !== 'idSequence' && (await store.countRecords(kind)) > 0) return false;
+  }
+  return true;
+}
+
+/** Loads the records of an export, a batch per transaction, reading the input as it arrives. */
+export async function importGraph(store: Store, input: Readable): Promise<number> {
+  const progress = createProgress('Importing the graph', process.stderr);
+  let total: number | undefined;
+  let ended = false;
+  let loaded = 0;
+  let batch: StoreRecord[] = [];
+  const flush = async () => {
+    await store.loadRecords(batch);
+    loaded += batch.length;
+    batch = [];
+    progress.update(loaded, Math.max(loaded, total ?? 0));
+  };
+  let lineNumber = 0;
+  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+    lineNumber += 1;
+    if (line.trim() === '') continue;
+    const fail = (problem: string) => new UsageError(`line ${lineNumber}: ${problem}${partial(loaded)}`);
+    if (total === undefined) {
+      const header = readHeader(line);
+      if ('error' in header) throw fail(header.error);
+      total = header.total;
+      continue;
+    }
+    if (ended) throw fail('there is more after the closing line');
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw fail('not a JSON record');
+    }
+    if (isEndLine(value)) {
+      if (value.records !== loaded + batch.length) throw fail(`the file announces ${value.records} records but holds ${loaded + batch.length}`);
+      ended = true;
+      continue;
+    }
+    if (!isStoreRecord(value)) throw fail(`not a record Loom knows: ${line.slice(0, 120)}`);
+    batch.push(value);
+    if (batch.length >= BATCH) await flush();
+  }
+  if (total === undefined) throw new UsageError('the input is empty; give the output of "loom export" on standard input');
+  if (!ended) throw new UsageError(`the input ends before the export's closing line, so it was cut short${partial(loaded)}`);
+  await flush();
+  progress.finish();
+  return loaded;
+}
+
+function partial(records: number): string {
+  return records > 0 ? ` (${records} records were loaded already; start again with a new database)` : '';
+}
