@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resolveViewer, type Viewer } from '../auth/viewer.js';
 import { createReadContext, type ReadContext } from '../engine/context.js';
-import { deleteFromEdge, deleteNode, postToEdge } from '../engine/mutations.js';
+import { deleteFromEdge, deleteNode, postToEdge, updateNode } from '../engine/mutations.js';
 import { readEdge, readNode } from '../engine/read.js';
 import { GraphError } from '../errors.js';
 import { API_VERSION, sendJson, type AppSettings } from './app.js';
@@ -25,8 +25,7 @@ async function answer(settings: AppSettings, request: FastifyRequest, graph: Gra
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, ...rest].join('/')}`);
   const context = await readContext(settings, request, graph, id);
   if (graph.method === 'post') {
-    if (edge !== undefined) return postToEdge(context, id, edge, graph.params);
-    throw GraphError.objectNotFound(id, 'post');
+    return edge === undefined ? updateNode(context, id, graph.params) : postToEdge(context, id, edge, graph.params);
   }
   if (graph.method === 'delete') return edge === undefined ? deleteNode(context, id) : deleteFromEdge(context, id, edge);
   if (edge !== undefined) return readEdge(context, id, edge, graph.params);

@@ -4,7 +4,9 @@
  */
 import type { EdgePost } from './definition.js';
 
-const MESSAGE = { name: 'message', maxLength: 63_206 };
+/** Longest message the real service accepts on a post or comment. */
+export const MESSAGE_LENGTH = 63_206;
+const MESSAGE = { name: 'message', maxLength: MESSAGE_LENGTH };
 
 /** `POST /<user>/feed`: a post by the viewer on this wall (their own, or a friend's). */
 export const postToFeed: EdgePost = {
@@ -38,7 +40,10 @@ export const commentOnObject: EdgePost = {
   params: [MESSAGE],
   oneOf: ['message'],
   derive: (_params, { parent }) => ({ parent }),
-  links: [{ assoc: 'comments', from: 'parent', to: 'created' }],
+  links: [
+    { assoc: 'comments', from: 'parent', to: 'created' },
+    { assoc: 'thread_comments', from: 'thread', to: 'created' },
+  ],
 };
 
 const PRIVACY_DESCRIPTIONS: Record<string, string> = {

@@ -49,11 +49,11 @@ export async function startServer(store: Store, options: Partial<AppOptions> = {
 }
 
 /** Registers before/after hooks that build the fixture and serve it; read the fields inside tests. */
-export function useFixtureServer(): { fixture: Fixture; server: TestServer } {
+export function useFixtureServer(options: Partial<AppOptions> = {}): { fixture: Fixture; server: TestServer } {
   const state = {} as { fixture: Fixture; server: TestServer };
   before(async () => {
     state.fixture = await buildFixture();
-    state.server = await startServer(state.fixture.store, { clock: () => state.fixture.now });
+    state.server = await startServer(state.fixture.store, { clock: () => state.fixture.now, ...options });
   });
   after(async () => {
     await state.server.close();

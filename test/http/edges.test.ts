@@ -66,7 +66,7 @@ describe('edge reads over HTTP', () => {
   it('summarises comments with order, total_count and can_comment', async () => {
     const popular = fixture.postId(fixture.posts.popular, fixture.users.alice);
     const reply = await server.get(`/v2.4/${popular}/comments`, { access_token: token, summary: 'true' });
-    assert.deepEqual(reply.body.summary, { order: 'ranked', total_count: 3, can_comment: true });
+    assert.deepEqual(reply.body.summary, { order: 'chronological', total_count: 3, can_comment: true });
     assert.deepEqual(Object.keys(reply.body.data[0]), ['created_time', 'from', 'message', 'id']);
   });
 

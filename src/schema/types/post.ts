@@ -3,7 +3,7 @@
  * (`<author>_<post>`) and who may read it follows its own privacy setting.
  */
 import type { FieldContext, NodeTypeDef } from '../definition.js';
-import { commentOnObject, likeObject } from '../writes.js';
+import { commentOnObject, likeObject, MESSAGE_LENGTH } from '../writes.js';
 import type { StoredObject } from '../../store/store.js';
 import { photoSourceUrl, photoThumbnailUrl } from '../media.js';
 
@@ -28,7 +28,7 @@ export const postType: NodeTypeDef = {
       description: 'The person or page that wrote the post.' },
     { name: 'to', type: 'list<profile>', source: { kind: 'ref', many: true },
       description: 'Whose wall the post was written on, when that is not the author.' },
-    { name: 'message', type: 'string',
+    { name: 'message', type: 'string', writable: { maxLength: MESSAGE_LENGTH },
       description: 'The text the author wrote.' },
     { name: 'story', type: 'string',
       description: 'A sentence describing an action, such as adding a photo, for posts without a message.' },
@@ -57,6 +57,7 @@ export const postType: NodeTypeDef = {
     { name: 'likes', target: 'user', assoc: 'likes', summary: 'likes', post: likeObject,
       description: 'People who like the post.' },
     { name: 'comments', target: 'comment', assoc: 'comments', summary: 'comments', post: commentOnObject,
+      ordered: true, streamAssoc: 'thread_comments',
       description: 'Comments written on the post.' },
     { name: 'sharedposts', target: 'post',
       description: 'Posts that shared this one.' },
