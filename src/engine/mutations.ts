@@ -1,5 +1,8 @@
 import { GraphError } from '../errors.js';
-import type { EdgeDef, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
+import { fetchImage, tooLarge } from '../media/fetch-image.js';
+import { inspectImage, type ImageInfo } from '../media/image-check.js';
+import type { EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
+import { imageKeyOf } from '../schema/media.js';
 import type { IdOrRef, StoredObject, WriteOp } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import { externalId, loadRoot } from './node-ids.js';
@@ -14,34 +17,86 @@ const MAX_CASCADE = 100_000;
  * `POST /<id>/<edge>`: the one create path for every edge the schema declares writable. With
  * `fields`, the answer is the created node read back with those fields.
  */
-export async function postToEdge(context: ReadContext, idText: string, edgeName: string, params: Record<string, string>): Promise<Json> {
+export async function postToEdge(
+  context: ReadContext,
+  idText: string,
+  edgeName: string,
+  params: Record<string, string>,
+  upload?: Buffer,
+): Promise<Json> {
   const viewer = requirePublisher(context);
   const { object, type } = await loadRoot(context, idText, 'post');
   const edge = writableEdge(context, type, edgeName, idText);
   const post = edge.post!;
-  if (post.creates === 'post' && object.id !== viewer && !(await areFriends(context, viewer, object.id))) {
-    throw GraphError.permission('Posting on this wall requires being friends with its owner');
-  }
+  await checkAllowed(context, post, object, viewer);
   const data = readParams(post.params ?? [], params);
   if (post.oneOf && !post.oneOf.some((name) => data[name] !== undefined)) {
     throw GraphError.invalidParameter(`The parameter ${post.oneOf.join(' or ')} is required`);
   }
+  const image = post.image ? await receiveImage(context, upload, data.url) : undefined;
+
   const now = context.now;
   const thread = threadOf(object);
   const ops: WriteOp[] = [];
   if (post.creates) {
-    const derived = post.derive?.(data, { parent: object.id, viewer, thread }) ?? {};
-    ops.push({ op: 'createObject', object: { type: post.creates, owner: viewer, createdTime: now, updatedTime: now, data: { ...data, ...derived } } });
+    const created = post.derive?.(data, { parent: object.id, viewer, thread }) ?? data;
+    const imageData = image ? { image: { key: image.key, contentType: image.contentType }, width: image.width, height: image.height } : {};
+    ops.push({ op: 'createObject', object: { type: post.creates, owner: viewer, createdTime: now, updatedTime: now, data: { ...created, ...imageData } } });
   }
   const parties: Record<Party, IdOrRef> = { parent: object.id, viewer, thread, created: { ref: 0 } };
-  const party = (name: Party): IdOrRef => parties[name];
-  for (const link of post.links) ops.push({ op: 'addAssoc', type: link.assoc, id1: party(link.from), id2: party(link.to), time: now });
-  const { results } = await context.store.write(ops);
+  for (const link of post.links) ops.push({ op: 'addAssoc', type: link.assoc, id1: parties[link.from], id2: parties[link.to], time: now });
+  const storyIndex = post.story !== undefined && !isTrue(data.no_story) ? ops.length : undefined;
+  if (storyIndex !== undefined) {
+    const story = { ...post.story!(data), ...(image ? { image: { key: image.key } } : {}) };
+    const storyRef = { ref: storyIndex };
+    ops.push({ op: 'createObject', object: { type: 'post', owner: viewer, createdTime: now, updatedTime: now, data: story }, refFields: { object_id: { ref: 0 } } });
+    ops.push({ op: 'addAssoc', type: 'posts', id1: viewer, id2: storyRef, time: now });
+    ops.push({ op: 'addAssoc', type: 'feed', id1: viewer, id2: storyRef, time: now });
+  }
+
+  let results: Array<number | boolean>;
+  try {
+    ({ results } = await context.store.write(ops));
+  } catch (error) {
+    // The bytes were made durable first; without the row that points at them they are garbage.
+    if (image) await context.media.store.remove(image.key);
+    throw error;
+  }
   if (!post.creates) return SUCCESS;
-  const createdType = context.schema.type(post.creates)!;
-  const created = { id: results[0] as number, owner: viewer } as StoredObject;
-  const createdId = externalId(context, createdType, created);
-  return params.fields === undefined ? { id: createdId } : readNode(context, createdId, { fields: params.fields });
+  const createdId = externalId(context, context.schema.type(post.creates)!, { id: results[0] as number, owner: viewer } as StoredObject);
+  if (params.fields !== undefined) return readNode(context, createdId, { fields: params.fields });
+  if (storyIndex === undefined) return { id: createdId };
+  const postId = externalId(context, context.schema.type('post')!, { id: results[storyIndex] as number, owner: viewer } as StoredObject);
+  return { id: createdId, post_id: postId };
+}
+
+interface ReceivedImage extends ImageInfo {
+  key: string;
+}
+
+/** The image of an upload, from the file part or the `url` parameter, checked and durably stored. */
+async function receiveImage(context: ReadContext, upload: Buffer | undefined, url: unknown): Promise<ReceivedImage> {
+  const { store, maxBytes } = context.media;
+  let bytes = upload;
+  if (bytes === undefined && typeof url === 'string') bytes = await fetchImage(url, maxBytes);
+  if (bytes === undefined) throw new GraphError(324, '(#324) Requires upload file: send the image as a file part or give its url');
+  if (bytes.length > maxBytes) throw tooLarge(maxBytes);
+  const info = inspectImage(bytes);
+  return { ...info, key: await store.save(bytes) };
+}
+
+async function checkAllowed(context: ReadContext, post: EdgePost, object: StoredObject, viewer: number): Promise<void> {
+  if (post.allowed === undefined) return;
+  const own = object.id === viewer || object.owner === viewer;
+  if (own) return;
+  if (post.allowed === 'friends' && object.type === 'user' && (await areFriends(context, viewer, object.id))) return;
+  throw GraphError.permission(
+    post.allowed === 'friends' ? 'Posting on this wall requires being friends with its owner' : 'Only the owner may add to this',
+  );
+}
+
+function isTrue(value: unknown): boolean {
+  return value === 'true' || value === '1';
 }
 
 /** `POST /<id>`: the one update path; the owner sets the fields the schema marks writable. */
@@ -84,6 +139,9 @@ export async function deleteNode(context: ReadContext, idText: string): Promise<
     throw GraphError.invalidParameter('This object has too many comments to delete at once');
   }
   await context.store.write([...replies, ...comments, object.id].map((id) => ({ op: 'deleteObject' as const, id })));
+  // Only after the commit: a failed delete must leave the photo whole.
+  const key = imageKeyOf(object.data);
+  if (key) await context.media.store.remove(key);
   return SUCCESS;
 }
 

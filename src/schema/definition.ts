@@ -135,10 +135,22 @@ export interface ParamDef {
 export interface EdgePost {
   /** Type of the node the POST creates; absent when the POST only links the viewer (likes). */
   creates?: string;
+  /**
+   * Who may POST here: `self` only on their own node (their profile, or a node they own), `friends`
+   * also on a friend's; anyone who can see the node when absent.
+   */
+  allowed?: 'self' | 'friends';
+  /** The POST carries an image: a file part of a multipart body, or a `url` to fetch it from. */
+  image?: boolean;
+  /**
+   * The created node is also announced by a post on the viewer's feed (a photo upload's story),
+   * with this data; the answer then names the post as `post_id`.
+   */
+  story?: (params: Record<string, unknown>) => Record<string, unknown>;
   params?: ParamDef[];
   /** At least one of these parameters must be given (a post needs a message or a link). */
   oneOf?: string[];
-  /** Data of the created node beyond its parameters (a post on a friend's wall names the wall in `to`). */
+  /** Data of the created node, from the parameters read (the parameters themselves when absent). */
   derive?: (params: Record<string, unknown>, parties: { parent: number; viewer: number; thread: number }) => Record<string, unknown>;
   /** Associations written in the same transaction, in both directions where the graph needs both. */
   links: Array<{ assoc: string; from: Party; to: Party }>;

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { buildFixture, type Fixture } from './fixture.js';
 import type { FastifyInstance } from 'fastify';
@@ -7,6 +10,8 @@ import type { Store } from '../../src/store/store.js';
 export interface TestServer {
   app: FastifyInstance;
   url: string;
+  /** Where this server keeps uploaded images. */
+  mediaDir: string;
   get(path: string, params?: Record<string, string>): Promise<Reply>;
   fetch(url: string, init?: RequestInit): Promise<Reply>;
   close(): Promise<void>;
@@ -21,7 +26,8 @@ export interface Reply {
 
 /** A real Loom app listening on a free loopback port; requests go over real HTTP. */
 export async function startServer(store: Store, options: Partial<AppOptions> = {}): Promise<TestServer> {
-  const app = await buildApp({ store, ...options });
+  const mediaDir = options.mediaDir ?? mkdtempSync(join(tmpdir(), 'loom-media-'));
+  const app = await buildApp({ store, ...options, mediaDir });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -39,6 +45,7 @@ export async function startServer(store: Store, options: Partial<AppOptions> = {
   return {
     app,
     url,
+    mediaDir,
     fetch: fetchReply,
     get: (path, params = {}) => {
       const query = new URLSearchParams(params).toString();

@@ -1,6 +1,6 @@
 /** A named collection of photos belonging to a person or a page. */
 import type { NodeTypeDef } from '../definition.js';
-import { MESSAGE_LENGTH } from '../writes.js';
+import { addPhotoToAlbum, MESSAGE_LENGTH } from '../writes.js';
 
 export const albumType: NodeTypeDef = {
   name: 'album',
@@ -34,7 +34,7 @@ export const albumType: NodeTypeDef = {
       description: 'Address of the page that shows the album.' },
   ],
   edges: [
-    { name: 'photos', target: 'photo', assoc: 'album_photos',
+    { name: 'photos', target: 'photo', assoc: 'album_photos', post: addPhotoToAlbum,
       description: 'The photos in the album, newest first.' },
     { name: 'likes', target: 'user', assoc: 'likes', summary: 'likes',
       description: 'People who like the album.' },

@@ -2,10 +2,10 @@
 import type { FieldContext, NodeTypeDef } from '../definition.js';
 import { commentOnObject, likeObject, MESSAGE_LENGTH } from '../writes.js';
 import type { StoredObject } from '../../store/store.js';
-import { photoSourceUrl, photoThumbnailUrl } from '../media.js';
+import { imageKeyOf, photoSourceUrl, photoThumbnailUrl } from '../media.js';
 
 function source(object: StoredObject, context: FieldContext): string {
-  return photoSourceUrl(context.publicUrl, object.id);
+  return photoSourceUrl(context.publicUrl, { id: object.id, key: imageKeyOf(object.data) });
 }
 
 /** Loom keeps one size of each photo; `images` lists that one, with whichever dimensions are known. */
@@ -37,7 +37,7 @@ export const photoType: NodeTypeDef = {
     { name: 'height', type: 'unsigned int32',
       description: 'Height of the photo in pixels.' },
     { name: 'picture', type: 'string',
-      source: { kind: 'computed', compute: (object, context) => photoThumbnailUrl(context.publicUrl, object.id) },
+      source: { kind: 'computed', compute: (object, context) => photoThumbnailUrl(context.publicUrl, { id: object.id, key: imageKeyOf(object.data) }) },
       description: 'Address of a small version of the photo.' },
     { name: 'source', type: 'string', source: { kind: 'computed', compute: source },
       description: 'Address of the full-size photo.' },

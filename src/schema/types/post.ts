@@ -5,13 +5,15 @@
 import type { FieldContext, NodeTypeDef } from '../definition.js';
 import { commentOnObject, likeObject, MESSAGE_LENGTH } from '../writes.js';
 import type { StoredObject } from '../../store/store.js';
-import { photoSourceUrl, photoThumbnailUrl } from '../media.js';
+import { imageKeyOf, photoSourceUrl, photoThumbnailUrl, type PhotoImage } from '../media.js';
 
 /** Photo stories point at their photo by id; only they have a picture to show. */
-function photoUrl(build: (publicUrl: string, photoId: string) => string) {
+/** A photo post shows its photo; the post keeps the photo's image key beside its id for this. */
+function photoUrl(build: (publicUrl: string, photo: PhotoImage) => string) {
   return (object: StoredObject, context: FieldContext): string | undefined => {
     const photoId = object.data.object_id;
-    return typeof photoId === 'string' && photoId !== '' ? build(context.publicUrl, photoId) : undefined;
+    if (typeof photoId !== 'string' || photoId === '') return undefined;
+    return build(context.publicUrl, { id: photoId, key: imageKeyOf(object.data) });
   };
 }
 
