@@ -38,6 +38,7 @@ export function createReadContext(input: ReadContextInput): ReadContext {
       publicUrl: input.publicUrl,
       profileHost: input.profileHost,
       now: input.now,
+      viewerId: viewer.userId,
     },
   };
 }

@@ -15,6 +15,8 @@ export interface FieldContext {
   profileHost: string;
   /** Unix seconds of the request. */
   now: number;
+  /** The internal id of the person asking; null for app tokens. */
+  viewerId: number | null;
 }
 
 export type FieldSource =

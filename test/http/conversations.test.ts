@@ -82,6 +82,28 @@ describe('comments, replies and updates over HTTP', () => {
     assert.deepEqual(counted.body, { comment_count: 1, message: 'first', id: comments[0] });
   });
 
+  it('likes comments like posts, and tells the author they may remove their comment', async () => {
+    const { comments } = await conversation();
+    assert.equal((await post(`/v2.4/${comments[1]}/likes`, {})).text, SUCCESS);
+    const read = await server.get(`/v2.4/${comments[1]}`, {
+      access_token: token,
+      fields: 'like_count,can_remove,likes.summary(true){name}',
+    });
+    assert.equal(read.body.like_count, 1);
+    assert.equal(read.body.can_remove, true);
+    assert.deepEqual(read.body.likes.data, [{ name: 'Alice Arden', id: fixture.scoped(fixture.users.alice) }]);
+    assert.equal(read.body.likes.summary.has_liked, true);
+    const bob = await issueUserToken(fixture.store, {
+      appId: fixture.app.id,
+      userId: fixture.users.bob,
+      scopes: ['public_profile'],
+      expiresIn: 3600,
+      now: fixture.now,
+    });
+    const byBob = await server.get(`/v2.4/${comments[1]}`, { access_token: bob.accessToken, fields: 'can_remove' });
+    assert.equal(byBob.body.can_remove, false);
+  });
+
   it('refuses unknown order and filter values with code 100', async () => {
     const { postId } = await conversation();
     for (const params of [{ order: 'sideways' }, { filter: 'everything' }] as Record<string, string>[]) {

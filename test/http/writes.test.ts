@@ -94,6 +94,26 @@ describe('writes over HTTP', () => {
     assert.match(override.body.id, /^\d+_\d+$/);
   });
 
+  it('lets method= override the verb on GET and POST alike, and suppress_http_code answer 200', async () => {
+    const created = await server.get('/v2.4/me/feed', { access_token: token, method: 'post', message: 'Short-lived' });
+    const id: string = created.body.id;
+    const readByPost = await form(`/v2.4/${id}`, { access_token: token, method: 'get', fields: 'message' });
+    assert.deepEqual(readByPost.body, { message: 'Short-lived', id });
+    const liked = await form(`/v2.4/${id}/likes`, { access_token: token });
+    assert.equal(liked.text, SUCCESS);
+    const unliked = await server.get(`/v2.4/${id}/likes`, { access_token: token, method: 'delete' });
+    assert.equal(unliked.text, SUCCESS);
+    const likes = await server.get(`/v2.4/${id}/likes`, { access_token: token, summary: 'true' });
+    assert.equal(likes.body.summary.total_count, 0);
+
+    const deleted = await form(`/v2.4/${id}`, { access_token: token, method: 'delete' });
+    assert.equal(deleted.text, SUCCESS);
+    const suppressed = await server.get(`/v2.4/${id}`, { access_token: token, suppress_http_code: '1' });
+    assert.equal(suppressed.status, 200);
+    assert.equal(suppressed.body.error.code, 100);
+    assert.equal((await server.get(`/v2.4/${id}`, { access_token: token })).status, 400);
+  });
+
   it('posts on a friend\'s wall with from the author and to the wall owner', async () => {
     const bob = fixture.scoped(fixture.users.bob);
     const created = await form(`/v2.4/${bob}/feed`, { access_token: token, message: 'Happy birthday' });

@@ -16,6 +16,7 @@ const context: FieldContext = {
   publicUrl: 'https://loom.test',
   profileHost: 'https://www.facebook.com',
   now: NOW,
+  viewerId: 7,
 };
 
 function stored(type: string, data: Record<string, unknown>, id = 42): StoredObject {

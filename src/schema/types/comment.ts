@@ -21,8 +21,8 @@ export const commentType: NodeTypeDef = {
       description: 'How many people like the comment.' },
     { name: 'comment_count', type: 'unsigned int32', source: { kind: 'count', assoc: 'comments' },
       description: 'How many replies the comment has.' },
-    // Loom does not yet work out who may remove a comment, so it promises the viewer nothing.
-    { name: 'can_remove', type: 'bool', source: { kind: 'computed', compute: () => false },
+    // The author may; the owner of the post may too, which a comment alone cannot tell, so it is not promised.
+    { name: 'can_remove', type: 'bool', source: { kind: 'computed', compute: (object, context) => object.owner === context.viewerId },
       description: 'Whether the viewer may remove the comment.' },
     { name: 'object', type: 'object', source: { kind: 'ref', key: 'parent' },
       description: 'The post, photo, album or comment this comment was written on.' },
