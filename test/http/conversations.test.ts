@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { issueUserToken } from '../../src/auth/tokens.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer, type TestServer } from '../helpers/server.js';
 
@@ -93,14 +92,8 @@ describe('comments, replies and updates over HTTP', () => {
     assert.equal(read.body.can_remove, true);
     assert.deepEqual(read.body.likes.data, [{ name: 'Alice Arden', id: fixture.scoped(fixture.users.alice) }]);
     assert.equal(read.body.likes.summary.has_liked, true);
-    const bob = await issueUserToken(fixture.store, {
-      appId: fixture.app.id,
-      userId: fixture.users.bob,
-      scopes: ['public_profile'],
-      expiresIn: 3600,
-      now: fixture.now,
-    });
-    const byBob = await server.get(`/v2.4/${comments[1]}`, { access_token: bob.accessToken, fields: 'can_remove' });
+    const bob = await fixture.tokenFor(fixture.users.bob, ['public_profile']);
+    const byBob = await server.get(`/v2.4/${comments[1]}`, { access_token: bob, fields: 'can_remove' });
     assert.equal(byBob.body.can_remove, false);
   });
 
@@ -150,14 +143,8 @@ describe('comments, replies and updates over HTTP', () => {
 
   it('refuses updates by others, of nothing, of too much, and of nodes without writable fields', async () => {
     const { postId } = await conversation();
-    const bob = await issueUserToken(fixture.store, {
-      appId: fixture.app.id,
-      userId: fixture.users.bob,
-      scopes: ['public_profile', 'publish_actions'],
-      expiresIn: 3600,
-      now: fixture.now,
-    });
-    const byBob = await post(`/v2.4/${postId}`, { access_token: bob.accessToken, message: 'mine now' });
+    const bob = await fixture.tokenFor(fixture.users.bob, ['public_profile', 'publish_actions']);
+    const byBob = await post(`/v2.4/${postId}`, { access_token: bob, message: 'mine now' });
     assert.equal(byBob.status, 403);
     assert.equal(byBob.body.error.code, 200);
 

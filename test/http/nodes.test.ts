@@ -253,14 +253,7 @@ describe('node reads over HTTP', () => {
   });
 
   it('leaves out fields whose permission the token lacks', async () => {
-    const { issueUserToken } = await import('../../src/auth/tokens.js');
-    const { accessToken } = await issueUserToken(fixture.store, {
-      appId: fixture.app.id,
-      userId: fixture.users.alice,
-      scopes: ['public_profile'],
-      expiresIn: 3600,
-      now: fixture.now,
-    });
+    const accessToken = await fixture.tokenFor(fixture.users.alice, ['public_profile']);
     const reply = await server.get('/v2.4/me', { access_token: accessToken, fields: 'name,email,birthday' });
     assert.deepEqual(Object.keys(reply.body), ['name', 'id']);
     const friends = await server.get('/v2.4/me/friends', { access_token: accessToken });

@@ -4,7 +4,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { issueUserToken } from '../../src/auth/tokens.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { pngBytes } from '../helpers/images.js';
 import { startServer, useFixtureServer, type TestServer } from '../helpers/server.js';
@@ -159,15 +158,9 @@ describe('photos and albums over HTTP', () => {
     assert.equal(nameless.status, 400);
     assert.match(nameless.body.error.message, /parameter name is required/);
 
-    const bob = await issueUserToken(fixture.store, {
-      appId: fixture.app.id,
-      userId: fixture.users.bob,
-      scopes: ['public_profile', 'user_photos', 'publish_actions'],
-      expiresIn: 3600,
-      now: fixture.now,
-    });
+    const bob = await fixture.tokenFor(fixture.users.bob, ['public_profile', 'user_photos', 'publish_actions']);
     const intruder = new FormData();
-    intruder.set('access_token', bob.accessToken);
+    intruder.set('access_token', bob);
     intruder.set('source', new Blob([new Uint8Array(pngBytes(2, 2))]), 'x.png');
     const refused = await server.fetch(`${server.url}/v2.4/${album}/photos`, { method: 'POST', body: intruder });
     assert.equal(refused.status, 403);
