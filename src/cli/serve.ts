@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { DEMO_SEED, DEMO_USERS, envDb, envPort, envPublicUrl, SHORT_TOKEN_LIFETIME } from '../config.js';
+import { DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envPublicUrl, SHORT_TOKEN_LIFETIME } from '../config.js';
 import { buildApp } from '../http/app.js';
 import { Schema } from '../schema/registry.js';
 import { openStore, redactPassword } from '../store/open-store.js';
@@ -9,7 +9,8 @@ import { findDemo, isEmpty, issueToken } from './demo.js';
 import { seedInto } from './seed.js';
 import { startWorkers } from './workers.js';
 
-export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--public-url URL] [--no-demo]
+export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
+                  [--public-url URL] [--no-demo]
 
 Serves the Graph API. On an empty database it first seeds the demo graph, then
 prints the URL, a demo user access token (valid two hours) and example requests.
@@ -20,6 +21,7 @@ Options:
   --db PATH|URL       SQLite file or postgres:// URL (default: $LOOM_DB or ./loom.db)
   --workers N         serve from N processes sharing the port (default: 1); any of
                       them answers any request, best on PostgreSQL
+  --media-dir DIR     where uploaded photos are kept (default: $LOOM_MEDIA_DIR or ./loom-media)
   --public-url URL    base of the absolute links Loom writes (paging, metadata);
                       default: $LOOM_PUBLIC_URL, else the host each request names
   --no-demo           do not seed the demo graph into an empty database
@@ -31,6 +33,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     port: { type: 'string' },
     host: { type: 'string' },
     db: { type: 'string' },
+    'media-dir': { type: 'string' },
     'public-url': { type: 'string' },
     'no-demo': { type: 'boolean' },
     workers: { type: 'string' },
@@ -41,16 +44,17 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const db = values.db ?? envDb();
   const publicUrl = values['public-url'] ?? envPublicUrl();
   const workers = positiveInteger('workers', values.workers, 1);
+  const listen: Listen = { port, host, publicUrl, mediaDir: values['media-dir'] ?? envMediaDir() };
 
   const store = openStore(db);
   // A worker runs this same command line, and only serves: the primary seeded and reports.
-  if (cluster.isWorker) return serveRequests(store, port, host, publicUrl);
+  if (cluster.isWorker) return serveRequests(store, listen);
   if (!values['no-demo'] && (await isEmpty(store))) {
     process.stderr.write(`Seeding the demo graph into ${redactPassword(db)}…\n`);
     await seedInto(store, DEMO_USERS, DEMO_SEED);
   }
   if (workers > 1) await startWorkers(workers);
-  else await serveRequests(store, port, host, publicUrl);
+  else await serveRequests(store, listen);
 
   const base = publicUrl ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
   const demo = await findDemo(store);
@@ -76,8 +80,15 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (workers > 1) await store.close();
 }
 
-async function serveRequests(store: Store, port: number, host: string, publicUrl: string | undefined): Promise<void> {
-  const app = await buildApp({ store, logger: true, ...(publicUrl ? { publicUrl } : {}) });
+interface Listen {
+  port: number;
+  host: string;
+  publicUrl: string | undefined;
+  mediaDir: string;
+}
+
+async function serveRequests(store: Store, { port, host, publicUrl, mediaDir }: Listen): Promise<void> {
+  const app = await buildApp({ store, mediaDir, logger: true, ...(publicUrl ? { publicUrl } : {}) });
   const close = async () => {
     await app.close();
     await store.close();

@@ -1,5 +1,5 @@
 /** Rules of a write batch that every store implementation applies the same way. */
-import type { IdOrRef, ObjectId } from './store.js';
+import type { IdOrRef, ObjectId, WriteOp } from './store.js';
 
 /** The id an op names: a plain id, or the id created by an earlier createObject of the batch. */
 export function resolveId(id: IdOrRef, index: number, results: ReadonlyArray<ObjectId | boolean>): ObjectId {
@@ -20,4 +20,15 @@ export function mergeData(current: Record<string, unknown>, changes: Record<stri
     else merged.set(key, value);
   }
   return Object.fromEntries(merged);
+}
+
+/** A created object's data with its `refFields` filled in: ids of earlier objects, as strings. */
+export function filledData(
+  op: Extract<WriteOp, { op: 'createObject' }>,
+  index: number,
+  results: ReadonlyArray<ObjectId | boolean>,
+): Record<string, unknown> {
+  const filled = { ...op.object.data };
+  for (const [key, ref] of Object.entries(op.refFields ?? {})) filled[key] = String(resolveId(ref, index, results));
+  return filled;
 }

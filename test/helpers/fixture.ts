@@ -21,6 +21,8 @@ export interface Fixture {
   photos: number[];
   pages: number[];
   aliceToken: string;
+  /** A fresh token of the fixture's app for this user with these scopes, valid an hour. */
+  tokenFor(userId: number, scopes: string[]): Promise<string>;
   scoped(userId: number): string;
   postId(postId: number, owner: number): string;
 }
@@ -163,6 +165,8 @@ export async function buildFixture(): Promise<Fixture> {
     photos,
     pages,
     aliceToken: accessToken,
+    tokenFor: async (userId, scopes) =>
+      (await issueUserToken(store, { appId: app.id, userId, scopes, expiresIn: 3600, now: NOW })).accessToken,
     scoped: (id) => ids.scope(id),
     postId: (id, owner) => `${ids.scope(owner)}_${id}`,
   };

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { NewObject, ObjectId, WriteOp } from '../store.js';
-import { mergeData, resolveId } from '../write-ops.js';
+import { filledData, mergeData, resolveId } from '../write-ops.js';
 import { statements, type Statement } from './statements.js';
 
 type Results = Array<ObjectId | boolean>;
@@ -59,8 +59,13 @@ async function applyStretch(client: pg.ClientBase, ops: readonly WriteOp[], star
   const adds: number[] = [];
   for (let index = start; index < end; index += 1) (ops[index]!.op === 'createObject' ? creates : adds).push(index);
   if (creates.length > 0) {
-    const ids = await createObjects(client, creates.map((index) => (ops[index] as CreateObject).object));
+    const { rows } = await run<{ id: number }>(client, statements.reserveObjectIds, [creates.length]);
+    // One session's nextval calls ascend, so in id order the objects keep the order of the ops.
+    const ids = rows.map((row) => row.id).sort((a, b) => a - b);
     creates.forEach((index, i) => (results[index] = ids[i]!));
+    // Filled once every id of the stretch is known; resolveId still refuses a ref to a later op.
+    const objects = creates.map((index) => ({ ...(ops[index] as CreateObject).object, data: filledData(ops[index] as CreateObject, index, results) }));
+    await insertObjects(client, ids, objects);
   }
   if (adds.length > 0) {
     const inserted = await addAssociations(client, adds.map((index) => ops[index] as AddAssoc), adds, results);
@@ -68,10 +73,7 @@ async function applyStretch(client: pg.ClientBase, ops: readonly WriteOp[], star
   }
 }
 
-async function createObjects(client: pg.ClientBase, objects: readonly NewObject[]): Promise<ObjectId[]> {
-  const { rows } = await run<{ id: number }>(client, statements.reserveObjectIds, [objects.length]);
-  // One session's nextval calls ascend, so in id order the objects keep the order of the ops.
-  const ids = rows.map((row) => row.id).sort((a, b) => a - b);
+async function insertObjects(client: pg.ClientBase, ids: readonly ObjectId[], objects: readonly NewObject[]): Promise<void> {
   await run(client, statements.insertObjects, [
     ids,
     objects.map((o) => o.type),
@@ -80,7 +82,6 @@ async function createObjects(client: pg.ClientBase, objects: readonly NewObject[
     objects.map((o) => o.updatedTime ?? o.createdTime),
     objects.map((o) => JSON.stringify(o.data)),
   ]);
-  return ids;
 }
 
 /** `positions` are the ops' indexes in the batch, against which their refs are checked. */

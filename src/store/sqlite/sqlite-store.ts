@@ -18,7 +18,7 @@ import type {
   WriteResult,
 } from '../store.js';
 import { migrate } from './migrations.js';
-import { mergeData, resolveId } from '../write-ops.js';
+import { filledData, mergeData, resolveId } from '../write-ops.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
 import { SqliteRecords } from './records.js';
 
@@ -345,8 +345,8 @@ export class SqliteStore implements Store {
     const resolve = (id: IdOrRef): ObjectId => resolveId(id, index, results);
     switch (op.op) {
       case 'createObject': {
-        const { type, owner, createdTime, updatedTime, data } = op.object;
-        return this.insertObject(type, owner, createdTime, updatedTime ?? createdTime, data);
+        const { type, owner, createdTime, updatedTime } = op.object;
+        return this.insertObject(type, owner, createdTime, updatedTime ?? createdTime, filledData(op, index, results));
       }
       case 'updateObject':
         return this.updateObject(op.id, op.data, op.updatedTime);
