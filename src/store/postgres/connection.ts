@@ -2,6 +2,8 @@ import pg from 'pg';
 
 /** Connections per process. Several processes share one server, so each keeps a modest pool. */
 const DEFAULT_POOL_SIZE = 10;
+/** How long a call waits for a connection (a new one, or a free one of the pool) before failing. */
+const CONNECT_TIMEOUT_MS = 10_000;
 const INT8 = 20;
 /** A plain lower-case identifier, so it never needs quoting rules beyond the double quotes. */
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -43,6 +45,7 @@ export function createPool(location: PostgresLocation): pg.Pool {
   const pool = new pg.Pool({
     connectionString: location.connectionString,
     max: location.poolSize,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     application_name: 'loom',
     options: `-c search_path=${quoteIdentifier(location.schema)}`,
     types: {

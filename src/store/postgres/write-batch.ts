@@ -102,7 +102,7 @@ async function addAssociations(
   ]);
   const key = (id1: number, type: string, id2: number) => `${id1}\u0000${type}\u0000${id2}`;
   const inserted = new Set(rows.map((row) => key(row.id1, row.type, row.id2)));
-  // A pair named twice in the run was inserted once: the first op naming it reports the change.
+  // A pair named twice in the stretch was inserted once: the first op naming it reports the change.
   return ops.map((op, i) => inserted.delete(key(id1s[i]!, op.type, id2s[i]!)));
 }
 
