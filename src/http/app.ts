@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { businessTokenKey } from '../auth/business-tokens.js';
 import { GraphError } from '../errors.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import { Schema } from '../schema/registry.js';
@@ -31,6 +32,8 @@ export interface AppSettings {
   profileHost: string;
   limits: PageLimits;
   clock: () => number;
+  /** Key of every `token_for_business`, read once at start. */
+  businessKey: string;
 }
 
 export const API_VERSION = 'v2.4';
@@ -46,6 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),
     limits: { defaultLimit: 25, maxLimit: 100, ...options.limits },
     clock: options.clock ?? (() => Math.floor(Date.now() / 1000)),
+    businessKey: await businessTokenKey(options.store),
   };
   const app = Fastify({
     logger: options.logger ? { level: 'info' } : false,

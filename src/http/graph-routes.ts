@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resolveViewer, type Viewer } from '../auth/viewer.js';
 import { createReadContext, type ReadContext } from '../engine/context.js';
-import { deleteFromEdge, deleteNode, postToEdge } from '../engine/mutations.js';
+import { deleteFromEdge, deleteNode, postToEdge, updateNode } from '../engine/mutations.js';
 import { readEdge, readNode } from '../engine/read.js';
 import { GraphError } from '../errors.js';
 import { API_VERSION, sendJson, type AppSettings } from './app.js';
@@ -20,16 +20,16 @@ export async function graphRoutes(app: FastifyInstance, { settings }: { settings
 }
 
 async function answer(settings: AppSettings, request: FastifyRequest, graph: GraphRequest): Promise<unknown> {
-  const [id, edge, ...rest] = graph.components;
+  // A third component is an edge's alias (`accounts/test-users`) or the node a POST addresses (`friends/<id>`).
+  const [id, edge, item, ...rest] = graph.components;
   if (id === undefined) throw GraphError.invalidParameter('No node specified');
-  if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, ...rest].join('/')}`);
+  if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, item, ...rest].join('/')}`);
   const context = await readContext(settings, request, graph, id);
   if (graph.method === 'post') {
-    if (edge !== undefined) return postToEdge(context, id, edge, graph.params);
-    throw GraphError.objectNotFound(id, 'post');
+    return edge === undefined ? updateNode(context, id, graph.params) : postToEdge(context, id, edge, graph.params, item);
   }
-  if (graph.method === 'delete') return edge === undefined ? deleteNode(context, id) : deleteFromEdge(context, id, edge);
-  if (edge !== undefined) return readEdge(context, id, edge, graph.params);
+  if (graph.method === 'delete') return edge === undefined ? deleteNode(context, id) : deleteFromEdge(context, id, edge, item);
+  if (edge !== undefined) return readEdge(context, id, edge, graph.params, item);
   const { fields, metadata, limit, since, until } = graph.params;
   return readNode(context, id, { fields, metadata: metadata === '1' || metadata === 'true', edgeDefaults: { limit, since, until } });
 }
@@ -48,6 +48,7 @@ async function readContext(settings: AppSettings, request: FastifyRequest, graph
     profileHost: settings.profileHost,
     limits: settings.limits,
     linkParams,
+    businessKey: settings.businessKey,
     link: (path, params) => {
       const query = new URLSearchParams(params).toString();
       return `${publicUrl}/${API_VERSION}${path}${query ? `?${query}` : ''}`;

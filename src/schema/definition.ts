@@ -13,6 +13,8 @@ export interface FieldContext {
   publicUrl: string;
   /** Host of profile links (`https://www.facebook.com` unless configured). */
   profileHost: string;
+  /** The person's `token_for_business`: the same under every app of the viewer's app's business. */
+  tokenForBusiness(internalId: number): string;
   /** Unix seconds of the request. */
   now: number;
 }
@@ -74,7 +76,16 @@ export interface EdgeDef {
   /** Keep only items that are users who granted the viewer's app this permission (friends: `user_friends`). */
   itemsGranted?: string;
   /** Edges answered by something other than an association list. */
-  special?: 'picture' | 'permissions';
+  special?: 'picture' | 'permissions' | 'idsForBusiness';
+  /** Narrows who may read the edge beyond its scope: only the person themselves, or only the node's own app with an app token. */
+  readers?: 'self' | 'app';
+  /**
+   * Items built from the association itself rather than the node it points at: a pending friend
+   * request (`from`, `to`, `created_time`), or a test user with a fresh token and its login URL.
+   */
+  items?: 'friendRequest' | 'testUser';
+  /** A further path component naming this same edge (`/<app>/accounts/test-users`). */
+  alias?: string;
   /** POST to the edge creates a node or links the viewer; DELETE on the edge undoes a link-only POST. */
   post?: EdgePost;
 }
@@ -107,8 +118,11 @@ export interface NodeTypeDef {
   edges: EdgeDef[];
 }
 
-/** Who an association written by a POST joins: the node posted to, the viewer, or the node created. */
-export type Party = 'parent' | 'viewer' | 'created';
+/**
+ * Who an association written by a POST joins: the node posted to, the viewer, the node created,
+ * or the node named after the edge (`<u2>` in `/<u1>/friends/<u2>`).
+ */
+export type Party = 'parent' | 'viewer' | 'created' | 'item';
 
 export interface ParamDef {
   name: string;
@@ -120,8 +134,23 @@ export interface ParamDef {
 
 /** What a POST to an edge does; edges without it refuse POST. */
 export interface EdgePost {
+  /** Permission the viewer's token must carry, without which the POST is refused with (#200); every POST by a person names one. */
+  scope?: string;
+  /**
+   * Made by the node's own app with an app token rather than by a person: the app creates a
+   * test user, who gets sign-in credentials and, when installed, grants and a token.
+   */
+  by?: 'app';
   /** Type of the node the POST creates; absent when the POST only links the viewer (likes). */
   creates?: string;
+  /** Type of the node the path names after the edge (`/<u1>/friends/<u2>`); such a POST is made by the parent itself. */
+  item?: string;
+  /**
+   * Association type holding the POST as a request until the item confirms it: the POST records
+   * a request from the item to the parent; once the item has asked too, the same POST writes
+   * the links instead and clears the request.
+   */
+  request?: string;
   params?: ParamDef[];
   /** At least one of these parameters must be given (a post needs a message or a link). */
   oneOf?: string[];

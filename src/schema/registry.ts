@@ -37,6 +37,9 @@ export class Schema {
         if (!this.byName.has(edge.target)) {
           throw new Error(`Schema: edge "${type.name}.${edge.name}" targets unknown node type "${edge.target}"`);
         }
+        if (edge.post && edge.post.by !== 'app' && edge.post.scope === undefined) {
+          throw new Error(`Schema: a POST to "${type.name}.${edge.name}" names no permission`);
+        }
       }
     }
   }
