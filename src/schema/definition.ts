@@ -112,6 +112,11 @@ export interface NodeTypeDef {
   label: string;
   idForm: IdForm;
   visibility: Visibility;
+  /**
+   * Permission the owner must have granted the app for every field but `id` and every edge that
+   * names none of its own (all of a photo needs its owner's `user_photos`).
+   */
+  scope?: string;
   /** Fields sent when the request names none; `id` is always appended last. */
   defaultFields: string[];
   fields: FieldDef[];
