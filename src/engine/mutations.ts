@@ -12,7 +12,8 @@ const SUCCESS = { success: true };
 /** Most comments one delete cascades through; beyond that the delete is refused rather than left half done. */
 const MAX_CASCADE = 100_000;
 
-type Parties = Record<Exclude<Party, 'created'>, ObjectId>;
+/** The nodes one POST involves; a POST by an app has no viewing person, one without an item has no item. */
+type Parties = { parent: ObjectId; viewer?: ObjectId; item?: ObjectId };
 
 /** `POST /<id>/<edge>[/<item>]`: the one create path for every edge the schema declares writable. */
 export async function postToEdge(
@@ -28,7 +29,7 @@ export async function postToEdge(
   if (post.by === 'app') {
     requireOwnApp(context.viewer, object.id);
     const user = await prepareTestUser(context, object, readParams(post, params));
-    const created = await writePost(context, post, { parent: object.id, viewer: object.id, item: object.id }, { owner: null, data: user.profile });
+    const created = await writePost(context, post, { parent: object.id }, { owner: null, data: user.profile });
     return completeTestUser(context, created!, user);
   }
   const viewer = requirePublisher(context, post.scope!);
@@ -38,8 +39,7 @@ export async function postToEdge(
   }
   const data = readParams(post, params);
   const derived = post.creates ? (post.derive?.(data, { parent: object.id, viewer }) ?? {}) : {};
-  const parties = { parent: object.id, viewer, item: object.id };
-  const created = await writePost(context, post, parties, post.creates ? { owner: viewer, data: { ...data, ...derived } } : undefined);
+  const created = await writePost(context, post, { parent: object.id, viewer }, post.creates ? { owner: viewer, data: { ...data, ...derived } } : undefined);
   if (created === undefined) return SUCCESS;
   const createdType = context.schema.type(post.creates!)!;
   return { id: externalId(context, createdType, { id: created, owner: viewer } as StoredObject) };
@@ -64,8 +64,9 @@ async function writePost(
   if (created) {
     ops.push({ op: 'createObject', object: { type: post.creates!, owner: created.owner, createdTime: now, updatedTime: now, data: created.data } });
   }
-  const party = (name: Party): IdOrRef => (name === 'created' ? { ref: 0 } : parties[name]);
-  for (const link of post.links) ops.push({ op: 'addAssoc', type: link.assoc, id1: party(link.from), id2: party(link.to), time: now });
+  for (const link of post.links) {
+    ops.push({ op: 'addAssoc', type: link.assoc, id1: linkEnd(parties, link.from), id2: linkEnd(parties, link.to), time: now });
+  }
   const { results } = await context.store.write([...ops, ...further]);
   return created ? (results[0] as ObjectId) : undefined;
 }
@@ -83,9 +84,11 @@ async function postRequest(context: ReadContext, post: EdgePost, parent: ObjectI
   const request = post.request!;
   const parties: Parties = { parent, viewer, item: item.id };
   const first = post.links[0]!;
+  // The schema lets a request's links join only existing nodes (no created one), so both ends are ids.
+  const firstEnds = [linkEnd(parties, first.from), linkEnd(parties, first.to)] as [ObjectId, ObjectId];
   const [asked, linked] = await Promise.all([
     context.store.getExisting(request, [[parent, item.id]]),
-    context.store.getExisting(first.assoc, [[existingParty(parties, first.from), existingParty(parties, first.to)]]),
+    context.store.getExisting(first.assoc, [firstEnds]),
   ]);
   if (linked.size > 0) return SUCCESS;
   if (asked.size === 0) {
@@ -100,10 +103,11 @@ async function postRequest(context: ReadContext, post: EdgePost, parent: ObjectI
   return SUCCESS;
 }
 
-/** A request creates nothing, so its links join nodes that exist already. */
-function existingParty(parties: Parties, name: Party): ObjectId {
-  if (name === 'created') throw new Error('A request creates no node, so none of its links may join one');
-  return parties[name];
+/** The node a link's end names: one of the POST's parties, or a reference to the node the same write creates. */
+function linkEnd(parties: Parties, name: Party): IdOrRef {
+  const end = name === 'created' ? { ref: 0 } : parties[name];
+  if (end === undefined) throw new Error(`A link of this POST joins its ${name}, which it does not have`);
+  return end;
 }
 
 /** `DELETE /<id>/<edge>`: undoes a link-only POST (unlike). */

@@ -40,6 +40,10 @@ export class Schema {
         if (edge.post && edge.post.by !== 'app' && edge.post.scope === undefined) {
           throw new Error(`Schema: a POST to "${type.name}.${edge.name}" names no permission`);
         }
+        const request = edge.post?.request !== undefined ? edge.post : undefined;
+        if (request && (request.creates || request.links.length === 0 || request.links.some((link) => link.from === 'created' || link.to === 'created'))) {
+          throw new Error(`Schema: the request POST to "${type.name}.${edge.name}" must link existing nodes only`);
+        }
       }
     }
   }
