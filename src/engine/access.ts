@@ -58,5 +58,5 @@ export function isReader(viewer: Viewer, edge: EdgeDef, object: StoredObject): b
 /** What only an app may do to itself (manage its test users): (#15) for user tokens, (#200) for another app's. */
 export function requireOwnApp(viewer: Viewer, appId: number): void {
   if (viewer.kind !== 'app') throw GraphError.appTokenRequired();
-  if (viewer.app.id !== appId) throw GraphError.permission("An app may only manage its own test users");
+  if (viewer.app.id !== appId) throw GraphError.permission('Only the app itself, with its own app token, may do this');
 }
