@@ -23,3 +23,7 @@ export function envMediaDir(): string {
 export function envPublicUrl(): string | undefined {
   return process.env.LOOM_PUBLIC_URL || undefined;
 }
+
+export function envProfileHost(): string | undefined {
+  return process.env.LOOM_PROFILE_HOST || undefined;
+}

@@ -75,6 +75,10 @@ export class GraphError extends Error {
     return new GraphError(200, `(#200) ${detail}`, { status: 403, authenticate: 'insufficient_scope' });
   }
 
+  static appTokenRequired(): GraphError {
+    return new GraphError(15, '(#15) This method must be called with an app access_token.');
+  }
+
   static internal(): GraphError {
     return new GraphError(2, 'An unexpected error has occurred. Please retry your request later.', {
       status: 500,

@@ -24,6 +24,7 @@ Environment:
   PORT              port of "serve" (default 8080)
   LOOM_DB           SQLite file (default ./loom.db)
   LOOM_PUBLIC_URL   base URL of the links Loom writes
+  LOOM_PROFILE_HOST host of people's profile links (default https://www.facebook.com)
 `;
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,4 +1,4 @@
-import { DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envPublicUrl, SHORT_TOKEN_LIFETIME } from '../config.js';
+import { DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, SHORT_TOKEN_LIFETIME } from '../config.js';
 import { buildApp } from '../http/app.js';
 import { Schema } from '../schema/registry.js';
 import { openStore } from '../store/open-store.js';
@@ -6,7 +6,8 @@ import { parseCommandArgs, positiveInteger } from './args.js';
 import { findDemo, isEmpty, issueToken } from './demo.js';
 import { seedInto } from './seed.js';
 
-export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH] [--media-dir DIR] [--public-url URL] [--no-demo]
+export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH] [--media-dir DIR] [--public-url URL]
+                  [--profile-host URL] [--no-demo]
 
 Serves the Graph API. On an empty database it first seeds the demo graph, then
 prints the URL, a demo user access token (valid two hours) and example requests.
@@ -18,6 +19,8 @@ Options:
   --media-dir DIR     where uploaded photos are kept (default: $LOOM_MEDIA_DIR or ./loom-media)
   --public-url URL    base of the absolute links Loom writes (paging, metadata);
                       default: $LOOM_PUBLIC_URL, else the host each request names
+  --profile-host URL  host of people's profile links (the user field link);
+                      default: $LOOM_PROFILE_HOST, else https://www.facebook.com
   --no-demo           do not seed the demo graph into an empty database
   -h, --help          show this help
 `;
@@ -29,6 +32,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     db: { type: 'string' },
     'media-dir': { type: 'string' },
     'public-url': { type: 'string' },
+    'profile-host': { type: 'string' },
     'no-demo': { type: 'boolean' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
@@ -36,6 +40,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const host = values.host ?? '127.0.0.1';
   const db = values.db ?? envDb();
   const publicUrl = values['public-url'] ?? envPublicUrl();
+  const profileHost = values['profile-host'] ?? envProfileHost();
 
   const store = openStore(db);
   if (!values['no-demo'] && (await isEmpty(store))) {
@@ -43,7 +48,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     await seedInto(store, DEMO_USERS, DEMO_SEED);
   }
   const mediaDir = values['media-dir'] ?? envMediaDir();
-  const app = await buildApp({ store, mediaDir, logger: true, ...(publicUrl ? { publicUrl } : {}) });
+  const app = await buildApp({ store, mediaDir, logger: true, ...(publicUrl ? { publicUrl } : {}), ...(profileHost ? { profileHost } : {}) });
   const close = async () => {
     await app.close();
     await store.close();

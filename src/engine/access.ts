@@ -1,3 +1,6 @@
+import type { Viewer } from '../auth/viewer.js';
+import { GraphError } from '../errors.js';
+import type { EdgeDef } from '../schema/definition.js';
 import type { Grant, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 
@@ -38,4 +41,22 @@ export async function loadAccess(
     if (owner === viewer.userId) return viewer.scopes.has(scope);
     return granted.get(owner)?.has(scope) ?? false;
   };
+}
+
+/** Whether the viewer is among the readers the edge declares: anyone, the person themselves, or the node's own app. */
+export function isReader(viewer: Viewer, edge: EdgeDef, object: StoredObject): boolean {
+  switch (edge.readers) {
+    case undefined:
+      return true;
+    case 'self':
+      return viewer.userId === object.id;
+    case 'app':
+      return viewer.kind === 'app' && viewer.app.id === object.id;
+  }
+}
+
+/** What only an app may do to itself (manage its test users): (#15) for user tokens, (#200) for another app's. */
+export function requireOwnApp(viewer: Viewer, appId: number): void {
+  if (viewer.kind !== 'app') throw GraphError.appTokenRequired();
+  if (viewer.app.id !== appId) throw GraphError.permission('Only the app itself, with its own app token, may do this');
 }

@@ -1,10 +1,11 @@
 import type { EdgeDef } from '../schema/definition.js';
 import { silhouetteUrl } from '../schema/media.js';
 import type { Grant, StoredObject } from '../store/store.js';
+import { loadIdsForBusiness } from './business-ids.js';
 import type { ReadContext } from './context.js';
 import type { Json } from './render.js';
 
-/** Edges that are not association lists: a profile picture, a person's permissions for this app. */
+/** Edges that are not association lists: a profile picture, a person's permissions for this app, their ids in sibling apps. */
 export async function loadSpecialEdge(
   context: ReadContext,
   edge: EdgeDef,
@@ -28,6 +29,8 @@ export async function loadSpecialEdge(
       }
       return result;
     }
+    case 'idsForBusiness':
+      return loadIdsForBusiness(context, parents);
     default:
       return result;
   }

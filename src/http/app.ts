@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { businessTokenKey } from '../auth/business-tokens.js';
 import { GraphError } from '../errors.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import { Schema } from '../schema/registry.js';
@@ -39,6 +40,8 @@ export interface AppSettings {
   limits: PageLimits;
   clock: () => number;
   media: { store: MediaStore; maxBytes: number };
+  /** Key of every `token_for_business`, read once at start. */
+  businessKey: string;
 }
 
 export const API_VERSION = 'v2.4';
@@ -57,6 +60,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     limits: { defaultLimit: 25, maxLimit: 100, ...options.limits },
     clock: options.clock ?? (() => Math.floor(Date.now() / 1000)),
     media: { store: new MediaStore(options.mediaDir), maxBytes: options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES },
+    businessKey: await businessTokenKey(options.store),
   };
   const app = Fastify({
     logger: options.logger ? { level: 'info' } : false,

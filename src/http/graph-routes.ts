@@ -24,15 +24,16 @@ export async function graphRoutes(app: FastifyInstance, { settings }: { settings
 }
 
 async function answer(settings: AppSettings, request: FastifyRequest, graph: GraphRequest, upload: Buffer | undefined): Promise<unknown> {
-  const [id, edge, ...rest] = graph.components;
+  // A third component is an edge's alias (`accounts/test-users`) or the node a POST addresses (`friends/<id>`).
+  const [id, edge, item, ...rest] = graph.components;
   if (id === undefined) throw GraphError.invalidParameter('No node specified');
-  if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, ...rest].join('/')}`);
+  if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, item, ...rest].join('/')}`);
   const context = await readContext(settings, request, graph, id);
   if (graph.method === 'post') {
-    return edge === undefined ? updateNode(context, id, graph.params) : postToEdge(context, id, edge, graph.params, upload);
+    return edge === undefined ? updateNode(context, id, graph.params) : postToEdge(context, id, edge, graph.params, { itemText: item, upload });
   }
-  if (graph.method === 'delete') return edge === undefined ? deleteNode(context, id) : deleteFromEdge(context, id, edge);
-  if (edge !== undefined) return readEdge(context, id, edge, graph.params);
+  if (graph.method === 'delete') return edge === undefined ? deleteNode(context, id) : deleteFromEdge(context, id, edge, item);
+  if (edge !== undefined) return readEdge(context, id, edge, graph.params, item);
   const { fields, metadata, limit, since, until } = graph.params;
   return readNode(context, id, { fields, metadata: metadata === '1' || metadata === 'true', edgeDefaults: { limit, since, until } });
 }
@@ -52,6 +53,7 @@ async function readContext(settings: AppSettings, request: FastifyRequest, graph
     limits: settings.limits,
     media: settings.media,
     linkParams,
+    businessKey: settings.businessKey,
     link: (path, params) => {
       const query = new URLSearchParams(params).toString();
       return `${publicUrl}/${API_VERSION}${path}${query ? `?${query}` : ''}`;

@@ -82,7 +82,14 @@ export type WriteOp =
   | { op: 'deleteObject'; id: ObjectId }
   /** Idempotent: adding an existing (id1, type, id2) changes nothing and counts stay exact. */
   | { op: 'addAssoc'; type: string; id1: IdOrRef; id2: IdOrRef; time: number; data?: Record<string, unknown> | null }
-  | { op: 'removeAssoc'; type: string; id1: ObjectId; id2: ObjectId };
+  | { op: 'removeAssoc'; type: string; id1: ObjectId; id2: ObjectId }
+  /**
+   * Removes a person and everything that is theirs, each object as deleteObject would: the
+   * objects they own, the objects those list under the `cascade` association types (others'
+   * comments on their posts), the person, and their grants, tokens, credentials and
+   * authorization codes under every app. Reports whether the person existed.
+   */
+  | { op: 'deleteUser'; id: ObjectId; cascade: readonly string[] };
 
 export interface WriteResult {
   /** For each op: the created object's id (createObject), or whether anything changed. */
@@ -186,6 +193,8 @@ export interface Store {
   /** Small named settings of the installation (the demo app and user, the schema version, …). */
   getSetting(key: string): Promise<string | undefined>;
   setSetting(key: string, value: string): Promise<void>;
+  /** Sets the setting only when it is unset and answers the value stored, so racing first writers agree on one. */
+  initSetting(key: string, value: string): Promise<string>;
 
   close(): Promise<void>;
 }

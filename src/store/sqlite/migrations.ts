@@ -100,6 +100,16 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 3,
+    description: 'indexes that find everything of one person, for deleting test users',
+    sql: `
+      CREATE INDEX objects_by_owner ON objects (owner);
+      CREATE INDEX grants_by_user ON grants (user_id);
+      CREATE INDEX tokens_by_user ON tokens (user_id);
+      CREATE INDEX auth_codes_by_user ON auth_codes (user_id);
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

@@ -318,6 +318,10 @@ export class SqliteStore implements Store {
     this.statements.upsertSetting.run(key, value);
   }
 
+  async initSetting(key: string, value: string): Promise<string> {
+    return this.statements.insertSettingIfAbsent.get(key, value)?.value ?? this.statements.selectSetting.get(key)!.value;
+  }
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
@@ -335,6 +339,8 @@ export class SqliteStore implements Store {
         return this.updateObject(op.id, op.data, op.updatedTime);
       case 'deleteObject':
         return this.deleteObject(op.id);
+      case 'deleteUser':
+        return this.deleteUser(op.id, op.cascade);
       case 'addAssoc': {
         const id1 = resolve(op.id1);
         const data = op.data === undefined || op.data === null ? null : JSON.stringify(op.data);
@@ -381,6 +387,19 @@ export class SqliteStore implements Store {
     return s.deleteObject.run(id).changes > 0;
   }
 
+  private deleteUser(id: ObjectId, cascade: readonly string[]): boolean {
+    const s = this.statements;
+    const owned = s.selectOwned.all(id).map((row) => row.id);
+    const types = JSON.stringify(cascade);
+    const dependents = owned.flatMap((objectId) => s.selectAssociatedIds.all(objectId, types).map((row) => row.id2));
+    for (const objectId of [...dependents, ...owned]) this.deleteObject(objectId);
+    s.deleteGrantsOfUser.run(id);
+    s.deleteTokensOfUser.run(id);
+    s.deleteCredentialsOfUser.run(id);
+    s.deleteAuthCodesOfUser.run(id);
+    return this.deleteObject(id);
+  }
+
   private pageStatement(shape: PageShape): Database.Statement<[PageParams], AssociationRow> {
     const key = Object.entries(shape)
       .filter(([, present]) => present)
@@ -409,6 +428,7 @@ function prepareStatements(db: Database.Database) {
     ),
     updateObject: db.prepare<[string, number, ObjectId]>('UPDATE objects SET data = ?, updated_time = ? WHERE id = ?'),
     deleteObject: db.prepare<[ObjectId]>('DELETE FROM objects WHERE id = ?'),
+    selectOwned: db.prepare<[ObjectId], { id: number }>('SELECT id FROM objects WHERE owner = ?'),
 
     insertAssociation: db.prepare<[ObjectId, string, ObjectId, number, string | null]>(
       'INSERT OR IGNORE INTO associations (id1, type, id2, time, data) VALUES (?, ?, ?, ?, ?)',
@@ -424,6 +444,9 @@ function prepareStatements(db: Database.Database) {
       'SELECT id1, type, COUNT(*) AS removed FROM associations WHERE id2 = ? GROUP BY id1, type',
     ),
     deleteIncoming: db.prepare<[ObjectId]>('DELETE FROM associations WHERE id2 = ?'),
+    selectAssociatedIds: db.prepare<[ObjectId, string], { id2: number }>(
+      'SELECT id2 FROM associations WHERE id1 = ? AND type IN (SELECT value FROM json_each(?))',
+    ),
 
     selectCounts: db.prepare<[string, string], { id1: number; count: number }>(
       'SELECT id1, count FROM counts WHERE type = ? AND id1 IN (SELECT value FROM json_each(?))',
@@ -454,8 +477,10 @@ function prepareStatements(db: Database.Database) {
       'SELECT hash, kind, app_id, user_id, scopes, issued_at, expires_at FROM tokens WHERE hash = ?',
     ),
     deleteTokens: db.prepare<[ObjectId, ObjectId]>('DELETE FROM tokens WHERE app_id = ? AND user_id = ?'),
+    deleteTokensOfUser: db.prepare<[ObjectId]>('DELETE FROM tokens WHERE user_id = ?'),
 
     deleteGrants: db.prepare<[ObjectId, ObjectId]>('DELETE FROM grants WHERE app_id = ? AND user_id = ?'),
+    deleteGrantsOfUser: db.prepare<[ObjectId]>('DELETE FROM grants WHERE user_id = ?'),
     insertGrant: db.prepare<[ObjectId, ObjectId, string, GrantStatus]>(
       'INSERT OR REPLACE INTO grants (app_id, user_id, scope, status) VALUES (?, ?, ?, ?)',
     ),
@@ -475,6 +500,7 @@ function prepareStatements(db: Database.Database) {
     selectCredentialsByUser: db.prepare<[ObjectId], CredentialsRow>(
       'SELECT user_id, email, password_hash FROM credentials WHERE user_id = ?',
     ),
+    deleteCredentialsOfUser: db.prepare<[ObjectId]>('DELETE FROM credentials WHERE user_id = ?'),
 
     insertAuthCode: db.prepare<[string, ObjectId, ObjectId, string, string, number]>(
       `INSERT INTO auth_codes (hash, app_id, user_id, redirect_uri, scopes, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -482,10 +508,14 @@ function prepareStatements(db: Database.Database) {
     deleteAuthCode: db.prepare<[string], AuthCodeRow>(
       'DELETE FROM auth_codes WHERE hash = ? RETURNING hash, app_id, user_id, redirect_uri, scopes, expires_at',
     ),
+    deleteAuthCodesOfUser: db.prepare<[ObjectId]>('DELETE FROM auth_codes WHERE user_id = ?'),
 
     selectSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
     upsertSetting: db.prepare<[string, string]>(
       'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    ),
+    insertSettingIfAbsent: db.prepare<[string, string], { value: string }>(
+      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING RETURNING value',
     ),
   };
 }
