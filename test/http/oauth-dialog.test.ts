@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { before, describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { hashPassword } from '../../src/auth/passwords.js';
@@ -74,6 +75,33 @@ describe('the OAuth sign-in dialog', () => {
     });
     // user_posts was unticked: Dave's own posts are out of this token's reach.
     assert.deepEqual((await server.get('/v2.4/me/posts', { access_token: token.body.access_token })).body, { data: [] });
+  });
+
+  it("follows the redirect to the app's own callback, which exchanges the code server-side", async () => {
+    // A minimal client app: its callback swaps the code for a token and shows who signed in.
+    const callback = createServer(async (request, response) => {
+      const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+      const redirectUri = `http://127.0.0.1:${(callback.address() as { port: number }).port}/callback`;
+      const query = new URLSearchParams({ client_id: clientId, client_secret: fixture.app.secret, redirect_uri: redirectUri, code: url.searchParams.get('code') ?? '' });
+      const token = (await (await fetch(`${server.url}/v2.4/oauth/access_token?${query}`)).json()) as { access_token: string };
+      const me = await (await fetch(`${server.url}/v2.4/me?access_token=${token.access_token}`)).json();
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ state: url.searchParams.get('state'), me }));
+    });
+    await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
+    try {
+      const redirectUri = `http://127.0.0.1:${(callback.address() as { port: number }).port}/callback`;
+      const browser = new Browser(server.url);
+      const dialog = await browser.open(`${server.url}/v2.4/dialog/oauth?${new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, state: 'st8' })}`);
+      const consent = await browser.submit(dialog, { email, password: PASSWORD });
+      const redirect = await browser.submit(consent, {}, ['decision', 'allow']);
+      assert.equal(redirect.status, 302);
+      const landed = await browser.open(redirect.location!);
+      assert.equal(landed.status, 200);
+      assert.deepEqual(JSON.parse(landed.html), { state: 'st8', me: { name: 'Dave Dale', id: fixture.scoped(fixture.users.dave) } });
+    } finally {
+      await new Promise((resolve) => callback.close(resolve));
+    }
   });
 
   it('redeems a code once only', async () => {
