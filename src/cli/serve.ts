@@ -1,4 +1,5 @@
-import { DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, SHORT_TOKEN_LIFETIME } from '../config.js';
+import { DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, envTokenLifetime, SHORT_TOKEN_LIFETIME } from '../config.js';
+import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
 import { Schema } from '../schema/registry.js';
 import { openStore } from '../store/open-store.js';
@@ -7,10 +8,11 @@ import { findDemo, isEmpty, issueToken } from './demo.js';
 import { seedInto } from './seed.js';
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH] [--media-dir DIR] [--public-url URL]
-                  [--profile-host URL] [--no-demo]
+                  [--profile-host URL] [--token-lifetime S] [--no-demo]
 
 Serves the Graph API. On an empty database it first seeds the demo graph, then
-prints the URL, a demo user access token (valid two hours) and example requests.
+prints the URL, a demo user access token, the demo user's sign-in email and
+password (for the OAuth dialog) and example requests.
 
 Options:
   --port N            port to listen on (default: $PORT or 8080)
@@ -21,6 +23,8 @@ Options:
                       default: $LOOM_PUBLIC_URL, else the host each request names
   --profile-host URL  host of people's profile links (the user field link);
                       default: $LOOM_PROFILE_HOST, else https://www.facebook.com
+  --token-lifetime S  seconds the user tokens of the sign-in dialog (and the printed
+                      demo token) last; default: $LOOM_TOKEN_LIFETIME or ${SHORT_TOKEN_LIFETIME}
   --no-demo           do not seed the demo graph into an empty database
   -h, --help          show this help
 `;
@@ -33,6 +37,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'media-dir': { type: 'string' },
     'public-url': { type: 'string' },
     'profile-host': { type: 'string' },
+    'token-lifetime': { type: 'string' },
     'no-demo': { type: 'boolean' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
@@ -41,6 +46,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const db = values.db ?? envDb();
   const publicUrl = values['public-url'] ?? envPublicUrl();
   const profileHost = values['profile-host'] ?? envProfileHost();
+  const tokenLifetime = positiveInteger('token-lifetime', values['token-lifetime'] ?? envTokenLifetime(), SHORT_TOKEN_LIFETIME);
 
   const store = openStore(db);
   if (!values['no-demo'] && (await isEmpty(store))) {
@@ -48,7 +54,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
     await seedInto(store, DEMO_USERS, DEMO_SEED);
   }
   const mediaDir = values['media-dir'] ?? envMediaDir();
-  const app = await buildApp({ store, mediaDir, logger: true, ...(publicUrl ? { publicUrl } : {}), ...(profileHost ? { profileHost } : {}) });
+  const app = await buildApp({
+    store,
+    mediaDir,
+    logger: true,
+    tokenLifetime,
+    ...(publicUrl ? { publicUrl } : {}),
+    ...(profileHost ? { profileHost } : {}),
+  });
   const close = async () => {
     await app.close();
     await store.close();
@@ -62,10 +75,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const demo = await findDemo(store);
   const lines = [``, `Loom is serving the Graph API at ${base}/v2.4/`];
   if (demo) {
-    const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(), SHORT_TOKEN_LIFETIME);
+    const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(), tokenLifetime);
+    const credentials = await store.getCredentials(demo.user.id);
     lines.push(
       `Demo user: ${String(demo.user.data.name)} (id ${token.scopedUserId}), app "${demo.app.name}" (id ${demo.app.id})`,
-      `Access token (valid 2 hours): ${token.accessToken}`,
+      `Access token (valid ${describeSeconds(tokenLifetime)}): ${token.accessToken}`,
+      ...(credentials ? [`Demo sign-in (OAuth dialog): email ${credentials.email}, password ${DEMO_PASSWORD}`] : []),
       ``,
       `Try:`,
       `  curl -g '${base}/v2.4/me?fields=id,name,birthday,friends.limit(3){name}&access_token=${token.accessToken}'`,
@@ -77,4 +92,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
     lines.push(`This database holds no demo graph (started with --no-demo).`);
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+function describeSeconds(seconds: number): string {
+  if (seconds % 3600 === 0) return seconds === 3600 ? '1 hour' : `${seconds / 3600} hours`;
+  if (seconds % 60 === 0) return seconds === 60 ? '1 minute' : `${seconds / 60} minutes`;
+  return seconds === 1 ? '1 second' : `${seconds} seconds`;
 }

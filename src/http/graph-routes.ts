@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resolveViewer, type Viewer } from '../auth/viewer.js';
 import { createReadContext, type ReadContext } from '../engine/context.js';
 import { deleteFromEdge, deleteNode, postToEdge, updateNode } from '../engine/mutations.js';
+import { answerPermissions } from '../engine/permissions.js';
 import { readEdge, readNode, Redirect } from '../engine/read.js';
 import { GraphError } from '../errors.js';
 import { API_VERSION, JSON_TYPE, sendJson, type AppSettings } from './app.js';
@@ -27,6 +28,9 @@ async function answer(settings: AppSettings, request: FastifyRequest, graph: Gra
   // A third component is an edge's alias (`accounts/test-users`) or the node a POST addresses (`friends/<id>`).
   const [id, edge, item, ...rest] = graph.components;
   if (id === undefined) throw GraphError.invalidParameter('No node specified');
+  if (edge === 'permissions' && (item !== undefined || graph.method === 'delete') && rest.length === 0) {
+    return answerPermissions(await readContext(settings, request, graph, id), id, graph.method, item);
+  }
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, item, ...rest].join('/')}`);
   const context = await readContext(settings, request, graph, id);
   if (graph.method === 'post') {
@@ -63,5 +67,5 @@ async function readContext(settings: AppSettings, request: FastifyRequest, graph
 
 async function authenticate(settings: AppSettings, graph: GraphRequest, id: string): Promise<Viewer> {
   if (!graph.accessToken) throw id === 'me' ? GraphError.activeTokenRequired() : GraphError.noToken();
-  return resolveViewer(settings.store, graph.accessToken, settings.clock());
+  return resolveViewer(settings.store, graph.accessToken, settings.clock(), graph.params.appsecret_proof);
 }

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { runDialog } from '../helpers/browser.js';
 
 const LOOM = 'bin/loom';
 
@@ -96,6 +97,12 @@ describe('the loom command line', () => {
       const examples = [...output.matchAll(/curl -g '([^']+)'/g)].map((match) => match[1]!);
       assert.equal(examples.length, 2);
       for (const example of examples) assert.equal((await fetch(example)).status, 200, example);
+
+      const [, email, password] = /Demo sign-in \(OAuth dialog\): email (\S+), password (\S+)/.exec(output) ?? [];
+      assert.deepEqual([email, password], ['ilse.marwood@example.com', 'loom-demo']);
+      const appId = /app "Loom Demo" \(id (\d+)\)/.exec(output)![1]!;
+      const { location } = await runDialog(`http://127.0.0.1:${port}`, { clientId: appId, redirectUri: 'http://localhost/cb', email: email!, password: password! });
+      assert.match(location.searchParams.get('code') ?? '', /^AQ/, 'the demo user signs in to the dialog');
     } finally {
       child.kill('SIGTERM');
     }
