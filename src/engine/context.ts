@@ -17,6 +17,8 @@ export interface ReadContext {
   publicUrl: string;
   profileHost: string;
   limits: PageLimits;
+  /** Lifetime, in seconds, of the short-lived user tokens Loom issues (test users'). */
+  tokenLifetime: number;
   /** Where uploaded images go, and the largest one accepted, in bytes. */
   media: { store: MediaStore; maxBytes: number };
   /** An absolute link to a Graph path (`/123/likes`) with these query parameters. */

@@ -8,7 +8,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { hashPassword } from '../auth/passwords.js';
 import { issueUserToken } from '../auth/tokens.js';
-import { SHORT_TOKEN_LIFETIME } from '../config.js';
 import { GraphError } from '../errors.js';
 import type { Association, Grant, ObjectId, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
@@ -16,8 +15,6 @@ import type { ItemOf } from './edge-items.js';
 import { loadRoot } from './node-ids.js';
 import type { Json } from './render.js';
 
-/** Lifetime of test users' tokens, kept in this one place. */
-const TOKEN_LIFETIME = SHORT_TOKEN_LIFETIME;
 /** Most test users one app may hold. */
 export const MAX_TEST_USERS = 500;
 const DEFAULT_PERMISSIONS = ['public_profile', 'user_friends'];
@@ -128,7 +125,7 @@ async function issueToken(context: ReadContext, userId: ObjectId, scopes: readon
     appId: context.viewer.app.id,
     userId,
     scopes,
-    expiresIn: TOKEN_LIFETIME,
+    expiresIn: context.tokenLifetime,
     now: context.now,
   });
   return issued.accessToken;

@@ -56,6 +56,7 @@ async function readContext(settings: AppSettings, request: FastifyRequest, graph
     profileHost: settings.profileHost,
     limits: settings.limits,
     media: settings.media,
+    tokenLifetime: settings.tokenLifetime,
     linkParams,
     businessKey: settings.businessKey,
     link: (path, params) => {

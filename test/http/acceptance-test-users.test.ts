@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { registerApp } from '../../src/auth/apps.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { AppRecord, Store } from '../../src/store/store.js';
@@ -17,28 +17,38 @@ interface TestUser {
 }
 
 /**
- * What an unchanged Graph client does with Loom, over HTTP only: an app token, test users made
- * and befriended, each acting with their own token. The two apps are made through the store,
- * as `loom app create` would.
+ * What an unchanged Graph client does with Loom, over HTTP only: an app token from
+ * `client_credentials`, test users made and befriended, each acting with their own token. The two
+ * apps are registered as `loom app create` registers them.
  */
 describe('acceptance: test users befriend and act as an SDK drives them', () => {
   let store: Store;
   let server: TestServer;
   let appA: AppRecord;
   let appB: AppRecord;
+  const appTokens = new Map<number, string>();
   before(async () => {
     store = openSqliteStore(join(mkdtempSync(join(tmpdir(), 'loom-acceptance-')), 'graph.db'));
-    const app = (name: string) =>
-      store.createApp({ name, secret: randomBytes(16).toString('hex'), idKey: randomBytes(16).toString('hex'), createdTime: Math.floor(Date.now() / 1000) });
-    [appA, appB] = [await app('Acceptance A'), await app('Acceptance B')];
+    const now = Math.floor(Date.now() / 1000);
+    [appA, appB] = [await registerApp(store, { name: 'Acceptance A', now }), await registerApp(store, { name: 'Acceptance B', now })];
     server = await startServer(store);
+    for (const app of [appA, appB]) {
+      const reply = await server.get('/oauth/access_token', {
+        grant_type: 'client_credentials',
+        client_id: String(app.id),
+        client_secret: app.secret,
+      });
+      assert.equal(reply.status, 200, reply.text);
+      assert.equal(reply.body.token_type, 'bearer');
+      appTokens.set(app.id, reply.body.access_token);
+    }
   });
   after(async () => {
     await server.close();
     await store.close();
   });
 
-  const appToken = (app: AppRecord) => `${app.id}|${app.secret}`;
+  const appToken = (app: AppRecord) => appTokens.get(app.id)!;
   async function testUser(app: AppRecord, name: string): Promise<TestUser> {
     const reply = await server.form(`/v2.4/${app.id}/accounts/test-users`, {
       access_token: appToken(app),

@@ -7,7 +7,7 @@ import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { SHORT_TOKEN_LIFETIME } from '../../src/config.js';
 import type { AppRecord } from '../../src/store/store.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
+import { startServer, useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
 
 const SUCCESS = '{"success":true}';
 
@@ -54,6 +54,17 @@ describe('test users over HTTP', () => {
     ]);
     const record = await fixture.store.findToken(hashToken(user.access_token));
     assert.equal(record?.expiresAt, fixture.now + SHORT_TOKEN_LIFETIME);
+  });
+
+  it('gives test users tokens of the configured lifetime', async () => {
+    const short = await startServer(fixture.store, { clock: () => fixture.now, tokenLifetime: 90 });
+    try {
+      const user = (await short.form(path, { access_token: appToken })).body;
+      const record = await fixture.store.findToken(hashToken(user.access_token));
+      assert.equal(record?.expiresAt, fixture.now + 90);
+    } finally {
+      await short.close();
+    }
   });
 
   it('keeps the password only as a scrypt hash and the token only as its SHA-256', async () => {
