@@ -1,3 +1,4 @@
+import { ALWAYS_GRANTED } from '../auth/grants.js';
 import type { Viewer } from '../auth/viewer.js';
 import { GraphError } from '../errors.js';
 import type { EdgeDef } from '../schema/definition.js';
@@ -6,8 +7,6 @@ import type { ReadContext } from './context.js';
 
 /** Answers "did this node's owner give the viewer's app this permission?" for one batch of nodes. */
 export type AccessCheck = (object: StoredObject, scope: string | undefined) => boolean;
-
-const ALWAYS = 'public_profile';
 
 /** The person whose permission a node's fields need: a user for themselves, an owner for their things. */
 function ownerOf(object: StoredObject): number | null {
@@ -21,7 +20,7 @@ export async function loadAccess(
   scopes: readonly (string | undefined)[],
 ): Promise<AccessCheck> {
   const viewer = context.viewer;
-  const needed = scopes.some((scope) => scope !== undefined && scope !== ALWAYS);
+  const needed = scopes.some((scope) => scope !== undefined && scope !== ALWAYS_GRANTED);
   const others = new Set<number>();
   if (needed) {
     for (const object of objects) {
@@ -35,7 +34,7 @@ export async function loadAccess(
     granted.set(userId, new Set(list.filter((grant) => grant.status === 'granted').map((grant) => grant.scope)));
   }
   return (object, scope) => {
-    if (scope === undefined || scope === ALWAYS) return true;
+    if (scope === undefined || scope === ALWAYS_GRANTED) return true;
     const owner = ownerOf(object);
     if (owner === null) return true;
     if (owner === viewer.userId) return viewer.scopes.has(scope);
