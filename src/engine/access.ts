@@ -1,4 +1,4 @@
-import { ALWAYS_GRANTED } from '../auth/grants.js';
+import { ALWAYS_GRANTED, grantedScopes } from '../auth/grants.js';
 import type { Viewer } from '../auth/viewer.js';
 import { GraphError } from '../errors.js';
 import type { EdgeDef } from '../schema/definition.js';
@@ -30,9 +30,7 @@ export async function loadAccess(
   }
   const grants = others.size > 0 ? await context.store.getGrants(viewer.app.id, [...others]) : new Map<number, Grant[]>();
   const granted = new Map<number, Set<string>>();
-  for (const [userId, list] of grants) {
-    granted.set(userId, new Set(list.filter((grant) => grant.status === 'granted').map((grant) => grant.scope)));
-  }
+  for (const [userId, list] of grants) granted.set(userId, grantedScopes(list));
   return (object, scope) => {
     if (scope === undefined || scope === ALWAYS_GRANTED) return true;
     const owner = ownerOf(object);

@@ -6,10 +6,11 @@
  * its app token, may list, change or delete them.
  */
 import { randomBytes, randomInt } from 'node:crypto';
+import { grantedScopes } from '../auth/grants.js';
 import { hashPassword } from '../auth/passwords.js';
 import { issueUserToken } from '../auth/tokens.js';
 import { GraphError } from '../errors.js';
-import type { Association, Grant, ObjectId, StoredObject } from '../store/store.js';
+import type { Association, ObjectId, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import type { ItemOf } from './edge-items.js';
 import { loadRoot } from './node-ids.js';
@@ -74,7 +75,7 @@ export async function testUserItems(context: ReadContext, rows: readonly Associa
   const tokens = new Map<ObjectId, string>();
   await Promise.all(
     userIds.map(async (userId) => {
-      const scopes = grantedScopes(grants.get(userId));
+      const scopes = [...grantedScopes(grants.get(userId))];
       if (scopes.length > 0) tokens.set(userId, await issueToken(context, userId, scopes));
     }),
   );
@@ -129,10 +130,6 @@ async function issueToken(context: ReadContext, userId: ObjectId, scopes: readon
     now: context.now,
   });
   return issued.accessToken;
-}
-
-function grantedScopes(grants: readonly Grant[] | undefined): string[] {
-  return (grants ?? []).filter((grant) => grant.status === 'granted').map((grant) => grant.scope);
 }
 
 function loginUrl(context: ReadContext, id: string): string {
