@@ -1,3 +1,5 @@
+import { SHORT_LIVED_SECONDS } from './auth/tokens.js';
+
 /** Settings shared by the commands, from flags first, then the environment, then defaults. */
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_DB = './loom.db';
@@ -5,7 +7,7 @@ export const DEFAULT_MEDIA_DIR = './loom-media';
 export const DEMO_USERS = 60;
 export const DEMO_SEED = 'loom';
 /** Lifetime of the user tokens the CLI prints, in seconds. */
-export const SHORT_TOKEN_LIFETIME = 2 * 60 * 60;
+export const SHORT_TOKEN_LIFETIME = SHORT_LIVED_SECONDS;
 
 export function envPort(): number {
   const text = process.env.PORT;
@@ -22,4 +24,13 @@ export function envMediaDir(): string {
 
 export function envPublicUrl(): string | undefined {
   return process.env.LOOM_PUBLIC_URL || undefined;
+}
+
+export function envProfileHost(): string | undefined {
+  return process.env.LOOM_PROFILE_HOST || undefined;
+}
+
+/** `LOOM_TOKEN_LIFETIME`, in seconds, when set. */
+export function envTokenLifetime(): string | undefined {
+  return process.env.LOOM_TOKEN_LIFETIME || undefined;
 }

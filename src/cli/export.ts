@@ -2,7 +2,7 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { envDb } from '../config.js';
 import { openStore } from '../store/open-store.js';
-import { RECORD_KINDS, recordKey, type RecordKey, type RecordKind } from '../store/records.js';
+import { RECORD_KINDS, recordKey, TOKEN_KINDS, type RecordKey, type RecordKind } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { parseCommandArgs } from './args.js';
 import { endLine, headerLine } from './graph-file.js';
@@ -17,7 +17,8 @@ database nobody writes to meanwhile, so the copy is one consistent moment.
 
 Options:
   --db PATH|URL   SQLite file or postgres:// URL to read (default: $LOOM_DB or ./loom.db)
-  --tokens        include access tokens (stored hashed), so issued tokens work on the copy
+  --tokens        include access tokens (stored hashed), so issued tokens work on the copy,
+                  and the records of revoked ones
   -h, --help      show this help
 `;
 
@@ -36,7 +37,7 @@ export async function exportCommand(argv: string[]): Promise<void> {
 }
 
 export async function exportGraph(store: Store, output: Writable, options: { tokens: boolean }): Promise<number> {
-  const kinds = RECORD_KINDS.filter((kind) => kind !== 'token' || options.tokens);
+  const kinds = RECORD_KINDS.filter((kind) => options.tokens || !TOKEN_KINDS.includes(kind));
   const counts: Partial<Record<RecordKind, number>> = {};
   for (const kind of kinds) counts[kind] = await store.countRecords(kind);
   const progress = createProgress('Exporting the graph', process.stderr);

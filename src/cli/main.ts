@@ -1,3 +1,4 @@
+import { appCommand, appHelp } from './app.js';
 import { UsageError } from './args.js';
 import { exportCommand, exportHelp } from './export.js';
 import { importCommand, importHelp } from './import.js';
@@ -9,6 +10,7 @@ const commands: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   serve: { run: serveCommand, help: serveHelp },
   seed: { run: seedCommand, help: seedHelp },
   token: { run: tokenCommand, help: tokenHelp },
+  app: { run: appCommand, help: appHelp },
   export: { run: exportCommand, help: exportHelp },
   import: { run: importCommand, help: importHelp },
 };
@@ -21,6 +23,7 @@ Commands:
   serve    serve the Graph API (seeds a demo graph into an empty database)
   seed     fill an empty database with a deterministic demo graph
   token    print a fresh user access token
+  app      register an app (prints its id and secret) or list the apps
   export   write a database's whole graph to standard output
   import   load an exported graph into an empty database
 
@@ -30,6 +33,8 @@ Environment:
   PORT              port of "serve" (default 8080)
   LOOM_DB           SQLite file or postgres:// URL (default ./loom.db)
   LOOM_PUBLIC_URL   base URL of the links Loom writes
+  LOOM_PROFILE_HOST host of people's profile links (default https://www.facebook.com)
+  LOOM_TOKEN_LIFETIME  seconds the sign-in dialog's user tokens last (default 7200)
 `;
 
 export async function main(argv: string[]): Promise<number> {

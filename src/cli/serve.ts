@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
-import { DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envPublicUrl, SHORT_TOKEN_LIFETIME } from '../config.js';
+import { DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, envTokenLifetime, SHORT_TOKEN_LIFETIME } from '../config.js';
+import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
 import { Schema } from '../schema/registry.js';
 import { openStore, redactPassword } from '../store/open-store.js';
@@ -10,10 +11,11 @@ import { seedInto } from './seed.js';
 import { startWorkers } from './workers.js';
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
-                  [--public-url URL] [--no-demo]
+                  [--public-url URL] [--profile-host URL] [--token-lifetime S] [--no-demo]
 
 Serves the Graph API. On an empty database it first seeds the demo graph, then
-prints the URL, a demo user access token (valid two hours) and example requests.
+prints the URL, a demo user access token, the demo user's sign-in email and
+password (for the OAuth dialog) and example requests.
 
 Options:
   --port N            port to listen on (default: $PORT or 8080)
@@ -24,6 +26,10 @@ Options:
   --media-dir DIR     where uploaded photos are kept (default: $LOOM_MEDIA_DIR or ./loom-media)
   --public-url URL    base of the absolute links Loom writes (paging, metadata);
                       default: $LOOM_PUBLIC_URL, else the host each request names
+  --profile-host URL  host of people's profile links (the user field link);
+                      default: $LOOM_PROFILE_HOST, else https://www.facebook.com
+  --token-lifetime S  seconds the user tokens of the sign-in dialog (and the printed
+                      demo token) last; default: $LOOM_TOKEN_LIFETIME or ${SHORT_TOKEN_LIFETIME}
   --no-demo           do not seed the demo graph into an empty database
   -h, --help          show this help
 `;
@@ -35,6 +41,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
     db: { type: 'string' },
     'media-dir': { type: 'string' },
     'public-url': { type: 'string' },
+    'profile-host': { type: 'string' },
+    'token-lifetime': { type: 'string' },
     'no-demo': { type: 'boolean' },
     workers: { type: 'string' },
   });
@@ -43,8 +51,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const host = values.host ?? '127.0.0.1';
   const db = values.db ?? envDb();
   const publicUrl = values['public-url'] ?? envPublicUrl();
+  const profileHost = values['profile-host'] ?? envProfileHost();
+  const tokenLifetime = positiveInteger('token-lifetime', values['token-lifetime'] ?? envTokenLifetime(), SHORT_TOKEN_LIFETIME);
   const workers = positiveInteger('workers', values.workers, 1);
-  const listen: Listen = { port, host, publicUrl, mediaDir: values['media-dir'] ?? envMediaDir() };
+  const listen: Listen = { port, host, publicUrl, profileHost, tokenLifetime, mediaDir: values['media-dir'] ?? envMediaDir() };
 
   const store = openStore(db);
   // A worker runs this same command line, and only serves: the primary seeded and reports.
@@ -61,10 +71,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const processes = workers > 1 ? ` from ${workers} worker processes` : '';
   const lines = [``, `Loom is serving the Graph API at ${base}/v2.4/${processes}`];
   if (demo) {
-    const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(), SHORT_TOKEN_LIFETIME);
+    const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(), tokenLifetime);
+    const credentials = await store.getCredentials(demo.user.id);
     lines.push(
       `Demo user: ${String(demo.user.data.name)} (id ${token.scopedUserId}), app "${demo.app.name}" (id ${demo.app.id})`,
-      `Access token (valid 2 hours): ${token.accessToken}`,
+      `Access token (valid ${describeSeconds(tokenLifetime)}): ${token.accessToken}`,
+      ...(credentials ? [`Demo sign-in (OAuth dialog): email ${credentials.email}, password ${DEMO_PASSWORD}`] : []),
       ``,
       `Try:`,
       `  curl -g '${base}/v2.4/me?fields=id,name,birthday,friends.limit(3){name}&access_token=${token.accessToken}'`,
@@ -84,11 +96,20 @@ interface Listen {
   port: number;
   host: string;
   publicUrl: string | undefined;
+  profileHost: string | undefined;
+  tokenLifetime: number;
   mediaDir: string;
 }
 
-async function serveRequests(store: Store, { port, host, publicUrl, mediaDir }: Listen): Promise<void> {
-  const app = await buildApp({ store, mediaDir, logger: true, ...(publicUrl ? { publicUrl } : {}) });
+async function serveRequests(store: Store, { port, host, publicUrl, profileHost, tokenLifetime, mediaDir }: Listen): Promise<void> {
+  const app = await buildApp({
+    store,
+    mediaDir,
+    logger: true,
+    tokenLifetime,
+    ...(publicUrl ? { publicUrl } : {}),
+    ...(profileHost ? { profileHost } : {}),
+  });
   const close = async () => {
     await app.close();
     await store.close();
@@ -97,4 +118,10 @@ async function serveRequests(store: Store, { port, host, publicUrl, mediaDir }: 
   process.once('SIGINT', close);
   process.once('SIGTERM', close);
   await app.listen({ port, host });
+}
+
+function describeSeconds(seconds: number): string {
+  if (seconds % 3600 === 0) return seconds === 3600 ? '1 hour' : `${seconds / 3600} hours`;
+  if (seconds % 60 === 0) return seconds === 60 ? '1 minute' : `${seconds / 60} minutes`;
+  return seconds === 1 ? '1 second' : `${seconds} seconds`;
 }

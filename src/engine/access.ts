@@ -1,10 +1,12 @@
+import { ALWAYS_GRANTED, grantedScopes } from '../auth/grants.js';
+import type { Viewer } from '../auth/viewer.js';
+import { GraphError } from '../errors.js';
+import type { EdgeDef } from '../schema/definition.js';
 import type { Grant, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 
 /** Answers "did this node's owner give the viewer's app this permission?" for one batch of nodes. */
 export type AccessCheck = (object: StoredObject, scope: string | undefined) => boolean;
-
-const ALWAYS = 'public_profile';
 
 /** The person whose permission a node's fields need: a user for themselves, an owner for their things. */
 function ownerOf(object: StoredObject): number | null {
@@ -18,7 +20,7 @@ export async function loadAccess(
   scopes: readonly (string | undefined)[],
 ): Promise<AccessCheck> {
   const viewer = context.viewer;
-  const needed = scopes.some((scope) => scope !== undefined && scope !== ALWAYS);
+  const needed = scopes.some((scope) => scope !== undefined && scope !== ALWAYS_GRANTED);
   const others = new Set<number>();
   if (needed) {
     for (const object of objects) {
@@ -28,14 +30,30 @@ export async function loadAccess(
   }
   const grants = others.size > 0 ? await context.store.getGrants(viewer.app.id, [...others]) : new Map<number, Grant[]>();
   const granted = new Map<number, Set<string>>();
-  for (const [userId, list] of grants) {
-    granted.set(userId, new Set(list.filter((grant) => grant.status === 'granted').map((grant) => grant.scope)));
-  }
+  for (const [userId, list] of grants) granted.set(userId, grantedScopes(list));
   return (object, scope) => {
-    if (scope === undefined || scope === ALWAYS) return true;
+    if (scope === undefined || scope === ALWAYS_GRANTED) return true;
     const owner = ownerOf(object);
     if (owner === null) return true;
     if (owner === viewer.userId) return viewer.scopes.has(scope);
     return granted.get(owner)?.has(scope) ?? false;
   };
+}
+
+/** Whether the viewer is among the readers the edge declares: anyone, the person themselves, or the node's own app. */
+export function isReader(viewer: Viewer, edge: EdgeDef, object: StoredObject): boolean {
+  switch (edge.readers) {
+    case undefined:
+      return true;
+    case 'self':
+      return viewer.userId === object.id;
+    case 'app':
+      return viewer.kind === 'app' && viewer.app.id === object.id;
+  }
+}
+
+/** What only an app may do to itself (manage its test users): (#15) for user tokens, (#200) for another app's. */
+export function requireOwnApp(viewer: Viewer, appId: number): void {
+  if (viewer.kind !== 'app') throw GraphError.appTokenRequired();
+  if (viewer.app.id !== appId) throw GraphError.permission('Only the app itself, with its own app token, may do this');
 }

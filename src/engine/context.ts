@@ -1,3 +1,4 @@
+import { businessOf, tokenForBusiness } from '../auth/business-tokens.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { MediaStore } from '../media/media-store.js';
 import type { Schema } from '../schema/registry.js';
@@ -16,12 +17,16 @@ export interface ReadContext {
   publicUrl: string;
   profileHost: string;
   limits: PageLimits;
+  /** Lifetime, in seconds, of the short-lived user tokens Loom issues (test users'). */
+  tokenLifetime: number;
   /** Where uploaded images go, and the largest one accepted, in bytes. */
   media: { store: MediaStore; maxBytes: number };
   /** An absolute link to a Graph path (`/123/likes`) with these query parameters. */
   link(path: string, params: Record<string, string>): string;
   /** Parameters every generated link carries so it works as it stands (the access token, its proof). */
   linkParams: Record<string, string>;
+  /** The installation's key of `token_for_business` (auth/business-tokens). */
+  businessKey: string;
   cursors: CursorCodec;
   fieldContext: FieldContext;
 }
@@ -30,6 +35,7 @@ export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext'>;
 
 export function createReadContext(input: ReadContextInput): ReadContext {
   const { viewer } = input;
+  const business = businessOf(viewer.app);
   return {
     ...input,
     cursors: new CursorCodec(viewer.app.idKey, viewer.ids),
@@ -37,6 +43,7 @@ export function createReadContext(input: ReadContextInput): ReadContext {
       userIdFor: (internalId) => viewer.ids.scope(internalId),
       publicUrl: input.publicUrl,
       profileHost: input.profileHost,
+      tokenForBusiness: (internalId) => tokenForBusiness(input.businessKey, business, internalId),
       now: input.now,
       viewerId: viewer.userId,
     },

@@ -6,7 +6,8 @@ import type { ReadContext } from './context.js';
 import { readEdgeOptions, type EdgeOptions } from './edge-options.js';
 import { listingOf, type Listing } from './listing.js';
 import { externalId } from './node-ids.js';
-import { renderObjectsById, type Json } from './render.js';
+import { renderEdgeItems } from './edge-items.js';
+import type { Json } from './render.js';
 import { loadSpecialEdge } from './special-edges.js';
 import { loadSummaries } from './summaries.js';
 
@@ -39,15 +40,11 @@ export async function loadEdge(
     loadPages(context, edge, listing, parents, options),
     wantsSummary ? loadSummaries(context, edge, listing, parents) : undefined,
   ]);
-  const items = await renderObjectsById(
-    context,
-    [...new Set([...pages.values()].flatMap((page) => page.rows.map((row) => row.id2)))],
-    request.children,
-  );
+  const itemOf = await renderEdgeItems(context, edge, [...pages.values()].flatMap((page) => page.rows), request.children);
 
   for (const parent of parents) {
     const page = pages.get(parent.id) ?? { rows: [], more: false };
-    const data = page.rows.map((row) => items.get(row.id2)).filter((item): item is Json => item !== undefined);
+    const data = page.rows.map(itemOf).filter((item): item is Json => item !== undefined);
     const collection: Json = { data };
     if (page.rows.length > 0) {
       collection.paging = pagingOf(context, parentType, edge, parent, page, options, request);

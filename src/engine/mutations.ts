@@ -3,71 +3,131 @@ import { fetchImage, tooLarge } from '../media/fetch-image.js';
 import { inspectImage, type ImageInfo } from '../media/image-check.js';
 import type { EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
 import { imageKeyOf } from '../schema/media.js';
-import type { IdOrRef, StoredObject, WriteOp } from '../store/store.js';
+import { PUBLISH } from '../schema/writes.js';
+import type { IdOrRef, ObjectId, StoredObject, WriteOp } from '../store/store.js';
+import { requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
 import { externalId, loadRoot } from './node-ids.js';
 import { readNode } from './read.js';
 import type { Json } from './render.js';
+import { completeTestUser, deleteTestUser, prepareTestUser, updateTestUser } from './test-users.js';
 
 const SUCCESS = { success: true };
 /** Most comments and replies one delete cascades through; beyond that the delete is refused rather than left half done. */
 const MAX_CASCADE = 100_000;
 
+/** The nodes one POST involves; a POST by an app has no viewing person, one without an item has no item. */
+type Parties = { parent: ObjectId; viewer?: ObjectId; item?: ObjectId; thread?: ObjectId };
+
+/** What a POST carries beside its parameters. */
+export interface PostExtras {
+  /** The node named after the edge (`<u2>` in `/<u1>/friends/<u2>`). */
+  itemText?: string;
+  /** The bytes of an uploaded file. */
+  upload?: Buffer;
+}
+
 /**
- * `POST /<id>/<edge>`: the one create path for every edge the schema declares writable. With
- * `fields`, the answer is the created node read back with those fields.
+ * `POST /<id>/<edge>[/<item>]`: the one create path for every edge the schema declares writable.
+ * With `fields`, the answer is the created node read back with those fields.
  */
 export async function postToEdge(
   context: ReadContext,
   idText: string,
   edgeName: string,
   params: Record<string, string>,
-  upload?: Buffer,
+  extras: PostExtras = {},
 ): Promise<Json> {
-  const viewer = requirePublisher(context);
   const { object, type } = await loadRoot(context, idText, 'post');
-  const edge = writableEdge(context, type, edgeName, idText);
+  const edge = writableEdge(context, type, edgeName, idText, extras.itemText, 'post');
   const post = edge.post!;
+  if (post.by === 'app') {
+    requireOwnApp(context.viewer, object.id);
+    const user = await prepareTestUser(context, object, readParams(post.params ?? [], params));
+    const { results } = await writePost(context, post, { parent: object.id }, { owner: null, data: user.profile });
+    return completeTestUser(context, results[0] as ObjectId, user);
+  }
+  const viewer = requirePublisher(context, post.scope!);
+  if (post.item !== undefined) return postRequest(context, post, object.id, viewer, extras.itemText!);
   await checkAllowed(context, post, object, viewer);
   const data = readParams(post.params ?? [], params);
   if (post.oneOf && !post.oneOf.some((name) => data[name] !== undefined)) {
     throw GraphError.invalidParameter(`The parameter ${post.oneOf.join(' or ')} is required`);
   }
-  const image = post.image ? await receiveImage(context, upload, data.url) : undefined;
+  const image = post.image ? await receiveImage(context, extras.upload, data.url) : undefined;
 
-  const now = context.now;
   const thread = threadOf(object);
-  const ops: WriteOp[] = [];
+  const parties: Parties = { parent: object.id, viewer, thread };
+  let created: { owner: ObjectId; data: Record<string, unknown> } | undefined;
   if (post.creates) {
-    const created = post.derive?.(data, { parent: object.id, viewer, thread }) ?? data;
     const imageData = image ? { image: { key: image.key, contentType: image.contentType }, width: image.width, height: image.height } : {};
-    ops.push({ op: 'createObject', object: { type: post.creates, owner: viewer, createdTime: now, updatedTime: now, data: { ...created, ...imageData } } });
+    created = { owner: viewer, data: { ...(post.derive?.(data, { parent: object.id, viewer, thread }) ?? data), ...imageData } };
   }
-  const parties: Record<Party, IdOrRef> = { parent: object.id, viewer, thread, created: { ref: 0 } };
-  for (const link of post.links) ops.push({ op: 'addAssoc', type: link.assoc, id1: parties[link.from], id2: parties[link.to], time: now });
-  const storyIndex = post.story !== undefined && !isTrue(data.no_story) ? ops.length : undefined;
+  // A story follows the created node and its links in the same batch.
+  const storyIndex = post.creates && post.story && !isTrue(data.no_story) ? 1 + post.links.length : undefined;
+  const story: WriteOp[] = [];
   if (storyIndex !== undefined) {
-    const story = { ...post.story!(data), ...(image ? { image: { key: image.key } } : {}) };
-    const storyRef = { ref: storyIndex };
-    ops.push({ op: 'createObject', object: { type: 'post', owner: viewer, createdTime: now, updatedTime: now, data: story }, refFields: { object_id: { ref: 0 } } });
-    ops.push({ op: 'addAssoc', type: 'posts', id1: viewer, id2: storyRef, time: now });
-    ops.push({ op: 'addAssoc', type: 'feed', id1: viewer, id2: storyRef, time: now });
+    const storyData = { ...post.story!(data), ...(image ? { image: { key: image.key } } : {}) };
+    const now = context.now;
+    story.push(
+      { op: 'createObject', object: { type: 'post', owner: viewer, createdTime: now, updatedTime: now, data: storyData }, refFields: { object_id: { ref: 0 } } },
+      { op: 'addAssoc', type: 'posts', id1: viewer, id2: { ref: storyIndex }, time: now },
+      { op: 'addAssoc', type: 'feed', id1: viewer, id2: { ref: storyIndex }, time: now },
+    );
   }
 
-  let results: Array<number | boolean>;
+  let results: Array<ObjectId | boolean>;
   try {
-    ({ results } = await context.store.write(ops));
+    ({ results } = await writePost(context, post, parties, created, story));
   } catch (error) {
     // The bytes were made durable first; without the row that points at them they are garbage.
     if (image) await context.media.store.remove(image.key);
     throw error;
   }
   if (!post.creates) return SUCCESS;
-  const createdId = externalId(context, context.schema.type(post.creates)!, { id: results[0] as number, owner: viewer } as StoredObject);
+  const createdId = externalId(context, context.schema.type(post.creates)!, { id: results[0] as ObjectId, owner: viewer } as StoredObject);
   if (params.fields !== undefined) return readNode(context, createdId, { fields: params.fields });
   if (storyIndex === undefined) return { id: createdId };
-  const postId = externalId(context, context.schema.type('post')!, { id: results[storyIndex] as number, owner: viewer } as StoredObject);
+  const postId = externalId(context, context.schema.type('post')!, { id: results[storyIndex] as ObjectId, owner: viewer } as StoredObject);
   return { id: createdId, post_id: postId };
+}
+
+/**
+ * `POST /<id>`: the one update path. A person sets the fields the schema marks writable on what
+ * they wrote; an app renames its test users or sets their password.
+ */
+export async function updateNode(context: ReadContext, idText: string, params: Record<string, string>): Promise<Json> {
+  if (context.viewer.kind === 'app') return updateTestUser(context, idText, params);
+  const { object, type } = await loadRoot(context, idText, 'post');
+  const writable: ParamDef[] = type.fields.flatMap((field) => (field.writable ? [{ name: field.name, ...field.writable }] : []));
+  if (writable.length === 0) throw GraphError.objectNotFound(idText, 'post');
+  const viewer = requirePublisher(context, PUBLISH);
+  if (object.owner !== viewer) throw GraphError.permission('You may only edit what you wrote');
+  const changes = readParams(writable, params);
+  if (Object.keys(changes).length === 0) {
+    throw GraphError.invalidParameter(`Nothing to update: give ${writable.map((def) => def.name).join(' or ')}`);
+  }
+  await context.store.write([{ op: 'updateObject', id: object.id, data: changes, updatedTime: context.now }]);
+  return params.fields === undefined ? SUCCESS : readNode(context, idText, { fields: params.fields });
+}
+
+/** Creates the node (if the POST creates one) and writes the declared links and any further ops, in one transaction. */
+async function writePost(
+  context: ReadContext,
+  post: EdgePost,
+  parties: Parties,
+  created?: { owner: ObjectId | null; data: Record<string, unknown> },
+  further: WriteOp[] = [],
+): Promise<{ results: Array<ObjectId | boolean> }> {
+  const now = context.now;
+  const ops: WriteOp[] = [];
+  if (created) {
+    ops.push({ op: 'createObject', object: { type: post.creates!, owner: created.owner, createdTime: now, updatedTime: now, data: created.data } });
+  }
+  for (const link of post.links) {
+    ops.push({ op: 'addAssoc', type: link.assoc, id1: linkEnd(parties, link.from), id2: linkEnd(parties, link.to), time: now });
+  }
+  return context.store.write([...ops, ...further]);
 }
 
 interface ReceivedImage extends ImageInfo {
@@ -85,7 +145,7 @@ async function receiveImage(context: ReadContext, upload: Buffer | undefined, ur
   return { ...info, key: await store.save(bytes) };
 }
 
-async function checkAllowed(context: ReadContext, post: EdgePost, object: StoredObject, viewer: number): Promise<void> {
+async function checkAllowed(context: ReadContext, post: EdgePost, object: StoredObject, viewer: ObjectId): Promise<void> {
   if (post.allowed === undefined) return;
   const own = object.id === viewer || object.owner === viewer;
   if (own) return;
@@ -99,35 +159,64 @@ function isTrue(value: unknown): boolean {
   return value === 'true' || value === '1';
 }
 
-/** `POST /<id>`: the one update path; the owner sets the fields the schema marks writable. */
-export async function updateNode(context: ReadContext, idText: string, params: Record<string, string>): Promise<Json> {
-  const viewer = requirePublisher(context);
-  const { object, type } = await loadRoot(context, idText, 'post');
-  const writable: ParamDef[] = type.fields.flatMap((field) => (field.writable ? [{ name: field.name, ...field.writable }] : []));
-  if (writable.length === 0) throw GraphError.objectNotFound(idText, 'post');
-  if (object.owner !== viewer) throw GraphError.permission('You may only edit what you wrote');
-  const changes = readParams(writable, params);
-  if (Object.keys(changes).length === 0) {
-    throw GraphError.invalidParameter(`Nothing to update: give ${writable.map((def) => def.name).join(' or ')}`);
+/**
+ * A POST that names another node and waits for it to agree (`/<u1>/friends/<u2>`): the first
+ * asks, the same POST from the other side confirms. Asking again, or asking someone already
+ * linked, changes nothing.
+ */
+async function postRequest(context: ReadContext, post: EdgePost, parent: ObjectId, viewer: ObjectId, itemText: string): Promise<Json> {
+  if (parent !== viewer) throw GraphError.permission('Only the person making a request may post it');
+  const { object: item, type } = await loadRoot(context, itemText, 'post');
+  if (type.name !== post.item) throw GraphError.objectNotFound(itemText, 'post');
+  if (item.id === viewer) throw GraphError.invalidParameter('A request cannot be addressed to its sender');
+  const request = post.request!;
+  const parties: Parties = { parent, viewer, item: item.id };
+  const first = post.links[0]!;
+  // The schema lets a request's links join only existing nodes (no created one), so both ends are ids.
+  const firstEnds = [linkEnd(parties, first.from), linkEnd(parties, first.to)] as [ObjectId, ObjectId];
+  const [asked, linked] = await Promise.all([
+    context.store.getExisting(request, [[parent, item.id]]),
+    context.store.getExisting(first.assoc, [firstEnds]),
+  ]);
+  if (linked.size > 0) return SUCCESS;
+  if (asked.size === 0) {
+    await context.store.write([{ op: 'addAssoc', type: request, id1: item.id, id2: parent, time: context.now }]);
+    return SUCCESS;
   }
-  await context.store.write([{ op: 'updateObject', id: object.id, data: changes, updatedTime: context.now }]);
-  return params.fields === undefined ? SUCCESS : readNode(context, idText, { fields: params.fields });
-}
-
-/** `DELETE /<id>/<edge>`: undoes a link-only POST (unlike). */
-export async function deleteFromEdge(context: ReadContext, idText: string, edgeName: string): Promise<Json> {
-  const viewer = requirePublisher(context);
-  const { object, type } = await loadRoot(context, idText, 'delete');
-  const edge = writableEdge(context, type, edgeName, idText, 'delete');
-  if (edge.post!.creates) throw GraphError.objectNotFound(`${idText}/${edgeName}`, 'delete');
-  const party = (name: Party): number => (name === 'parent' ? object.id : viewer);
-  await context.store.write(edge.post!.links.map((link) => ({ op: 'removeAssoc' as const, type: link.assoc, id1: party(link.from), id2: party(link.to) })));
+  // Confirmed: link both sides and clear the request (both ways, in case both asked at once).
+  await writePost(context, post, parties, undefined, [
+    { op: 'removeAssoc', type: request, id1: parent, id2: item.id },
+    { op: 'removeAssoc', type: request, id1: item.id, id2: parent },
+  ]);
   return SUCCESS;
 }
 
-/** `DELETE /<id>`: removes a node the viewer wrote (or that was written on their wall), with its comments and their replies, in one transaction. */
+/** The node a link's end names: one of the POST's parties, or a reference to the node the same write creates. */
+function linkEnd(parties: Parties, name: Party): IdOrRef {
+  const end = name === 'created' ? { ref: 0 } : parties[name];
+  if (end === undefined) throw new Error(`A link of this POST joins its ${name}, which it does not have`);
+  return end;
+}
+
+/** `DELETE /<id>/<edge>`: undoes a link-only POST (unlike). */
+export async function deleteFromEdge(context: ReadContext, idText: string, edgeName: string, itemText?: string): Promise<Json> {
+  const { object, type } = await loadRoot(context, idText, 'delete');
+  const edge = writableEdge(context, type, edgeName, idText, itemText, 'delete');
+  const post = edge.post!;
+  if (post.creates || post.item !== undefined || post.by === 'app') throw GraphError.objectNotFound(`${idText}/${edgeName}`, 'delete');
+  const viewer = requirePublisher(context, post.scope!);
+  const party = (name: Party): number => (name === 'parent' ? object.id : viewer);
+  await context.store.write(post.links.map((link) => ({ op: 'removeAssoc' as const, type: link.assoc, id1: party(link.from), id2: party(link.to) })));
+  return SUCCESS;
+}
+
+/**
+ * `DELETE /<id>`: removes a node the viewer wrote (or that was written on their wall), with its
+ * comments and their replies, in one transaction; with an app token, one of the app's test users.
+ */
 export async function deleteNode(context: ReadContext, idText: string): Promise<Json> {
-  const viewer = requirePublisher(context);
+  if (context.viewer.kind === 'app') return deleteTestUser(context, idText);
+  const viewer = requirePublisher(context, PUBLISH);
   const { object, type } = await loadRoot(context, idText, 'delete');
   const wall = object.data.to;
   const mayDelete = type.name !== 'user' && (object.owner === viewer || (Array.isArray(wall) && wall.includes(viewer)));
@@ -155,17 +244,30 @@ function threadOf(object: StoredObject): number {
   return object.type === 'comment' && typeof object.data.parent === 'number' ? object.data.parent : object.id;
 }
 
-function requirePublisher(context: ReadContext): number {
+/** A person's write: a user token carrying the permission the schema names for it. */
+function requirePublisher(context: ReadContext, scope: string): number {
   const { viewer } = context;
   if (viewer.userId === null) throw GraphError.activeTokenRequired();
-  if (!viewer.scopes.has('publish_actions')) throw GraphError.permission('Requires extended permission: publish_actions');
+  if (!viewer.scopes.has(scope)) throw GraphError.permission(`Requires extended permission: ${scope}`);
   return viewer.userId;
 }
 
-function writableEdge(context: ReadContext, type: NodeTypeDef, edgeName: string, idText: string, method: 'post' | 'delete' = 'post'): EdgeDef {
+/** The edge a write names; a path component after it is either the edge's alias or the node the POST addresses. */
+function writableEdge(
+  context: ReadContext,
+  type: NodeTypeDef,
+  edgeName: string,
+  idText: string,
+  itemText: string | undefined,
+  method: 'post' | 'delete',
+): EdgeDef {
   const edge = context.schema.edge(type, edgeName);
-  if (!edge) throw GraphError.unknownPath(`/${edgeName}`);
+  const named = itemText === undefined || itemText === edge?.alias || edge?.post?.item !== undefined;
+  if (!edge || !named) throw GraphError.unknownPath(`/${[edgeName, itemText].filter((part) => part !== undefined).join('/')}`);
   if (!edge.post) throw GraphError.objectNotFound(`${idText}/${edgeName}`, method);
+  if (edge.post.item !== undefined && itemText === undefined && method === 'post') {
+    throw GraphError.invalidParameter(`A POST to ${edgeName} names the ${edge.post.item} it is for after the edge: /${idText}/${edgeName}/<id>`);
+  }
   return edge;
 }
 

@@ -2,7 +2,7 @@ import { GraphError } from '../errors.js';
 import { parseFields } from '../query/parser.js';
 import type { Selection } from '../query/selection.js';
 import { renderMetadata } from '../schema/metadata.js';
-import { loadAccess } from './access.js';
+import { isReader, loadAccess, requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
 import { loadEdge } from './edges.js';
 import { loadRoot } from './node-ids.js';
@@ -33,20 +33,25 @@ export class Redirect {
 }
 
 /**
- * `GET /<id>/<edge>`: one page of the edge, with paging links that repeat the request. A picture
- * edge answers with a redirect to the image, or with its description when `redirect=false`.
+ * `GET /<id>/<edge>[/<alias>]`: one page of the edge, with paging links that repeat the request.
+ * A picture edge answers with a redirect to the image, or with its description when `redirect=false`.
  */
 export async function readEdge(
   context: ReadContext,
   idText: string,
   edgeName: string,
   params: Record<string, string>,
+  aliasText?: string,
 ): Promise<Json | Redirect> {
   const { object, type } = await loadRoot(context, idText);
   const edge = context.schema.edge(type, edgeName);
-  if (!edge) throw GraphError.unknownPath(`/${edgeName}`);
+  if (!edge || (aliasText !== undefined && aliasText !== edge.alias)) {
+    throw GraphError.unknownPath(`/${[edgeName, aliasText].filter((part) => part !== undefined).join('/')}`);
+  }
+  // Asking for an app's own edge with the wrong token is a mistake worth naming, not an empty page.
+  if (edge.readers === 'app') requireOwnApp(context.viewer, object.id);
   const access = await loadAccess(context, [object], [edge.scope]);
-  if (!access(object, edge.scope)) return { data: [] };
+  if (!access(object, edge.scope) || !isReader(context.viewer, edge, object)) return { data: [] };
   const children = params.fields === undefined ? undefined : parseFields(params.fields);
   const collections = await loadEdge(context, type, edge, [object], {
     raw: params,

@@ -1,7 +1,7 @@
 import type { Selection } from '../query/selection.js';
 import type { EdgeDef, FieldDef, NodeTypeDef } from '../schema/definition.js';
 import type { StoredObject } from '../store/store.js';
-import { loadAccess, type AccessCheck } from './access.js';
+import { isReader, loadAccess, type AccessCheck } from './access.js';
 import type { ReadContext } from './context.js';
 import { loadEdge } from './edges.js';
 import { graphTime } from './graph-time.js';
@@ -50,7 +50,7 @@ async function renderColumn(
   access: AccessCheck,
 ): Promise<Column> {
   if (entry.kind === 'edge') {
-    const allowed = objects.filter((object) => access(object, entry.edge.scope));
+    const allowed = objects.filter((object) => access(object, entry.edge.scope) && isReader(context.viewer, entry.edge, object));
     return loadNestedEdge(context, type, entry.edge, objects, allowed, entry.selection);
   }
   const permitted = objects.filter((object) => access(object, entry.field.scope));

@@ -1,10 +1,12 @@
+import { orderPermissions } from '../auth/grants.js';
 import type { EdgeDef } from '../schema/definition.js';
 import { silhouetteUrl } from '../schema/media.js';
 import type { Grant, StoredObject } from '../store/store.js';
+import { loadIdsForBusiness } from './business-ids.js';
 import type { ReadContext } from './context.js';
 import type { Json } from './render.js';
 
-/** Edges that are not association lists: a profile picture, a person's permissions for this app. */
+/** Edges that are not association lists: a profile picture, a person's permissions for this app, their ids in sibling apps. */
 export async function loadSpecialEdge(
   context: ReadContext,
   edge: EdgeDef,
@@ -18,16 +20,18 @@ export async function loadSpecialEdge(
       }
       return result;
     case 'permissions': {
-      // Only the person themselves sees what they granted.
-      const own = parents.filter((parent) => parent.id === context.viewer.userId);
+      // Only the person themselves, or the app they answered, sees what they granted.
+      const own = parents.filter((parent) => context.viewer.kind === 'app' || parent.id === context.viewer.userId);
       const grants =
         own.length > 0 ? await context.store.getGrants(context.viewer.app.id, own.map((p) => p.id)) : new Map<number, Grant[]>();
       for (const parent of parents) {
         const list = grants.get(parent.id) ?? [];
-        result.set(parent.id, { data: list.map((grant) => ({ permission: grant.scope, status: grant.status })) });
+        result.set(parent.id, { data: orderPermissions(list).map((grant) => ({ permission: grant.scope, status: grant.status })) });
       }
       return result;
     }
+    case 'idsForBusiness':
+      return loadIdsForBusiness(context, parents);
     default:
       return result;
   }

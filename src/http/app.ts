@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { businessTokenKey } from '../auth/business-tokens.js';
+import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { GraphError } from '../errors.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import { Schema } from '../schema/registry.js';
@@ -10,6 +12,9 @@ import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { authenticateHeader, errorBody, fromFrameworkError } from './error-envelope.js';
 import { graphRoutes } from './graph-routes.js';
 import { mediaRoutes } from './media-routes.js';
+import { debugTokenRoute } from './debug-token-route.js';
+import { dialogRoutes } from './dialog-routes.js';
+import { oauthRoutes } from './oauth-routes.js';
 
 export interface AppOptions {
   store: Store;
@@ -29,6 +34,8 @@ export interface AppOptions {
   mediaDir: string;
   /** Largest accepted image upload, in bytes. */
   maxImageBytes?: number;
+  /** Lifetime in seconds of the user tokens the sign-in dialog hands out (default two hours). */
+  tokenLifetime?: number;
 }
 
 export interface AppSettings {
@@ -39,6 +46,9 @@ export interface AppSettings {
   limits: PageLimits;
   clock: () => number;
   media: { store: MediaStore; maxBytes: number };
+  /** Key of every `token_for_business`, read once at start. */
+  businessKey: string;
+  tokenLifetime: number;
 }
 
 export const API_VERSION = 'v2.4';
@@ -57,7 +67,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     limits: { defaultLimit: 25, maxLimit: 100, ...options.limits },
     clock: options.clock ?? (() => Math.floor(Date.now() / 1000)),
     media: { store: new MediaStore(options.mediaDir), maxBytes: options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES },
+    businessKey: await businessTokenKey(options.store),
+    tokenLifetime: options.tokenLifetime ?? SHORT_LIVED_SECONDS,
   };
+  if (!Number.isSafeInteger(settings.tokenLifetime) || settings.tokenLifetime <= 0) {
+    throw new RangeError(`tokenLifetime must be a positive number of seconds, not ${options.tokenLifetime}`);
+  }
   const app = Fastify({
     logger: options.logger ? { level: 'info' } : false,
     // Loom writes its own single line per request (without the query string, which holds tokens).
@@ -109,6 +124,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     limits: { fileSize: settings.media.maxBytes, files: 1, fields: 100, parts: 101, fieldNameSize: 100, fieldSize: bodyLimit },
   });
   await app.register(mediaRoutes, { store: settings.store, media: settings.media.store });
+  await app.register(oauthRoutes, { settings });
+  await app.register(dialogRoutes, { settings });
+  await app.register(debugTokenRoute, { settings });
   await app.register(graphRoutes, { settings });
   return app;
 }

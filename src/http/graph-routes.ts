@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resolveViewer, type Viewer } from '../auth/viewer.js';
 import { createReadContext, type ReadContext } from '../engine/context.js';
 import { deleteFromEdge, deleteNode, postToEdge, updateNode } from '../engine/mutations.js';
+import { answerPermissions } from '../engine/permissions.js';
 import { readEdge, readNode, Redirect } from '../engine/read.js';
 import { GraphError } from '../errors.js';
 import { API_VERSION, JSON_TYPE, sendJson, type AppSettings } from './app.js';
@@ -24,15 +25,19 @@ export async function graphRoutes(app: FastifyInstance, { settings }: { settings
 }
 
 async function answer(settings: AppSettings, request: FastifyRequest, graph: GraphRequest, upload: Buffer | undefined): Promise<unknown> {
-  const [id, edge, ...rest] = graph.components;
+  // A third component is an edge's alias (`accounts/test-users`) or the node a POST addresses (`friends/<id>`).
+  const [id, edge, item, ...rest] = graph.components;
   if (id === undefined) throw GraphError.invalidParameter('No node specified');
-  if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, ...rest].join('/')}`);
+  if (edge === 'permissions' && (item !== undefined || graph.method === 'delete') && rest.length === 0) {
+    return answerPermissions(await readContext(settings, request, graph, id), id, graph.method, item);
+  }
+  if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, item, ...rest].join('/')}`);
   const context = await readContext(settings, request, graph, id);
   if (graph.method === 'post') {
-    return edge === undefined ? updateNode(context, id, graph.params) : postToEdge(context, id, edge, graph.params, upload);
+    return edge === undefined ? updateNode(context, id, graph.params) : postToEdge(context, id, edge, graph.params, { itemText: item, upload });
   }
-  if (graph.method === 'delete') return edge === undefined ? deleteNode(context, id) : deleteFromEdge(context, id, edge);
-  if (edge !== undefined) return readEdge(context, id, edge, graph.params);
+  if (graph.method === 'delete') return edge === undefined ? deleteNode(context, id) : deleteFromEdge(context, id, edge, item);
+  if (edge !== undefined) return readEdge(context, id, edge, graph.params, item);
   const { fields, metadata, limit, since, until } = graph.params;
   return readNode(context, id, { fields, metadata: metadata === '1' || metadata === 'true', edgeDefaults: { limit, since, until } });
 }
@@ -51,7 +56,9 @@ async function readContext(settings: AppSettings, request: FastifyRequest, graph
     profileHost: settings.profileHost,
     limits: settings.limits,
     media: settings.media,
+    tokenLifetime: settings.tokenLifetime,
     linkParams,
+    businessKey: settings.businessKey,
     link: (path, params) => {
       const query = new URLSearchParams(params).toString();
       return `${publicUrl}/${API_VERSION}${path}${query ? `?${query}` : ''}`;
@@ -61,5 +68,5 @@ async function readContext(settings: AppSettings, request: FastifyRequest, graph
 
 async function authenticate(settings: AppSettings, graph: GraphRequest, id: string): Promise<Viewer> {
   if (!graph.accessToken) throw id === 'me' ? GraphError.activeTokenRequired() : GraphError.noToken();
-  return resolveViewer(settings.store, graph.accessToken, settings.clock());
+  return resolveViewer(settings.store, graph.accessToken, settings.clock(), graph.params.appsecret_proof);
 }

@@ -13,6 +13,8 @@ export interface FieldContext {
   publicUrl: string;
   /** Host of profile links (`https://www.facebook.com` unless configured). */
   profileHost: string;
+  /** The person's `token_for_business`: the same under every app of the viewer's app's business. */
+  tokenForBusiness(internalId: number): string;
   /** Unix seconds of the request. */
   now: number;
   /** The internal id of the person asking; null for app tokens. */
@@ -85,7 +87,16 @@ export interface EdgeDef {
   /** Association listing the whole conversation for `filter(stream)` (top-level items and replies alike). */
   streamAssoc?: string;
   /** Edges answered by something other than an association list. */
-  special?: 'picture' | 'permissions';
+  special?: 'picture' | 'permissions' | 'idsForBusiness';
+  /** Narrows who may read the edge beyond its scope: only the person themselves, or only the node's own app with an app token. */
+  readers?: 'self' | 'app';
+  /**
+   * Items built from the association itself rather than the node it points at: a pending friend
+   * request (`from`, `to`, `created_time`), or a test user with a fresh token and its login URL.
+   */
+  items?: 'friendRequest' | 'testUser';
+  /** A further path component naming this same edge (`/<app>/accounts/test-users`). */
+  alias?: string;
   /** POST to the edge creates a node or links the viewer; DELETE on the edge undoes a link-only POST. */
   post?: EdgePost;
 }
@@ -112,6 +123,11 @@ export interface NodeTypeDef {
   label: string;
   idForm: IdForm;
   visibility: Visibility;
+  /**
+   * Permission the owner must have granted the app for every field but `id` and every edge that
+   * names none of its own (all of a photo needs its owner's `user_photos`).
+   */
+  scope?: string;
   /** Fields sent when the request names none; `id` is always appended last. */
   defaultFields: string[];
   fields: FieldDef[];
@@ -120,10 +136,11 @@ export interface NodeTypeDef {
 
 /**
  * Who an association written by a POST joins: the node posted to, the viewer, the node created,
- * or the thread: the post or photo a conversation hangs under (the parent itself, or for a reply
- * the object its comment was written on).
+ * the node named after the edge (`<u2>` in `/<u1>/friends/<u2>`), or the thread: the post or
+ * photo a conversation hangs under (the parent itself, or for a reply the object its comment was
+ * written on).
  */
-export type Party = 'parent' | 'viewer' | 'created' | 'thread';
+export type Party = 'parent' | 'viewer' | 'created' | 'item' | 'thread';
 
 export interface ParamDef {
   name: string;
@@ -135,6 +152,13 @@ export interface ParamDef {
 
 /** What a POST to an edge does; edges without it refuse POST. */
 export interface EdgePost {
+  /** Permission the viewer's token must carry, without which the POST is refused with (#200); every POST by a person names one. */
+  scope?: string;
+  /**
+   * Made by the node's own app with an app token rather than by a person: the app creates a
+   * test user, who gets sign-in credentials and, when installed, grants and a token.
+   */
+  by?: 'app';
   /** Type of the node the POST creates; absent when the POST only links the viewer (likes). */
   creates?: string;
   /**
@@ -149,6 +173,14 @@ export interface EdgePost {
    * with this data; the answer then names the post as `post_id`.
    */
   story?: (params: Record<string, unknown>) => Record<string, unknown>;
+  /** Type of the node the path names after the edge (`/<u1>/friends/<u2>`); such a POST is made by the parent itself. */
+  item?: string;
+  /**
+   * Association type holding the POST as a request until the item confirms it: the POST records
+   * a request from the item to the parent; once the item has asked too, the same POST writes
+   * the links instead and clears the request.
+   */
+  request?: string;
   params?: ParamDef[];
   /** At least one of these parameters must be given (a post needs a message or a link). */
   oneOf?: string[];

@@ -37,6 +37,13 @@ export class Schema {
         if (!this.byName.has(edge.target)) {
           throw new Error(`Schema: edge "${type.name}.${edge.name}" targets unknown node type "${edge.target}"`);
         }
+        if (edge.post && edge.post.by !== 'app' && edge.post.scope === undefined) {
+          throw new Error(`Schema: a POST to "${type.name}.${edge.name}" names no permission`);
+        }
+        const request = edge.post?.request !== undefined ? edge.post : undefined;
+        if (request && (request.creates || request.links.length === 0 || request.links.some((link) => link.from === 'created' || link.to === 'created'))) {
+          throw new Error(`Schema: the request POST to "${type.name}.${edge.name}" must link existing nodes only`);
+        }
       }
     }
   }
@@ -62,6 +69,7 @@ export class Schema {
   allScopes(): string[] {
     const scopes = new Set(BASELINE_SCOPES);
     for (const type of this.types) {
+      if (type.scope !== undefined) scopes.add(type.scope);
       for (const item of [...type.fields, ...type.edges]) {
         if (item.scope !== undefined) scopes.add(item.scope);
       }
@@ -70,20 +78,25 @@ export class Schema {
   }
 }
 
-/** Fields and edges share one namespace (`fields=` names either), so a name may be used once per type. */
+/**
+ * Fields and edges share one namespace (`fields=` names either), so a name may be used once per
+ * type. The index holds them with the type's scope applied, so lookups see what each one needs.
+ */
 function indexType(type: NodeTypeDef): TypeIndex {
   const fields = new Map<string, FieldDef>();
   const edges = new Map<string, EdgeDef>();
+  const scoped = <T extends FieldDef | EdgeDef>(item: T): T =>
+    item.scope === undefined && type.scope !== undefined && item.name !== 'id' ? { ...item, scope: type.scope } : item;
   for (const field of type.fields) {
     if (fields.has(field.name)) throw new Error(`Schema: field "${type.name}.${field.name}" is declared twice`);
-    fields.set(field.name, field);
+    fields.set(field.name, scoped(field));
   }
   for (const edge of type.edges) {
     if (edges.has(edge.name)) throw new Error(`Schema: edge "${type.name}.${edge.name}" is declared twice`);
     if (fields.has(edge.name)) {
       throw new Error(`Schema: "${type.name}.${edge.name}" is declared both as a field and as an edge`);
     }
-    edges.set(edge.name, edge);
+    edges.set(edge.name, scoped(edge));
   }
   for (const name of type.defaultFields) {
     if (!fields.has(name)) throw new Error(`Schema: default field "${type.name}.${name}" is not a declared field`);

@@ -8,9 +8,12 @@ import type { EdgePost } from './definition.js';
 export const MESSAGE_LENGTH = 63_206;
 const MESSAGE = { name: 'message', maxLength: MESSAGE_LENGTH };
 const PRIVACY = { name: 'privacy', maxLength: 1024, json: true };
+/** The permission to write on a person's behalf. */
+export const PUBLISH = 'publish_actions';
 
 /** `POST /<user>/feed`: a post by the viewer on this wall (their own, or a friend's). */
 export const postToFeed: EdgePost = {
+  scope: PUBLISH,
   creates: 'post',
   allowed: 'friends',
   params: [MESSAGE, { name: 'link', maxLength: 2048 }, PRIVACY, { name: 'place', maxLength: 64 }, { name: 'tags', maxLength: 2048 }],
@@ -31,6 +34,7 @@ export const postToFeed: EdgePost = {
 
 /** `POST /<object>/likes`: the viewer likes the object; liking twice keeps one like. */
 export const likeObject: EdgePost = {
+  scope: PUBLISH,
   links: [
     { assoc: 'likes', from: 'parent', to: 'viewer' },
     { assoc: 'liked', from: 'viewer', to: 'parent' },
@@ -39,6 +43,7 @@ export const likeObject: EdgePost = {
 
 /** `POST /<object>/comments`: a comment by the viewer. */
 export const commentOnObject: EdgePost = {
+  scope: PUBLISH,
   creates: 'comment',
   params: [MESSAGE],
   oneOf: ['message'],
@@ -75,6 +80,7 @@ function photoStory(params: Record<string, unknown>): Record<string, unknown> {
 
 /** `POST /me/photos`: the viewer uploads a photo, announced on their feed. */
 export const uploadPhoto: EdgePost = {
+  scope: PUBLISH,
   creates: 'photo',
   allowed: 'self',
   image: true,
@@ -96,6 +102,7 @@ export const addPhotoToAlbum: EdgePost = {
 
 /** `POST /me/albums`: a new, empty album of the viewer's. */
 export const createAlbum: EdgePost = {
+  scope: PUBLISH,
   creates: 'album',
   allowed: 'self',
   params: [{ name: 'name', maxLength: 255 }, MESSAGE, { name: 'description', maxLength: MESSAGE_LENGTH }, PRIVACY],
@@ -111,6 +118,34 @@ export const createAlbum: EdgePost = {
     };
   },
   links: [{ assoc: 'albums', from: 'viewer', to: 'created' }],
+};
+
+/**
+ * `POST /<u1>/friends/<u2>` with u1's token asks u2; the same POST the other way round with u2's
+ * token confirms, making them friends in both directions. Test users need no more than the
+ * default `user_friends` for it.
+ */
+export const befriend: EdgePost = {
+  scope: 'user_friends',
+  item: 'user',
+  request: 'friend_requests',
+  links: [
+    { assoc: 'friends', from: 'parent', to: 'item' },
+    { assoc: 'friends', from: 'item', to: 'parent' },
+  ],
+};
+
+/** `POST /<app>/accounts/test-users`: the app makes a test user, listed among its test users. */
+export const createTestUser: EdgePost = {
+  by: 'app',
+  creates: 'user',
+  params: [
+    { name: 'name', maxLength: 100 },
+    { name: 'locale', maxLength: 5 },
+    { name: 'installed', maxLength: 5 },
+    { name: 'permissions', maxLength: 2048 },
+  ],
+  links: [{ assoc: 'test_users', from: 'parent', to: 'created' }],
 };
 
 const PRIVACY_DESCRIPTIONS: Record<string, string> = {

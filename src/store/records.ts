@@ -3,7 +3,7 @@
  * (`loom export` / `loom import`). Records carry internal ids as they are: app-scoped user ids
  * and post ids derive from them, so a copy must keep them.
  */
-import type { AppRecord, Association, Credentials, GrantStatus, StoredObject, TokenRecord } from './store.js';
+import type { AppRecord, Association, Credentials, GrantStatus, RevokedToken, StoredObject, TokenRecord } from './store.js';
 
 export type StoreRecord =
   /** The highest object id ever handed out, so a copy never reuses the id of a deleted object. */
@@ -16,7 +16,8 @@ export type StoreRecord =
   | { record: 'grant'; appId: number; userId: number; scope: string; status: GrantStatus }
   | ({ record: 'credentials' } & Credentials)
   | { record: 'setting'; key: string; value: string }
-  | ({ record: 'token' } & TokenRecord);
+  | ({ record: 'token' } & TokenRecord)
+  | ({ record: 'revokedToken' } & RevokedToken);
 
 export type RecordKind = StoreRecord['record'];
 export type TableKind = Exclude<RecordKind, 'idSequence'>;
@@ -35,7 +36,11 @@ export const RECORD_KINDS: readonly RecordKind[] = [
   'credentials',
   'setting',
   'token',
+  'revokedToken',
 ];
+
+/** The kinds that hold access tokens (hashed), copied only when asked. */
+export const TOKEN_KINDS: readonly RecordKind[] = ['token', 'revokedToken'];
 
 /** A record's position in its kind's scan order: the values of its table's primary key. */
 export type RecordKey = ReadonlyArray<number | string>;
@@ -105,6 +110,11 @@ export const RECORD_TABLES: Readonly<Record<TableKind, RecordTable>> = {
       bigint('issued_at', 'issuedAt'),
       bigint('expires_at', 'expiresAt'),
     ],
+    key: ['hash'],
+  },
+  revokedToken: {
+    table: 'revoked_tokens',
+    columns: [text('hash'), bigint('app_id', 'appId'), bigint('user_id', 'userId'), bigint('expires_at', 'expiresAt')],
     key: ['hash'],
   },
 };

@@ -84,7 +84,14 @@ export type WriteOp =
   | { op: 'deleteObject'; id: ObjectId }
   /** Idempotent: adding an existing (id1, type, id2) changes nothing and counts stay exact. */
   | { op: 'addAssoc'; type: string; id1: IdOrRef; id2: IdOrRef; time: number; data?: Record<string, unknown> | null }
-  | { op: 'removeAssoc'; type: string; id1: ObjectId; id2: ObjectId };
+  | { op: 'removeAssoc'; type: string; id1: ObjectId; id2: ObjectId }
+  /**
+   * Removes a person and everything that is theirs, each object as deleteObject would: the
+   * objects they own, the objects those list under the `cascade` association types (others'
+   * comments on their posts), the person, and their grants, tokens, credentials and
+   * authorization codes under every app. Reports whether the person existed.
+   */
+  | { op: 'deleteUser'; id: ObjectId; cascade: readonly string[] };
 
 export interface WriteResult {
   /** For each op: the created object's id (createObject), or whether anything changed. */
@@ -120,6 +127,15 @@ export interface TokenRecord {
   scopes: string[];
   issuedAt: number;
   /** Unix seconds; 0 means it never expires. */
+  expiresAt: number;
+}
+
+/** What remains of a token revoked by de-authorising its app: enough to say why it no longer works. */
+export interface RevokedToken {
+  hash: string;
+  appId: ObjectId;
+  userId: ObjectId;
+  /** The revoked token's own expiry (0: never); the record may be dropped once it has passed. */
   expiresAt: number;
 }
 
@@ -170,6 +186,12 @@ export interface Store {
   saveToken(token: TokenRecord): Promise<void>;
   findToken(hash: string): Promise<TokenRecord | undefined>;
   deleteTokens(appId: ObjectId, userId: ObjectId): Promise<void>;
+  /**
+   * Deletes the user's tokens for the app like deleteTokens, but keeps a RevokedToken for each,
+   * in one transaction; revoked records whose token would have expired by `now` are dropped.
+   */
+  revokeTokens(appId: ObjectId, userId: ObjectId, now: number): Promise<void>;
+  findRevokedToken(hash: string): Promise<RevokedToken | undefined>;
 
   /** Replaces each listed user's grants for the app, all in one transaction. */
   setGrants(appId: ObjectId, entries: readonly UserGrants[]): Promise<void>;
@@ -188,6 +210,8 @@ export interface Store {
   /** Small named settings of the installation (the demo app and user, the schema version, …). */
   getSetting(key: string): Promise<string | undefined>;
   setSetting(key: string, value: string): Promise<void>;
+  /** Sets the setting only when it is unset and answers the value stored, so racing first writers agree on one. */
+  initSetting(key: string, value: string): Promise<string>;
 
   /** Export: up to `limit` records of one kind in key order, after the record whose key is `after`. */
   scanRecords(kind: RecordKind, after: RecordKey | undefined, limit: number): Promise<StoreRecord[]>;

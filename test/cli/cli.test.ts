@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
+import { runDialog } from '../helpers/browser.js';
 import { freePort, LOOM, loom } from '../helpers/cli.js';
 import { scratchLocation } from '../helpers/test-store.js';
 
@@ -55,7 +56,8 @@ describe('the loom command line', () => {
   it('serves the demo graph on an empty database and prints a working token and examples', async () => {
     const db = scratchLocation();
     const port = await freePort();
-    const child = spawn(process.execPath, [LOOM, 'serve', '--db', db, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = [LOOM, 'serve', '--db', db, '--port', String(port), '--profile-host', 'https://people.example/'];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       let output = '';
       child.stdout.on('data', (chunk) => (output += chunk));
@@ -67,10 +69,20 @@ describe('the loom command line', () => {
       const token = /Access token \(valid 2 hours\): (\S+)/.exec(output)![1]!;
       const me = await fetch(`http://127.0.0.1:${port}/v2.4/me?access_token=${token}`);
       assert.equal(me.status, 200);
-      assert.deepEqual(Object.keys((await me.json()) as object), ['name', 'id']);
+      const body = (await me.json()) as { name: string; id: string };
+      assert.deepEqual(Object.keys(body), ['name', 'id']);
+      const { id } = body;
+      const link = await fetch(`http://127.0.0.1:${port}/v2.4/me?fields=link&access_token=${token}`);
+      assert.deepEqual(await link.json(), { link: `https://people.example/app_scoped_user_id/${id}/`, id });
       const examples = [...output.matchAll(/curl -g '([^']+)'/g)].map((match) => match[1]!);
       assert.equal(examples.length, 2);
       for (const example of examples) assert.equal((await fetch(example)).status, 200, example);
+
+      const [, email, password] = /Demo sign-in \(OAuth dialog\): email (\S+), password (\S+)/.exec(output) ?? [];
+      assert.deepEqual([email, password], ['ilse.marwood@example.com', 'loom-demo']);
+      const appId = /app "Loom Demo" \(id (\d+)\)/.exec(output)![1]!;
+      const { location } = await runDialog(`http://127.0.0.1:${port}`, { clientId: appId, redirectUri: 'http://localhost/cb', email: email!, password: password! });
+      assert.match(location.searchParams.get('code') ?? '', /^AQ/, 'the demo user signs in to the dialog');
     } finally {
       child.kill('SIGTERM');
     }

@@ -18,8 +18,11 @@ describe(`several loom processes on one ${testStoreKind} database`, () => {
     const now = Math.floor(Date.now() / 1000);
     const token = async (userId: ObjectId) =>
       (await issueUserToken(fixture.store, { appId: fixture.app.id, userId, scopes: ['public_profile', 'publish_actions'], expiresIn: 3600, now })).accessToken;
+    const likers = fixture.likers.slice(0, LIKERS);
+    const scopes = ['public_profile', 'publish_actions'].map((scope) => ({ scope, status: 'granted' as const }));
+    await fixture.store.setGrants(fixture.app.id, likers.map((userId) => ({ userId, grants: scopes })));
     aliceToken = await token(fixture.users.alice);
-    likerTokens = await Promise.all(fixture.likers.slice(0, LIKERS).map(token));
+    likerTokens = await Promise.all(likers.map(token));
     servers = await Promise.all([startServe('--db', fixture.path, '--no-demo'), startServe('--db', fixture.path, '--no-demo')]);
   });
   after(async () => {

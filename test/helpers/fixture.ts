@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { recordConsent } from '../../src/auth/grants.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { Schema } from '../../src/schema/registry.js';
@@ -21,7 +22,10 @@ export interface Fixture {
   photos: number[];
   pages: number[];
   aliceToken: string;
-  /** A fresh token of the fixture's app for this user with these scopes, valid an hour. */
+  /**
+   * A fresh token of the fixture's app for this user with these scopes, valid an hour; the user
+   * grants the app those scopes first, as a token carries only what its person grants.
+   */
   tokenFor(userId: number, scopes: string[]): Promise<string>;
   scoped(userId: number): string;
   postId(postId: number, owner: number): string;
@@ -165,8 +169,10 @@ export async function buildFixture(): Promise<Fixture> {
     photos,
     pages,
     aliceToken: accessToken,
-    tokenFor: async (userId, scopes) =>
-      (await issueUserToken(store, { appId: app.id, userId, scopes, expiresIn: 3600, now: NOW })).accessToken,
+    tokenFor: async (userId, scopes) => {
+      await recordConsent(store, app.id, userId, { granted: scopes, declined: [] });
+      return (await issueUserToken(store, { appId: app.id, userId, scopes, expiresIn: 3600, now: NOW })).accessToken;
+    },
     scoped: (id) => ids.scope(id),
     postId: (id, owner) => `${ids.scope(owner)}_${id}`,
   };

@@ -14,6 +14,8 @@ export interface TestServer {
   mediaDir: string;
   get(path: string, params?: Record<string, string>): Promise<Reply>;
   fetch(url: string, init?: RequestInit): Promise<Reply>;
+  /** Sends the parameters as a form body, as SDKs send POSTs (and DELETEs when asked to). */
+  form(path: string, fields: Record<string, string>, method?: 'POST' | 'DELETE'): Promise<Reply>;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,12 @@ export async function startServer(store: Store, options: Partial<AppOptions> = {
       const query = new URLSearchParams(params).toString();
       return fetchReply(`${url}${path}${query ? `?${query}` : ''}`);
     },
+    form: (path, fields, method = 'POST') =>
+      fetchReply(`${url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      }),
     close: () => app.close(),
   };
 }

@@ -6,12 +6,12 @@
  */
 import { after } from 'node:test';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openPostgresStore, PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { openSqliteStore, SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 
 export type TestStoreKind = 'sqlite' | 'postgres';
@@ -52,6 +52,35 @@ export async function openLocation(location: string): Promise<Store> {
 
 export async function openScratchStore(kind: TestStoreKind = testStoreKind): Promise<Store> {
   return openLocation(scratchLocation(kind));
+}
+
+/** Rows of a plain SQL query with `?` placeholders, run straight against either store's tables. */
+export async function selectRows<R>(store: Store, sql: string, params: readonly unknown[] = []): Promise<R[]> {
+  if (store instanceof SqliteStore) return store.db.prepare(sql).all(...params) as R[];
+  if (store instanceof PostgresStore) {
+    let n = 0;
+    return (await store.pool.query(sql.replace(/\?/g, () => `$${++n}`), [...params])).rows as R[];
+  }
+  throw new Error('selectRows needs a SQLite or PostgreSQL store');
+}
+
+/**
+ * Everything the store keeps of its data, to search for what must never be stored: the SQLite
+ * file with its write-ahead log and index, or every row of every table of the PostgreSQL schema
+ * as text (the server's own files are out of the tests' reach).
+ */
+export async function storedBytes(store: Store, location: string): Promise<Buffer> {
+  if (store instanceof PostgresStore) {
+    const tables = await selectRows<{ name: string }>(
+      store,
+      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`,
+    );
+    const texts = await Promise.all(
+      tables.map(({ name }) => selectRows<{ text: string | null }>(store, `SELECT string_agg(t::text, E'\n') AS text FROM "${name}" t`)),
+    );
+    return Buffer.from(texts.map(([row]) => row?.text ?? '').join('\n'));
+  }
+  return Buffer.concat(['', '-wal', '-shm'].filter((suffix) => existsSync(location + suffix)).map((suffix) => readFileSync(location + suffix)));
 }
 
 after(async () => {

@@ -15,6 +15,7 @@ const context: FieldContext = {
   userIdFor: (internalId) => `90${internalId}`,
   publicUrl: 'https://loom.test',
   profileHost: 'https://www.facebook.com',
+  tokenForBusiness: (internalId) => `tfb${internalId}`,
   now: NOW,
   viewerId: 7,
 };

@@ -103,3 +103,12 @@ test('an edge to an unknown type is rejected', () => {
 test('a default field that is not declared is rejected', () => {
   assert.throws(() => new Schema([nodeType({ defaultFields: ['name'] })]), /default field "thing.name"/);
 });
+
+test('a request POST may link only nodes that exist already', () => {
+  const request = { scope: 'user_friends', item: 'thing', request: 'asks', links: [{ assoc: 'pals', from: 'parent' as const, to: 'item' as const }] };
+  const withPost = (post: object) => nodeType({ edges: [{ name: 'pals', target: 'thing', description: 'Pals.', post: post as never }] });
+  assert.doesNotThrow(() => new Schema([withPost(request)]));
+  assert.throws(() => new Schema([withPost({ ...request, creates: 'thing' })]), /must link existing nodes only/);
+  assert.throws(() => new Schema([withPost({ ...request, links: [{ assoc: 'pals', from: 'parent', to: 'created' }] })]), /must link existing nodes only/);
+  assert.throws(() => new Schema([withPost({ ...request, links: [] })]), /must link existing nodes only/);
+});

@@ -93,7 +93,7 @@ test('user edges with Loom data name their association; the others have none and
     { ...edge('friends') },
     {
       name: 'friends', target: 'user', assoc: 'friends', scope: 'user_friends', summary: 'count',
-      alwaysSummary: true, itemsGranted: 'user_friends', description: edge('friends')?.description,
+      alwaysSummary: true, itemsGranted: 'user_friends', post: edge('friends')?.post, description: edge('friends')?.description,
     },
   );
   assert.equal(edge('feed')?.assoc, 'feed');
@@ -111,7 +111,7 @@ test('user edges with Loom data name their association; the others have none and
   const withData = userType.edges.filter((item) => item.assoc !== undefined || item.special !== undefined);
   assert.deepEqual(
     withData.map((item) => item.name).sort(),
-    ['albums', 'feed', 'friends', 'likes', 'permissions', 'photos', 'picture', 'posts'],
+    ['albums', 'feed', 'friendrequests', 'friends', 'ids_for_business', 'likes', 'permissions', 'photos', 'picture', 'posts'],
   );
 });
 

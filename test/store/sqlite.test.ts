@@ -83,6 +83,18 @@ describe('SQLite store', () => {
     });
   });
 
+  it("finds a person's objects, grants, tokens and codes by index when deleting them", async () => {
+    await withStore(freshPath(), async (store) => {
+      const plans = [
+        'SELECT id FROM objects WHERE owner = 1',
+        'DELETE FROM grants WHERE user_id = 1',
+        'DELETE FROM tokens WHERE user_id = 1',
+        'DELETE FROM auth_codes WHERE user_id = 1',
+      ].map((sql) => (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((row) => row.detail).join('; '));
+      for (const plan of plans) assert.match(plan, /USING (COVERING )?INDEX \w+_by_(owner|user)/, plan);
+    });
+  });
+
   it('never hands out the id of a deleted object again', async () => {
     await withStore(freshPath(), async (store) => {
       const create = () =>

@@ -486,6 +486,62 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         assert.equal((await store.getCounts('friends', [user])).get(user), 1);
       });
 
+      it('deletes a person with all they own, the comments on it, and their auth records, fixing counts', async () => {
+        const [person, friend, other] = [await createObject('user'), await createObject('user'), await createObject('user')];
+        const othersPost = await createObject('post', { message: 'stays' }, other);
+        const { results } = await store.write([
+          { op: 'createObject', object: { type: 'post', owner: person, createdTime: 10, data: { message: 'mine' } } },
+          { op: 'createObject', object: { type: 'comment', owner: other, createdTime: 11, data: { message: 'on mine' } } },
+          { op: 'createObject', object: { type: 'comment', owner: person, createdTime: 12, data: { message: 'on theirs' } } },
+          { op: 'createObject', object: { type: 'album', owner: person, createdTime: 13, data: {} } },
+          { op: 'addAssoc', type: 'posts', id1: person, id2: { ref: 0 }, time: 10 },
+          { op: 'addAssoc', type: 'comments', id1: { ref: 0 }, id2: { ref: 1 }, time: 11 },
+          { op: 'addAssoc', type: 'comments', id1: othersPost, id2: { ref: 2 }, time: 12 },
+          { op: 'addAssoc', type: 'likes', id1: othersPost, id2: person, time: 12 },
+          { op: 'addAssoc', type: 'likes', id1: othersPost, id2: friend, time: 12 },
+          { op: 'addAssoc', type: 'friends', id1: person, id2: friend, time: 13 },
+          { op: 'addAssoc', type: 'friends', id1: friend, id2: person, time: 13 },
+          { op: 'addAssoc', type: 'test_users', id1: other, id2: person, time: 13 },
+        ]);
+        const [mine, onMine, onTheirs, album] = results as ObjectId[];
+        await store.setGrants(71, [{ userId: person, grants: [{ scope: 'public_profile', status: 'granted' }] }]);
+        await store.setGrants(72, [
+          { userId: person, grants: [{ scope: 'email', status: 'granted' }] },
+          { userId: friend, grants: [{ scope: 'email', status: 'granted' }] },
+        ]);
+        const token = (hash: string, userId: ObjectId, appId: ObjectId): TokenRecord => ({
+          hash, kind: 'user', appId, userId, scopes: [], issuedAt: 1, expiresAt: 0,
+        });
+        await store.saveToken(token(`${person}`.padEnd(64, 'a'), person, 71));
+        await store.saveToken(token(`${person}`.padEnd(64, 'b'), person, 72));
+        await store.saveToken(token(`${friend}`.padEnd(64, 'c'), friend, 72));
+        await store.setCredentials({ userId: person, email: `gone.${person}@example.com`, passwordHash: 'h' });
+        const code = { hash: `${person}`.padEnd(64, 'd'), appId: 71, userId: person, redirectUri: 'https://a.example/', scopes: [], expiresAt: 9 };
+        await store.saveAuthCode(code);
+
+        assert.deepEqual((await store.write([{ op: 'deleteUser', id: person, cascade: ['comments'] }])).results, [true]);
+
+        const left = await store.getObjects([person, mine!, onMine!, onTheirs!, album!, friend, other, othersPost]);
+        assert.deepEqual([...left.keys()].sort(), [friend, other, othersPost].sort());
+        assert.deepEqual((await page({ type: 'likes', limit: 5 }, othersPost)).map((x) => x.id2), [friend]);
+        assert.equal((await store.getCounts('likes', [othersPost])).get(othersPost), 1);
+        assert.deepEqual(await page({ type: 'comments', limit: 5 }, othersPost), []);
+        assert.equal((await store.getCounts('comments', [othersPost])).get(othersPost), 0);
+        assert.deepEqual(await page({ type: 'friends', limit: 5 }, friend), []);
+        assert.equal((await store.getCounts('friends', [friend])).get(friend), 0);
+        assert.equal((await store.getCounts('test_users', [other])).get(other), 0);
+        assert.equal((await store.getGrants(71, [person])).size, 0);
+        assert.equal((await store.getGrants(72, [person])).size, 0);
+        assert.equal((await store.getGrants(72, [friend])).size, 1, "others' grants stay");
+        assert.equal(await store.findToken(`${person}`.padEnd(64, 'a')), undefined);
+        assert.equal(await store.findToken(`${person}`.padEnd(64, 'b')), undefined);
+        assert.ok(await store.findToken(`${friend}`.padEnd(64, 'c')), "others' tokens stay");
+        assert.equal(await store.getCredentials(person), undefined);
+        assert.equal(await store.takeAuthCode(code.hash), undefined);
+
+        assert.deepEqual((await store.write([{ op: 'deleteUser', id: person, cascade: ['comments'] }])).results, [false]);
+      });
+
       it('accepts an empty batch', async () => {
         assert.deepEqual(await store.write([]), { results: [] });
       });
@@ -571,6 +627,25 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         assert.deepEqual(await store.findToken(otherUser.hash), otherUser);
         assert.deepEqual(await store.findToken(otherApp.hash), otherApp);
       });
+
+      it("revokes a user's tokens for an app, remembering each until it would have expired", async () => {
+        const revoked = userToken('5'.repeat(64), 30, 40);
+        const forever = { ...userToken('6'.repeat(64), 30, 40), expiresAt: 0 };
+        const otherApp = userToken('7'.repeat(64), 31, 40);
+        for (const token of [revoked, forever, otherApp]) await store.saveToken(token);
+        await store.revokeTokens(30, 40, 1_000);
+        assert.equal(await store.findToken(revoked.hash), undefined);
+        assert.equal(await store.findToken(forever.hash), undefined);
+        assert.deepEqual(await store.findToken(otherApp.hash), otherApp);
+        assert.deepEqual(await store.findRevokedToken(revoked.hash), { hash: revoked.hash, appId: 30, userId: 40, expiresAt: 5_000 });
+        assert.equal(await store.findRevokedToken(otherApp.hash), undefined);
+
+        // A later revocation, after the first token's own expiry, drops its record; a token that never expires stays.
+        await store.revokeTokens(31, 40, 6_000);
+        assert.equal(await store.findRevokedToken(revoked.hash), undefined);
+        assert.deepEqual(await store.findRevokedToken(forever.hash), { hash: forever.hash, appId: 30, userId: 40, expiresAt: 0 });
+        assert.equal((await store.findRevokedToken(otherApp.hash))?.appId, 31);
+      });
     });
 
     describe('grants', () => {
@@ -655,6 +730,14 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         await store.setSetting(key, 'two');
         assert.equal(await store.getSetting(key), 'two');
       });
+
+      it('initialises a setting once, answering the first value to every later caller', async () => {
+        const key = `contract.init.${Date.now()}`;
+        const answers = await Promise.all([store.initSetting(key, 'first'), store.initSetting(key, 'second')]);
+        assert.equal(new Set(answers).size, 1);
+        assert.equal(await store.getSetting(key), answers[0]);
+        assert.equal(await store.initSetting(key, 'third'), answers[0]);
+      });
     });
 
     describe('records for export and import', () => {
@@ -717,6 +800,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
           { record: 'credentials', userId: user, email: `loaded.${user}@example.com`, passwordHash: 'scrypt$x' },
           { record: 'setting', key: `loaded.${user}`, value: 'yes' },
           { record: 'token', ...token },
+          { record: 'revokedToken', hash: `revoked${base}`.padEnd(64, '0'), appId: app, userId: user, expiresAt: 0 },
           { record: 'idSequence', last: 1 },
         ]);
 
@@ -732,6 +816,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         assert.equal((await store.getCredentials(user))?.passwordHash, 'scrypt$x');
         assert.equal(await store.getSetting(`loaded.${user}`), 'yes');
         assert.deepEqual(await store.findToken(token.hash), token);
+        assert.equal((await store.findRevokedToken(`revoked${base}`.padEnd(64, '0')))?.userId, user);
 
         assert.ok((await createObject()) > base + 1500, 'new ids come after the loaded sequence');
         const [sequence] = await store.scanRecords('idSequence', undefined, 1);

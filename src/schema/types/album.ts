@@ -7,6 +7,7 @@ export const albumType: NodeTypeDef = {
   label: 'Album',
   idForm: 'plain',
   visibility: 'public',
+  scope: 'user_photos',
   defaultFields: ['created_time', 'name'],
   fields: [
     { name: 'id', type: 'numeric string', source: { kind: 'id' },

@@ -1,5 +1,6 @@
 /** An app registered with Loom: the holder of tokens and the party users grant permissions to. */
 import type { NodeTypeDef } from '../definition.js';
+import { createTestUser } from '../writes.js';
 
 export const applicationType: NodeTypeDef = {
   name: 'application',
@@ -26,5 +27,8 @@ export const applicationType: NodeTypeDef = {
       description: "The app's icon." },
     { name: 'roles', target: 'user',
       description: 'People who administer, develop or test the app.' },
+    { name: 'accounts', target: 'user', assoc: 'test_users', readers: 'app', items: 'testUser', alias: 'test-users',
+      post: createTestUser,
+      description: 'Test users of the app, each with a fresh access token when they have the app installed.' },
   ],
 };

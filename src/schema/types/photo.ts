@@ -22,6 +22,7 @@ export const photoType: NodeTypeDef = {
   label: 'Photo',
   idForm: 'plain',
   visibility: 'privacy',
+  scope: 'user_photos',
   defaultFields: ['created_time', 'name'],
   fields: [
     { name: 'id', type: 'numeric string', source: { kind: 'id' },

@@ -5,7 +5,7 @@
  */
 import type { EdgeDef, FieldContext, FieldDef, NodeTypeDef } from '../definition.js';
 import type { StoredObject } from '../../store/store.js';
-import { createAlbum, postToFeed, uploadPhoto } from '../writes.js';
+import { befriend, createAlbum, postToFeed, uploadPhoto } from '../writes.js';
 
 /** Age in whole years at `now` of someone born on a `MM/DD/YYYY` birthday; undefined without a full date. */
 function ageOn(birthday: unknown, now: number): number | undefined {
@@ -126,6 +126,7 @@ const fields: FieldDef[] = [
   { name: 'timezone', type: 'float (min: -24) (max: 24)', scope: 'public_profile',
     description: "Offset in hours from UTC of this person's time zone." },
   { name: 'token_for_business', type: 'string', scope: 'public_profile',
+    source: { kind: 'computed', compute: (object, context) => context.tokenForBusiness(object.id) },
     description: 'An id for this person that stays the same across all apps of one business.' },
   { name: 'updated_time', type: 'datetime', scope: 'public_profile', source: { kind: 'updatedTime' },
     description: 'When this person last changed their profile.' },
@@ -200,12 +201,13 @@ const edges: EdgeDef[] = [
     description: 'Filters this person can apply to their news feed.' },
   { name: 'friendlists', target: 'user', scope: 'read_custom_friendlists',
     description: 'Lists this person sorted their friends into.' },
-  { name: 'friendrequests', target: 'user', scope: 'public_profile',
+  { name: 'friendrequests', target: 'user', assoc: 'friend_requests', scope: 'public_profile', readers: 'self',
+    items: 'friendRequest',
     description: 'People waiting for this person to accept their friend request.' },
   { name: 'friends', target: 'user', assoc: 'friends', scope: 'user_friends',
-    summary: 'count', alwaysSummary: true, itemsGranted: 'user_friends',
+    summary: 'count', alwaysSummary: true, itemsGranted: 'user_friends', post: befriend,
     description: 'Friends of this person who also use the viewing app; the summary counts them all.' },
-  { name: 'ids_for_business', target: 'user', scope: 'public_profile',
+  { name: 'ids_for_business', target: 'user', scope: 'public_profile', readers: 'self', special: 'idsForBusiness',
     description: 'The ids this person has in other apps of the same business.' },
   { name: 'insights', target: 'page', scope: 'public_profile',
     description: "Usage statistics about this person's activity." },

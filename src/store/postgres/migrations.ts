@@ -105,6 +105,29 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    description: 'indexes that find everything of one person, for deleting test users',
+    sql: `
+      CREATE INDEX objects_by_owner ON objects (owner);
+      CREATE INDEX grants_by_user ON grants (user_id);
+      CREATE INDEX tokens_by_user ON tokens (user_id);
+      CREATE INDEX auth_codes_by_user ON auth_codes (user_id);
+    `,
+  },
+  {
+    version: 4,
+    description: 'revoked tokens, so a token of a de-authorised app is told apart from an unknown one',
+    sql: `
+      CREATE TABLE revoked_tokens (
+        hash text PRIMARY KEY,
+        app_id bigint NOT NULL,
+        user_id bigint NOT NULL,
+        expires_at bigint NOT NULL
+      );
+      CREATE INDEX revoked_tokens_by_expiry ON revoked_tokens (expires_at) WHERE expires_at <> 0;
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

@@ -10,6 +10,7 @@ import type {
   NewApp,
   ObjectId,
   PageRequest,
+  RevokedToken,
   Store,
   StoredObject,
   TokenRecord,
@@ -211,6 +212,18 @@ export class PostgresStore implements Store {
     await this.rows(statements.deleteTokens, [appId, userId]);
   }
 
+  async revokeTokens(appId: ObjectId, userId: ObjectId, now: number): Promise<void> {
+    await this.transaction(async (client) => {
+      await client.query({ ...statements.deleteStaleRevokedTokens, values: [now] });
+      await client.query({ ...statements.revokeTokens, values: [appId, userId] });
+    });
+  }
+
+  async findRevokedToken(hash: string): Promise<RevokedToken | undefined> {
+    const [row] = await this.rows<{ hash: string; app_id: number; user_id: number; expires_at: number }>(statements.selectRevokedToken, [hash]);
+    return row === undefined ? undefined : { hash: row.hash, appId: row.app_id, userId: row.user_id, expiresAt: row.expires_at };
+  }
+
   async setGrants(appId: ObjectId, entries: readonly UserGrants[]): Promise<void> {
     if (entries.length === 0) return;
     // One row per (user, scope), the last grant winning, as when each replaces the one before.
@@ -278,6 +291,12 @@ export class PostgresStore implements Store {
 
   async setSetting(key: string, value: string): Promise<void> {
     await this.rows(statements.upsertSetting, [key, value]);
+  }
+
+  async initSetting(key: string, value: string): Promise<string> {
+    const [inserted] = await this.rows<{ value: string }>(statements.insertSettingIfAbsent, [key, value]);
+    // When another writer got there first, its committed value is what this separate read sees.
+    return inserted?.value ?? (await this.getSetting(key))!;
   }
 
   async scanRecords(kind: RecordKind, after: RecordKey | undefined, limit: number): Promise<StoreRecord[]> {

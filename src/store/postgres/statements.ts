@@ -61,25 +61,39 @@ export const statements = {
      )
      SELECT count(*)::integer AS removed FROM gone`,
   ),
-  /** First half of deleteObject: its own lists and counts, self-associations included. */
+  /** First half of deleting objects: their own lists and counts, self-associations included. */
   deleteOutgoing: statement(
     'deleteOutgoing',
-    `WITH outgoing AS (DELETE FROM associations WHERE id1 = $1)
-     DELETE FROM counts WHERE id1 = $1`,
+    `WITH outgoing AS (DELETE FROM associations WHERE id1 = ANY($1::bigint[]))
+     DELETE FROM counts WHERE id1 = ANY($1::bigint[])`,
   ),
-  /** Second half: the lists it appears in, whose counts drop by what was removed, and the object. */
-  deleteIncomingAndObject: statement(
-    'deleteIncomingAndObject',
+  /** Second half: the lists they appear in, whose counts drop by what was removed, and the objects. */
+  deleteIncomingAndObjects: statement(
+    'deleteIncomingAndObjects',
     `WITH incoming AS (
-       DELETE FROM associations WHERE id2 = $1 RETURNING id1, type
+       DELETE FROM associations WHERE id2 = ANY($1::bigint[]) RETURNING id1, type
      ), removed AS (
        SELECT id1, type, count(*) AS n FROM incoming GROUP BY id1, type
      ), counted AS (
        UPDATE counts c SET count = c.count - r.n FROM removed r WHERE c.id1 = r.id1 AND c.type = r.type
      ), gone AS (
-       DELETE FROM objects WHERE id = $1 RETURNING id
+       DELETE FROM objects WHERE id = ANY($1::bigint[]) RETURNING id
      )
      SELECT count(*)::integer AS deleted FROM gone`,
+  ),
+  /** What deleting a person takes along: the objects they own, then those listed under `cascade`. */
+  selectBelongings: statement(
+    'selectBelongings',
+    `WITH owned AS (SELECT id FROM objects WHERE owner = $1)
+     SELECT a.id2 AS id FROM owned o JOIN associations a ON a.id1 = o.id AND a.type = ANY($2::text[])
+     UNION SELECT id FROM owned`,
+  ),
+  deleteAccessOfUser: statement(
+    'deleteAccessOfUser',
+    `WITH grants_gone AS (DELETE FROM grants WHERE user_id = $1),
+          tokens_gone AS (DELETE FROM tokens WHERE user_id = $1),
+          credentials_gone AS (DELETE FROM credentials WHERE user_id = $1)
+     DELETE FROM auth_codes WHERE user_id = $1`,
   ),
   selectCounts: statement('selectCounts', 'SELECT id1, count FROM counts WHERE type = $1 AND id1 = ANY($2::bigint[])'),
   selectExisting: statement(
@@ -111,6 +125,20 @@ export const statements = {
   ),
   selectToken: statement('selectToken', `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE hash = $1`),
   deleteTokens: statement('deleteTokens', 'DELETE FROM tokens WHERE app_id = $1 AND user_id = $2'),
+  deleteStaleRevokedTokens: statement(
+    'deleteStaleRevokedTokens',
+    'DELETE FROM revoked_tokens WHERE expires_at <> 0 AND expires_at <= $1',
+  ),
+  /** Moves the tokens in one statement, so none is issued and lost between a copy and a delete. */
+  revokeTokens: statement(
+    'revokeTokens',
+    `WITH moved AS (
+       DELETE FROM tokens WHERE app_id = $1 AND user_id = $2 RETURNING hash, app_id, user_id, expires_at
+     )
+     INSERT INTO revoked_tokens (hash, app_id, user_id, expires_at) SELECT * FROM moved
+     ON CONFLICT (hash) DO UPDATE SET app_id = excluded.app_id, user_id = excluded.user_id, expires_at = excluded.expires_at`,
+  ),
+  selectRevokedToken: statement('selectRevokedToken', 'SELECT hash, app_id, user_id, expires_at FROM revoked_tokens WHERE hash = $1'),
 
   deleteGrants: statement('deleteGrants', 'DELETE FROM grants WHERE app_id = $1 AND user_id = ANY($2::bigint[])'),
   insertGrants: statement(
@@ -148,6 +176,11 @@ export const statements = {
   upsertSetting: statement(
     'upsertSetting',
     'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  ),
+
+  insertSettingIfAbsent: statement(
+    'insertSettingIfAbsent',
+    'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING value',
   ),
 
   lastObjectId: statement(

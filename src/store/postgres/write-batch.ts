@@ -35,7 +35,10 @@ export async function applyOps(client: pg.ClientBase, ops: readonly WriteOp[]): 
         results[index] = await updateObject(client, op.id, op.data, op.updatedTime);
         break;
       case 'deleteObject':
-        results[index] = await deleteObject(client, op.id);
+        results[index] = (await deleteObjects(client, [op.id])) > 0;
+        break;
+      case 'deleteUser':
+        results[index] = await deleteUser(client, op.id, op.cascade);
         break;
       case 'removeAssoc': {
         const { rows } = await run<{ removed: number }>(client, statements.deleteAssociation, [op.id1, op.type, op.id2]);
@@ -114,9 +117,22 @@ async function updateObject(client: pg.ClientBase, id: ObjectId, changes: Record
   return true;
 }
 
-async function deleteObject(client: pg.ClientBase, id: ObjectId): Promise<boolean> {
-  // Outgoing first, so a self-association is gone before the incoming ones are counted.
-  await run(client, statements.deleteOutgoing, [id]);
-  const { rows } = await run<{ deleted: number }>(client, statements.deleteIncomingAndObject, [id]);
-  return rows[0]!.deleted > 0;
+/**
+ * Deletes objects as deleteObject does one, all at once: the end state is the same as deleting
+ * them one by one, since every association touching any of them goes and the other lists' counts
+ * drop by exactly the associations removed from them. Answers how many objects existed.
+ */
+async function deleteObjects(client: pg.ClientBase, ids: readonly ObjectId[]): Promise<number> {
+  // Outgoing first, so an association between two of them (or a self-association) is not
+  // counted as removed from a list that is itself going.
+  await run(client, statements.deleteOutgoing, [ids]);
+  const { rows } = await run<{ deleted: number }>(client, statements.deleteIncomingAndObjects, [ids]);
+  return rows[0]!.deleted;
+}
+
+async function deleteUser(client: pg.ClientBase, id: ObjectId, cascade: readonly string[]): Promise<boolean> {
+  const { rows } = await run<{ id: number }>(client, statements.selectBelongings, [id, cascade]);
+  if (rows.length > 0) await deleteObjects(client, rows.map((row) => row.id));
+  await run(client, statements.deleteAccessOfUser, [id]);
+  return (await deleteObjects(client, [id])) > 0;
 }

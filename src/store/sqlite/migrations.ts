@@ -5,7 +5,10 @@ import type Database from 'better-sqlite3';
  * a change to the schema is a new step appended to the list.
  */
 export interface Migration {
-  /** Position in the list, starting at 1; `PRAGMA user_version` holds the last one applied. */
+  /**
+   * Increasing along the list, starting at 1; `PRAGMA user_version` holds the last one applied.
+   * A number may be skipped while it is reserved for a step being written elsewhere.
+   */
   version: number;
   description: string;
   sql: string;
@@ -98,6 +101,29 @@ export const migrations: readonly Migration[] = [
         scopes TEXT NOT NULL,
         expires_at INTEGER NOT NULL
       ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 3,
+    description: 'indexes that find everything of one person, for deleting test users',
+    sql: `
+      CREATE INDEX objects_by_owner ON objects (owner);
+      CREATE INDEX grants_by_user ON grants (user_id);
+      CREATE INDEX tokens_by_user ON tokens (user_id);
+      CREATE INDEX auth_codes_by_user ON auth_codes (user_id);
+    `,
+  },
+  {
+    version: 4,
+    description: 'revoked tokens, so a token of a de-authorised app is told apart from an unknown one',
+    sql: `
+      CREATE TABLE revoked_tokens (
+        hash TEXT PRIMARY KEY,
+        app_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX revoked_tokens_by_expiry ON revoked_tokens (expires_at) WHERE expires_at != 0;
     `,
   },
 ];

@@ -11,6 +11,7 @@ import type {
   NewApp,
   ObjectId,
   PageRequest,
+  RevokedToken,
   Store,
   StoredObject,
   TokenRecord,
@@ -82,6 +83,13 @@ interface TokenRow {
   expires_at: number;
 }
 
+interface RevokedTokenRow {
+  hash: string;
+  app_id: number;
+  user_id: number;
+  expires_at: number;
+}
+
 interface GrantRow {
   user_id: number;
   scope: string;
@@ -129,6 +137,7 @@ export class SqliteStore implements Store {
   private readonly applyOps: Database.Transaction<(ops: readonly WriteOp[]) => Array<ObjectId | boolean>>;
   private readonly insertApp: Database.Transaction<(app: NewApp) => ObjectId>;
   private readonly replaceGrants: Database.Transaction<(appId: ObjectId, entries: readonly UserGrants[]) => void>;
+  private readonly moveTokensToRevoked: Database.Transaction<(appId: ObjectId, userId: ObjectId, now: number) => void>;
   private readonly records: SqliteRecords;
   private readonly loadInTransaction: Database.Transaction<(records: readonly StoreRecord[]) => void>;
 
@@ -159,6 +168,11 @@ export class SqliteStore implements Store {
         this.statements.deleteGrants.run(appId, userId);
         for (const grant of grants) this.statements.insertGrant.run(appId, userId, grant.scope, grant.status);
       }
+    });
+    this.moveTokensToRevoked = db.transaction((appId: ObjectId, userId: ObjectId, now: number) => {
+      this.statements.deleteStaleRevokedTokens.run(now);
+      this.statements.copyTokensToRevoked.run(appId, userId);
+      this.statements.deleteTokens.run(appId, userId);
     });
     this.records = new SqliteRecords(db);
     this.loadInTransaction = db.transaction((records: readonly StoreRecord[]) => this.records.load(records));
@@ -275,6 +289,15 @@ export class SqliteStore implements Store {
     this.replaceGrants.immediate(appId, entries);
   }
 
+  async revokeTokens(appId: ObjectId, userId: ObjectId, now: number): Promise<void> {
+    this.moveTokensToRevoked.immediate(appId, userId, now);
+  }
+
+  async findRevokedToken(hash: string): Promise<RevokedToken | undefined> {
+    const row = this.statements.selectRevokedToken.get(hash);
+    return row === undefined ? undefined : { hash: row.hash, appId: row.app_id, userId: row.user_id, expiresAt: row.expires_at };
+  }
+
   async getGrants(appId: ObjectId, userIds: readonly ObjectId[]): Promise<Map<ObjectId, Grant[]>> {
     const grants = new Map<ObjectId, Grant[]>();
     if (userIds.length === 0) return grants;
@@ -325,6 +348,10 @@ export class SqliteStore implements Store {
     this.statements.upsertSetting.run(key, value);
   }
 
+  async initSetting(key: string, value: string): Promise<string> {
+    return this.statements.insertSettingIfAbsent.get(key, value)?.value ?? this.statements.selectSetting.get(key)!.value;
+  }
+
   async scanRecords(kind: RecordKind, after: RecordKey | undefined, limit: number): Promise<StoreRecord[]> {
     return this.records.scan(kind, after, limit);
   }
@@ -352,6 +379,8 @@ export class SqliteStore implements Store {
         return this.updateObject(op.id, op.data, op.updatedTime);
       case 'deleteObject':
         return this.deleteObject(op.id);
+      case 'deleteUser':
+        return this.deleteUser(op.id, op.cascade);
       case 'addAssoc': {
         const id1 = resolve(op.id1);
         const data = op.data === undefined || op.data === null ? null : JSON.stringify(op.data);
@@ -398,6 +427,19 @@ export class SqliteStore implements Store {
     return s.deleteObject.run(id).changes > 0;
   }
 
+  private deleteUser(id: ObjectId, cascade: readonly string[]): boolean {
+    const s = this.statements;
+    const owned = s.selectOwned.all(id).map((row) => row.id);
+    const types = JSON.stringify(cascade);
+    const dependents = owned.flatMap((objectId) => s.selectAssociatedIds.all(objectId, types).map((row) => row.id2));
+    for (const objectId of [...dependents, ...owned]) this.deleteObject(objectId);
+    s.deleteGrantsOfUser.run(id);
+    s.deleteTokensOfUser.run(id);
+    s.deleteCredentialsOfUser.run(id);
+    s.deleteAuthCodesOfUser.run(id);
+    return this.deleteObject(id);
+  }
+
   private pageStatement(shape: PageShape): Database.Statement<[PageParams], AssociationRow> {
     const key = Object.entries(shape)
       .filter(([, present]) => present)
@@ -426,6 +468,7 @@ function prepareStatements(db: Database.Database) {
     ),
     updateObject: db.prepare<[string, number, ObjectId]>('UPDATE objects SET data = ?, updated_time = ? WHERE id = ?'),
     deleteObject: db.prepare<[ObjectId]>('DELETE FROM objects WHERE id = ?'),
+    selectOwned: db.prepare<[ObjectId], { id: number }>('SELECT id FROM objects WHERE owner = ?'),
 
     insertAssociation: db.prepare<[ObjectId, string, ObjectId, number, string | null]>(
       'INSERT OR IGNORE INTO associations (id1, type, id2, time, data) VALUES (?, ?, ?, ?, ?)',
@@ -441,6 +484,9 @@ function prepareStatements(db: Database.Database) {
       'SELECT id1, type, COUNT(*) AS removed FROM associations WHERE id2 = ? GROUP BY id1, type',
     ),
     deleteIncoming: db.prepare<[ObjectId]>('DELETE FROM associations WHERE id2 = ?'),
+    selectAssociatedIds: db.prepare<[ObjectId, string], { id2: number }>(
+      'SELECT id2 FROM associations WHERE id1 = ? AND type IN (SELECT value FROM json_each(?))',
+    ),
 
     selectCounts: db.prepare<[string, string], { id1: number; count: number }>(
       'SELECT id1, count FROM counts WHERE type = ? AND id1 IN (SELECT value FROM json_each(?))',
@@ -471,8 +517,18 @@ function prepareStatements(db: Database.Database) {
       'SELECT hash, kind, app_id, user_id, scopes, issued_at, expires_at FROM tokens WHERE hash = ?',
     ),
     deleteTokens: db.prepare<[ObjectId, ObjectId]>('DELETE FROM tokens WHERE app_id = ? AND user_id = ?'),
+    deleteTokensOfUser: db.prepare<[ObjectId]>('DELETE FROM tokens WHERE user_id = ?'),
+    copyTokensToRevoked: db.prepare<[ObjectId, ObjectId]>(
+      `INSERT OR REPLACE INTO revoked_tokens (hash, app_id, user_id, expires_at)
+       SELECT hash, app_id, user_id, expires_at FROM tokens WHERE app_id = ? AND user_id = ?`,
+    ),
+    deleteStaleRevokedTokens: db.prepare<[number]>('DELETE FROM revoked_tokens WHERE expires_at != 0 AND expires_at <= ?'),
+    selectRevokedToken: db.prepare<[string], RevokedTokenRow>(
+      'SELECT hash, app_id, user_id, expires_at FROM revoked_tokens WHERE hash = ?',
+    ),
 
     deleteGrants: db.prepare<[ObjectId, ObjectId]>('DELETE FROM grants WHERE app_id = ? AND user_id = ?'),
+    deleteGrantsOfUser: db.prepare<[ObjectId]>('DELETE FROM grants WHERE user_id = ?'),
     insertGrant: db.prepare<[ObjectId, ObjectId, string, GrantStatus]>(
       'INSERT OR REPLACE INTO grants (app_id, user_id, scope, status) VALUES (?, ?, ?, ?)',
     ),
@@ -492,6 +548,7 @@ function prepareStatements(db: Database.Database) {
     selectCredentialsByUser: db.prepare<[ObjectId], CredentialsRow>(
       'SELECT user_id, email, password_hash FROM credentials WHERE user_id = ?',
     ),
+    deleteCredentialsOfUser: db.prepare<[ObjectId]>('DELETE FROM credentials WHERE user_id = ?'),
 
     insertAuthCode: db.prepare<[string, ObjectId, ObjectId, string, string, number]>(
       `INSERT INTO auth_codes (hash, app_id, user_id, redirect_uri, scopes, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -499,10 +556,14 @@ function prepareStatements(db: Database.Database) {
     deleteAuthCode: db.prepare<[string], AuthCodeRow>(
       'DELETE FROM auth_codes WHERE hash = ? RETURNING hash, app_id, user_id, redirect_uri, scopes, expires_at',
     ),
+    deleteAuthCodesOfUser: db.prepare<[ObjectId]>('DELETE FROM auth_codes WHERE user_id = ?'),
 
     selectSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
     upsertSetting: db.prepare<[string, string]>(
       'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    ),
+    insertSettingIfAbsent: db.prepare<[string, string], { value: string }>(
+      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING RETURNING value',
     ),
   };
 }

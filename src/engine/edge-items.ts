@@ -1,0 +1,43 @@
+import type { Selection } from '../query/selection.js';
+import type { EdgeDef } from '../schema/definition.js';
+import type { Association } from '../store/store.js';
+import type { ReadContext } from './context.js';
+import { graphTime } from './graph-time.js';
+import { renderObjectsById, type Json } from './render.js';
+import { testUserItems } from './test-users.js';
+
+/** The item a row of an edge's page shows, or undefined when the viewer may not see it. */
+export type ItemOf = (row: Association) => Json | undefined;
+
+/** Renders the items of every row of one level at once, in the form the edge declares. */
+export async function renderEdgeItems(
+  context: ReadContext,
+  edge: EdgeDef,
+  rows: readonly Association[],
+  children: Selection[] | undefined,
+): Promise<ItemOf> {
+  switch (edge.items) {
+    case 'friendRequest':
+      return friendRequestItems(context, rows);
+    case 'testUser':
+      return testUserItems(context, rows);
+    case undefined: {
+      const nodes = await renderObjectsById(context, unique(rows.map((row) => row.id2)), children);
+      return (row) => nodes.get(row.id2);
+    }
+  }
+}
+
+/** A pending request is held from its recipient (id1) to its sender (id2). */
+async function friendRequestItems(context: ReadContext, rows: readonly Association[]): Promise<ItemOf> {
+  const people = await renderObjectsById(context, unique(rows.flatMap((row) => [row.id1, row.id2])), undefined);
+  return (row) => {
+    const from = people.get(row.id2);
+    const to = people.get(row.id1);
+    return from && to ? { from, to, created_time: graphTime(row.time) } : undefined;
+  };
+}
+
+function unique(ids: number[]): number[] {
+  return [...new Set(ids)];
+}

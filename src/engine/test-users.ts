@@ -1,0 +1,195 @@
+/**
+ * Test users: people an app makes for itself (`POST /<app>/accounts/test-users`), held as the
+ * app's `test_users` associations so that listing them is ordinary keyset paging. Each gets a
+ * generated email and password to sign in with (the password kept only as a scrypt hash) and,
+ * when the app is installed for them, grants and a short-lived token. Only the app itself, with
+ * its app token, may list, change or delete them.
+ */
+import { randomBytes, randomInt } from 'node:crypto';
+import { grantedScopes } from '../auth/grants.js';
+import { hashPassword } from '../auth/passwords.js';
+import { issueUserToken } from '../auth/tokens.js';
+import { GraphError } from '../errors.js';
+import type { Association, ObjectId, StoredObject } from '../store/store.js';
+import type { ReadContext } from './context.js';
+import type { ItemOf } from './edge-items.js';
+import { loadRoot } from './node-ids.js';
+import type { Json } from './render.js';
+
+/** Most test users one app may hold. */
+export const MAX_TEST_USERS = 500;
+const DEFAULT_PERMISSIONS = ['public_profile', 'user_friends'];
+const EMAIL_DOMAIN = 'tfbnw.net';
+const PASSWORD_LENGTH = { min: 6, max: 128 };
+const FIRST_NAMES = ['Ada', 'Bruno', 'Clara', 'Dmitri', 'Elena', 'Farid', 'Greta', 'Hugo', 'Ines', 'Jonas', 'Kiri', 'Lena', 'Mateo', 'Nora', 'Omar', 'Priya'];
+const LAST_NAMES = ['Alderton', 'Brightwater', 'Copperfield', 'Dunmore', 'Elmsworth', 'Fairbank', 'Greystone', 'Hollowell', 'Ironside', 'Juniper', 'Kettleby', 'Larkspur', 'Moorcroft', 'Northcott', 'Oakhurst', 'Pemberton'];
+
+/** A test user about to be written: its profile, and the secrets handed back once. */
+export interface NewTestUser {
+  profile: Record<string, unknown>;
+  password: string;
+  passwordHash: string;
+  /** Permissions granted to the app; null when the app is not installed for the user. */
+  scopes: string[] | null;
+}
+
+/** Checks the parameters of a new test user and makes its profile and password (hashed up front, as it is slow). */
+export async function prepareTestUser(context: ReadContext, app: StoredObject, params: Record<string, unknown>): Promise<NewTestUser> {
+  const installed = readInstalled(params.installed);
+  const scopes = installed ? readPermissions(context, params.permissions) : null;
+  const locale = params.locale === undefined ? 'en_US' : String(params.locale);
+  if (!/^[a-z]{2}_[A-Z]{2}$/.test(locale)) throw GraphError.invalidParameter('The parameter locale must look like en_US');
+  const name = params.name === undefined ? generatedName() : readName(params.name);
+  const count = (await context.store.getCounts('test_users', [app.id])).get(app.id) ?? 0;
+  if (count >= MAX_TEST_USERS) {
+    throw GraphError.invalidParameter(`This app already has the most test users allowed (${MAX_TEST_USERS}); delete some first`);
+  }
+  const password = randomBytes(12).toString('base64url');
+  return {
+    profile: { ...nameParts(name), locale, email: await unusedEmail(context, name) },
+    password,
+    passwordHash: await hashPassword(password),
+    scopes,
+  };
+}
+
+/** Gives a written test user their credentials, grants and token; answers what the app is shown once. */
+export async function completeTestUser(context: ReadContext, userId: ObjectId, user: NewTestUser): Promise<Json> {
+  const { store, viewer } = context;
+  const email = String(user.profile.email);
+  await store.setCredentials({ userId, email, passwordHash: user.passwordHash });
+  const id = viewer.ids.scope(userId);
+  if (user.scopes === null) return { id, login_url: loginUrl(context, id), email, password: user.password };
+  await store.setGrants(viewer.app.id, [{ userId, grants: user.scopes.map((scope) => ({ scope, status: 'granted' as const })) }]);
+  const accessToken = await issueToken(context, userId, user.scopes);
+  return { id, access_token: accessToken, login_url: loginUrl(context, id), email, password: user.password };
+}
+
+/**
+ * Items of `/<app>/accounts`: each test user's id and login URL, and for those who have the app
+ * installed a fresh token (tokens are stored hashed, so listing one means issuing one).
+ */
+export async function testUserItems(context: ReadContext, rows: readonly Association[]): Promise<ItemOf> {
+  const userIds = [...new Set(rows.map((row) => row.id2))];
+  const grants = await context.store.getGrants(context.viewer.app.id, userIds);
+  const tokens = new Map<ObjectId, string>();
+  await Promise.all(
+    userIds.map(async (userId) => {
+      const scopes = [...grantedScopes(grants.get(userId))];
+      if (scopes.length > 0) tokens.set(userId, await issueToken(context, userId, scopes));
+    }),
+  );
+  return (row) => {
+    const id = context.viewer.ids.scope(row.id2);
+    const accessToken = tokens.get(row.id2);
+    return { id, ...(accessToken === undefined ? {} : { access_token: accessToken }), login_url: loginUrl(context, id) };
+  };
+}
+
+/** `POST /<test user>` with `name` and/or `password`. */
+export async function updateTestUser(context: ReadContext, idText: string, params: Record<string, string>): Promise<Json> {
+  const user = await loadTestUser(context, idText, 'post');
+  const name = params.name === undefined || params.name === '' ? undefined : readName(params.name);
+  const password = params.password === undefined || params.password === '' ? undefined : readPassword(params.password);
+  if (name === undefined && password === undefined) throw GraphError.invalidParameter('The parameter name or password is required');
+  if (name !== undefined) {
+    await context.store.write([{ op: 'updateObject', id: user.id, data: nameParts(name), updatedTime: context.now }]);
+  }
+  if (password !== undefined) {
+    const current = await context.store.getCredentials(user.id);
+    const email = current?.email ?? (await unusedEmail(context, String(user.data.name ?? 'test user')));
+    await context.store.setCredentials({ userId: user.id, email, passwordHash: await hashPassword(password) });
+  }
+  return { success: true };
+}
+
+/** `DELETE /<test user>`: the person and all they own, their grants, tokens and credentials, in one transaction. */
+export async function deleteTestUser(context: ReadContext, idText: string): Promise<Json> {
+  const user = await loadTestUser(context, idText, 'delete');
+  // Others' comments on what they wrote go with it, as when a post is deleted.
+  await context.store.write([{ op: 'deleteUser', id: user.id, cascade: ['comments'] }]);
+  return { success: true };
+}
+
+/** A user the viewing app made as a test user; anything else is refused to an app token. */
+async function loadTestUser(context: ReadContext, idText: string, method: 'post' | 'delete'): Promise<StoredObject> {
+  const { object, type } = await loadRoot(context, idText, method);
+  const app = context.viewer.app.id;
+  const isTestUser = type.name === 'user' && (await context.store.getExisting('test_users', [[app, object.id]])).size > 0;
+  if (type.name !== 'user') throw GraphError.objectNotFound(idText, method);
+  if (!isTestUser) throw GraphError.permission('An app token may only change or delete test users of its own app');
+  return object;
+}
+
+async function issueToken(context: ReadContext, userId: ObjectId, scopes: readonly string[]): Promise<string> {
+  const issued = await issueUserToken(context.store, {
+    appId: context.viewer.app.id,
+    userId,
+    scopes,
+    expiresIn: context.tokenLifetime,
+    now: context.now,
+  });
+  return issued.accessToken;
+}
+
+function loginUrl(context: ReadContext, id: string): string {
+  return `${context.publicUrl}/checkpoint/test-user-login/${id}/`;
+}
+
+function readInstalled(value: unknown): boolean {
+  if (value === undefined) return true;
+  switch (String(value).toLowerCase()) {
+    case 'true':
+    case '1':
+      return true;
+    case 'false':
+    case '0':
+      return false;
+    default:
+      throw GraphError.invalidParameter('The parameter installed must be true or false');
+  }
+}
+
+/** The requested permissions, each one the schema knows; `public_profile` is always among them. */
+function readPermissions(context: ReadContext, value: unknown): string[] {
+  const requested = value === undefined ? DEFAULT_PERMISSIONS : String(value).split(',').map((scope) => scope.trim()).filter((scope) => scope !== '');
+  const known = new Set(context.schema.allScopes());
+  const unknown = requested.find((scope) => !known.has(scope));
+  if (unknown !== undefined) throw GraphError.invalidParameter(`Invalid permission: ${unknown.slice(0, 64)}`);
+  return [...new Set(['public_profile', ...requested])];
+}
+
+function readName(value: unknown): string {
+  const name = String(value).trim().replace(/\s+/g, ' ');
+  if (name === '' || name.length > 100 || /[\u0000-\u001f]/.test(name)) {
+    throw GraphError.invalidParameter('The parameter name must be between 1 and 100 printable characters');
+  }
+  return name;
+}
+
+function readPassword(value: string): string {
+  if (value.length < PASSWORD_LENGTH.min || value.length > PASSWORD_LENGTH.max) {
+    throw GraphError.invalidParameter(`The parameter password must be between ${PASSWORD_LENGTH.min} and ${PASSWORD_LENGTH.max} characters long`);
+  }
+  return value;
+}
+
+function generatedName(): string {
+  return `${FIRST_NAMES[randomInt(FIRST_NAMES.length)]} ${LAST_NAMES[randomInt(LAST_NAMES.length)]}`;
+}
+
+/** A one-word name has no last name (null removes a previous one on update). */
+function nameParts(name: string): Record<string, string | null> {
+  const words = name.split(' ');
+  return { name, first_name: words[0]!, last_name: words.length > 1 ? words[words.length - 1]! : null };
+}
+
+/** `<name>_<number>@tfbnw.net`, as the real service words test users' addresses; a taken one is drawn again. */
+async function unusedEmail(context: ReadContext, name: string): Promise<string> {
+  const stem = name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40) || 'test_user';
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const email = `${stem}_${randomInt(1_000_000_000, 10_000_000_000)}@${EMAIL_DOMAIN}`;
+    if (!(await context.store.findCredentialsByEmail(email))) return email;
+  }
+  throw GraphError.internal();
+}

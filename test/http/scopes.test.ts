@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { issueUserToken } from '../../src/auth/tokens.js';
+import type { Fixture } from '../helpers/fixture.js';
+import { useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
+
+/** Alice's own fields and edges are governed by her token's scopes; other people's by what they granted the app. */
+describe('permissions enforced from the schema', () => {
+  let fixture: Fixture;
+  let server: TestServer;
+  const served = useFixtureServer();
+  before(() => {
+    ({ fixture, server } = served);
+  });
+
+  async function aliceWith(...scopes: string[]): Promise<string> {
+    const issued = await issueUserToken(fixture.store, {
+      appId: fixture.app.id,
+      userId: fixture.users.alice,
+      scopes: ['public_profile', ...scopes],
+      expiresIn: 3600,
+      now: fixture.now,
+    });
+    return issued.accessToken;
+  }
+
+  function assertPermissionError(reply: Reply, scope: string) {
+    assert.equal(reply.status, 403, reply.text);
+    assert.deepEqual(
+      { message: reply.body.error.message, type: reply.body.error.type, code: reply.body.error.code },
+      { message: `(#200) Requires extended permission: ${scope}`, type: 'OAuthException', code: 200 },
+    );
+  }
+
+  it('leaves a field out of the node until its permission is there', async () => {
+    const basic = await aliceWith();
+    const none = await server.get('/v2.4/me', { access_token: basic, fields: 'name,gender,locale,link,email,birthday' });
+    assert.deepEqual(Object.keys(none.body), ['name', 'gender', 'locale', 'link', 'id'], 'public_profile fields only');
+    for (const [field, scope, value] of [['email', 'email', 'alice@example.com'], ['birthday', 'user_birthday', '04/12/1990']] as const) {
+      const reply = await server.get('/v2.4/me', { access_token: await aliceWith(scope), fields: `name,${field}` });
+      assert.equal(reply.body[field], value, field);
+    }
+  });
+
+  it("reads another person's fields by what that person granted the app", async () => {
+    const bob = fixture.scoped(fixture.users.bob);
+    const token = fixture.aliceToken;
+    const read = async () => (await server.get(`/v2.4/${bob}`, { access_token: token, fields: 'name,birthday' })).body;
+    assert.deepEqual(Object.keys(await read()), ['name', 'id'], 'bob granted no user_birthday');
+    const nested = await server.get('/v2.4/me/friends', { access_token: token, fields: 'birthday', limit: '100' });
+    assert.ok(nested.body.data.every((friend: Record<string, unknown>) => !('birthday' in friend)));
+    const before = (await fixture.store.getGrants(fixture.app.id, [fixture.users.bob])).get(fixture.users.bob)!;
+    try {
+      await fixture.store.setGrants(fixture.app.id, [{ userId: fixture.users.bob, grants: [...before, { scope: 'user_birthday', status: 'granted' }] }]);
+      assert.equal((await read()).birthday, '01/02/1985');
+      await fixture.store.setGrants(fixture.app.id, [{ userId: fixture.users.bob, grants: [...before, { scope: 'user_birthday', status: 'declined' }] }]);
+      assert.equal((await read()).birthday, undefined, 'a declined permission is no permission');
+    } finally {
+      await fixture.store.setGrants(fixture.app.id, [{ userId: fixture.users.bob, grants: before }]);
+    }
+  });
+
+  it('answers an edge without its permission with an empty page, and leaves it out when nested', async () => {
+    const edges = [
+      ['friends', 'user_friends'],
+      ['posts', 'user_posts'],
+      ['feed', 'user_posts'],
+      ['photos', 'user_photos'],
+      ['albums', 'user_photos'],
+      ['likes', 'user_likes'],
+    ] as const;
+    const basic = await aliceWith();
+    for (const [edge, scope] of edges) {
+      const without = await server.get(`/v2.4/me/${edge}`, { access_token: basic });
+      assert.equal(without.status, 200);
+      assert.equal(without.text, '{"data":[]}', edge);
+      const nested = await server.get('/v2.4/me', { access_token: basic, fields: `name,${edge}` });
+      assert.deepEqual(Object.keys(nested.body), ['name', 'id'], edge);
+      const withScope = await server.get(`/v2.4/me/${edge}`, { access_token: await aliceWith(scope) });
+      assert.ok(withScope.body.data.length > 0, `${edge} with ${scope}`);
+    }
+  });
+
+  it("hides a photo's and an album's content, but not their ids, without user_photos", async () => {
+    const photo = String(fixture.photos[0]);
+    const album = String(fixture.album);
+    const basic = await aliceWith();
+    assert.deepEqual((await server.get(`/v2.4/${photo}`, { access_token: basic, fields: 'name,width,from' })).body, { id: photo });
+    assert.deepEqual((await server.get(`/v2.4/${album}`, { access_token: basic })).body, { id: album });
+    assert.equal((await server.get(`/v2.4/${album}/photos`, { access_token: basic })).text, '{"data":[]}');
+    const photos = await aliceWith('user_photos');
+    assert.deepEqual((await server.get(`/v2.4/${photo}`, { access_token: photos, fields: 'name,width' })).body, { name: 'Photo 0', width: 800, id: photo });
+    assert.equal((await server.get(`/v2.4/${album}/photos`, { access_token: photos })).body.data.length, 5);
+  });
+
+  it('refuses every write without publish_actions with (#200) and 403, changing nothing', async () => {
+    const reader = await aliceWith('user_posts', 'user_photos', 'user_likes', 'user_friends');
+    const popular = fixture.postId(fixture.posts.popular, fixture.users.alice);
+    const photo = String(fixture.photos[0]);
+    const likes = async () =>
+      (await server.get(`/v2.4/${popular}/likes`, { access_token: fixture.aliceToken, summary: 'true', limit: '0' })).body.summary.total_count;
+    const likesBefore = await likes();
+    const postsBefore = (await server.get('/v2.4/me/posts', { access_token: fixture.aliceToken, summary: 'true', limit: '0' })).body;
+    const writes: Array<() => Promise<Reply>> = [
+      () => server.form('/v2.4/me/feed', { access_token: reader, message: 'no' }),
+      () => server.form(`/v2.4/${popular}/likes`, { access_token: reader }),
+      () => server.form(`/v2.4/${popular}/comments`, { access_token: reader, message: 'no' }),
+      () => server.form(`/v2.4/${photo}/likes`, { access_token: reader }),
+      () => server.form(`/v2.4/${popular}/likes`, { access_token: reader }, 'DELETE'),
+      () => server.form(`/v2.4/${popular}`, { access_token: reader }, 'DELETE'),
+    ];
+    for (const write of writes) {
+      const reply = await write();
+      assertPermissionError(reply, 'publish_actions');
+      assert.match(reply.headers.get('www-authenticate') ?? '', /^OAuth "Facebook Platform" "insufficient_scope" /);
+    }
+    assert.equal(await likes(), likesBefore);
+    assert.deepEqual((await server.get('/v2.4/me/posts', { access_token: fixture.aliceToken, summary: 'true', limit: '0' })).body, postsBefore);
+    assert.equal((await server.get(`/v2.4/${popular}`, { access_token: fixture.aliceToken })).status, 200, 'the post is still there');
+  });
+});

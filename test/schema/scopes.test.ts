@@ -1,0 +1,62 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { NodeTypeDef } from '../../src/schema/definition.js';
+import { Schema } from '../../src/schema/registry.js';
+
+const schema = Schema.default();
+const user = schema.type('user')!;
+
+test('every user field and edge names the permission it needs', () => {
+  for (const field of user.fields) assert.ok(schema.field(user, field.name)?.scope, `field ${field.name}`);
+  for (const edge of user.edges) assert.ok(schema.edge(user, edge.name)?.scope, `edge ${edge.name}`);
+});
+
+test('the user permissions are the ones the real service asks for', () => {
+  const fields: Record<string, string> = {
+    id: 'public_profile', name: 'public_profile', first_name: 'public_profile', last_name: 'public_profile',
+    gender: 'public_profile', locale: 'public_profile', link: 'public_profile', age_range: 'public_profile',
+    timezone: 'public_profile', updated_time: 'public_profile', verified: 'public_profile',
+    token_for_business: 'public_profile', email: 'email', birthday: 'user_birthday',
+  };
+  for (const [name, scope] of Object.entries(fields)) assert.equal(schema.field(user, name)?.scope, scope, name);
+  const edges: Record<string, string> = {
+    friends: 'user_friends', posts: 'user_posts', feed: 'user_posts', photos: 'user_photos', albums: 'user_photos',
+    likes: 'user_likes',
+  };
+  for (const [name, scope] of Object.entries(edges)) assert.equal(schema.edge(user, name)?.scope, scope, name);
+});
+
+test('a photo or album needs its owner\'s user_photos for everything but its id', () => {
+  for (const typeName of ['photo', 'album']) {
+    const type = schema.type(typeName)!;
+    assert.equal(schema.field(type, 'id')?.scope, undefined, `${typeName}.id`);
+    for (const field of type.fields.filter((f) => f.name !== 'id')) {
+      assert.equal(schema.field(type, field.name)?.scope, 'user_photos', `${typeName}.${field.name}`);
+    }
+    for (const edge of type.edges) assert.equal(schema.edge(type, edge.name)?.scope, 'user_photos', `${typeName}.${edge.name}`);
+  }
+});
+
+test('writes need publish_actions, befriending needs user_friends, and test users an app token', () => {
+  const posts = schema.types.flatMap((type) =>
+    type.edges.filter((edge) => edge.post).map((edge) => ({ at: `${type.name}.${edge.name}`, post: edge.post! })),
+  );
+  assert.ok(posts.length >= 6);
+  for (const { at, post } of posts) {
+    const expected = at === 'user.friends' ? 'user_friends' : at === 'application.accounts' ? undefined : 'publish_actions';
+    assert.equal(post.scope, expected, at);
+  }
+  assert.equal(schema.edge(schema.type('application')!, 'accounts')?.post?.by, 'app');
+  assert.ok(schema.allScopes().includes('publish_actions'));
+});
+
+test('a POST made by a person must name its permission', () => {
+  const type: NodeTypeDef = {
+    name: 'thing', label: 'Thing', idForm: 'plain', visibility: 'public', defaultFields: [],
+    fields: [{ name: 'id', type: 'numeric string', description: 'Its id.', source: { kind: 'id' } }],
+    edges: [{ name: 'marks', target: 'thing', description: 'Marks.', post: { links: [{ assoc: 'marks', from: 'parent', to: 'viewer' }] } }],
+  };
+  assert.throws(() => new Schema([type]), /a POST to "thing\.marks" names no permission/);
+  const edge = type.edges[0]!;
+  assert.doesNotThrow(() => new Schema([{ ...type, edges: [{ ...edge, post: { ...edge.post!, scope: 'publish_actions' } }] }]));
+});
