@@ -58,6 +58,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     lines.push(
       `Demo user: ${String(demo.user.data.name)} (id ${token.scopedUserId}), app "${demo.app.name}" (id ${demo.app.id})`,
       `Access token (valid 2 hours): ${token.accessToken}`,
+      `Explorer (get and renew tokens, run queries): ${base}/explorer`,
       ``,
       `Try:`,
       `  curl -g '${base}/v2.4/me?fields=id,name,birthday,friends.limit(3){name}&access_token=${token.accessToken}'`,

@@ -6,6 +6,7 @@ import { Schema } from '../schema/registry.js';
 import type { Store } from '../store/store.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { authenticateHeader, errorBody, fromFrameworkError } from './error-envelope.js';
+import { explorerRoutes } from './explorer-routes.js';
 import { graphRoutes } from './graph-routes.js';
 
 export interface AppOptions {
@@ -31,6 +32,13 @@ export interface AppSettings {
   profileHost: string;
   limits: PageLimits;
   clock: () => number;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Pages and assets (the Explorer) set their own content type and caching, not the API's. */
+    ownHeaders?: boolean;
+  }
 }
 
 export const API_VERSION = 'v2.4';
@@ -64,6 +72,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
+    if (request.routeOptions.config.ownHeaders) return payload;
     reply.header('content-type', JSON_TYPE);
     reply.header('facebook-api-version', API_VERSION);
     reply.header('x-fb-trace-id', request.id);
@@ -90,6 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sendError(request, reply, new GraphError(100, `Unsupported ${request.method.toLowerCase()} request.`, { type: 'GraphMethodException' })),
   );
 
+  await app.register(explorerRoutes, { settings });
   await app.register(graphRoutes, { settings });
   return app;
 }
