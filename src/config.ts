@@ -1,10 +1,12 @@
+import { SHORT_LIVED_SECONDS } from './auth/tokens.js';
+
 /** Settings shared by the commands, from flags first, then the environment, then defaults. */
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_DB = './loom.db';
 export const DEMO_USERS = 60;
 export const DEMO_SEED = 'loom';
 /** Lifetime of the user tokens the CLI prints, in seconds. */
-export const SHORT_TOKEN_LIFETIME = 2 * 60 * 60;
+export const SHORT_TOKEN_LIFETIME = SHORT_LIVED_SECONDS;
 
 export function envPort(): number {
   const text = process.env.PORT;
@@ -17,4 +19,9 @@ export function envDb(): string {
 
 export function envPublicUrl(): string | undefined {
   return process.env.LOOM_PUBLIC_URL || undefined;
+}
+
+/** `LOOM_TOKEN_LIFETIME`, in seconds, when set. */
+export function envTokenLifetime(): string | undefined {
+  return process.env.LOOM_TOKEN_LIFETIME || undefined;
 }

@@ -71,6 +71,13 @@ export class GraphError extends Error {
     );
   }
 
+  static appNotAuthorized(userId: string, appId: number): GraphError {
+    return new GraphError(190, `Error validating access token: User ${userId} has not authorized application ${appId}.`, {
+      subcode: 458,
+      authenticate: 'invalid_token',
+    });
+  }
+
   static permission(detail = "The user hasn't authorized the application to perform this action"): GraphError {
     return new GraphError(200, `(#200) ${detail}`, { status: 403, authenticate: 'insufficient_scope' });
   }

@@ -1,6 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ObjectId, Store, TokenRecord } from '../store/store.js';
 
+/** User tokens from the sign-in dialog live two hours unless the server is told otherwise. */
+export const SHORT_LIVED_SECONDS = 2 * 60 * 60;
+/** What `fb_exchange_token` gives: sixty days, as the real service does. */
+export const LONG_LIVED_SECONDS = 60 * 24 * 60 * 60;
+
 /** Tokens look like the real service's (`EAA…`) and are stored only as their SHA-256. */
 export function newAccessToken(): string {
   return `EAAL${randomBytes(48).toString('base64url')}`;

@@ -1,7 +1,9 @@
-import { timingSafeEqual } from 'node:crypto';
 import { GraphError } from '../errors.js';
-import type { AppRecord, ObjectId, Store } from '../store/store.js';
+import type { AppRecord, ObjectId, Store, TokenRecord } from '../store/store.js';
 import { AppScopedIds } from './app-scoped-ids.js';
+import { sameSecret } from './apps.js';
+import { checkAppSecretProof } from './appsecret-proof.js';
+import { grantedScopes } from './grants.js';
 import { hashToken } from './tokens.js';
 
 /** Who is asking: the app the token belongs to and, for user tokens, the person. */
@@ -9,10 +11,15 @@ export interface Viewer {
   kind: 'user' | 'app';
   app: AppRecord;
   userId: ObjectId | null;
-  /** Scopes the token carries (empty for app tokens). */
+  /** Scopes in effect: those the token carries that the person still grants (empty for app tokens). */
   scopes: ReadonlySet<string>;
   ids: AppScopedIds;
 }
+
+/** What a token stands for, or why it stands for nothing; what is known of a failed one comes along. */
+export type TokenInspection =
+  | { valid: true; viewer: Viewer; record: TokenRecord | undefined }
+  | { valid: false; error: GraphError; app?: AppRecord; userId?: ObjectId; record?: TokenRecord };
 
 const idsByKey = new Map<string, AppScopedIds>();
 
@@ -25,32 +32,61 @@ export function scopedIdsFor(app: AppRecord): AppScopedIds {
   return ids;
 }
 
-/** Turns an access token into a Viewer, or fails with the Graph error a client expects. */
-export async function resolveViewer(store: Store, token: string, now: number): Promise<Viewer> {
-  const appToken = /^(\d+)\|(.+)$/.exec(token);
-  if (appToken) {
-    const app = (await store.getApps([Number(appToken[1])])).get(Number(appToken[1]));
-    if (!app || !sameSecret(app.secret, appToken[2]!)) throw GraphError.invalidToken();
-    return { kind: 'app', app, userId: null, scopes: new Set(), ids: scopedIdsFor(app) };
-  }
-  const record = await store.findToken(hashToken(token));
-  if (!record) throw GraphError.invalidToken();
-  if (record.expiresAt !== 0 && record.expiresAt <= now) {
-    throw GraphError.expiredToken(new Date(record.expiresAt * 1000), new Date(now * 1000));
-  }
-  const app = (await store.getApps([record.appId])).get(record.appId);
-  if (!app) throw GraphError.invalidToken();
-  return {
-    kind: record.kind,
-    app,
-    userId: record.userId,
-    scopes: new Set(record.scopes),
-    ids: scopedIdsFor(app),
-  };
+/**
+ * Turns an access token into a Viewer, or fails with the Graph error a client expects. A token
+ * sent with an `appsecret_proof` must match it, and an app that requires proofs gets no call
+ * without one.
+ */
+export async function resolveViewer(store: Store, token: string, now: number, proof: string | undefined): Promise<Viewer> {
+  const inspection = await inspectToken(store, token, now);
+  if (!inspection.valid) throw inspection.error;
+  checkAppSecretProof(inspection.viewer.app, token, proof);
+  return inspection.viewer;
 }
 
-function sameSecret(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
+/**
+ * Looks a token up: `<app id>|<app secret>` app tokens, stored user tokens (whose scopes are cut
+ * down to what the person grants now, read in the same round trip as the app), and tokens
+ * revoked when the person removed the app.
+ */
+export async function inspectToken(store: Store, token: string, now: number): Promise<TokenInspection> {
+  const appToken = /^(\d{1,15})\|(.+)$/.exec(token);
+  if (appToken) {
+    const app = (await store.getApps([Number(appToken[1])])).get(Number(appToken[1]));
+    if (!app || !sameSecret(app.secret, appToken[2]!)) return { valid: false, error: GraphError.invalidToken() };
+    return { valid: true, viewer: appViewer(app), record: undefined };
+  }
+  const hash = hashToken(token);
+  const record = await store.findToken(hash);
+  if (!record) return inspectRevoked(store, hash);
+  const [apps, grants] = await Promise.all([
+    store.getApps([record.appId]),
+    record.userId === null ? undefined : store.getGrants(record.appId, [record.userId]),
+  ]);
+  const app = apps.get(record.appId);
+  if (!app) return { valid: false, error: GraphError.invalidToken() };
+  const ids = scopedIdsFor(app);
+  const failed = (error: GraphError): TokenInspection => ({ valid: false, error, app, userId: record.userId ?? undefined, record });
+  if (record.expiresAt !== 0 && record.expiresAt <= now) {
+    return failed(GraphError.expiredToken(new Date(record.expiresAt * 1000), new Date(now * 1000)));
+  }
+  let scopes = new Set(record.scopes);
+  if (record.userId !== null) {
+    const granted = grantedScopes(grants?.get(record.userId));
+    if (granted.size === 0) return failed(GraphError.appNotAuthorized(ids.scope(record.userId), app.id));
+    scopes = new Set(record.scopes.filter((scope) => granted.has(scope)));
+  }
+  return { valid: true, viewer: { kind: record.kind, app, userId: record.userId, scopes, ids }, record };
+}
+
+async function inspectRevoked(store: Store, hash: string): Promise<TokenInspection> {
+  const revoked = await store.findRevokedToken(hash);
+  const app = revoked && (await store.getApps([revoked.appId])).get(revoked.appId);
+  if (!revoked || !app) return { valid: false, error: GraphError.invalidToken() };
+  const error = GraphError.appNotAuthorized(scopedIdsFor(app).scope(revoked.userId), app.id);
+  return { valid: false, error, app, userId: revoked.userId };
+}
+
+function appViewer(app: AppRecord): Viewer {
+  return { kind: 'app', app, userId: null, scopes: new Set(), ids: scopedIdsFor(app) };
 }

@@ -1,3 +1,4 @@
+import { recordConsent } from '../auth/grants.js';
 import { issueUserToken, type IssuedToken } from '../auth/tokens.js';
 import { scopedIdsFor } from '../auth/viewer.js';
 import type { AppRecord, Store, StoredObject } from '../store/store.js';
@@ -22,6 +23,7 @@ export async function isEmpty(store: Store): Promise<boolean> {
   return (await store.listApps()).length === 0 && (await store.getObjects([1])).size === 0;
 }
 
+/** A token for the person as if they had just approved the app for these scopes in the dialog. */
 export async function issueToken(
   store: Store,
   app: AppRecord,
@@ -29,6 +31,7 @@ export async function issueToken(
   scopes: readonly string[],
   expiresIn: number,
 ): Promise<IssuedToken & { scopedUserId: string }> {
+  await recordConsent(store, app.id, userId, { granted: scopes, declined: [] });
   const issued = await issueUserToken(store, {
     appId: app.id,
     userId,

@@ -1,3 +1,4 @@
+import { appCommand, appHelp } from './app.js';
 import { UsageError } from './args.js';
 import { seedCommand, seedHelp } from './seed.js';
 import { serveCommand, serveHelp } from './serve.js';
@@ -7,6 +8,7 @@ const commands: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   serve: { run: serveCommand, help: serveHelp },
   seed: { run: seedCommand, help: seedHelp },
   token: { run: tokenCommand, help: tokenHelp },
+  app: { run: appCommand, help: appHelp },
 };
 
 const mainHelp = `Usage: loom <command> [options]
@@ -17,6 +19,7 @@ Commands:
   serve    serve the Graph API (seeds a demo graph into an empty database)
   seed     fill an empty database with a deterministic demo graph
   token    print a fresh user access token
+  app      register an app (prints its id and secret) or list the apps
 
 Run "loom <command> --help" for a command's options.
 
@@ -24,6 +27,7 @@ Environment:
   PORT              port of "serve" (default 8080)
   LOOM_DB           SQLite file (default ./loom.db)
   LOOM_PUBLIC_URL   base URL of the links Loom writes
+  LOOM_TOKEN_LIFETIME  seconds the sign-in dialog's user tokens last (default 7200)
 `;
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,4 +1,5 @@
-import { DEMO_SEED, DEMO_USERS, envDb, envPort, envPublicUrl, SHORT_TOKEN_LIFETIME } from '../config.js';
+import { DEMO_SEED, DEMO_USERS, envDb, envPort, envPublicUrl, envTokenLifetime, SHORT_TOKEN_LIFETIME } from '../config.js';
+import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
 import { Schema } from '../schema/registry.js';
 import { openStore } from '../store/open-store.js';
@@ -6,10 +7,11 @@ import { parseCommandArgs, positiveInteger } from './args.js';
 import { findDemo, isEmpty, issueToken } from './demo.js';
 import { seedInto } from './seed.js';
 
-export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH] [--public-url URL] [--no-demo]
+export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH] [--public-url URL] [--token-lifetime S] [--no-demo]
 
 Serves the Graph API. On an empty database it first seeds the demo graph, then
-prints the URL, a demo user access token (valid two hours) and example requests.
+prints the URL, a demo user access token, the demo user's sign-in email and
+password (for the OAuth dialog) and example requests.
 
 Options:
   --port N            port to listen on (default: $PORT or 8080)
@@ -17,6 +19,8 @@ Options:
   --db PATH           SQLite file (default: $LOOM_DB or ./loom.db)
   --public-url URL    base of the absolute links Loom writes (paging, metadata);
                       default: $LOOM_PUBLIC_URL, else the host each request names
+  --token-lifetime S  seconds the user tokens of the sign-in dialog (and the printed
+                      demo token) last; default: $LOOM_TOKEN_LIFETIME or ${SHORT_TOKEN_LIFETIME}
   --no-demo           do not seed the demo graph into an empty database
   -h, --help          show this help
 `;
@@ -27,6 +31,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     host: { type: 'string' },
     db: { type: 'string' },
     'public-url': { type: 'string' },
+    'token-lifetime': { type: 'string' },
     'no-demo': { type: 'boolean' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
@@ -34,13 +39,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const host = values.host ?? '127.0.0.1';
   const db = values.db ?? envDb();
   const publicUrl = values['public-url'] ?? envPublicUrl();
+  const tokenLifetime = positiveInteger('token-lifetime', values['token-lifetime'] ?? envTokenLifetime(), SHORT_TOKEN_LIFETIME);
 
   const store = openStore(db);
   if (!values['no-demo'] && (await isEmpty(store))) {
     process.stderr.write(`Seeding the demo graph into ${db}…\n`);
     await seedInto(store, DEMO_USERS, DEMO_SEED);
   }
-  const app = await buildApp({ store, logger: true, ...(publicUrl ? { publicUrl } : {}) });
+  const app = await buildApp({ store, logger: true, tokenLifetime, ...(publicUrl ? { publicUrl } : {}) });
   const close = async () => {
     await app.close();
     await store.close();
@@ -54,11 +60,13 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const demo = await findDemo(store);
   const lines = [``, `Loom is serving the Graph API at ${base}/v2.4/`];
   if (demo) {
-    const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(), SHORT_TOKEN_LIFETIME);
+    const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(), tokenLifetime);
+    const credentials = await store.getCredentials(demo.user.id);
     lines.push(
       `Demo user: ${String(demo.user.data.name)} (id ${token.scopedUserId}), app "${demo.app.name}" (id ${demo.app.id})`,
-      `Access token (valid 2 hours): ${token.accessToken}`,
+      `Access token (valid ${describeSeconds(tokenLifetime)}): ${token.accessToken}`,
       `Explorer (get and renew tokens, run queries): ${base}/explorer`,
+      ...(credentials ? [`Demo sign-in (OAuth dialog): email ${credentials.email}, password ${DEMO_PASSWORD}`] : []),
       ``,
       `Try:`,
       `  curl -g '${base}/v2.4/me?fields=id,name,birthday,friends.limit(3){name}&access_token=${token.accessToken}'`,
@@ -70,4 +78,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
     lines.push(`This database holds no demo graph (started with --no-demo).`);
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+function describeSeconds(seconds: number): string {
+  if (seconds % 3600 === 0) return seconds === 3600 ? '1 hour' : `${seconds / 3600} hours`;
+  if (seconds % 60 === 0) return seconds === 60 ? '1 minute' : `${seconds / 60} minutes`;
+  return seconds === 1 ? '1 second' : `${seconds} seconds`;
 }

@@ -1,3 +1,4 @@
+import { orderPermissions } from '../auth/grants.js';
 import type { EdgeDef } from '../schema/definition.js';
 import type { Grant, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
@@ -17,13 +18,13 @@ export async function loadSpecialEdge(
       }
       return result;
     case 'permissions': {
-      // Only the person themselves sees what they granted.
-      const own = parents.filter((parent) => parent.id === context.viewer.userId);
+      // Only the person themselves, or the app they answered, sees what they granted.
+      const own = parents.filter((parent) => context.viewer.kind === 'app' || parent.id === context.viewer.userId);
       const grants =
         own.length > 0 ? await context.store.getGrants(context.viewer.app.id, own.map((p) => p.id)) : new Map<number, Grant[]>();
       for (const parent of parents) {
         const list = grants.get(parent.id) ?? [];
-        result.set(parent.id, { data: list.map((grant) => ({ permission: grant.scope, status: grant.status })) });
+        result.set(parent.id, { data: orderPermissions(list).map((grant) => ({ permission: grant.scope, status: grant.status })) });
       }
       return result;
     }

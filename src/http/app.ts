@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { GraphError } from '../errors.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import { Schema } from '../schema/registry.js';
@@ -8,6 +9,9 @@ import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { authenticateHeader, errorBody, fromFrameworkError } from './error-envelope.js';
 import { explorerRoutes } from './explorer-routes.js';
 import { graphRoutes } from './graph-routes.js';
+import { debugTokenRoute } from './debug-token-route.js';
+import { dialogRoutes } from './dialog-routes.js';
+import { oauthRoutes } from './oauth-routes.js';
 
 export interface AppOptions {
   store: Store;
@@ -23,6 +27,8 @@ export interface AppOptions {
   logger?: boolean;
   /** Unix seconds; tests move time to expire tokens. */
   clock?: () => number;
+  /** Lifetime in seconds of the user tokens the sign-in dialog hands out (default two hours). */
+  tokenLifetime?: number;
 }
 
 export interface AppSettings {
@@ -32,6 +38,7 @@ export interface AppSettings {
   profileHost: string;
   limits: PageLimits;
   clock: () => number;
+  tokenLifetime: number;
 }
 
 declare module 'fastify' {
@@ -54,7 +61,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),
     limits: { defaultLimit: 25, maxLimit: 100, ...options.limits },
     clock: options.clock ?? (() => Math.floor(Date.now() / 1000)),
+    tokenLifetime: options.tokenLifetime ?? SHORT_LIVED_SECONDS,
   };
+  if (!Number.isSafeInteger(settings.tokenLifetime) || settings.tokenLifetime <= 0) {
+    throw new RangeError(`tokenLifetime must be a positive number of seconds, not ${options.tokenLifetime}`);
+  }
   const app = Fastify({
     logger: options.logger ? { level: 'info' } : false,
     // Loom writes its own single line per request (without the query string, which holds tokens).
@@ -73,7 +84,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.routeOptions.config.ownHeaders) return payload;
-    reply.header('content-type', JSON_TYPE);
+    // Every answer is JSON except the sign-in dialog's pages.
+    if (!String(reply.getHeader('content-type')).startsWith('text/html')) reply.header('content-type', JSON_TYPE);
     reply.header('facebook-api-version', API_VERSION);
     reply.header('x-fb-trace-id', request.id);
     reply.header('access-control-allow-origin', '*');
@@ -99,6 +111,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sendError(request, reply, new GraphError(100, `Unsupported ${request.method.toLowerCase()} request.`, { type: 'GraphMethodException' })),
   );
 
+  await app.register(oauthRoutes, { settings });
+  await app.register(dialogRoutes, { settings });
+  await app.register(debugTokenRoute, { settings });
   await app.register(explorerRoutes, { settings });
   await app.register(graphRoutes, { settings });
   return app;

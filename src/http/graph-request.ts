@@ -14,6 +14,11 @@ export interface GraphRequest {
 
 const VERSION = /^v\d+\.\d+$/;
 
+/** A fixed path and the same path under any version prefix (`/oauth/access_token`, `/v2.4/oauth/access_token`). */
+export function versionedPaths(path: string): string[] {
+  return [path, `/:version(^v\\d+\\.\\d+$)${path}`];
+}
+
 export function toGraphRequest(request: FastifyRequest): GraphRequest {
   const url = request.raw.url ?? '/';
   const queryStart = url.indexOf('?');

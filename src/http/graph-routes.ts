@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resolveViewer, type Viewer } from '../auth/viewer.js';
 import { createReadContext, type ReadContext } from '../engine/context.js';
 import { deleteFromEdge, deleteNode, postToEdge } from '../engine/mutations.js';
+import { answerPermissions } from '../engine/permissions.js';
 import { readEdge, readNode } from '../engine/read.js';
 import { GraphError } from '../errors.js';
 import { API_VERSION, sendJson, type AppSettings } from './app.js';
@@ -22,6 +23,9 @@ export async function graphRoutes(app: FastifyInstance, { settings }: { settings
 async function answer(settings: AppSettings, request: FastifyRequest, graph: GraphRequest): Promise<unknown> {
   const [id, edge, ...rest] = graph.components;
   if (id === undefined) throw GraphError.invalidParameter('No node specified');
+  if (edge === 'permissions' && (rest.length === 1 || (rest.length === 0 && graph.method === 'delete'))) {
+    return answerPermissions(await readContext(settings, request, graph, id), id, graph.method, rest[0]);
+  }
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, ...rest].join('/')}`);
   const context = await readContext(settings, request, graph, id);
   if (graph.method === 'post') {
@@ -57,5 +61,5 @@ async function readContext(settings: AppSettings, request: FastifyRequest, graph
 
 async function authenticate(settings: AppSettings, graph: GraphRequest, id: string): Promise<Viewer> {
   if (!graph.accessToken) throw id === 'me' ? GraphError.activeTokenRequired() : GraphError.noToken();
-  return resolveViewer(settings.store, graph.accessToken, settings.clock());
+  return resolveViewer(settings.store, graph.accessToken, settings.clock(), graph.params.appsecret_proof);
 }

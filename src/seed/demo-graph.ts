@@ -2,9 +2,11 @@
  * The demo graph: an app ("Loom Demo"), a demo user who granted it every permission, and a social
  * graph around her (friends, posts, likes, comments, albums, photos, pages), realistic enough to
  * explore and deterministic: the same seed, size and `now` on an empty store give the same
- * objects with the same ids. Only the app's secret and id key are truly random.
+ * objects with the same ids. Only the app's secret and id key (and the salt of the demo user's
+ * password) are truly random.
  */
-import { randomBytes } from 'node:crypto';
+import { registerApp } from '../auth/apps.js';
+import { hashPassword } from '../auth/passwords.js';
 import type { ObjectId, Store, UserGrants } from '../store/store.js';
 import { appUserGrants, chooseAppUsers } from './app-users.js';
 import { buildFriendGraph } from './friend-graph.js';
@@ -34,6 +36,8 @@ export interface SeedResult {
 }
 
 export const DEMO_APP_NAME = 'Loom Demo';
+/** The demo user signs in to the OAuth dialog with her profile email and this password. */
+export const DEMO_PASSWORD = 'loom-demo';
 /** Ops per `store.write` call. */
 const BATCH_SIZE = 4000;
 /**
@@ -118,14 +122,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
   const buffer = new OpBuffer(store, BATCH_SIZE, () => progress.report());
 
   // The app comes first: a store may draw app ids from the same sequence as object ids.
-  const app = await store.createApp({
-    name: DEMO_APP_NAME,
-    secret: randomBytes(32).toString('hex'),
-    idKey: randomBytes(16).toString('hex'),
-    requireProof: false,
-    businessId: null,
-    createdTime: now,
-  });
+  const app = await registerApp(store, { name: DEMO_APP_NAME, now });
 
   const catalog = await createPageCatalog(buffer, random.fork('pages'), now, MAX_AGE);
   progress.advance(users * UNITS.pages);
@@ -157,6 +154,8 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
   await writeProfileTouches(random.fork('profile-touches'), context, profiles, albums.photosByPerson);
 
   const demoUserId = userIds[0] as ObjectId;
+  // Only the demo user gets a password: scrypt is slow on purpose, too slow for everyone.
+  await store.setCredentials({ userId: demoUserId, email: String(profiles[0]!.email), passwordHash: await hashPassword(DEMO_PASSWORD) });
   await store.setSetting('demo.app_id', String(app.id));
   await store.setSetting('demo.user_id', String(demoUserId));
   progress.complete();

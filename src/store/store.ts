@@ -117,6 +117,15 @@ export interface TokenRecord {
   expiresAt: number;
 }
 
+/** What remains of a token revoked by de-authorising its app: enough to say why it no longer works. */
+export interface RevokedToken {
+  hash: string;
+  appId: ObjectId;
+  userId: ObjectId;
+  /** The revoked token's own expiry (0: never); the record may be dropped once it has passed. */
+  expiresAt: number;
+}
+
 export type GrantStatus = 'granted' | 'declined';
 export interface Grant {
   scope: string;
@@ -164,6 +173,12 @@ export interface Store {
   saveToken(token: TokenRecord): Promise<void>;
   findToken(hash: string): Promise<TokenRecord | undefined>;
   deleteTokens(appId: ObjectId, userId: ObjectId): Promise<void>;
+  /**
+   * Deletes the user's tokens for the app like deleteTokens, but keeps a RevokedToken for each,
+   * in one transaction; revoked records whose token would have expired by `now` are dropped.
+   */
+  revokeTokens(appId: ObjectId, userId: ObjectId, now: number): Promise<void>;
+  findRevokedToken(hash: string): Promise<RevokedToken | undefined>;
 
   /** Replaces each listed user's grants for the app, all in one transaction. */
   setGrants(appId: ObjectId, entries: readonly UserGrants[]): Promise<void>;

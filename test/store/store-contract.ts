@@ -545,6 +545,25 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         assert.deepEqual(await store.findToken(otherUser.hash), otherUser);
         assert.deepEqual(await store.findToken(otherApp.hash), otherApp);
       });
+
+      it("revokes a user's tokens for an app, remembering each until it would have expired", async () => {
+        const revoked = userToken('5'.repeat(64), 30, 40);
+        const forever = { ...userToken('6'.repeat(64), 30, 40), expiresAt: 0 };
+        const otherApp = userToken('7'.repeat(64), 31, 40);
+        for (const token of [revoked, forever, otherApp]) await store.saveToken(token);
+        await store.revokeTokens(30, 40, 1_000);
+        assert.equal(await store.findToken(revoked.hash), undefined);
+        assert.equal(await store.findToken(forever.hash), undefined);
+        assert.deepEqual(await store.findToken(otherApp.hash), otherApp);
+        assert.deepEqual(await store.findRevokedToken(revoked.hash), { hash: revoked.hash, appId: 30, userId: 40, expiresAt: 5_000 });
+        assert.equal(await store.findRevokedToken(otherApp.hash), undefined);
+
+        // A later revocation, after the first token's own expiry, drops its record; a token that never expires stays.
+        await store.revokeTokens(31, 40, 6_000);
+        assert.equal(await store.findRevokedToken(revoked.hash), undefined);
+        assert.deepEqual(await store.findRevokedToken(forever.hash), { hash: forever.hash, appId: 30, userId: 40, expiresAt: 0 });
+        assert.equal((await store.findRevokedToken(otherApp.hash))?.appId, 31);
+      });
     });
 
     describe('grants', () => {

@@ -5,7 +5,10 @@ import type Database from 'better-sqlite3';
  * a change to the schema is a new step appended to the list.
  */
 export interface Migration {
-  /** Position in the list, starting at 1; `PRAGMA user_version` holds the last one applied. */
+  /**
+   * Increasing along the list, starting at 1; `PRAGMA user_version` holds the last one applied.
+   * A number may be skipped while it is reserved for a step being written elsewhere.
+   */
   version: number;
   description: string;
   sql: string;
@@ -100,9 +103,22 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 4,
+    description: 'revoked tokens, so a token of a de-authorised app is told apart from an unknown one',
+    sql: `
+      CREATE TABLE revoked_tokens (
+        hash TEXT PRIMARY KEY,
+        app_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX revoked_tokens_by_expiry ON revoked_tokens (expires_at) WHERE expires_at != 0;
+    `,
+  },
 ];
 
-export const latestVersion = migrations.length;
+export const latestVersion = migrations[migrations.length - 1]!.version;
 
 /**
  * Brings the database up to the latest version. Each step runs in its own immediate transaction
@@ -117,11 +133,12 @@ export function migrate(db: Database.Database): number {
     );
   }
   migrations.forEach((migration, index) => {
-    if (migration.version !== index + 1) {
-      throw new Error(`Migration "${migration.description}" has version ${migration.version}, expected ${index + 1}`);
+    const previous = index === 0 ? 0 : migrations[index - 1]!.version;
+    if (!Number.isInteger(migration.version) || migration.version <= previous) {
+      throw new Error(`Migration "${migration.description}" has version ${migration.version}, expected more than ${previous}`);
     }
   });
-  for (const migration of migrations.slice(current)) {
+  for (const migration of migrations.filter((step) => step.version > current)) {
     const apply = db.transaction(() => {
       if (userVersion(db) >= migration.version) return;
       db.exec(migration.sql);

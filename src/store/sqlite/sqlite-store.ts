@@ -11,6 +11,7 @@ import type {
   NewApp,
   ObjectId,
   PageRequest,
+  RevokedToken,
   Store,
   StoredObject,
   TokenRecord,
@@ -79,6 +80,13 @@ interface TokenRow {
   expires_at: number;
 }
 
+interface RevokedTokenRow {
+  hash: string;
+  app_id: number;
+  user_id: number;
+  expires_at: number;
+}
+
 interface GrantRow {
   user_id: number;
   scope: string;
@@ -126,6 +134,7 @@ export class SqliteStore implements Store {
   private readonly applyOps: Database.Transaction<(ops: readonly WriteOp[]) => Array<ObjectId | boolean>>;
   private readonly insertApp: Database.Transaction<(app: NewApp) => ObjectId>;
   private readonly replaceGrants: Database.Transaction<(appId: ObjectId, entries: readonly UserGrants[]) => void>;
+  private readonly moveTokensToRevoked: Database.Transaction<(appId: ObjectId, userId: ObjectId, now: number) => void>;
 
   constructor(db: Database.Database) {
     this.db = db;
@@ -154,6 +163,11 @@ export class SqliteStore implements Store {
         this.statements.deleteGrants.run(appId, userId);
         for (const grant of grants) this.statements.insertGrant.run(appId, userId, grant.scope, grant.status);
       }
+    });
+    this.moveTokensToRevoked = db.transaction((appId: ObjectId, userId: ObjectId, now: number) => {
+      this.statements.deleteStaleRevokedTokens.run(now);
+      this.statements.copyTokensToRevoked.run(appId, userId);
+      this.statements.deleteTokens.run(appId, userId);
     });
   }
 
@@ -266,6 +280,15 @@ export class SqliteStore implements Store {
 
   async setGrants(appId: ObjectId, entries: readonly UserGrants[]): Promise<void> {
     this.replaceGrants.immediate(appId, entries);
+  }
+
+  async revokeTokens(appId: ObjectId, userId: ObjectId, now: number): Promise<void> {
+    this.moveTokensToRevoked.immediate(appId, userId, now);
+  }
+
+  async findRevokedToken(hash: string): Promise<RevokedToken | undefined> {
+    const row = this.statements.selectRevokedToken.get(hash);
+    return row === undefined ? undefined : { hash: row.hash, appId: row.app_id, userId: row.user_id, expiresAt: row.expires_at };
   }
 
   async getGrants(appId: ObjectId, userIds: readonly ObjectId[]): Promise<Map<ObjectId, Grant[]>> {
@@ -452,6 +475,14 @@ function prepareStatements(db: Database.Database) {
       'SELECT hash, kind, app_id, user_id, scopes, issued_at, expires_at FROM tokens WHERE hash = ?',
     ),
     deleteTokens: db.prepare<[ObjectId, ObjectId]>('DELETE FROM tokens WHERE app_id = ? AND user_id = ?'),
+    copyTokensToRevoked: db.prepare<[ObjectId, ObjectId]>(
+      `INSERT OR REPLACE INTO revoked_tokens (hash, app_id, user_id, expires_at)
+       SELECT hash, app_id, user_id, expires_at FROM tokens WHERE app_id = ? AND user_id = ?`,
+    ),
+    deleteStaleRevokedTokens: db.prepare<[number]>('DELETE FROM revoked_tokens WHERE expires_at != 0 AND expires_at <= ?'),
+    selectRevokedToken: db.prepare<[string], RevokedTokenRow>(
+      'SELECT hash, app_id, user_id, expires_at FROM revoked_tokens WHERE hash = ?',
+    ),
 
     deleteGrants: db.prepare<[ObjectId, ObjectId]>('DELETE FROM grants WHERE app_id = ? AND user_id = ?'),
     insertGrant: db.prepare<[ObjectId, ObjectId, string, GrantStatus]>(

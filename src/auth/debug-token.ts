@@ -1,0 +1,49 @@
+import { GraphError } from '../errors.js';
+import type { Store } from '../store/store.js';
+import { inspectToken, scopedIdsFor, type Viewer } from './viewer.js';
+
+/**
+ * `GET /debug_token?input_token=…`: what a token of the caller's own app stands for. A token that
+ * does not work is still described (status 200, `is_valid: false`, the error nested with
+ * `subcode`); a token of another app is none of the caller's business.
+ */
+export async function debugToken(store: Store, caller: Viewer, inputToken: string | undefined, now: number): Promise<{ data: Record<string, unknown> }> {
+  if (!inputToken) throw GraphError.invalidParameter('The parameter input_token is required');
+  const inspection = await inspectToken(store, inputToken, now);
+  const app = inspection.valid ? inspection.viewer.app : inspection.app;
+  if (app && app.id !== caller.app.id) {
+    throw GraphError.invalidParameter('You must provide an app access token or a user access token that is an owner or developer of the app');
+  }
+  if (inspection.valid) {
+    const { viewer, record } = inspection;
+    const data: Record<string, unknown> = { app_id: String(viewer.app.id), type: viewer.kind === 'app' ? 'APP' : 'USER', application: viewer.app.name };
+    if (viewer.kind === 'app' || !record) return { data: { ...data, is_valid: true } };
+    return {
+      data: {
+        ...data,
+        expires_at: record.expiresAt,
+        is_valid: true,
+        issued_at: record.issuedAt,
+        scopes: [...viewer.scopes],
+        user_id: viewer.userId === null ? undefined : viewer.ids.scope(viewer.userId),
+      },
+    };
+  }
+  const { error, record, userId } = inspection;
+  const nested: Record<string, unknown> = { message: error.message, code: error.code };
+  if (error.subcode !== undefined) nested.subcode = error.subcode;
+  if (!app) return { data: { error: nested, is_valid: false, scopes: [] } };
+  return {
+    data: {
+      error: nested,
+      app_id: String(app.id),
+      type: 'USER',
+      application: app.name,
+      expires_at: record?.expiresAt,
+      is_valid: false,
+      issued_at: record?.issuedAt,
+      scopes: record?.scopes ?? [],
+      user_id: userId === undefined ? undefined : scopedIdsFor(app).scope(userId),
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { GraphError } from '../errors.js';
+import type { Grant, ObjectId, Store } from '../store/store.js';
+
+/** Granted with every authorisation, and revoked only with the whole app. */
+export const ALWAYS_GRANTED = 'public_profile';
+
+export function grantedScopes(grants: readonly Grant[] | undefined): Set<string> {
+  return new Set((grants ?? []).filter((grant) => grant.status === 'granted').map((grant) => grant.scope));
+}
+
+/** A person's permissions as `/me/permissions` lists them: public_profile first, then by name. */
+export function orderPermissions(grants: readonly Grant[]): Grant[] {
+  const rank = (grant: Grant) => (grant.scope === ALWAYS_GRANTED ? 0 : 1);
+  return [...grants].sort((a, b) => rank(a) - rank(b) || (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0));
+}
+
+/**
+ * Records a person's answer in the sign-in dialog. Earlier answers about other permissions stay;
+ * public_profile is always granted. Returns every permission the app now holds for the person.
+ */
+export async function recordConsent(
+  store: Store,
+  appId: ObjectId,
+  userId: ObjectId,
+  answer: { granted: readonly string[]; declined: readonly string[] },
+): Promise<string[]> {
+  const current = (await store.getGrants(appId, [userId])).get(userId) ?? [];
+  const merged = new Map(current.map((grant) => [grant.scope, grant.status]));
+  for (const scope of answer.declined) merged.set(scope, 'declined');
+  for (const scope of [ALWAYS_GRANTED, ...answer.granted]) merged.set(scope, 'granted');
+  const grants = [...merged].map(([scope, status]) => ({ scope, status }));
+  await store.setGrants(appId, [{ userId, grants }]);
+  return orderPermissions(grants)
+    .filter((grant) => grant.status === 'granted')
+    .map((grant) => grant.scope);
+}
+
+/** `DELETE /me/permissions/<p>`: the permission becomes declined; tokens lose it at once. */
+export async function revokePermission(store: Store, appId: ObjectId, userId: ObjectId, scope: string): Promise<void> {
+  if (scope === ALWAYS_GRANTED) {
+    throw GraphError.invalidParameter(`${ALWAYS_GRANTED} cannot be revoked on its own; DELETE /me/permissions removes the app`);
+  }
+  const current = (await store.getGrants(appId, [userId])).get(userId) ?? [];
+  if (!current.some((grant) => grant.scope === scope && grant.status === 'granted')) return;
+  const grants = current.map((grant) => (grant.scope === scope ? { scope, status: 'declined' as const } : grant));
+  await store.setGrants(appId, [{ userId, grants }]);
+}
+
+/** `DELETE /me/permissions`: the person removes the app; every token they gave it stops working. */
+export async function deauthorize(store: Store, appId: ObjectId, userId: ObjectId, now: number): Promise<void> {
+  await store.revokeTokens(appId, userId, now);
+  await store.setGrants(appId, [{ userId, grants: [] }]);
+}

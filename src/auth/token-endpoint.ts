@@ -1,0 +1,63 @@
+import { GraphError } from '../errors.js';
+import type { Store } from '../store/store.js';
+import { appAccessToken, authenticateClient } from './apps.js';
+import { redeemAuthCode } from './auth-codes.js';
+import { issueUserToken, LONG_LIVED_SECONDS } from './tokens.js';
+import { inspectToken } from './viewer.js';
+
+/** The JSON body of `/oauth/access_token` (v2.3 and later). */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in?: number;
+}
+
+export interface TokenEndpointOptions {
+  /** Unix seconds. */
+  now: number;
+  /** Lifetime of the short-lived user tokens a code is exchanged for, in seconds. */
+  tokenLifetime: number;
+}
+
+/** `GET|POST /oauth/access_token`: the client-credentials, authorization-code and long-lived-token grants. */
+export async function answerTokenRequest(
+  store: Store,
+  params: Record<string, string>,
+  options: TokenEndpointOptions,
+): Promise<TokenResponse> {
+  const grantType = params.grant_type;
+  if (grantType !== undefined && !['client_credentials', 'fb_exchange_token', 'authorization_code'].includes(grantType)) {
+    throw GraphError.invalidParameter(`Unsupported grant_type: ${grantType.slice(0, 100)}`);
+  }
+  const app = await authenticateClient(store, params.client_id, params.client_secret);
+  if (grantType === 'client_credentials') return { access_token: appAccessToken(app), token_type: 'bearer' };
+
+  if (grantType === 'fb_exchange_token') {
+    const given = params.fb_exchange_token;
+    if (!given) throw new GraphError(1, 'fb_exchange_token parameter not specified');
+    const inspection = await inspectToken(store, given, options.now);
+    if (!inspection.valid) throw inspection.error;
+    const { viewer, record } = inspection;
+    if (viewer.kind !== 'user' || viewer.userId === null || viewer.app.id !== app.id || !record) throw GraphError.invalidToken();
+    const issued = await issueUserToken(store, {
+      appId: app.id,
+      userId: viewer.userId,
+      scopes: record.scopes,
+      expiresIn: LONG_LIVED_SECONDS,
+      now: options.now,
+    });
+    return { access_token: issued.accessToken, token_type: 'bearer', expires_in: LONG_LIVED_SECONDS };
+  }
+
+  if (!params.redirect_uri) throw new GraphError(191, 'Missing redirect_uri parameter.');
+  if (!params.code) throw new GraphError(1, 'Missing authorization code');
+  const code = await redeemAuthCode(store, { appId: app.id, code: params.code, redirectUri: params.redirect_uri, now: options.now });
+  const issued = await issueUserToken(store, {
+    appId: app.id,
+    userId: code.userId,
+    scopes: code.scopes,
+    expiresIn: options.tokenLifetime,
+    now: options.now,
+  });
+  return { access_token: issued.accessToken, token_type: 'bearer', expires_in: options.tokenLifetime };
+}

@@ -1,0 +1,30 @@
+import { deauthorize, orderPermissions, revokePermission } from '../auth/grants.js';
+import { GraphError } from '../errors.js';
+import type { ReadContext } from './context.js';
+import { loadRoot } from './node-ids.js';
+import type { Json } from './render.js';
+
+/**
+ * `GET /<user>/permissions/<p>`, `DELETE /<user>/permissions[/<p>]`: a person's answers to the
+ * viewer's app, read or withdrawn by the person (user token) or by the app itself (app token).
+ */
+export async function answerPermissions(
+  context: ReadContext,
+  idText: string,
+  method: 'get' | 'post' | 'delete',
+  scope: string | undefined,
+): Promise<Json> {
+  const { object, type } = await loadRoot(context, idText, method === 'delete' ? 'delete' : 'get');
+  if (!context.schema.edge(type, 'permissions')) throw GraphError.unknownPath(`/permissions${scope === undefined ? '' : `/${scope}`}`);
+  const { viewer, store } = context;
+  if (viewer.kind !== 'app' && object.id !== viewer.userId) throw GraphError.permission();
+  if (method === 'get') {
+    const grants = (await store.getGrants(viewer.app.id, [object.id])).get(object.id) ?? [];
+    const entry = orderPermissions(grants).find((grant) => grant.scope === scope);
+    return { data: entry ? [{ permission: entry.scope, status: entry.status }] : [] };
+  }
+  if (method !== 'delete') throw GraphError.objectNotFound(`${idText}/permissions`, method);
+  if (scope === undefined) await deauthorize(store, viewer.app.id, object.id, context.now);
+  else await revokePermission(store, viewer.app.id, object.id, scope);
+  return { success: true };
+}

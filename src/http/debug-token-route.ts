@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { debugToken } from '../auth/debug-token.js';
+import { resolveViewer } from '../auth/viewer.js';
+import { GraphError } from '../errors.js';
+import { sendJson, type AppSettings } from './app.js';
+import { toGraphRequest, versionedPaths } from './graph-request.js';
+
+/** `GET /debug_token?input_token=…` with an app token, or a user token, of the same app. */
+export async function debugTokenRoute(app: FastifyInstance, { settings }: { settings: AppSettings }): Promise<void> {
+  for (const url of versionedPaths('/debug_token')) {
+    app.get(url, async (request, reply) => {
+      const graph = toGraphRequest(request);
+      if (!graph.accessToken) throw GraphError.noToken();
+      const now = settings.clock();
+      const caller = await resolveViewer(settings.store, graph.accessToken, now, graph.params.appsecret_proof);
+      return sendJson(request, reply, 200, await debugToken(settings.store, caller, graph.params.input_token, now));
+    });
+  }
+}

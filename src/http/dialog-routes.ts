@@ -1,0 +1,106 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DialogError, finishDialog, openDialog, signIn, type DialogRequest } from '../auth/dialog.js';
+import { isNonce, newNonce, openTicket, sealTicket, ticketKey, TICKET_SECONDS, type DialogTicket } from '../auth/dialog-ticket.js';
+import type { AppSettings } from './app.js';
+import { consentPage, messagePage, signInPage } from './dialog-pages.js';
+import { versionedPaths } from './graph-request.js';
+
+const COOKIE = 'loom_dialog';
+const HTML_TYPE = 'text/html; charset=utf-8';
+
+/**
+ * `/dialog/oauth`: a sign-in page, then a consent page, then a redirect to the app. Each form
+ * carries a signed ticket; its nonce must match this browser's same-site cookie, so a form
+ * posted from another site is refused.
+ */
+export async function dialogRoutes(app: FastifyInstance, { settings }: { settings: AppSettings }): Promise<void> {
+  // The consent form repeats `scope` once per ticked box, so this plugin keeps every value.
+  app.removeContentTypeParser('application/x-www-form-urlencoded');
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, new URLSearchParams(body as string));
+  });
+  const knownScopes = new Set(settings.schema.allScopes());
+
+  for (const url of versionedPaths('/dialog/oauth')) {
+    app.get(url, async (request, reply) => {
+      let dialog: DialogRequest;
+      try {
+        dialog = await openDialog(settings.store, request.query as Record<string, string | undefined>, knownScopes);
+      } catch (error) {
+        if (error instanceof DialogError) return sendPage(reply, 400, messagePage('This link cannot be used', error.message));
+        throw error;
+      }
+      const cookie = readCookie(request);
+      const nonce = isNonce(cookie) ? cookie : newNonce();
+      reply.header('set-cookie', `${COOKIE}=${nonce}; Path=/; Max-Age=${TICKET_SECONDS}; HttpOnly; SameSite=Lax${request.protocol === 'https' ? '; Secure' : ''}`);
+      const ticket = await seal({ stage: 'sign-in', ...fromRequest(dialog), nonce });
+      return sendPage(reply, 200, signInPage({ appName: dialog.app.name, ticket }));
+    });
+
+    app.post(url, async (request, reply) => {
+      const form = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
+      const now = settings.clock();
+      const ticket = openTicket(await ticketKey(settings.store), form.get('ticket'), now);
+      if (!ticket || ticket.nonce !== readCookie(request)) {
+        return sendPage(reply, 403, messagePage('This page has expired', 'Go back to the app and start signing in again.'));
+      }
+      const appRecord = (await settings.store.getApps([ticket.appId])).get(ticket.appId);
+      if (!appRecord) return sendPage(reply, 400, messagePage('This link cannot be used', 'The app no longer exists.'));
+      const dialog: DialogRequest = { ...ticket, app: appRecord };
+
+      if (ticket.stage === 'sign-in') {
+        const email = form.get('email') ?? '';
+        const userId = await signIn(settings.store, email, form.get('password') ?? '');
+        if (userId === undefined) {
+          const retry = await seal({ ...ticket, expiresAt: now + TICKET_SECONDS });
+          const error = 'The email or password you entered is incorrect.';
+          return sendPage(reply, 200, signInPage({ appName: appRecord.name, ticket: retry, email, error }));
+        }
+        const user = (await settings.store.getObjects([userId])).get(userId);
+        const consent = await seal({ ...ticket, stage: 'consent', userId, expiresAt: now + TICKET_SECONDS });
+        const page = consentPage({ appName: appRecord.name, userName: String(user?.data.name ?? 'you'), scopes: ticket.scopes, ticket: consent });
+        return sendPage(reply, 200, page);
+      }
+
+      const decision = form.get('decision');
+      if (ticket.userId === undefined || (decision !== 'allow' && decision !== 'deny')) {
+        return sendPage(reply, 400, messagePage('Something went wrong', 'Choose Continue or Cancel.'));
+      }
+      const target = await finishDialog(
+        settings.store,
+        dialog,
+        ticket.userId,
+        decision === 'allow' ? { allow: true, ticked: form.getAll('scope') } : { allow: false },
+        { now, tokenLifetime: settings.tokenLifetime },
+      );
+      return reply.code(302).header('location', target).send();
+    });
+  }
+
+  async function seal(ticket: Omit<DialogTicket, 'expiresAt'> & { expiresAt?: number }): Promise<string> {
+    return sealTicket(await ticketKey(settings.store), { ...ticket, expiresAt: ticket.expiresAt ?? settings.clock() + TICKET_SECONDS });
+  }
+}
+
+function fromRequest(dialog: DialogRequest): Omit<DialogTicket, 'stage' | 'nonce' | 'expiresAt'> {
+  const { app, ...rest } = dialog;
+  return { ...rest, appId: app.id };
+}
+
+function readCookie(request: FastifyRequest): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [name, value] = part.trim().split('=');
+    if (name === COOKIE) return value;
+  }
+  return undefined;
+}
+
+function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
+  return reply
+    .code(status)
+    .header('content-type', HTML_TYPE)
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+    .header('x-frame-options', 'DENY')
+    .header('referrer-policy', 'no-referrer')
+    .send(html);
+}
