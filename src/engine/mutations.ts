@@ -1,6 +1,5 @@
 import { GraphError } from '../errors.js';
 import type { EdgeDef, EdgePost, NodeTypeDef, Party } from '../schema/definition.js';
-import { PUBLISH_SCOPE } from '../schema/permissions.js';
 import type { IdOrRef, StoredObject, WriteOp } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import { externalId, loadRoot } from './node-ids.js';
@@ -65,7 +64,7 @@ export async function deleteNode(context: ReadContext, idText: string): Promise<
 function requirePublisher(context: ReadContext): number {
   const { viewer } = context;
   if (viewer.userId === null) throw GraphError.activeTokenRequired();
-  if (!viewer.scopes.has(PUBLISH_SCOPE)) throw GraphError.permission(`Requires extended permission: ${PUBLISH_SCOPE}`);
+  if (!viewer.scopes.has('publish_actions')) throw GraphError.permission('Requires extended permission: publish_actions');
   return viewer.userId;
 }
 

@@ -3,10 +3,10 @@
  * Explorer's token panel). Groups and wording are written here; what each permission unlocks is
  * read from the schema, so the explanation cannot drift from what the engine enforces.
  */
+import type { EdgePost } from './definition.js';
 import type { Schema } from './registry.js';
 
-/** The one permission every write needs; the engine checks it before any POST or DELETE. */
-export const PUBLISH_SCOPE = 'publish_actions';
+const PUBLISH = 'publish_actions';
 
 export interface PermissionInfo {
   name: string;
@@ -15,7 +15,7 @@ export interface PermissionInfo {
   fields: string[];
   /** `type/edge` names readable with this permission. */
   edges: string[];
-  /** `type/edge` names this permission lets the app POST to. */
+  /** `type/edge` names this permission lets a person POST to through the app. */
   writes: string[];
 }
 
@@ -82,7 +82,7 @@ const GROUPS: readonly GroupText[] = [
     name: 'Publishing',
     description: 'Acting for the person.',
     permissions: {
-      [PUBLISH_SCOPE]: 'Post to walls, comment, like and unlike, and delete what the person wrote.',
+      [PUBLISH]: 'Post to walls, comment, like and unlike, and delete what the person wrote.',
     },
   },
 ];
@@ -96,7 +96,8 @@ export function describePermissions(schema: Schema): PermissionGroup[] {
     for (const field of type.fields) if (field.scope) unlocks.get(field.scope)?.fields.push(`${type.name}.${field.name}`);
     for (const edge of type.edges) {
       if (edge.scope) unlocks.get(edge.scope)?.edges.push(`${type.name}/${edge.name}`);
-      if (edge.post) unlocks.get(PUBLISH_SCOPE)?.writes.push(`${type.name}/${edge.name}`);
+      const write = edge.post && writeScope(edge.post);
+      if (write) unlocks.get(write)?.writes.push(`${type.name}/${edge.name}`);
     }
   }
 
@@ -121,4 +122,13 @@ export function describePermissions(schema: Schema): PermissionGroup[] {
     });
   }
   return groups;
+}
+
+/**
+ * The permission a person's POST to an edge needs: the one the POST names where writes name
+ * theirs, else the publishing permission. A POST only an app makes (with its app token) needs none.
+ */
+function writeScope(post: EdgePost): string | undefined {
+  const declared = post as EdgePost & { scope?: string; by?: string };
+  return declared.by === 'app' ? undefined : declared.scope ?? PUBLISH;
 }

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeTypeDef } from '../../src/schema/definition.js';
-import { describePermissions, PUBLISH_SCOPE } from '../../src/schema/permissions.js';
+import { describePermissions } from '../../src/schema/permissions.js';
 import { Schema } from '../../src/schema/registry.js';
 
 describe('the permission list the Explorer offers', () => {
@@ -19,7 +19,7 @@ describe('the permission list the Explorer offers', () => {
     assert.deepEqual(permission('user_birthday')?.fields, ['user.birthday']);
     assert.deepEqual(permission('user_friends')?.edges, ['user/friends']);
     assert.deepEqual(permission('user_posts')?.edges, ['user/feed', 'user/home', 'user/posts', 'user/tagged']);
-    const writes = permission(PUBLISH_SCOPE)?.writes ?? [];
+    const writes = permission('publish_actions')?.writes ?? [];
     for (const edge of ['user/feed', 'post/likes', 'post/comments']) assert.ok(writes.includes(edge), edge);
     const schema = Schema.default();
     for (const write of writes) {

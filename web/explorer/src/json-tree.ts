@@ -43,6 +43,7 @@ function renderBranch(key: string | undefined, value: unknown[] | Record<string,
   const isArray = Array.isArray(value);
   const entries: Array<[string, unknown]> = isArray ? value.map((item, index) => [String(index), item]) : Object.entries(value);
   const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
+  if (entries.length === 0) return h('div', { class: 'leaf' }, ...keyLabel(key), h('span', { class: 'punct' }, `${open}${close}`));
   const count = isArray ? `${entries.length} ${entries.length === 1 ? 'item' : 'items'}` : `${entries.length} ${entries.length === 1 ? 'key' : 'keys'}`;
   const children = h('div', { class: 'children' });
   for (const [childKey, child] of entries) {

@@ -29,6 +29,8 @@ const SCOPES_KEY = 'loom.explorer.scopes';
 const DEFAULT_SCOPES = ['public_profile', 'user_friends'];
 /** Granted to every app; the dialog cannot leave it out. */
 const ALWAYS_GRANTED = 'public_profile';
+/** A token with more permissions than this shows them folded, so the card stays short. */
+const OPEN_SCOPES_UP_TO = 6;
 /** How many unlocked names a permission lists before "and N more". */
 const UNLOCKS_SHOWN = 6;
 
@@ -45,6 +47,11 @@ export class TokenPanel {
   private readonly user = byId('token-user', HTMLElement);
   private readonly expiry = byId('token-expiry', HTMLElement);
   private readonly scopes = byId('token-scopes', HTMLElement);
+  private readonly granted = byId('token-granted', HTMLDetailsElement);
+  private readonly grantedCount = byId('token-granted-count', HTMLElement);
+  private readonly signInNote = byId('sign-in-note', HTMLElement);
+  /** The token the card shows, to open the permission list afresh for each new token only. */
+  private shown: string | undefined;
   private readonly renewButton = byId('renew-token', HTMLButtonElement);
   private chosen = new Set(readStored(localStorage, SCOPES_KEY, isStringList) ?? DEFAULT_SCOPES);
 
@@ -223,11 +230,17 @@ export class TokenPanel {
   private render(): void {
     const state = this.session.current;
     this.card.hidden = state === undefined;
+    this.signInNote.hidden = state !== undefined;
     this.getButton.textContent = state ? 'Get a new token' : 'Get token';
     if (!state) return;
     this.value.textContent = state.token;
     this.user.textContent = state.userName ? `${state.userName}${state.userId ? ` (${state.userId})` : ''}` : state.userId ?? 'unknown';
-    this.scopes.replaceChildren(...(state.scopes ?? []).map((scope) => h('span', { class: 'scope' }, scope)));
+    const scopes = state.scopes ?? [];
+    this.scopes.replaceChildren(...scopes.map((scope) => h('span', { class: 'scope' }, scope)));
+    this.granted.hidden = scopes.length === 0;
+    this.grantedCount.textContent = `${scopes.length} ${scopes.length === 1 ? 'permission' : 'permissions'} granted`;
+    if (this.shown !== state.token || scopes.length === 0) this.granted.open = scopes.length <= OPEN_SCOPES_UP_TO;
+    if (scopes.length > 0) this.shown = state.token;
     this.renderExpiry();
   }
 
