@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { runDialog } from '../helpers/browser.js';
 
 const LOOM = 'bin/loom';
 
@@ -96,6 +97,12 @@ describe('the loom command line', () => {
       const page = await fetch(explorer);
       assert.equal(page.status, 200);
       assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+
+      const [, email, password] = /Demo sign-in \(OAuth dialog\): email (\S+), password (\S+)/.exec(output) ?? [];
+      assert.deepEqual([email, password], ['ilse.marwood@example.com', 'loom-demo']);
+      const appId = /app "Loom Demo" \(id (\d+)\)/.exec(output)![1]!;
+      const { location } = await runDialog(`http://127.0.0.1:${port}`, { clientId: appId, redirectUri: 'http://localhost/cb', email: email!, password: password! });
+      assert.match(location.searchParams.get('code') ?? '', /^AQ/, 'the demo user signs in to the dialog');
     } finally {
       child.kill('SIGTERM');
     }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { recordConsent } from '../../src/auth/grants.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { Schema } from '../../src/schema/registry.js';
@@ -168,4 +169,11 @@ export async function buildFixture(): Promise<Fixture> {
     scoped: (id) => ids.scope(id),
     postId: (id, owner) => `${ids.scope(owner)}_${id}`,
   };
+}
+
+/** A token of someone who just approved the fixture's app for these scopes (a token carries only what the person grants). */
+export async function tokenFor(fixture: Fixture, userId: number, scopes: string[], expiresIn = 3600): Promise<string> {
+  await recordConsent(fixture.store, fixture.app.id, userId, { granted: scopes, declined: [] });
+  const issued = await issueUserToken(fixture.store, { appId: fixture.app.id, userId, scopes, expiresIn, now: fixture.now });
+  return issued.accessToken;
 }

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { recordConsent } from '../../src/auth/grants.js';
-import { issueUserToken } from '../../src/auth/tokens.js';
-import type { Fixture } from '../helpers/fixture.js';
+import { tokenFor as tokenForUser, type Fixture } from '../helpers/fixture.js';
 import { useFixtureServer, type TestServer } from '../helpers/server.js';
 
 const SUCCESS = '{"success":true}';
@@ -26,12 +24,7 @@ describe('writes over HTTP', () => {
       body: new URLSearchParams(fields).toString(),
     });
 
-  /** A token of someone who just approved the app for these scopes (tokens carry only what the person grants). */
-  async function tokenFor(userId: number, scopes: string[]): Promise<string> {
-    await recordConsent(fixture.store, fixture.app.id, userId, { granted: scopes, declined: [] });
-    const issued = await issueUserToken(fixture.store, { appId: fixture.app.id, userId, scopes, expiresIn: 3600, now: fixture.now });
-    return issued.accessToken;
-  }
+  const tokenFor = (userId: number, scopes: string[]) => tokenForUser(fixture, userId, scopes);
 
   it('runs the lifecycle: post, read, like, unlike, delete', async () => {
     const postsBefore = (await server.get('/v2.4/me/posts', { access_token: token, limit: '0', summary: 'true' })).body.summary.total_count;
