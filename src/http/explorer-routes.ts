@@ -13,6 +13,7 @@ import type { AppSettings } from './app.js';
 /** The project root, seen from this module compiled to `dist/src/http/`. */
 const ROOT = new URL('../../../', import.meta.url);
 const PAGES = new URL('web/explorer/', ROOT);
+const SOURCES = new URL('web/explorer/src/', ROOT);
 const SCRIPTS = new URL('dist/explorer/', ROOT);
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -63,7 +64,8 @@ function explorerBundle(): ExplorerBundle | undefined {
   for (const dir of [PAGES, SCRIPTS]) {
     for (const name of readdirSync(dir).sort()) {
       const type = CONTENT_TYPES[extname(name)];
-      if (type === undefined) continue;
+      // A script whose source is gone is left over from an earlier build.
+      if (type === undefined || (dir === SCRIPTS && !existsSync(new URL(name.replace(/\.js$/, '.ts'), SOURCES)))) continue;
       const body = readFileSync(new URL(name, dir));
       assets.set(name, { body, type });
       hash.update(name).update(body);

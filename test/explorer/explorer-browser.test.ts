@@ -245,6 +245,38 @@ describe('the Explorer in Chromium', () => {
     problems.assertNone();
   });
 
+  it('says so when the person cancels in the dialog, and keeps the token it had', async () => {
+    const before = await page.locator('#token-value').textContent();
+    const [popup] = await Promise.all([page.context().waitForEvent('page'), page.click('#get-token')]);
+    await popup.fill('input[name="email"]', email);
+    await popup.fill('input[name="password"]', DEMO_PASSWORD);
+    await popup.click('button:has-text("Log in")');
+    await Promise.all([popup.waitForEvent('close'), popup.click('button[name="decision"][value="deny"]')]);
+    await page.locator('#token-message.error', { hasText: 'Permissions error' }).waitFor();
+    assert.equal(await page.locator('#token-value').textContent(), before);
+    problems.assertNone();
+  });
+
+  it('signs in in the same tab where popups are blocked, and comes back with the token', async () => {
+    const tab = await browser.context.newPage();
+    await tab.addInitScript(() => {
+      window.open = () => null;
+    });
+    await tab.goto(`${server.url}/explorer`);
+    await tab.locator('#permission-groups input[value="user_posts"]').waitFor({ state: 'attached' });
+    await Promise.all([tab.waitForURL(/\/dialog\/oauth/), tab.click('#get-token')]);
+    await tab.fill('input[name="email"]', email);
+    await tab.fill('input[name="password"]', DEMO_PASSWORD);
+    await tab.click('button:has-text("Log in")');
+    await Promise.all([tab.waitForURL(`${server.url}/explorer`), tab.click('button[name="decision"][value="allow"]')]);
+    await tab.locator('#token-user', { hasText: 'Ilse Marwood' }).waitFor();
+    assert.doesNotMatch(tab.url(), /access_token/, 'the token does not stay in the address');
+    const { status } = await run(tab, 'GET', 'me');
+    assert.equal(status, '200 OK');
+    await tab.close();
+    problems.assertNone();
+  });
+
   it('shows an expired token, says so on the query that fails, and renews it without leaving the page', async () => {
     const short = await browser.context.newPage();
     await short.goto(`${shortServer.url}/explorer`);

@@ -85,7 +85,7 @@ interface Level {
  * Reads a `fields` value that ends at the caret, tolerating that it is unfinished. Returns
  * undefined where nothing can be suggested: inside a modifier's argument, or after a mistake.
  */
-export function fieldsContext(value: string): FieldsContext | undefined {
+function fieldsContext(value: string): FieldsContext | undefined {
   const stack: Level[] = [];
   const levels = () => stack.map((level) => level.owner);
   // The item whose modifiers or sub-selection may follow; undefined between items.

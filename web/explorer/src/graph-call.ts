@@ -87,7 +87,7 @@ export function withoutSecrets(call: GraphCall): GraphCall {
   };
 }
 
-export function withQuery(path: string, query: readonly Param[]): string {
+function withQuery(path: string, query: readonly Param[]): string {
   if (query.length === 0) return path;
   return `${path}?${query.map(([name, value]) => `${readable(name)}=${readable(value)}`).join('&')}`;
 }

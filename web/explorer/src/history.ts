@@ -1,7 +1,8 @@
 /** Recent queries, kept in this browser (never with a token), each one click away from running again. */
 import { byId, h } from './dom.js';
 import { METHODS, withoutSecrets, type GraphCall, type Method } from './graph-call.js';
-import { isRecord, readStored, writeStored } from './storage.js';
+import { isRecord, isStringList } from './guards.js';
+import { readStored, writeStored } from './storage.js';
 
 export interface HistoryEntry extends GraphCall {
   status: number;
@@ -18,7 +19,7 @@ function isEntry(value: unknown): value is HistoryEntry {
     METHODS.includes(value.method as Method) &&
     typeof value.path === 'string' &&
     Array.isArray(value.params) &&
-    value.params.every((param) => Array.isArray(param) && param.length === 2 && param.every((part) => typeof part === 'string')) &&
+    value.params.every((param) => isStringList(param) && param.length === 2) &&
     typeof value.status === 'number' &&
     typeof value.at === 'number'
   );

@@ -4,7 +4,7 @@
  * "Next page"/"Previous page" buttons. Clicks are handled by the result panel, by delegation.
  */
 import { h } from './dom.js';
-import { isRecord } from './storage.js';
+import { isRecord } from './guards.js';
 
 export interface TreeLinks {
   /** The Explorer address that opens a node (a real link, so it opens in a new tab too). */
@@ -53,9 +53,10 @@ function renderBranch(key: string | undefined, value: unknown[] | Record<string,
   const pager = isArray ? undefined : pagerFor(value, links);
   if (pager) children.append(pager);
 
+  // Cursors are opaque and long; the paging buttons use them, so they start folded.
   const details = h(
     'details',
-    { class: 'branch', open: '', 'data-key-path': path },
+    { class: 'branch', open: key === 'cursors' ? undefined : '', 'data-key-path': path },
     h('summary', {}, ...keyLabel(key), h('span', { class: 'punct' }, open), h('span', { class: 'folded' }, `…${close}`), h('span', { class: 'count' }, count)),
     children,
     h('div', { class: 'punct closer' }, close),

@@ -16,7 +16,7 @@ const origin = location.origin;
 const session = new TokenSession();
 const tokenPanel = new TokenPanel(session);
 const query = new QueryPanel(() => void run());
-const history = new HistoryPanel((call) => {
+const historyPanel = new HistoryPanel((call) => {
   query.load(call);
   void run();
 });
@@ -55,7 +55,7 @@ async function run(): Promise<void> {
   const answer = await send(prepared);
   if (ticket !== latest) return;
   result.show(answer, prepared);
-  history.add(call, answer.status);
+  historyPanel.add(call, answer.status);
   rememberInAddress(call);
   if (token && errorOf(answer.json)?.code === 190) tokenPanel.refuse(token.token, errorOf(answer.json)!.message);
 }
@@ -71,7 +71,7 @@ function rememberInAddress(call: GraphCall): void {
   const search = new URLSearchParams({ path: clean.path });
   if (clean.method !== 'GET') search.set('method', clean.method);
   for (const [name, value] of clean.params) search.append(`param.${name}`, value);
-  window.history.replaceState(null, '', `/explorer?${search}`);
+  history.replaceState(null, '', `/explorer?${search}`);
 }
 
 function callFromAddress(): GraphCall | undefined {
@@ -104,6 +104,7 @@ byId('run-keys', HTMLElement).textContent = /Mac|iPhone|iPad/.test(navigator.pla
 showExamples();
 const linked = callFromAddress();
 query.load(linked ?? { method: 'GET', path: 'me?fields=id,name', params: [] });
+// A linked read runs at once; a linked write waits for the person to send it.
 void tokenPanel.init().then(() => {
-  if (linked && session.isUsable()) void run();
+  if (linked?.method === 'GET' && session.isUsable()) void run();
 });

@@ -3,7 +3,7 @@
  * fields, and for the items of an edge (inside braces or `.fields(`) the metadata of one item of
  * that edge, found by asking for the first item's id. Types are learnt once per token.
  */
-import { isRecord } from './storage.js';
+import { isRecord } from './guards.js';
 
 export interface FieldInfo {
   name: string;

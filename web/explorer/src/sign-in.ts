@@ -4,9 +4,10 @@
  * popups are blocked the whole tab goes to the dialog and the callback page brings it back.
  * A random `state` ties each answer to the request this page made.
  */
-import { isRecord, readStored, writeStored } from './storage.js';
+import { isRecord } from './guards.js';
+import { readStored, writeStored } from './storage.js';
 
-export const CALLBACK_PATH = '/explorer/callback';
+const CALLBACK_PATH = '/explorer/callback';
 export const MESSAGE_KIND = 'loom-sign-in';
 /** Where the callback page leaves the dialog's answer when there is no opener to send it to. */
 export const RESULT_KEY = 'loom.explorer.sign-in-result';
@@ -32,7 +33,7 @@ function isParams(value: unknown): value is Record<string, string> {
   return isRecord(value) && Object.values(value).every((entry) => typeof entry === 'string');
 }
 
-export function dialogUrl(appId: string, scopes: readonly string[], state: string): string {
+function dialogUrl(appId: string, scopes: readonly string[], state: string): string {
   const query = new URLSearchParams({
     client_id: appId,
     redirect_uri: `${location.origin}${CALLBACK_PATH}`,

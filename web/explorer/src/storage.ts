@@ -22,7 +22,3 @@ export function writeStored(storage: Storage, key: string, value: unknown): void
     // Storage full or disabled: the page keeps working without remembering.
   }
 }
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -8,7 +8,8 @@ import { byId, copyWithFeedback, h } from './dom.js';
 import { API_VERSION } from './graph-call.js';
 import { errorOf } from './result-panel.js';
 import { signIn, takeSameTabResult, type SignInResult } from './sign-in.js';
-import { isRecord, readStored, writeStored } from './storage.js';
+import { isRecord, isStringList } from './guards.js';
+import { readStored, writeStored } from './storage.js';
 import type { TokenSession, TokenState } from './token-session.js';
 
 interface PermissionInfo {
@@ -25,6 +26,13 @@ interface PermissionGroup {
   permissions: PermissionInfo[];
 }
 
+interface TestUser {
+  id: string;
+  appId: string;
+  /** Absent for a test user who has not installed the app. */
+  token?: string;
+}
+
 const SCOPES_KEY = 'loom.explorer.scopes';
 const DEFAULT_SCOPES = ['public_profile', 'user_friends'];
 /** Granted to every app; the dialog cannot leave it out. */
@@ -33,8 +41,6 @@ const ALWAYS_GRANTED = 'public_profile';
 const OPEN_SCOPES_UP_TO = 6;
 /** How many unlocked names a permission lists before "and N more". */
 const UNLOCKS_SHOWN = 6;
-
-const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((entry) => typeof entry === 'string');
 
 export class TokenPanel {
   private readonly appSelect = byId('app-select', HTMLSelectElement);
@@ -87,8 +93,16 @@ export class TokenPanel {
     else if (this.session.current) await this.inspect(this.session.current.token);
   }
 
-  /** A new token with the same app and the chosen permissions, without leaving the page. */
+  /**
+   * A new token without leaving the page: a test user's comes fresh from the app's list of test
+   * users; anyone else signs in again, to the same app with the chosen permissions.
+   */
   async renew(): Promise<void> {
+    const testUser = this.session.current?.testUser;
+    if (testUser) {
+      const fresh = (await this.loadTestUsers())?.find((user) => user.id === testUser);
+      if (fresh?.token) return this.useTestUser(fresh);
+    }
     const appId = this.session.current?.appId;
     if (appId && [...this.appSelect.options].some((option) => option.value === appId)) this.appSelect.value = appId;
     await this.signIn();
@@ -148,29 +162,43 @@ export class TokenPanel {
     this.session.update(token, { refused: message });
   }
 
-  private async loadTestUsers(): Promise<void> {
+  /** Lists the app's test users (with the app token typed in), each with a button to query as them. */
+  private async loadTestUsers(): Promise<TestUser[] | undefined> {
     const list = byId('test-users', HTMLUListElement);
     const appToken = byId('app-token', HTMLInputElement).value.trim();
     const appId = this.appSelect.value;
-    if (!appToken) return this.say('Enter the app token (app id|app secret) to list its test users.', true);
+    if (!appToken) {
+      this.say('Enter the app token (app id|app secret) to list its test users.', true);
+      return undefined;
+    }
     list.replaceChildren();
     const answer = await send({ method: 'GET', url: `/${API_VERSION}/${encodeURIComponent(appId)}/accounts/test-users?access_token=${encodeURIComponent(appToken)}` });
-    const users = isRecord(answer.json) && Array.isArray(answer.json.data) ? answer.json.data.filter(isRecord) : undefined;
-    if (!users) return this.say(errorOf(answer.json)?.message ?? answer.networkError ?? 'The test users could not be listed.', true);
-    this.say(users.length === 0 ? 'This app has no test users yet.' : '');
-    for (const testUser of users) {
-      const token = typeof testUser.access_token === 'string' ? testUser.access_token : undefined;
-      const label = typeof testUser.name === 'string' ? testUser.name : String(testUser.id);
-      const use = h('button', { type: 'button', class: 'secondary small' }, 'Use');
-      use.disabled = token === undefined;
-      use.title = token === undefined ? 'This test user has not installed the app, so it has no token' : `Query as ${label}`;
-      use.addEventListener('click', () => {
-        if (!token) return;
-        this.session.replace({ token, appId });
-        void this.inspect(token);
-      });
-      list.append(h('li', {}, h('span', { class: 'test-user' }, label), use));
+    const listed = isRecord(answer.json) && Array.isArray(answer.json.data) ? answer.json.data.filter(isRecord) : undefined;
+    if (!listed) {
+      this.say(errorOf(answer.json)?.message ?? answer.networkError ?? 'The test users could not be listed.', true);
+      return undefined;
     }
+    this.say(listed.length === 0 ? 'This app has no test users yet.' : '');
+    const users = listed.map((entry): TestUser => ({ id: String(entry.id), appId, token: typeof entry.access_token === 'string' ? entry.access_token : undefined }));
+    for (const user of users) {
+      const name = h('span', { class: 'test-user' }, user.id);
+      const use = h('button', { type: 'button', class: 'secondary small' }, 'Use');
+      use.disabled = user.token === undefined;
+      use.title = user.token === undefined ? 'This test user has not installed the app, so it has no token' : 'Query as this test user';
+      use.addEventListener('click', () => this.useTestUser(user));
+      list.append(h('li', {}, name, use));
+      // The list names nobody; each token says whose it is.
+      if (user.token) void getJson(`/${API_VERSION}/me?fields=name&access_token=${encodeURIComponent(user.token)}`).then((me) => {
+        if (isRecord(me) && typeof me.name === 'string') name.textContent = `${me.name} (${user.id})`;
+      });
+    }
+    return users;
+  }
+
+  private useTestUser(user: TestUser): void {
+    if (!user.token) return;
+    this.session.replace({ token: user.token, appId: user.appId, testUser: user.id });
+    void this.inspect(user.token);
   }
 
   private renderApps(body: unknown): void {
@@ -283,7 +311,7 @@ export class TokenPanel {
 }
 
 /** `1 h 59 min`, `4 min 05 s`, `12 s`. */
-export function formatDuration(milliseconds: number): string {
+function formatDuration(milliseconds: number): string {
   const seconds = Math.ceil(milliseconds / 1000);
   const hours = Math.floor(seconds / 3600);
   const minutes = Math.floor((seconds % 3600) / 60);

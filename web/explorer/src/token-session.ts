@@ -2,7 +2,8 @@
  * The token the Explorer queries with, and what is known about it. Kept for the tab only
  * (sessionStorage), so it survives a reload or the same-tab sign-in, but not the tab.
  */
-import { isRecord, readStored, writeStored } from './storage.js';
+import { isRecord } from './guards.js';
+import { readStored, writeStored } from './storage.js';
 
 export interface TokenState {
   token: string;
@@ -12,6 +13,8 @@ export interface TokenState {
   scopes?: string[];
   userId?: string;
   userName?: string;
+  /** The test user it belongs to, when it came from the app's list of test users. */
+  testUser?: string;
   /** Set once the server refused it, with the server's words. */
   refused?: string;
 }
