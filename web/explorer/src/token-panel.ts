@@ -62,7 +62,7 @@ export class TokenPanel {
   private chosen = new Set(readStored(localStorage, SCOPES_KEY, isStringList) ?? DEFAULT_SCOPES);
 
   constructor(private readonly session: TokenSession) {
-    this.getButton.addEventListener('click', () => void this.signIn());
+    this.getButton.addEventListener('click', () => void this.signInThroughDialog());
     this.renewButton.addEventListener('click', () => void this.renew());
     byId('forget-token', HTMLButtonElement).addEventListener('click', () => this.session.replace(undefined));
     byId('copy-token', HTMLButtonElement).addEventListener('click', (event) => {
@@ -105,10 +105,10 @@ export class TokenPanel {
     }
     const appId = this.session.current?.appId;
     if (appId && [...this.appSelect.options].some((option) => option.value === appId)) this.appSelect.value = appId;
-    await this.signIn();
+    await this.signInThroughDialog();
   }
 
-  private async signIn(): Promise<void> {
+  private async signInThroughDialog(): Promise<void> {
     const appId = this.appSelect.value;
     if (!appId) return this.say('There is no app to sign in to.', true);
     this.say('Waiting for the sign-in window…');
