@@ -31,7 +31,8 @@ async function measure(url: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const store = openSqliteStore(join(mkdtempSync(join(tmpdir(), 'loom-bench-')), 'bench.db'));
+  const dir = mkdtempSync(join(tmpdir(), 'loom-bench-'));
+  const store = openSqliteStore(join(dir, 'bench.db'));
   const now = Math.floor(Date.now() / 1000);
   const { appId, demoUserId } = await seedGraph(store, { users: 200, seed: 'bench', now });
   const { accessToken } = await issueUserToken(store, { appId, userId: demoUserId, scopes: Schema.default().allScopes(), expiresIn: 3600, now });
@@ -39,7 +40,7 @@ async function main(): Promise<void> {
   const bare = Fastify();
   bare.get('/bare', async () => ({ name: 'Bare Route', id: '1' }));
   await bare.listen({ port: 0, host: '127.0.0.1' });
-  const loom = await buildApp({ store });
+  const loom = await buildApp({ store, mediaDir: join(dir, 'media') });
   await loom.listen({ port: 0, host: '127.0.0.1' });
   const base = (app: FastifyInstance) => `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 

@@ -3,6 +3,7 @@ import { SHORT_LIVED_SECONDS } from './auth/tokens.js';
 /** Settings shared by the commands, from flags first, then the environment, then defaults. */
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_DB = './loom.db';
+export const DEFAULT_MEDIA_DIR = './loom-media';
 export const DEMO_USERS = 60;
 export const DEMO_SEED = 'loom';
 /** Lifetime of the user tokens the CLI prints, in seconds. */
@@ -15,6 +16,10 @@ export function envPort(): number {
 
 export function envDb(): string {
   return process.env.LOOM_DB || DEFAULT_DB;
+}
+
+export function envMediaDir(): string {
+  return process.env.LOOM_MEDIA_DIR || DEFAULT_MEDIA_DIR;
 }
 
 export function envPublicUrl(): string | undefined {

@@ -1,4 +1,4 @@
-import { DEMO_SEED, DEMO_USERS, envDb, envPort, envPublicUrl, envTokenLifetime, SHORT_TOKEN_LIFETIME } from '../config.js';
+import { DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envPublicUrl, envTokenLifetime, SHORT_TOKEN_LIFETIME } from '../config.js';
 import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
 import { Schema } from '../schema/registry.js';
@@ -7,7 +7,7 @@ import { parseCommandArgs, positiveInteger } from './args.js';
 import { findDemo, isEmpty, issueToken } from './demo.js';
 import { seedInto } from './seed.js';
 
-export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH] [--public-url URL] [--token-lifetime S] [--no-demo]
+export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH] [--media-dir DIR] [--public-url URL] [--token-lifetime S] [--no-demo]
 
 Serves the Graph API. On an empty database it first seeds the demo graph, then
 prints the URL, a demo user access token, the demo user's sign-in email and
@@ -17,6 +17,7 @@ Options:
   --port N            port to listen on (default: $PORT or 8080)
   --host H            address to bind (default: 127.0.0.1; 0.0.0.0 for every interface)
   --db PATH           SQLite file (default: $LOOM_DB or ./loom.db)
+  --media-dir DIR     where uploaded photos are kept (default: $LOOM_MEDIA_DIR or ./loom-media)
   --public-url URL    base of the absolute links Loom writes (paging, metadata);
                       default: $LOOM_PUBLIC_URL, else the host each request names
   --token-lifetime S  seconds the user tokens of the sign-in dialog (and the printed
@@ -30,6 +31,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     port: { type: 'string' },
     host: { type: 'string' },
     db: { type: 'string' },
+    'media-dir': { type: 'string' },
     'public-url': { type: 'string' },
     'token-lifetime': { type: 'string' },
     'no-demo': { type: 'boolean' },
@@ -46,7 +48,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
     process.stderr.write(`Seeding the demo graph into ${db}…\n`);
     await seedInto(store, DEMO_USERS, DEMO_SEED);
   }
-  const app = await buildApp({ store, logger: true, tokenLifetime, ...(publicUrl ? { publicUrl } : {}) });
+  const mediaDir = values['media-dir'] ?? envMediaDir();
+  const app = await buildApp({ store, mediaDir, logger: true, tokenLifetime, ...(publicUrl ? { publicUrl } : {}) });
   const close = async () => {
     await app.close();
     await store.close();

@@ -1,4 +1,5 @@
 import type { Viewer } from '../auth/viewer.js';
+import type { MediaStore } from '../media/media-store.js';
 import type { Schema } from '../schema/registry.js';
 import type { FieldContext } from '../schema/definition.js';
 import type { Store } from '../store/store.js';
@@ -15,6 +16,8 @@ export interface ReadContext {
   publicUrl: string;
   profileHost: string;
   limits: PageLimits;
+  /** Where uploaded images go, and the largest one accepted, in bytes. */
+  media: { store: MediaStore; maxBytes: number };
   /** An absolute link to a Graph path (`/123/likes`) with these query parameters. */
   link(path: string, params: Record<string, string>): string;
   /** Parameters every generated link carries so it works as it stands (the access token, its proof). */
@@ -35,6 +38,7 @@ export function createReadContext(input: ReadContextInput): ReadContext {
       publicUrl: input.publicUrl,
       profileHost: input.profileHost,
       now: input.now,
+      viewerId: viewer.userId,
     },
   };
 }

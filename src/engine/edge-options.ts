@@ -8,7 +8,15 @@ export interface EdgeOptions {
   until?: number;
   after?: string;
   before?: string;
+  /** As written; only edges declared `ordered` act on it. */
+  order?: EdgeOrder;
+  /** `stream` lists a whole conversation, replies included; only edges with a stream association act on it. */
+  filter?: 'toplevel' | 'stream';
 }
+
+export type EdgeOrder = 'chronological' | 'reverse_chronological' | 'ranked';
+const ORDERS: readonly EdgeOrder[] = ['chronological', 'reverse_chronological', 'ranked'];
+const FILTERS = ['toplevel', 'stream'] as const;
 
 export interface PageLimits {
   defaultLimit: number;
@@ -34,6 +42,10 @@ export function readEdgeOptions(raw: Record<string, string | undefined>, limits:
   if (until !== undefined) options.until = until;
   if (raw.after !== undefined && raw.after !== '') options.after = raw.after;
   if (raw.before !== undefined && raw.before !== '') options.before = raw.before;
+  const order = readChoice('order', raw.order, ORDERS);
+  const filter = readChoice('filter', raw.filter, FILTERS);
+  if (order !== undefined) options.order = order;
+  if (filter !== undefined) options.filter = filter;
   if (options.after !== undefined && options.before !== undefined) {
     throw GraphError.invalidParameter('The parameters after and before cannot be used together');
   }
@@ -62,6 +74,15 @@ function readSummary(value: string | undefined): boolean {
     default:
       throw GraphError.invalidParameter(`The parameter summary must be true or false, not "${clip(value)}"`);
   }
+}
+
+function readChoice<T extends string>(name: string, value: string | undefined, choices: readonly T[]): T | undefined {
+  if (value === undefined || value === '') return undefined;
+  const chosen = choices.find((choice) => choice === value.trim().toLowerCase());
+  if (chosen === undefined) {
+    throw GraphError.invalidParameter(`The parameter ${name} must be one of ${choices.join(', ')}, not "${clip(value)}"`);
+  }
+  return chosen;
 }
 
 /** UNIX seconds, or any date the JavaScript date parser reads (ISO dates, "2015-07-01"). */

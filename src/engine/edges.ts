@@ -4,6 +4,7 @@ import type { EdgeDef, NodeTypeDef } from '../schema/definition.js';
 import type { Association, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import { readEdgeOptions, type EdgeOptions } from './edge-options.js';
+import { listingOf, type Listing } from './listing.js';
 import { externalId } from './node-ids.js';
 import { renderObjectsById, type Json } from './render.js';
 import { loadSpecialEdge } from './special-edges.js';
@@ -33,9 +34,10 @@ export async function loadEdge(
   if (parents.length === 0) return result;
 
   const wantsSummary = options.summary || edge.alwaysSummary === true;
+  const listing = listingOf(edge, options);
   const [pages, summaries] = await Promise.all([
-    loadPages(context, edge, parents, options),
-    wantsSummary ? loadSummaries(context, edge, parents) : undefined,
+    loadPages(context, edge, listing, parents, options),
+    wantsSummary ? loadSummaries(context, edge, listing, parents) : undefined,
   ]);
   const items = await renderObjectsById(
     context,
@@ -67,14 +69,16 @@ interface Page {
 async function loadPages(
   context: ReadContext,
   edge: EdgeDef,
+  listing: Listing,
   parents: readonly StoredObject[],
   options: EdgeOptions,
 ): Promise<Map<number, Page>> {
   const pages = new Map<number, Page>();
-  if (!edge.assoc || options.limit === 0) return pages;
+  if (!listing.assoc || options.limit === 0) return pages;
   const decode = (cursor: string | undefined) => (cursor === undefined ? undefined : context.cursors.decode(edge.name, cursor));
   const rows = await context.store.getPages({
-    type: edge.assoc,
+    type: listing.assoc,
+    order: listing.order,
     id1s: parents.map((parent) => parent.id),
     limit: options.limit + 1,
     after: decode(options.after),
@@ -85,7 +89,7 @@ async function loadPages(
   });
   for (const [id1, list] of rows) {
     const more = list.length > options.limit;
-    // Reading backwards, the surplus row is the newest one; forwards, the oldest.
+    // Reading backwards, the surplus row is the first of the list; forwards, the last.
     const shown = !more ? list : options.before !== undefined ? list.slice(1) : list.slice(0, options.limit);
     pages.set(id1, { rows: shown, more });
   }
@@ -132,5 +136,7 @@ function nestedParams(context: ReadContext, options: EdgeOptions, children: Sele
   if (options.summary) params.summary = 'true';
   if (options.since !== undefined) params.since = String(options.since);
   if (options.until !== undefined) params.until = String(options.until);
+  if (options.order !== undefined) params.order = options.order;
+  if (options.filter !== undefined) params.filter = options.filter;
   return params;
 }

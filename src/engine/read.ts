@@ -27,13 +27,21 @@ export async function readNode(context: ReadContext, idText: string, read: NodeR
   return { ...rest, metadata, id };
 }
 
-/** `GET /<id>/<edge>`: one page of the edge, with paging links that repeat the request. */
+/** An answer that is not a body but a pointer elsewhere: a picture edge sends the client to the image. */
+export class Redirect {
+  constructor(readonly location: string) {}
+}
+
+/**
+ * `GET /<id>/<edge>`: one page of the edge, with paging links that repeat the request. A picture
+ * edge answers with a redirect to the image, or with its description when `redirect=false`.
+ */
 export async function readEdge(
   context: ReadContext,
   idText: string,
   edgeName: string,
   params: Record<string, string>,
-): Promise<Json> {
+): Promise<Json | Redirect> {
   const { object, type } = await loadRoot(context, idText);
   const edge = context.schema.edge(type, edgeName);
   if (!edge) throw GraphError.unknownPath(`/${edgeName}`);
@@ -46,7 +54,12 @@ export async function readEdge(
     nested: false,
     requestParams: params,
   });
-  return collections.get(object.id) ?? { data: [] };
+  const answer = collections.get(object.id) ?? { data: [] };
+  if (edge.special === 'picture' && !['false', '0'].includes(params.redirect ?? '')) {
+    const url = (answer as { data?: { url?: unknown } }).data?.url;
+    if (typeof url === 'string') return new Redirect(url);
+  }
+  return answer;
 }
 
 const DEFAULTABLE = ['limit', 'since', 'until'] as const;

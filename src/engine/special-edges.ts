@@ -1,5 +1,6 @@
 import { orderPermissions } from '../auth/grants.js';
 import type { EdgeDef } from '../schema/definition.js';
+import { silhouetteUrl } from '../schema/media.js';
 import type { Grant, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import type { Json } from './render.js';
@@ -14,7 +15,7 @@ export async function loadSpecialEdge(
   switch (edge.special) {
     case 'picture':
       for (const parent of parents) {
-        result.set(parent.id, { data: { is_silhouette: true, url: `${context.publicUrl}/media/silhouette.png` } });
+        result.set(parent.id, { data: { is_silhouette: true, url: silhouetteUrl(context.publicUrl) } });
       }
       return result;
     case 'permissions': {

@@ -1,21 +1,23 @@
 import type { EdgeDef } from '../schema/definition.js';
 import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
+import type { Listing } from './listing.js';
 import type { Json } from './render.js';
 
 /** The `summary` of an edge for each parent: counts from the counts table, `has_liked` in one lookup. */
 export async function loadSummaries(
   context: ReadContext,
   edge: EdgeDef,
+  listing: Listing,
   parents: readonly StoredObject[],
 ): Promise<Map<number, Json>> {
   const ids = parents.map((parent) => parent.id);
   const viewerId = context.viewer.userId;
   const kind = edge.summary ?? 'count';
   const [counts, liked] = await Promise.all([
-    edge.assoc ? context.store.getCounts(edge.assoc, ids) : new Map<number, number>(),
-    kind === 'likes' && edge.assoc && viewerId !== null
-      ? context.store.getExisting(edge.assoc, ids.map((id) => [id, viewerId] as const))
+    listing.assoc ? context.store.getCounts(listing.assoc, ids) : new Map<number, number>(),
+    kind === 'likes' && listing.assoc && viewerId !== null
+      ? context.store.getExisting(listing.assoc, ids.map((id) => [id, viewerId] as const))
       : new Set<string>(),
   ]);
   const summaries = new Map<number, Json>();
@@ -29,7 +31,7 @@ export async function loadSummaries(
         summaries.set(id, { total_count, can_like: viewerId !== null, has_liked: liked.has(`${id}:${viewerId}`) });
         break;
       case 'comments':
-        summaries.set(id, { order: 'ranked', total_count, can_comment: viewerId !== null });
+        summaries.set(id, { order: listing.orderName ?? 'chronological', total_count, can_comment: viewerId !== null });
         break;
     }
   }

@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { GraphError } from '../errors.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import { Schema } from '../schema/registry.js';
 import type { Store } from '../store/store.js';
+import { MediaStore } from '../media/media-store.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { authenticateHeader, errorBody, fromFrameworkError } from './error-envelope.js';
 import { explorerRoutes } from './explorer-routes.js';
 import { graphRoutes } from './graph-routes.js';
+import { mediaRoutes } from './media-routes.js';
 import { debugTokenRoute } from './debug-token-route.js';
 import { dialogRoutes } from './dialog-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
@@ -27,6 +30,10 @@ export interface AppOptions {
   logger?: boolean;
   /** Unix seconds; tests move time to expire tokens. */
   clock?: () => number;
+  /** Directory that keeps uploaded images. */
+  mediaDir: string;
+  /** Largest accepted image upload, in bytes. */
+  maxImageBytes?: number;
   /** Lifetime in seconds of the user tokens the sign-in dialog hands out (default two hours). */
   tokenLifetime?: number;
 }
@@ -38,18 +45,14 @@ export interface AppSettings {
   profileHost: string;
   limits: PageLimits;
   clock: () => number;
+  media: { store: MediaStore; maxBytes: number };
   tokenLifetime: number;
 }
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Pages and assets (the Explorer) set their own content type and caching, not the API's. */
-    ownHeaders?: boolean;
-  }
-}
-
 export const API_VERSION = 'v2.4';
-const JSON_TYPE = 'application/json; charset=UTF-8';
+export const JSON_TYPE = 'application/json; charset=UTF-8';
+/** The real service's limit for photo uploads. */
+const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 /** The Loom HTTP app: the same instance serves the CLI and the tests. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -61,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),
     limits: { defaultLimit: 25, maxLimit: 100, ...options.limits },
     clock: options.clock ?? (() => Math.floor(Date.now() / 1000)),
+    media: { store: new MediaStore(options.mediaDir), maxBytes: options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES },
     tokenLifetime: options.tokenLifetime ?? SHORT_LIVED_SECONDS,
   };
   if (!Number.isSafeInteger(settings.tokenLifetime) || settings.tokenLifetime <= 0) {
@@ -83,12 +87,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.routeOptions.config.ownHeaders) return payload;
-    // Every answer is JSON except the sign-in dialog's pages.
-    if (!String(reply.getHeader('content-type')).startsWith('text/html')) reply.header('content-type', JSON_TYPE);
     reply.header('facebook-api-version', API_VERSION);
     reply.header('x-fb-trace-id', request.id);
     reply.header('access-control-allow-origin', '*');
+    // Images and pages set their own type and caching; every Graph answer is exactly this JSON type, never cached.
+    const type = reply.getHeader('content-type');
+    if (type !== undefined && !String(type).startsWith('application/json')) return payload;
+    reply.header('content-type', JSON_TYPE);
     reply.header('cache-control', 'private, no-cache, no-store, must-revalidate');
     reply.header('pragma', 'no-cache');
     reply.header('expires', 'Sat, 01 Jan 2000 00:00:00 GMT');
@@ -111,6 +116,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sendError(request, reply, new GraphError(100, `Unsupported ${request.method.toLowerCase()} request.`, { type: 'GraphMethodException' })),
   );
 
+  await app.register(multipart, {
+    throwFileSizeLimit: true,
+    limits: { fileSize: settings.media.maxBytes, files: 1, fields: 100, parts: 101, fieldNameSize: 100, fieldSize: bodyLimit },
+  });
+  await app.register(mediaRoutes, { store: settings.store, media: settings.media.store });
   await app.register(oauthRoutes, { settings });
   await app.register(dialogRoutes, { settings });
   await app.register(debugTokenRoute, { settings });

@@ -99,6 +99,8 @@ function sendPage(reply: FastifyReply, status: number, html: string): FastifyRep
   return reply
     .code(status)
     .header('content-type', HTML_TYPE)
+    // The pages carry signed tickets and the person's email: nothing may keep a copy.
+    .header('cache-control', 'no-store')
     .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
     .header('x-frame-options', 'DENY')
     .header('referrer-policy', 'no-referrer')

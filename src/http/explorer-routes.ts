@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describePermissions } from '../schema/permissions.js';
-import type { AppSettings } from './app.js';
+import { sendJson, type AppSettings } from './app.js';
 
 /** The project root, seen from this module compiled to `dist/src/http/`. */
 const ROOT = new URL('../../../', import.meta.url);
@@ -78,19 +78,18 @@ function explorerBundle(): ExplorerBundle | undefined {
 }
 
 export async function explorerRoutes(app: FastifyInstance, { settings }: { settings: AppSettings }): Promise<void> {
-  const config = { ownHeaders: true };
-  const permissions = JSON.stringify({ groups: describePermissions(settings.schema) });
+  const permissions = { groups: describePermissions(settings.schema) };
   const page = (choose: (bundle: ExplorerBundle) => string) => (_request: FastifyRequest, reply: FastifyReply) => {
     const bundle = explorerBundle();
     if (!bundle) return reply.code(503).type('text/plain; charset=utf-8').send('The Explorer is not built: run `npm run build`.');
     return reply.headers(PAGE_HEADERS).send(choose(bundle));
   };
 
-  app.get('/explorer', { config }, page((bundle) => bundle.index));
-  app.get('/explorer/', { config }, (_request, reply) => reply.redirect('/explorer', 301));
-  app.get('/explorer/callback', { config }, page((bundle) => bundle.callback));
+  app.get('/explorer', page((bundle) => bundle.index));
+  app.get('/explorer/', (_request, reply) => reply.redirect('/explorer', 301));
+  app.get('/explorer/callback', page((bundle) => bundle.callback));
 
-  app.get<{ Params: { version: string; name: string } }>('/explorer/assets/:version/:name', { config }, (request, reply) => {
+  app.get<{ Params: { version: string; name: string } }>('/explorer/assets/:version/:name', (request, reply) => {
     const bundle = explorerBundle();
     const asset = request.params.version === bundle?.version ? bundle.assets.get(request.params.name) : undefined;
     if (!asset) return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('Not found');
@@ -100,18 +99,12 @@ export async function explorerRoutes(app: FastifyInstance, { settings }: { setti
   });
 
   // Ids and names only: an app's secret never leaves the server after its creation.
-  app.get('/explorer/apps.json', { config }, async (_request, reply) => {
+  app.get('/explorer/apps.json', async (request, reply) => {
     const apps = (await settings.store.listApps()).slice(0, MAX_LISTED_APPS);
     const demoApp = await settings.store.getSetting('demo.app_id');
     const data = apps.map((record) => ({ id: String(record.id), name: record.name }));
-    return sendData(reply, { data, default_app_id: data.some((entry) => entry.id === demoApp) ? demoApp : data[0]?.id ?? null });
+    return sendJson(request, reply, 200, { data, default_app_id: data.some((entry) => entry.id === demoApp) ? demoApp : data[0]?.id ?? null });
   });
 
-  app.get('/explorer/permissions.json', { config }, (_request, reply) => sendData(reply, permissions));
-}
-
-function sendData(reply: FastifyReply, body: unknown): FastifyReply {
-  return reply
-    .headers({ 'content-type': 'application/json; charset=UTF-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
-    .send(typeof body === 'string' ? body : JSON.stringify(body));
+  app.get('/explorer/permissions.json', (request, reply) => sendJson(request, reply, 200, permissions));
 }

@@ -19,7 +19,8 @@ export function versionedPaths(path: string): string[] {
   return [path, `/:version(^v\\d+\\.\\d+$)${path}`];
 }
 
-export function toGraphRequest(request: FastifyRequest): GraphRequest {
+/** `body` is the parsed body: Fastify's, or the plain parts of a multipart body. */
+export function toGraphRequest(request: FastifyRequest, body: unknown = request.body): GraphRequest {
   const url = request.raw.url ?? '/';
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
@@ -28,7 +29,7 @@ export function toGraphRequest(request: FastifyRequest): GraphRequest {
 
   const params: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(queryStart === -1 ? '' : url.slice(queryStart + 1))) params[key] = value;
-  Object.assign(params, bodyParams(request.body));
+  Object.assign(params, bodyParams(body));
 
   const override = params.method?.toLowerCase();
   const method =

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resolveViewer, type Viewer } from '../auth/viewer.js';
 import { createReadContext, type ReadContext } from '../engine/context.js';
-import { deleteFromEdge, deleteNode, postToEdge } from '../engine/mutations.js';
+import { deleteFromEdge, deleteNode, postToEdge, updateNode } from '../engine/mutations.js';
 import { answerPermissions } from '../engine/permissions.js';
-import { readEdge, readNode } from '../engine/read.js';
+import { readEdge, readNode, Redirect } from '../engine/read.js';
 import { GraphError } from '../errors.js';
-import { API_VERSION, sendJson, type AppSettings } from './app.js';
+import { API_VERSION, JSON_TYPE, sendJson, type AppSettings } from './app.js';
+import { readMultipart } from './uploads.js';
 import { toGraphRequest, type GraphRequest } from './graph-request.js';
 
 /** Node and edge paths: `/<id>`, `/<id>/<edge>`, with or without a version prefix. */
@@ -14,13 +15,16 @@ export async function graphRoutes(app: FastifyInstance, { settings }: { settings
     method: ['GET', 'POST', 'DELETE'],
     url: '/*',
     handler: async (request, reply) => {
-      const graph = toGraphRequest(request);
-      return sendJson(request, reply, 200, await answer(settings, request, graph));
+      const multipart = request.isMultipart() ? await readMultipart(request, settings.media.maxBytes) : undefined;
+      const graph = toGraphRequest(request, multipart ? multipart.fields : request.body);
+      const result = await answer(settings, request, graph, multipart?.file);
+      if (result instanceof Redirect) return reply.code(302).header('location', result.location).type(JSON_TYPE).send('');
+      return sendJson(request, reply, 200, result);
     },
   });
 }
 
-async function answer(settings: AppSettings, request: FastifyRequest, graph: GraphRequest): Promise<unknown> {
+async function answer(settings: AppSettings, request: FastifyRequest, graph: GraphRequest, upload: Buffer | undefined): Promise<unknown> {
   const [id, edge, ...rest] = graph.components;
   if (id === undefined) throw GraphError.invalidParameter('No node specified');
   if (edge === 'permissions' && (rest.length === 1 || (rest.length === 0 && graph.method === 'delete'))) {
@@ -29,8 +33,7 @@ async function answer(settings: AppSettings, request: FastifyRequest, graph: Gra
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, ...rest].join('/')}`);
   const context = await readContext(settings, request, graph, id);
   if (graph.method === 'post') {
-    if (edge !== undefined) return postToEdge(context, id, edge, graph.params);
-    throw GraphError.objectNotFound(id, 'post');
+    return edge === undefined ? updateNode(context, id, graph.params) : postToEdge(context, id, edge, graph.params, upload);
   }
   if (graph.method === 'delete') return edge === undefined ? deleteNode(context, id) : deleteFromEdge(context, id, edge);
   if (edge !== undefined) return readEdge(context, id, edge, graph.params);
@@ -51,6 +54,7 @@ async function readContext(settings: AppSettings, request: FastifyRequest, graph
     publicUrl,
     profileHost: settings.profileHost,
     limits: settings.limits,
+    media: settings.media,
     linkParams,
     link: (path, params) => {
       const query = new URLSearchParams(params).toString();

@@ -15,6 +15,8 @@ export interface FieldContext {
   profileHost: string;
   /** Unix seconds of the request. */
   now: number;
+  /** The internal id of the person asking; null for app tokens. */
+  viewerId: number | null;
 }
 
 export type FieldSource =
@@ -47,6 +49,8 @@ export interface FieldDef {
   scope?: string;
   /** Where the value comes from; `{kind:'data'}` when absent. */
   source?: FieldSource;
+  /** `POST /<id>` by the node's owner may set this (data) field, up to this many characters. */
+  writable?: { maxLength: number };
 }
 
 /** Shape of an edge's `summary` object. */
@@ -73,6 +77,13 @@ export interface EdgeDef {
   alwaysSummary?: boolean;
   /** Keep only items that are users who granted the viewer's app this permission (friends: `user_friends`). */
   itemsGranted?: string;
+  /**
+   * The edge takes `order(chronological|reverse_chronological)`; chronological (oldest first) is
+   * the default. Edges without it list newest first.
+   */
+  ordered?: boolean;
+  /** Association listing the whole conversation for `filter(stream)` (top-level items and replies alike). */
+  streamAssoc?: string;
   /** Edges answered by something other than an association list. */
   special?: 'picture' | 'permissions';
   /** POST to the edge creates a node or links the viewer; DELETE on the edge undoes a link-only POST. */
@@ -107,8 +118,12 @@ export interface NodeTypeDef {
   edges: EdgeDef[];
 }
 
-/** Who an association written by a POST joins: the node posted to, the viewer, or the node created. */
-export type Party = 'parent' | 'viewer' | 'created';
+/**
+ * Who an association written by a POST joins: the node posted to, the viewer, the node created,
+ * or the thread: the post or photo a conversation hangs under (the parent itself, or for a reply
+ * the object its comment was written on).
+ */
+export type Party = 'parent' | 'viewer' | 'created' | 'thread';
 
 export interface ParamDef {
   name: string;
@@ -122,11 +137,23 @@ export interface ParamDef {
 export interface EdgePost {
   /** Type of the node the POST creates; absent when the POST only links the viewer (likes). */
   creates?: string;
+  /**
+   * Who may POST here: `self` only on their own node (their profile, or a node they own), `friends`
+   * also on a friend's; anyone who can see the node when absent.
+   */
+  allowed?: 'self' | 'friends';
+  /** The POST carries an image: a file part of a multipart body, or a `url` to fetch it from. */
+  image?: boolean;
+  /**
+   * The created node is also announced by a post on the viewer's feed (a photo upload's story),
+   * with this data; the answer then names the post as `post_id`.
+   */
+  story?: (params: Record<string, unknown>) => Record<string, unknown>;
   params?: ParamDef[];
   /** At least one of these parameters must be given (a post needs a message or a link). */
   oneOf?: string[];
-  /** Data of the created node beyond its parameters (a post on a friend's wall names the wall in `to`). */
-  derive?: (params: Record<string, unknown>, parties: { parent: number; viewer: number }) => Record<string, unknown>;
+  /** Data of the created node, from the parameters read (the parameters themselves when absent). */
+  derive?: (params: Record<string, unknown>, parties: { parent: number; viewer: number; thread: number }) => Record<string, unknown>;
   /** Associations written in the same transaction, in both directions where the graph needs both. */
   links: Array<{ assoc: string; from: Party; to: Party }>;
 }

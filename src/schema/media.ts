@@ -1,14 +1,35 @@
 /**
- * Where Loom serves photo images. Photos and the posts that show them point at the same files,
- * so both build their URLs here.
+ * Where Loom serves images. Photos and the posts that show them point at the same files, so both
+ * build their addresses here. An uploaded image is served under its random storage key (like a
+ * CDN address: whoever has the address may fetch it, nobody can guess it); a photo without
+ * uploaded bytes, such as the demo graph's, is drawn as a placeholder of its size.
  */
 
-/** Full-size image of a photo object. */
-export function photoSourceUrl(publicUrl: string, photoId: number | string): string {
-  return `${publicUrl}/media/photos/${photoId}.jpg`;
+export interface PhotoImage {
+  id: number | string;
+  /** Storage key of the uploaded bytes; absent for photos without any. */
+  key?: string;
 }
 
-/** Thumbnail of a photo object: the same file asked for at its small size. */
-export function photoThumbnailUrl(publicUrl: string, photoId: number | string): string {
-  return `${photoSourceUrl(publicUrl, photoId)}?size=small`;
+/** Full-size image of a photo. */
+export function photoSourceUrl(publicUrl: string, photo: PhotoImage): string {
+  return photo.key ? `${publicUrl}/media/photos/${photo.key}` : `${publicUrl}/media/placeholders/${photo.id}.svg`;
+}
+
+/** Thumbnail of a photo: the same image asked for at its small size. */
+export function photoThumbnailUrl(publicUrl: string, photo: PhotoImage): string {
+  return `${photoSourceUrl(publicUrl, photo)}?size=small`;
+}
+
+/** The picture of someone (or a page) without a picture of their own. */
+export function silhouetteUrl(publicUrl: string): string {
+  return `${publicUrl}/media/silhouette.svg`;
+}
+
+/** The storage key a photo's data keeps for its uploaded image. */
+export function imageKeyOf(data: Record<string, unknown>): string | undefined {
+  const image = data.image;
+  if (typeof image !== 'object' || image === null) return undefined;
+  const key = (image as { key?: unknown }).key;
+  return typeof key === 'string' ? key : undefined;
 }

@@ -89,6 +89,7 @@ export function queueComments(
       data: { message: random.pick(COMMENTS), parent },
     });
     buffer.link('comments', parent, comment, time);
+    buffer.link('thread_comments', parent, comment, time);
     if (random.chance(0.15)) {
       const likers = random.sample(
         likerCandidates.filter((person) => person !== author),

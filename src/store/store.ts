@@ -72,7 +72,11 @@ export interface Ref {
 export type IdOrRef = ObjectId | Ref;
 
 export type WriteOp =
-  | { op: 'createObject'; object: NewObject }
+  /**
+   * `refFields` names data keys to fill with the id (as a decimal string) of an object created
+   * earlier in the batch: a photo's story post carries the photo's id in `object_id`.
+   */
+  | { op: 'createObject'; object: NewObject; refFields?: Record<string, Ref> }
   | { op: 'updateObject'; id: ObjectId; data: Record<string, unknown>; updatedTime: number }
   /** Removes the object, every association from or to it, and its counts; fixes other counts. */
   | { op: 'deleteObject'; id: ObjectId }

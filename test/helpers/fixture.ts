@@ -24,6 +24,11 @@ export interface Fixture {
   photos: number[];
   pages: number[];
   aliceToken: string;
+  /**
+   * A fresh token of the fixture's app for this user with these scopes, valid an hour; the user
+   * grants the app those scopes first, as a token carries only what its person grants.
+   */
+  tokenFor(userId: number, scopes: string[]): Promise<string>;
   scoped(userId: number): string;
   postId(postId: number, owner: number): string;
 }
@@ -166,14 +171,11 @@ export async function buildFixture(): Promise<Fixture> {
     photos,
     pages,
     aliceToken: accessToken,
+    tokenFor: async (userId, scopes) => {
+      await recordConsent(store, app.id, userId, { granted: scopes, declined: [] });
+      return (await issueUserToken(store, { appId: app.id, userId, scopes, expiresIn: 3600, now: NOW })).accessToken;
+    },
     scoped: (id) => ids.scope(id),
     postId: (id, owner) => `${ids.scope(owner)}_${id}`,
   };
-}
-
-/** A token of someone who just approved the fixture's app for these scopes (a token carries only what the person grants). */
-export async function tokenFor(fixture: Fixture, userId: number, scopes: string[], expiresIn = 3600): Promise<string> {
-  await recordConsent(fixture.store, fixture.app.id, userId, { granted: scopes, declined: [] });
-  const issued = await issueUserToken(fixture.store, { appId: fixture.app.id, userId, scopes, expiresIn, now: fixture.now });
-  return issued.accessToken;
 }

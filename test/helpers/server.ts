@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { buildFixture, type Fixture } from './fixture.js';
 import type { FastifyInstance } from 'fastify';
@@ -7,6 +10,8 @@ import type { Store } from '../../src/store/store.js';
 export interface TestServer {
   app: FastifyInstance;
   url: string;
+  /** Where this server keeps uploaded images. */
+  mediaDir: string;
   get(path: string, params?: Record<string, string>): Promise<Reply>;
   fetch(url: string, init?: RequestInit): Promise<Reply>;
   close(): Promise<void>;
@@ -21,7 +26,8 @@ export interface Reply {
 
 /** A real Loom app listening on a free loopback port; requests go over real HTTP. */
 export async function startServer(store: Store, options: Partial<AppOptions> = {}): Promise<TestServer> {
-  const app = await buildApp({ store, ...options });
+  const mediaDir = options.mediaDir ?? mkdtempSync(join(tmpdir(), 'loom-media-'));
+  const app = await buildApp({ store, ...options, mediaDir });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -39,6 +45,7 @@ export async function startServer(store: Store, options: Partial<AppOptions> = {
   return {
     app,
     url,
+    mediaDir,
     fetch: fetchReply,
     get: (path, params = {}) => {
       const query = new URLSearchParams(params).toString();
@@ -49,11 +56,11 @@ export async function startServer(store: Store, options: Partial<AppOptions> = {
 }
 
 /** Registers before/after hooks that build the fixture and serve it; read the fields inside tests. */
-export function useFixtureServer(): { fixture: Fixture; server: TestServer } {
+export function useFixtureServer(options: Partial<AppOptions> = {}): { fixture: Fixture; server: TestServer } {
   const state = {} as { fixture: Fixture; server: TestServer };
   before(async () => {
     state.fixture = await buildFixture();
-    state.server = await startServer(state.fixture.store, { clock: () => state.fixture.now });
+    state.server = await startServer(state.fixture.store, { clock: () => state.fixture.now, ...options });
   });
   after(async () => {
     await state.server.close();

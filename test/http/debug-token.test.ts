@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { Schema } from '../../src/schema/registry.js';
 import type { AppRecord } from '../../src/store/store.js';
-import { buildFixture, NOW, tokenFor, type Fixture } from '../helpers/fixture.js';
+import { buildFixture, NOW, type Fixture } from '../helpers/fixture.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('GET /debug_token', () => {
@@ -50,7 +50,7 @@ describe('GET /debug_token', () => {
   });
 
   it('may be asked with a user token of the same app, and describes app tokens', async () => {
-    const bobToken = await tokenFor(fixture, fixture.users.bob, ['public_profile']);
+    const bobToken = await fixture.tokenFor(fixture.users.bob, ['public_profile']);
     const reply = await debug(appToken, bobToken);
     assert.deepEqual(reply.body, { data: { app_id: String(fixture.app.id), type: 'APP', application: 'Test App', is_valid: true } });
     assert.equal((await debug(fixture.aliceToken, bobToken)).body.data.is_valid, true);
@@ -81,7 +81,7 @@ describe('GET /debug_token', () => {
   });
 
   it('shows what the person still grants, and a de-authorised token as subcode 458', async () => {
-    const daveToken = await tokenFor(fixture, fixture.users.dave, ['public_profile', 'user_friends', 'email']);
+    const daveToken = await fixture.tokenFor(fixture.users.dave, ['public_profile', 'user_friends', 'email']);
     assert.deepEqual((await debug(daveToken)).body.data.scopes, ['public_profile', 'user_friends', 'email']);
     await server.fetch(`${server.url}/v2.4/me/permissions/email?access_token=${daveToken}`, { method: 'DELETE' });
     assert.deepEqual((await debug(daveToken)).body.data.scopes, ['public_profile', 'user_friends']);

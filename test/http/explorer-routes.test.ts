@@ -21,7 +21,6 @@ describe('the Explorer is served by Loom itself', () => {
     for (const rule of ["default-src 'none'", "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"]) {
       assert.ok(policy.includes(rule), `${rule} in ${policy}`);
     }
-    assert.equal(page.headers.get('facebook-api-version'), null, 'the page is not an API answer');
     assert.match(page.text, /<title>Loom Explorer<\/title>/);
     assert.doesNotMatch(page.text, /\{\{assets\}\}|https?:\/\//, 'every asset comes from this server');
   });
@@ -78,7 +77,7 @@ describe('the Explorer is served by Loom itself', () => {
     const apps = await state.server.get('/explorer/apps.json');
     assert.equal(apps.status, 200);
     assert.match(apps.headers.get('content-type') ?? '', /^application\/json/);
-    assert.equal(apps.headers.get('cache-control'), 'no-store');
+    assert.match(apps.headers.get('cache-control') ?? '', /no-store/);
     const app = state.fixture.app;
     assert.deepEqual(apps.body, { data: [{ id: String(app.id), name: app.name }], default_app_id: String(app.id) });
     assert.ok(!apps.text.includes(app.secret) && !apps.text.includes(app.idKey));

@@ -38,6 +38,7 @@ describe('the OAuth sign-in dialog', () => {
     });
     const [signIn, consent] = pages;
     assert.match(signIn!.headers.get('content-type')!, /^text\/html/);
+    assert.equal(signIn!.headers.get('cache-control'), 'no-store');
     assert.match(signIn!.html, /<form method="post">/);
     assert.match(signIn!.html, /<input name="email"/);
     assert.match(signIn!.html, /<input name="password" type="password"/);

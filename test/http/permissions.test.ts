@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { tokenFor, type Fixture } from '../helpers/fixture.js';
+import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer, type TestServer } from '../helpers/server.js';
 
 describe('/me/permissions', () => {
@@ -13,7 +13,7 @@ describe('/me/permissions', () => {
 
   before(async () => {
     ({ fixture, server } = served);
-    bobToken = await tokenFor(fixture, fixture.users.bob, ['public_profile', 'user_friends', 'user_posts']);
+    bobToken = await fixture.tokenFor(fixture.users.bob, ['public_profile', 'user_friends', 'user_posts']);
     appToken = `${fixture.app.id}|${fixture.app.secret}`;
     bob = fixture.scoped(fixture.users.bob);
   });
@@ -74,7 +74,7 @@ describe('/me/permissions', () => {
   });
 
   it('de-authorises the app: grants gone, every token of the person for the app refused with subcode 458', async () => {
-    const secondToken = await tokenFor(fixture, fixture.users.bob, ['public_profile']);
+    const secondToken = await fixture.tokenFor(fixture.users.bob, ['public_profile']);
     const friendIds = async () =>
       (await server.get('/v2.4/me/friends', { access_token: fixture.aliceToken, limit: '100' })).body.data.map((f: { id: string }) => f.id);
     assert.ok((await friendIds()).includes(bob));
@@ -98,7 +98,7 @@ describe('/me/permissions', () => {
   });
 
   it('lets the app de-authorise a person with its app token', async () => {
-    const daveToken = await tokenFor(fixture, fixture.users.dave, ['public_profile', 'user_friends']);
+    const daveToken = await fixture.tokenFor(fixture.users.dave, ['public_profile', 'user_friends']);
     const reply = await remove(`/v2.4/${fixture.scoped(fixture.users.dave)}/permissions`, appToken);
     assert.deepEqual(reply.body, { success: true });
     assert.equal((await server.get('/v2.4/me', { access_token: daveToken })).body.error.error_subcode, 458);

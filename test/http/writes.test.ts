@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { tokenFor as tokenForUser, type Fixture } from '../helpers/fixture.js';
+import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer, type TestServer } from '../helpers/server.js';
 
 const SUCCESS = '{"success":true}';
@@ -23,8 +23,6 @@ describe('writes over HTTP', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams(fields).toString(),
     });
-
-  const tokenFor = (userId: number, scopes: string[]) => tokenForUser(fixture, userId, scopes);
 
   it('runs the lifecycle: post, read, like, unlike, delete', async () => {
     const postsBefore = (await server.get('/v2.4/me/posts', { access_token: token, limit: '0', summary: 'true' })).body.summary.total_count;
@@ -90,13 +88,33 @@ describe('writes over HTTP', () => {
     assert.match(override.body.id, /^\d+_\d+$/);
   });
 
+  it('lets method= override the verb on GET and POST alike, and suppress_http_code answer 200', async () => {
+    const created = await server.get('/v2.4/me/feed', { access_token: token, method: 'post', message: 'Short-lived' });
+    const id: string = created.body.id;
+    const readByPost = await form(`/v2.4/${id}`, { access_token: token, method: 'get', fields: 'message' });
+    assert.deepEqual(readByPost.body, { message: 'Short-lived', id });
+    const liked = await form(`/v2.4/${id}/likes`, { access_token: token });
+    assert.equal(liked.text, SUCCESS);
+    const unliked = await server.get(`/v2.4/${id}/likes`, { access_token: token, method: 'delete' });
+    assert.equal(unliked.text, SUCCESS);
+    const likes = await server.get(`/v2.4/${id}/likes`, { access_token: token, summary: 'true' });
+    assert.equal(likes.body.summary.total_count, 0);
+
+    const deleted = await form(`/v2.4/${id}`, { access_token: token, method: 'delete' });
+    assert.equal(deleted.text, SUCCESS);
+    const suppressed = await server.get(`/v2.4/${id}`, { access_token: token, suppress_http_code: '1' });
+    assert.equal(suppressed.status, 200);
+    assert.equal(suppressed.body.error.code, 100);
+    assert.equal((await server.get(`/v2.4/${id}`, { access_token: token })).status, 400);
+  });
+
   it('posts on a friend\'s wall with from the author and to the wall owner', async () => {
     const bob = fixture.scoped(fixture.users.bob);
     const created = await form(`/v2.4/${bob}/feed`, { access_token: token, message: 'Happy birthday' });
     const read = await server.get(`/v2.4/${created.body.id}`, { access_token: token, fields: 'from,to' });
     assert.equal(read.body.from.id, me);
     assert.deepEqual(read.body.to.data.map((user: { id: string }) => user.id), [bob]);
-    const bobToken = await tokenFor(fixture.users.bob, ['public_profile', 'user_posts', 'publish_actions']);
+    const bobToken = await fixture.tokenFor(fixture.users.bob, ['public_profile', 'user_posts', 'publish_actions']);
     const onBobsWall = await server.get(`/v2.4/${bob}/feed`, { access_token: bobToken });
     assert.equal(onBobsWall.body.data[0].id, created.body.id);
     const deleted = await server.fetch(`${server.url}/v2.4/${created.body.id}?access_token=${bobToken}`, { method: 'DELETE' });
@@ -114,12 +132,12 @@ describe('writes over HTTP', () => {
   });
 
   it('refuses writes without publish_actions and deletes by others with (#200) and 403', async () => {
-    const readOnly = await tokenFor(fixture.users.alice, ['public_profile', 'user_posts']);
+    const readOnly = await fixture.tokenFor(fixture.users.alice, ['public_profile', 'user_posts']);
     const reply = await form('/v2.4/me/feed', { access_token: readOnly, message: 'nope' });
     assert.equal(reply.status, 403);
     assert.equal(reply.body.error.code, 200);
     assert.match(reply.body.error.message, /^\(#200\) /);
-    const bobToken = await tokenFor(fixture.users.bob, ['public_profile', 'publish_actions']);
+    const bobToken = await fixture.tokenFor(fixture.users.bob, ['public_profile', 'publish_actions']);
     const popular = fixture.postId(fixture.posts.popular, fixture.users.alice);
     const foreign = await server.fetch(`${server.url}/v2.4/${popular}?access_token=${bobToken}`, { method: 'DELETE' });
     assert.equal(foreign.status, 403);
@@ -129,7 +147,7 @@ describe('writes over HTTP', () => {
   it('counts 200 concurrent likes by 200 people exactly', async () => {
     const created = await form('/v2.4/me/feed', { access_token: token, message: 'Like this', privacy: '{"value":"EVERYONE"}' });
     const id: string = created.body.id;
-    const tokens = await Promise.all(fixture.likers.slice(0, 200).map((liker) => tokenFor(liker, ['public_profile', 'publish_actions'])));
+    const tokens = await Promise.all(fixture.likers.slice(0, 200).map((liker) => fixture.tokenFor(liker, ['public_profile', 'publish_actions'])));
     const replies = await Promise.all(tokens.map((likerToken) => form(`/v2.4/${id}/likes`, { access_token: likerToken })));
     assert.ok(replies.every((reply) => reply.text === SUCCESS));
     const summary = await server.get(`/v2.4/${id}/likes`, { access_token: token, summary: 'true', limit: '0' });

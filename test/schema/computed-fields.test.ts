@@ -16,6 +16,7 @@ const context: FieldContext = {
   publicUrl: 'https://loom.test',
   profileHost: 'https://www.facebook.com',
   now: NOW,
+  viewerId: 7,
 };
 
 function stored(type: string, data: Record<string, unknown>, id = 42): StoredObject {
@@ -64,23 +65,27 @@ test('name_format gives the order of the name parts', () => {
   assert.equal(compute(userType, 'name_format', stored('user', {})), '{first} {last}');
 });
 
-test('photos point at images served by Loom', () => {
+test('photos point at images served by Loom: uploaded bytes by key, others drawn as placeholders', () => {
+  const key = '0f'.repeat(16);
+  assert.equal(compute(photoType, 'source', stored('photo', { image: { key, contentType: 'image/png' } }, 54)), `https://loom.test/media/photos/${key}`);
   const photo = stored('photo', { width: 800, height: 600 }, 55);
-  assert.equal(compute(photoType, 'source', photo), 'https://loom.test/media/photos/55.jpg');
-  assert.equal(compute(photoType, 'picture', photo), 'https://loom.test/media/photos/55.jpg?size=small');
+  assert.equal(compute(photoType, 'source', photo), 'https://loom.test/media/placeholders/55.svg');
+  assert.equal(compute(photoType, 'picture', photo), 'https://loom.test/media/placeholders/55.svg?size=small');
   assert.deepEqual(compute(photoType, 'images', photo), [
-    { height: 600, width: 800, source: 'https://loom.test/media/photos/55.jpg' },
+    { height: 600, width: 800, source: 'https://loom.test/media/placeholders/55.svg' },
   ]);
   assert.deepEqual(compute(photoType, 'images', stored('photo', {}, 56)), [
-    { source: 'https://loom.test/media/photos/56.jpg' },
+    { source: 'https://loom.test/media/placeholders/56.svg' },
   ]);
 });
 
 test('a photo post shows its photo; other posts have no picture', () => {
   const photoPost = stored('post', { type: 'photo', object_id: '55' });
-  assert.equal(compute(postType, 'picture', photoPost), 'https://loom.test/media/photos/55.jpg?size=small');
-  assert.equal(compute(postType, 'full_picture', photoPost), 'https://loom.test/media/photos/55.jpg');
+  assert.equal(compute(postType, 'picture', photoPost), 'https://loom.test/media/placeholders/55.svg?size=small');
+  assert.equal(compute(postType, 'full_picture', photoPost), 'https://loom.test/media/placeholders/55.svg');
   assert.equal(compute(postType, 'picture', stored('post', { type: 'status' })), undefined);
+  const uploaded = stored('post', { type: 'photo', object_id: '57', image: { key: 'ab'.repeat(16) } });
+  assert.equal(compute(postType, 'full_picture', uploaded), `https://loom.test/media/photos/${'ab'.repeat(16)}`);
 });
 
 test('a page links to its id on the profile host', () => {

@@ -419,6 +419,15 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         assert.deepEqual((await page({ type: 'comments', limit: 5 }, post)).map((x) => x.id2), [comment]);
       });
 
+      it('fills refFields with the ids of objects created earlier in the batch', async () => {
+        const { results } = await store.write([
+          { op: 'createObject', object: { type: 'photo', owner: null, createdTime: 1, data: { name: 'p' } } },
+          { op: 'createObject', object: { type: 'post', owner: null, createdTime: 1, data: { type: 'photo' } }, refFields: { object_id: { ref: 0 } } },
+        ]);
+        const [photo, post] = results as ObjectId[];
+        assert.deepEqual((await store.getObjects([post!])).get(post!)?.data, { type: 'photo', object_id: String(photo) });
+      });
+
       it('rejects a ref that is not an earlier createObject, changing nothing', async () => {
         const owner = await createObject();
         await assert.rejects(

@@ -1,5 +1,6 @@
 /** A named collection of photos belonging to a person or a page. */
 import type { NodeTypeDef } from '../definition.js';
+import { addPhotoToAlbum, MESSAGE_LENGTH } from '../writes.js';
 
 export const albumType: NodeTypeDef = {
   name: 'album',
@@ -12,9 +13,9 @@ export const albumType: NodeTypeDef = {
       description: "The album's id." },
     { name: 'from', type: 'profile', source: { kind: 'owner' },
       description: 'The person or page the album belongs to.' },
-    { name: 'name', type: 'string',
+    { name: 'name', type: 'string', writable: { maxLength: 255 },
       description: 'The title of the album.' },
-    { name: 'description', type: 'string',
+    { name: 'description', type: 'string', writable: { maxLength: MESSAGE_LENGTH },
       description: 'What the album is about, in its owner\'s words.' },
     { name: 'type', type: 'enum',
       description: 'What kind of album this is: normal, profile pictures or wall photos.' },
@@ -33,11 +34,12 @@ export const albumType: NodeTypeDef = {
       description: 'Address of the page that shows the album.' },
   ],
   edges: [
-    { name: 'photos', target: 'photo', assoc: 'album_photos',
+    { name: 'photos', target: 'photo', assoc: 'album_photos', post: addPhotoToAlbum,
       description: 'The photos in the album, newest first.' },
     { name: 'likes', target: 'user', assoc: 'likes', summary: 'likes',
       description: 'People who like the album.' },
     { name: 'comments', target: 'comment', assoc: 'comments', summary: 'comments',
+      ordered: true, streamAssoc: 'thread_comments',
       description: 'Comments written on the album.' },
     { name: 'picture', target: 'photo', special: 'picture',
       description: "The album's cover image." },

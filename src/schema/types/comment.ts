@@ -1,6 +1,6 @@
 /** A comment on a post, photo, album or another comment. */
 import type { NodeTypeDef } from '../definition.js';
-import { commentOnObject, likeObject } from '../writes.js';
+import { commentOnObject, likeObject, MESSAGE_LENGTH } from '../writes.js';
 
 export const commentType: NodeTypeDef = {
   name: 'comment',
@@ -13,7 +13,7 @@ export const commentType: NodeTypeDef = {
       description: "The comment's id." },
     { name: 'from', type: 'profile', source: { kind: 'owner' },
       description: 'The person who wrote the comment.' },
-    { name: 'message', type: 'string',
+    { name: 'message', type: 'string', writable: { maxLength: MESSAGE_LENGTH },
       description: 'The text of the comment.' },
     { name: 'created_time', type: 'datetime', source: { kind: 'createdTime' },
       description: 'When the comment was written.' },
@@ -21,8 +21,8 @@ export const commentType: NodeTypeDef = {
       description: 'How many people like the comment.' },
     { name: 'comment_count', type: 'unsigned int32', source: { kind: 'count', assoc: 'comments' },
       description: 'How many replies the comment has.' },
-    // Loom does not yet work out who may remove a comment, so it promises the viewer nothing.
-    { name: 'can_remove', type: 'bool', source: { kind: 'computed', compute: () => false },
+    // The author may; the owner of the post may too, which a comment alone cannot tell, so it is not promised.
+    { name: 'can_remove', type: 'bool', source: { kind: 'computed', compute: (object, context) => object.owner === context.viewerId },
       description: 'Whether the viewer may remove the comment.' },
     { name: 'object', type: 'object', source: { kind: 'ref', key: 'parent' },
       description: 'The post, photo, album or comment this comment was written on.' },
@@ -31,6 +31,7 @@ export const commentType: NodeTypeDef = {
     { name: 'likes', target: 'user', assoc: 'likes', summary: 'likes', post: likeObject,
       description: 'People who like the comment.' },
     { name: 'comments', target: 'comment', assoc: 'comments', summary: 'comments', post: commentOnObject,
+      ordered: true,
       description: 'Replies to the comment.' },
   ],
 };

@@ -1,11 +1,11 @@
 /** A photo someone uploaded; its image files are served by Loom itself. */
 import type { FieldContext, NodeTypeDef } from '../definition.js';
-import { commentOnObject, likeObject } from '../writes.js';
+import { commentOnObject, likeObject, MESSAGE_LENGTH } from '../writes.js';
 import type { StoredObject } from '../../store/store.js';
-import { photoSourceUrl, photoThumbnailUrl } from '../media.js';
+import { imageKeyOf, photoSourceUrl, photoThumbnailUrl } from '../media.js';
 
 function source(object: StoredObject, context: FieldContext): string {
-  return photoSourceUrl(context.publicUrl, object.id);
+  return photoSourceUrl(context.publicUrl, { id: object.id, key: imageKeyOf(object.data) });
 }
 
 /** Loom keeps one size of each photo; `images` lists that one, with whichever dimensions are known. */
@@ -28,7 +28,7 @@ export const photoType: NodeTypeDef = {
       description: "The photo's id." },
     { name: 'from', type: 'profile', source: { kind: 'owner' },
       description: 'The person or page that uploaded the photo.' },
-    { name: 'name', type: 'string',
+    { name: 'name', type: 'string', writable: { maxLength: MESSAGE_LENGTH },
       description: 'The caption written under the photo.' },
     { name: 'album', type: 'album', source: { kind: 'ref' },
       description: 'The album the photo belongs to.' },
@@ -37,7 +37,7 @@ export const photoType: NodeTypeDef = {
     { name: 'height', type: 'unsigned int32',
       description: 'Height of the photo in pixels.' },
     { name: 'picture', type: 'string',
-      source: { kind: 'computed', compute: (object, context) => photoThumbnailUrl(context.publicUrl, object.id) },
+      source: { kind: 'computed', compute: (object, context) => photoThumbnailUrl(context.publicUrl, { id: object.id, key: imageKeyOf(object.data) }) },
       description: 'Address of a small version of the photo.' },
     { name: 'source', type: 'string', source: { kind: 'computed', compute: source },
       description: 'Address of the full-size photo.' },
@@ -55,6 +55,7 @@ export const photoType: NodeTypeDef = {
     { name: 'likes', target: 'user', assoc: 'likes', summary: 'likes', post: likeObject,
       description: 'People who like the photo.' },
     { name: 'comments', target: 'comment', assoc: 'comments', summary: 'comments', post: commentOnObject,
+      ordered: true, streamAssoc: 'thread_comments',
       description: 'Comments written on the photo.' },
   ],
 };

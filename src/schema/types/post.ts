@@ -3,15 +3,17 @@
  * (`<author>_<post>`) and who may read it follows its own privacy setting.
  */
 import type { FieldContext, NodeTypeDef } from '../definition.js';
-import { commentOnObject, likeObject } from '../writes.js';
+import { commentOnObject, likeObject, MESSAGE_LENGTH } from '../writes.js';
 import type { StoredObject } from '../../store/store.js';
-import { photoSourceUrl, photoThumbnailUrl } from '../media.js';
+import { imageKeyOf, photoSourceUrl, photoThumbnailUrl, type PhotoImage } from '../media.js';
 
 /** Photo stories point at their photo by id; only they have a picture to show. */
-function photoUrl(build: (publicUrl: string, photoId: string) => string) {
+/** A photo post shows its photo; the post keeps the photo's image key beside its id for this. */
+function photoUrl(build: (publicUrl: string, photo: PhotoImage) => string) {
   return (object: StoredObject, context: FieldContext): string | undefined => {
     const photoId = object.data.object_id;
-    return typeof photoId === 'string' && photoId !== '' ? build(context.publicUrl, photoId) : undefined;
+    if (typeof photoId !== 'string' || photoId === '') return undefined;
+    return build(context.publicUrl, { id: photoId, key: imageKeyOf(object.data) });
   };
 }
 
@@ -28,7 +30,7 @@ export const postType: NodeTypeDef = {
       description: 'The person or page that wrote the post.' },
     { name: 'to', type: 'list<profile>', source: { kind: 'ref', many: true },
       description: 'Whose wall the post was written on, when that is not the author.' },
-    { name: 'message', type: 'string',
+    { name: 'message', type: 'string', writable: { maxLength: MESSAGE_LENGTH },
       description: 'The text the author wrote.' },
     { name: 'story', type: 'string',
       description: 'A sentence describing an action, such as adding a photo, for posts without a message.' },
@@ -57,6 +59,7 @@ export const postType: NodeTypeDef = {
     { name: 'likes', target: 'user', assoc: 'likes', summary: 'likes', post: likeObject,
       description: 'People who like the post.' },
     { name: 'comments', target: 'comment', assoc: 'comments', summary: 'comments', post: commentOnObject,
+      ordered: true, streamAssoc: 'thread_comments',
       description: 'Comments written on the post.' },
     { name: 'sharedposts', target: 'post',
       description: 'Posts that shared this one.' },

@@ -5,7 +5,7 @@
  */
 import type { EdgeDef, FieldContext, FieldDef, NodeTypeDef } from '../definition.js';
 import type { StoredObject } from '../../store/store.js';
-import { postToFeed } from '../writes.js';
+import { createAlbum, postToFeed, uploadPhoto } from '../writes.js';
 
 /** Age in whole years at `now` of someone born on a `MM/DD/YYYY` birthday; undefined without a full date. */
 function ageOn(birthday: unknown, now: number): number | undefined {
@@ -166,7 +166,7 @@ const edges: EdgeDef[] = [
     description: 'Groups in which this person is an administrator.' },
   { name: 'adnetworkanalytics', target: 'application', scope: 'public_profile',
     description: "Reports on the audience network earnings of this person's apps." },
-  { name: 'albums', target: 'album', assoc: 'albums', scope: 'user_photos',
+  { name: 'albums', target: 'album', assoc: 'albums', scope: 'user_photos', post: createAlbum,
     description: 'Photo albums this person created.' },
   { name: 'applications', target: 'application', scope: 'public_profile',
     description: 'Apps this person develops.' },
@@ -247,7 +247,7 @@ const edges: EdgeDef[] = [
     description: 'Payment transactions of this person in the viewing app.' },
   { name: 'permissions', target: 'application', scope: 'public_profile', special: 'permissions',
     description: 'Permissions this person granted or declined to the viewing app.' },
-  { name: 'photos', target: 'photo', assoc: 'photos', scope: 'user_photos',
+  { name: 'photos', target: 'photo', assoc: 'photos', scope: 'user_photos', post: uploadPhoto,
     description: 'Photos this person uploaded.' },
   { name: 'picture', target: 'photo', scope: 'public_profile', special: 'picture',
     description: "This person's profile picture." },

@@ -350,7 +350,9 @@ export class SqliteStore implements Store {
     switch (op.op) {
       case 'createObject': {
         const { type, owner, createdTime, updatedTime, data } = op.object;
-        return this.insertObject(type, owner, createdTime, updatedTime ?? createdTime, data);
+        const filled = { ...data };
+        for (const [key, ref] of Object.entries(op.refFields ?? {})) filled[key] = String(resolve(ref));
+        return this.insertObject(type, owner, createdTime, updatedTime ?? createdTime, filled);
       }
       case 'updateObject':
         return this.updateObject(op.id, op.data, op.updatedTime);

@@ -1,0 +1,47 @@
+import type { FastifyRequest } from 'fastify';
+import { GraphError } from '../errors.js';
+import { tooLarge } from '../media/fetch-image.js';
+
+export interface MultipartBody {
+  fields: Record<string, string>;
+  /** The bytes of the first file part, whatever its name (`source`, `file`, `image`…). */
+  file: Buffer | undefined;
+}
+
+/**
+ * Reads a multipart body: its plain parts become parameters, its one file part the upload. The
+ * limits are those given to @fastify/multipart; breaking one is a client error in the Graph
+ * envelope, not a dropped connection.
+ */
+export async function readMultipart(request: FastifyRequest, maxFileBytes: number): Promise<MultipartBody> {
+  const fields: Record<string, string> = {};
+  let file: Buffer | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (file !== undefined) throw GraphError.invalidParameter('Send one image per request');
+        file = await part.toBuffer();
+      } else {
+        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+      }
+    }
+  } catch (error) {
+    throw asGraphError(error, maxFileBytes);
+  }
+  return { fields, file };
+}
+
+function asGraphError(error: unknown, maxFileBytes: number): GraphError {
+  if (error instanceof GraphError) return error;
+  switch ((error as { code?: string }).code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return tooLarge(maxFileBytes);
+    case 'FST_FILES_LIMIT':
+      return GraphError.invalidParameter('Send one image per request');
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return GraphError.invalidParameter('The request has too many parameters');
+    default:
+      return GraphError.invalidParameter('The multipart request body could not be read');
+  }
+}
