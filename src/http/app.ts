@@ -10,6 +10,7 @@ import type { Store } from '../store/store.js';
 import { MediaStore } from '../media/media-store.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { authenticateHeader, errorBody, fromFrameworkError } from './error-envelope.js';
+import { explorerRoutes } from './explorer-routes.js';
 import { graphRoutes } from './graph-routes.js';
 import { mediaRoutes } from './media-routes.js';
 import { debugTokenRoute } from './debug-token-route.js';
@@ -127,6 +128,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(oauthRoutes, { settings });
   await app.register(dialogRoutes, { settings });
   await app.register(debugTokenRoute, { settings });
+  await app.register(explorerRoutes, { settings });
   await app.register(graphRoutes, { settings });
   return app;
 }
