@@ -3,10 +3,8 @@
  * Explorer's token panel). Groups and wording are written here; what each permission unlocks is
  * read from the schema, so the explanation cannot drift from what the engine enforces.
  */
-import type { EdgePost } from './definition.js';
 import type { Schema } from './registry.js';
-
-const PUBLISH = 'publish_actions';
+import { PUBLISH } from './writes.js';
 
 export interface PermissionInfo {
   name: string;
@@ -93,10 +91,16 @@ export function describePermissions(schema: Schema): PermissionGroup[] {
   const info = (name: string, description: string): PermissionInfo => ({ name, description, fields: [], edges: [], writes: [] });
   for (const scope of schema.allScopes()) unlocks.set(scope, info(scope, ''));
   for (const type of schema.types) {
-    for (const field of type.fields) if (field.scope) unlocks.get(field.scope)?.fields.push(`${type.name}.${field.name}`);
+    for (const field of type.fields) {
+      // A type-level scope (a photo's user_photos) covers every field but the id.
+      const scope = field.scope ?? (field.name === 'id' ? undefined : type.scope);
+      if (scope) unlocks.get(scope)?.fields.push(`${type.name}.${field.name}`);
+    }
     for (const edge of type.edges) {
-      if (edge.scope) unlocks.get(edge.scope)?.edges.push(`${type.name}/${edge.name}`);
-      const write = edge.post && writeScope(edge.post);
+      const scope = edge.scope ?? type.scope;
+      if (scope) unlocks.get(scope)?.edges.push(`${type.name}/${edge.name}`);
+      // A POST an app makes with its own token (test users) needs no person's permission.
+      const write = edge.post && edge.post.by !== 'app' ? edge.post.scope : undefined;
       if (write) unlocks.get(write)?.writes.push(`${type.name}/${edge.name}`);
     }
   }
@@ -122,13 +126,4 @@ export function describePermissions(schema: Schema): PermissionGroup[] {
     });
   }
   return groups;
-}
-
-/**
- * The permission a person's POST to an edge needs: the one the POST names where writes name
- * theirs, else the publishing permission. A POST only an app makes (with its app token) needs none.
- */
-function writeScope(post: EdgePost): string | undefined {
-  const declared = post as EdgePost & { scope?: string; by?: string };
-  return declared.by === 'app' ? undefined : declared.scope ?? PUBLISH;
 }
