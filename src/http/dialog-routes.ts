@@ -25,9 +25,10 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
     app.get(url, async (request, reply) => {
       let dialog: DialogRequest;
       try {
-        dialog = await openDialog(settings.store, request.query as Record<string, string | undefined>, knownScopes);
+        const ownOrigins = originsOf(request, settings.publicUrl);
+        dialog = await openDialog(settings.store, request.query as Record<string, string | undefined>, { knownScopes, ownOrigins });
       } catch (error) {
-        if (error instanceof DialogError) return sendPage(reply, 400, messagePage('This link cannot be used', error.message));
+        if (error instanceof DialogError) return sendPage(reply, 400, messagePage(error.title, error.message));
         throw error;
       }
       const cookie = readCookie(request);
@@ -85,6 +86,13 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
 function fromRequest(dialog: DialogRequest): Omit<DialogTicket, 'stage' | 'nonce' | 'expiresAt'> {
   const { app, ...rest } = dialog;
   return { ...rest, appId: app.id };
+}
+
+/** The origins Loom answers on: the one this request came to, and the configured public URL's. */
+function originsOf(request: FastifyRequest, publicUrl: string | undefined): string[] {
+  return [`${request.protocol}://${request.host}`, publicUrl ?? '']
+    .filter((text) => URL.canParse(text))
+    .map((text) => new URL(text).origin);
 }
 
 function readCookie(request: FastifyRequest): string | undefined {
