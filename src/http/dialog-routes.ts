@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DialogError, finishDialog, openDialog, signIn, type DialogRequest } from '../auth/dialog.js';
+import { SignInThrottle } from '../auth/sign-in-throttle.js';
 import { isNonce, newNonce, openTicket, sealTicket, ticketKey, TICKET_SECONDS, type DialogTicket } from '../auth/dialog-ticket.js';
 import type { AppSettings } from './app.js';
 import { consentPage, messagePage, signInPage } from './dialog-pages.js';
@@ -20,6 +21,7 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
     done(null, new URLSearchParams(body as string));
   });
   const knownScopes = new Set(settings.schema.allScopes());
+  const throttle = new SignInThrottle(settings.signInLimits, settings.clock);
 
   for (const url of versionedPaths('/dialog/oauth')) {
     app.get(url, async (request, reply) => {
@@ -51,12 +53,20 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
 
       if (ticket.stage === 'sign-in') {
         const email = form.get('email') ?? '';
+        const attempt = throttle.attempt(email, request.ip);
+        if (!attempt.allowed) {
+          const minutes = Math.ceil(attempt.retryAfter / 60);
+          reply.header('retry-after', String(attempt.retryAfter));
+          const message = `There have been too many failed attempts to log in. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+          return sendPage(reply, 429, messagePage('Too many attempts', message));
+        }
         const userId = await signIn(settings.store, email, form.get('password') ?? '');
         if (userId === undefined) {
           const retry = await seal({ ...ticket, expiresAt: now + TICKET_SECONDS });
           const error = 'The email or password you entered is incorrect.';
           return sendPage(reply, 200, signInPage({ appName: appRecord.name, ticket: retry, email, error }));
         }
+        attempt.succeeded();
         const user = (await settings.store.getObjects([userId])).get(userId);
         const consent = await seal({ ...ticket, stage: 'consent', userId, expiresAt: now + TICKET_SECONDS });
         const page = consentPage({ appName: appRecord.name, userName: String(user?.data.name ?? 'you'), scopes: ticket.scopes, ticket: consent });
