@@ -8,6 +8,8 @@
 const MAX_URI = 2048;
 /** Only the person's own machine receives what is sent there. */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** Loom's own page that receives sign-ins: the Explorer's. */
+export const OWN_CALLBACK_PATH = '/explorer/callback';
 
 /** A redirect_uri as the dialog takes it: an absolute http(s) address without a fragment. */
 export function parseRedirectUri(text: string): URL | undefined {
@@ -18,12 +20,14 @@ export function parseRedirectUri(text: string): URL | undefined {
 
 /**
  * Whether the dialog may redirect to `url` for an app that registered `registered`: at or below
- * one of them, on one of Loom's own origins (its built-in pages sign in through the dialog
- * too), or on a loopback host for local development. Never with a user name or password in it.
+ * one of them, Loom's own sign-in callback (the Explorer signs in through the dialog too), or a
+ * loopback host for local development. Never with a user name or password in it. Of Loom's own
+ * origins only the callback page qualifies, so no other page of Loom can be made to pass a token on.
  */
 export function isAllowedRedirect(url: URL, registered: readonly string[], ownOrigins: readonly string[]): boolean {
   if (url.username !== '' || url.password !== '') return false;
-  if (LOOPBACK_HOSTS.has(url.hostname) || ownOrigins.includes(url.origin)) return true;
+  if (LOOPBACK_HOSTS.has(url.hostname)) return true;
+  if (ownOrigins.includes(url.origin) && url.pathname === OWN_CALLBACK_PATH) return true;
   return registered.some((entry) => URL.canParse(entry) && isAtOrBelow(url, new URL(entry)));
 }
 

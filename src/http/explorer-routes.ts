@@ -3,6 +3,7 @@
  * and CSS are hand-written (`web/explorer/`), its scripts are compiled by the project's build
  * (`dist/explorer/`); nothing is fetched from anywhere else, so it works offline.
  */
+import { OWN_CALLBACK_PATH } from '../auth/redirect-uris.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
@@ -87,7 +88,7 @@ export async function explorerRoutes(app: FastifyInstance, { settings }: { setti
 
   app.get('/explorer', page((bundle) => bundle.index));
   app.get('/explorer/', (_request, reply) => reply.redirect('/explorer', 301));
-  app.get('/explorer/callback', page((bundle) => bundle.callback));
+  app.get(OWN_CALLBACK_PATH, page((bundle) => bundle.callback));
 
   app.get<{ Params: { version: string; name: string } }>('/explorer/assets/:version/:name', (request, reply) => {
     const bundle = explorerBundle();

@@ -116,10 +116,17 @@ describe('registered redirect URIs', () => {
     assert.equal(me.status, 200, me.text);
   });
 
-  it('accepts any path on the origin the request came to, and no other port or scheme of it', async () => {
+  it('accepts its own sign-in callback on the origin the request came to, and no other page, port or scheme of it', async () => {
     const viaHost = (redirectUri: string) => openWithHost(dialogUrl(server.url, good, redirectUri), 'loom.example:8443');
     assert.equal((await viaHost('http://loom.example:8443/explorer/callback')).status, 200);
-    for (const uri of ['https://loom.example:8443/explorer/callback', 'http://loom.example/explorer/callback', 'http://loom.example.evil.com:8443/']) {
+    for (const uri of [
+      'https://loom.example:8443/explorer/callback',
+      'http://loom.example/explorer/callback',
+      'http://loom.example.evil.com:8443/',
+      'http://loom.example:8443/explorer',
+      'http://loom.example:8443/v2.4/me/picture',
+      'http://loom.example:8443/explorer/callback/more',
+    ]) {
       const page = await viaHost(uri);
       assert.equal(page.status, 400, uri);
       assert.match(page.body, /URL Blocked/, uri);
