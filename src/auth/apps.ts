@@ -5,6 +5,10 @@ import type { AppRecord, Store } from '../store/store.js';
 export interface NewAppRequest {
   name: string;
   requireProof?: boolean;
+  /** The business the app belongs to: its apps share `token_for_business` and `ids_for_business`. */
+  businessId?: number | null;
+  /** Where the sign-in dialog may send people back, each as registrableRedirectUri gives it. */
+  redirectUris?: readonly string[];
   /** Unix seconds. */
   now: number;
 }
@@ -16,7 +20,8 @@ export async function registerApp(store: Store, request: NewAppRequest): Promise
     secret: randomBytes(32).toString('hex'),
     idKey: randomBytes(16).toString('hex'),
     requireProof: request.requireProof ?? false,
-    businessId: null,
+    businessId: request.businessId ?? null,
+    redirectUris: request.redirectUris ?? [],
     createdTime: request.now,
   });
 }

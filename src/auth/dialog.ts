@@ -2,6 +2,7 @@ import type { AppRecord, ObjectId, Store } from '../store/store.js';
 import { issueAuthCode } from './auth-codes.js';
 import { ALWAYS_GRANTED, recordConsent } from './grants.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { isAllowedRedirect, parseRedirectUri } from './redirect-uris.js';
 import { issueUserToken } from './tokens.js';
 
 /** What an app asks of the sign-in dialog (`/dialog/oauth?client_id&redirect_uri&scope&state&response_type`). */
@@ -15,28 +16,43 @@ export interface DialogRequest {
 }
 
 /** A dialog request that cannot be served; shown to the person as a page, never sent to the redirect_uri. */
-export class DialogError extends Error {}
+export class DialogError extends Error {
+  constructor(
+    message: string,
+    readonly title = 'This link cannot be used',
+  ) {
+    super(message);
+  }
+}
 
-const MAX_URI = 2048;
+const URL_BLOCKED = 'URL Blocked';
+/** The real service's page for a redirect_uri the app has not registered. */
+const NOT_WHITELISTED =
+  'This redirect failed because the redirect URI is not whitelisted in the app’s Client OAuth Settings. ' +
+  'Make sure Client and Web OAuth Login are on and add all your app domains as Valid OAuth Redirect URIs.';
+
 const MAX_STATE = 2048;
 const MAX_SCOPES = 100;
 const MAX_EMAIL = 254;
 const MAX_PASSWORD = 1024;
 
-/** Checks a dialog's parameters; `knownScopes` are the permissions an app may ask for. */
+/**
+ * Checks a dialog's parameters; `knownScopes` are the permissions an app may ask for, and
+ * `ownOrigins` the origins Loom itself answers on (see isAllowedRedirect).
+ */
 export async function openDialog(
   store: Store,
   params: Record<string, string | undefined>,
-  knownScopes: ReadonlySet<string>,
+  options: { knownScopes: ReadonlySet<string>; ownOrigins: readonly string[] },
 ): Promise<DialogRequest> {
   const clientId = params.client_id ?? '';
   const app = /^\d{1,15}$/.test(clientId) ? (await store.getApps([Number(clientId)])).get(Number(clientId)) : undefined;
   if (!app) throw new DialogError(`Invalid App ID: ${clientId ? `"${clientId.slice(0, 64)}" is not the id of an app on this server.` : 'the client_id parameter is missing.'}`);
   const redirectUri = params.redirect_uri;
   if (!redirectUri) throw new DialogError('The redirect_uri parameter is missing.');
-  if (!isRedirectUri(redirectUri)) {
-    throw new DialogError('URL blocked: redirect_uri must be an absolute http or https address without a #fragment.');
-  }
+  const url = parseRedirectUri(redirectUri);
+  if (!url) throw new DialogError('The redirect_uri must be an absolute http or https address without a #fragment.', URL_BLOCKED);
+  if (!isAllowedRedirect(url, app.redirectUris, options.ownOrigins)) throw new DialogError(NOT_WHITELISTED, URL_BLOCKED);
   const responseType = params.response_type ?? 'code';
   if (responseType !== 'code' && responseType !== 'token') {
     throw new DialogError(`Unsupported response_type "${responseType.slice(0, 64)}": use code or token.`);
@@ -45,19 +61,9 @@ export async function openDialog(
   if (state !== undefined && state.length > MAX_STATE) throw new DialogError(`The state parameter is longer than ${MAX_STATE} characters.`);
   const scopes = [...new Set((params.scope ?? '').split(/[\s,]+/).filter(Boolean))];
   if (scopes.length > MAX_SCOPES) throw new DialogError(`At most ${MAX_SCOPES} permissions can be requested at once.`);
-  const unknown = scopes.filter((scope) => !knownScopes.has(scope));
+  const unknown = scopes.filter((scope) => !options.knownScopes.has(scope));
   if (unknown.length > 0) throw new DialogError(`Invalid Scopes: ${unknown.join(', ').slice(0, 500)}.`);
   return { app, redirectUri, scopes, state, responseType };
-}
-
-function isRedirectUri(text: string): boolean {
-  if (text.length > MAX_URI || text.includes('#')) return false;
-  try {
-    const url = new URL(text);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
 }
 
 let unknownEmailHash: Promise<string> | undefined;

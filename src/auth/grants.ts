@@ -1,5 +1,5 @@
 import { GraphError } from '../errors.js';
-import type { Grant, ObjectId, Store } from '../store/store.js';
+import type { Grant, GrantStatus, ObjectId, Store } from '../store/store.js';
 
 /** Granted with every authorisation, and revoked only with the whole app. */
 export const ALWAYS_GRANTED = 'public_profile';
@@ -24,26 +24,22 @@ export async function recordConsent(
   userId: ObjectId,
   answer: { granted: readonly string[]; declined: readonly string[] },
 ): Promise<string[]> {
-  const current = (await store.getGrants(appId, [userId])).get(userId) ?? [];
-  const merged = new Map(current.map((grant) => [grant.scope, grant.status]));
-  for (const scope of answer.declined) merged.set(scope, 'declined');
-  for (const scope of [ALWAYS_GRANTED, ...answer.granted]) merged.set(scope, 'granted');
-  const grants = [...merged].map(([scope, status]) => ({ scope, status }));
-  await store.setGrants(appId, [{ userId, grants }]);
+  const changes = new Map<string, GrantStatus>();
+  for (const scope of answer.declined) changes.set(scope, 'declined');
+  for (const scope of [ALWAYS_GRANTED, ...answer.granted]) changes.set(scope, 'granted');
+  // One store call: answers given at the same time in two dialogs both stay.
+  const grants = await store.updateGrants(appId, userId, [...changes].map(([scope, status]) => ({ scope, status })));
   return orderPermissions(grants)
     .filter((grant) => grant.status === 'granted')
     .map((grant) => grant.scope);
 }
 
-/** `DELETE /me/permissions/<p>`: the permission becomes declined; tokens lose it at once. */
+/** `DELETE /me/permissions/<p>`: the permission becomes declined; tokens lose it at once. A permission never asked for stays unasked. */
 export async function revokePermission(store: Store, appId: ObjectId, userId: ObjectId, scope: string): Promise<void> {
   if (scope === ALWAYS_GRANTED) {
     throw GraphError.invalidParameter(`${ALWAYS_GRANTED} cannot be revoked on its own; DELETE /me/permissions removes the app`);
   }
-  const current = (await store.getGrants(appId, [userId])).get(userId) ?? [];
-  if (!current.some((grant) => grant.scope === scope && grant.status === 'granted')) return;
-  const grants = current.map((grant) => (grant.scope === scope ? { scope, status: 'declined' as const } : grant));
-  await store.setGrants(appId, [{ userId, grants }]);
+  await store.updateGrants(appId, userId, [{ scope, status: 'declined' }], { onlyExisting: true });
 }
 
 /** `DELETE /me/permissions`: the person removes the app; every token they gave it stops working. */

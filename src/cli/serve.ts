@@ -76,6 +76,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     lines.push(
       `Demo user: ${String(demo.user.data.name)} (id ${token.scopedUserId}), app "${demo.app.name}" (id ${demo.app.id})`,
       `Access token (valid ${describeSeconds(tokenLifetime)}): ${token.accessToken}`,
+      `Explorer (get and renew tokens, run queries): ${base}/explorer`,
       ...(credentials ? [`Demo sign-in (OAuth dialog): email ${credentials.email}, password ${DEMO_PASSWORD}`] : []),
       ``,
       `Try:`,

@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { businessTokenKey } from '../auth/business-tokens.js';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
+import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../auth/sign-in-throttle.js';
 import { GraphError } from '../errors.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import { Schema } from '../schema/registry.js';
@@ -10,6 +11,7 @@ import type { Store } from '../store/store.js';
 import { MediaStore } from '../media/media-store.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { authenticateHeader, errorBody, fromFrameworkError } from './error-envelope.js';
+import { explorerRoutes } from './explorer-routes.js';
 import { graphRoutes } from './graph-routes.js';
 import { mediaRoutes } from './media-routes.js';
 import { debugTokenRoute } from './debug-token-route.js';
@@ -36,6 +38,8 @@ export interface AppOptions {
   maxImageBytes?: number;
   /** Lifetime in seconds of the user tokens the sign-in dialog hands out (default two hours). */
   tokenLifetime?: number;
+  /** Failed sign-ins allowed per email and per client address (defaults: 10 and 50 in 15 minutes). */
+  signInLimits?: Partial<SignInLimits>;
 }
 
 export interface AppSettings {
@@ -49,6 +53,7 @@ export interface AppSettings {
   /** Key of every `token_for_business`, read once at start. */
   businessKey: string;
   tokenLifetime: number;
+  signInLimits: SignInLimits;
 }
 
 export const API_VERSION = 'v2.4';
@@ -69,6 +74,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     media: { store: new MediaStore(options.mediaDir), maxBytes: options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES },
     businessKey: await businessTokenKey(options.store),
     tokenLifetime: options.tokenLifetime ?? SHORT_LIVED_SECONDS,
+    signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
   };
   if (!Number.isSafeInteger(settings.tokenLifetime) || settings.tokenLifetime <= 0) {
     throw new RangeError(`tokenLifetime must be a positive number of seconds, not ${options.tokenLifetime}`);
@@ -127,6 +133,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(oauthRoutes, { settings });
   await app.register(dialogRoutes, { settings });
   await app.register(debugTokenRoute, { settings });
+  await app.register(explorerRoutes, { settings });
   await app.register(graphRoutes, { settings });
   return app;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DialogError, finishDialog, openDialog, signIn, type DialogRequest } from '../auth/dialog.js';
+import { SignInThrottle } from '../auth/sign-in-throttle.js';
 import { isNonce, newNonce, openTicket, sealTicket, ticketKey, TICKET_SECONDS, type DialogTicket } from '../auth/dialog-ticket.js';
 import type { AppSettings } from './app.js';
 import { consentPage, messagePage, signInPage } from './dialog-pages.js';
@@ -20,14 +21,16 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
     done(null, new URLSearchParams(body as string));
   });
   const knownScopes = new Set(settings.schema.allScopes());
+  const throttle = new SignInThrottle(settings.signInLimits, settings.clock);
 
   for (const url of versionedPaths('/dialog/oauth')) {
     app.get(url, async (request, reply) => {
       let dialog: DialogRequest;
       try {
-        dialog = await openDialog(settings.store, request.query as Record<string, string | undefined>, knownScopes);
+        const ownOrigins = originsOf(request, settings.publicUrl);
+        dialog = await openDialog(settings.store, request.query as Record<string, string | undefined>, { knownScopes, ownOrigins });
       } catch (error) {
-        if (error instanceof DialogError) return sendPage(reply, 400, messagePage('This link cannot be used', error.message));
+        if (error instanceof DialogError) return sendPage(reply, 400, messagePage(error.title, error.message));
         throw error;
       }
       const cookie = readCookie(request);
@@ -50,12 +53,20 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
 
       if (ticket.stage === 'sign-in') {
         const email = form.get('email') ?? '';
+        const attempt = throttle.attempt(email, request.ip);
+        if (!attempt.allowed) {
+          const minutes = Math.ceil(attempt.retryAfter / 60);
+          reply.header('retry-after', String(attempt.retryAfter));
+          const message = `There have been too many failed attempts to log in. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+          return sendPage(reply, 429, messagePage('Too many attempts', message));
+        }
         const userId = await signIn(settings.store, email, form.get('password') ?? '');
         if (userId === undefined) {
           const retry = await seal({ ...ticket, expiresAt: now + TICKET_SECONDS });
           const error = 'The email or password you entered is incorrect.';
           return sendPage(reply, 200, signInPage({ appName: appRecord.name, ticket: retry, email, error }));
         }
+        attempt.succeeded();
         const user = (await settings.store.getObjects([userId])).get(userId);
         const consent = await seal({ ...ticket, stage: 'consent', userId, expiresAt: now + TICKET_SECONDS });
         const page = consentPage({ appName: appRecord.name, userName: String(user?.data.name ?? 'you'), scopes: ticket.scopes, ticket: consent });
@@ -85,6 +96,13 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
 function fromRequest(dialog: DialogRequest): Omit<DialogTicket, 'stage' | 'nonce' | 'expiresAt'> {
   const { app, ...rest } = dialog;
   return { ...rest, appId: app.id };
+}
+
+/** The origins Loom answers on: the one this request came to, and the configured public URL's. */
+function originsOf(request: FastifyRequest, publicUrl: string | undefined): string[] {
+  return [`${request.protocol}://${request.host}`, publicUrl ?? '']
+    .filter((text) => URL.canParse(text))
+    .map((text) => new URL(text).origin);
 }
 
 function readCookie(request: FastifyRequest): string | undefined {

@@ -85,6 +85,7 @@ export const RECORD_TABLES: Readonly<Record<TableKind, RecordTable>> = {
       { column: 'require_proof', field: 'requireProof', type: 'boolean' },
       bigint('business_id', 'businessId'),
       bigint('created_time', 'createdTime'),
+      json('redirect_uris', 'redirectUris'),
     ],
     key: ['id'],
   },

@@ -107,6 +107,11 @@ export interface AppRecord {
   requireProof: boolean;
   businessId: ObjectId | null;
   createdTime: number;
+  /**
+   * Where the sign-in dialog may send people back to this app: absolute http(s) addresses
+   * without query or fragment, each allowing itself and the paths below it.
+   */
+  redirectUris: string[];
 }
 
 export interface NewApp {
@@ -116,6 +121,8 @@ export interface NewApp {
   requireProof?: boolean;
   businessId?: ObjectId | null;
   createdTime: number;
+  /** None when absent. */
+  redirectUris?: readonly string[];
 }
 
 export interface TokenRecord {
@@ -195,6 +202,12 @@ export interface Store {
 
   /** Replaces each listed user's grants for the app, all in one transaction. */
   setGrants(appId: ObjectId, entries: readonly UserGrants[]): Promise<void>;
+  /**
+   * Sets the status of some of one user's grants for the app in one transaction, leaving their
+   * other grants as they are, and answers all of the user's grants for the app afterwards. With
+   * `onlyExisting`, a scope the user has no grant for (neither granted nor declined) stays absent.
+   */
+  updateGrants(appId: ObjectId, userId: ObjectId, changes: readonly Grant[], options?: { onlyExisting?: boolean }): Promise<Grant[]>;
   /** Each user's grants for the app (users without any are absent). */
   getGrants(appId: ObjectId, userIds: readonly ObjectId[]): Promise<Map<ObjectId, Grant[]>>;
 

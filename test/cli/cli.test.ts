@@ -77,6 +77,11 @@ describe('the loom command line', () => {
       const examples = [...output.matchAll(/curl -g '([^']+)'/g)].map((match) => match[1]!);
       assert.equal(examples.length, 2);
       for (const example of examples) assert.equal((await fetch(example)).status, 200, example);
+      const explorer = /Explorer \(get and renew tokens, run queries\): (\S+)/.exec(output)?.[1];
+      assert.equal(explorer, `http://127.0.0.1:${port}/explorer`);
+      const page = await fetch(explorer);
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
 
       const [, email, password] = /Demo sign-in \(OAuth dialog\): email (\S+), password (\S+)/.exec(output) ?? [];
       assert.deepEqual([email, password], ['ilse.marwood@example.com', 'loom-demo']);

@@ -42,6 +42,7 @@ export async function buildFixture(): Promise<Fixture> {
     secret: randomBytes(16).toString('hex'),
     idKey: randomBytes(16).toString('hex'),
     createdTime: NOW - 400 * DAY,
+    redirectUris: ['https://app.example/callback', 'https://app.example/cb'],
   });
   const created = async (ops: WriteOp[]) => (await store.write(ops)).results as number[];
   const user = (name: string, extra: Record<string, unknown> = {}): WriteOp => ({

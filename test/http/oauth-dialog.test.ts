@@ -119,7 +119,8 @@ describe('the OAuth sign-in dialog', () => {
   it('refuses a code sent with a redirect_uri other than the dialog’s, and burns it', async () => {
     const { location } = await runDialog(server.url, { clientId, redirectUri: REDIRECT, email, password: PASSWORD });
     const code = location.searchParams.get('code')!;
-    const wrong = await exchange(code, 'https://app.example/elsewhere');
+    // Registered, so the dialog would take it; but not the one the code was issued for.
+    const wrong = await exchange(code, 'https://app.example/callback/other');
     assert.equal(wrong.status, 400);
     assert.match(wrong.body.error.message, /^Error validating verification code/);
     assert.equal((await exchange(code)).status, 400, 'the code is spent');
@@ -227,8 +228,10 @@ describe('the OAuth sign-in dialog', () => {
       [{ client_id: '999999', redirect_uri: REDIRECT }, /Invalid App ID/],
       [{ redirect_uri: REDIRECT }, /Invalid App ID/],
       [{ client_id: clientId }, /redirect_uri parameter is missing/],
-      [{ client_id: clientId, redirect_uri: 'javascript:alert(1)' }, /URL blocked/],
-      [{ client_id: clientId, redirect_uri: '/relative' }, /URL blocked/],
+      [{ client_id: clientId, redirect_uri: 'javascript:alert(1)' }, /URL Blocked[\s\S]*must be an absolute http or https address/],
+      [{ client_id: clientId, redirect_uri: '/relative' }, /URL Blocked/],
+      [{ client_id: clientId, redirect_uri: `${REDIRECT}#frag` }, /URL Blocked/],
+      [{ client_id: clientId, redirect_uri: 'https://evil.example/callback' }, /URL Blocked[\s\S]*redirect URI is not whitelisted/],
       [{ client_id: clientId, redirect_uri: REDIRECT, scope: 'email,read_minds' }, /Invalid Scopes: read_minds/],
       [{ client_id: clientId, redirect_uri: REDIRECT, response_type: 'id_token' }, /Unsupported response_type/],
     ];

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { latestVersion, migrate } from '../../src/store/sqlite/migrations.js';
+import { latestVersion, migrate, migrations } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-sqlite-store-'));
@@ -52,6 +52,20 @@ describe('SQLite store', () => {
       assert.equal(migrate(store.db), latestVersion);
       assert.deepEqual((await store.getObjects([id])).get(id)?.data, { name: 'Kept' });
       assert.equal(await store.getSetting('schema'), 'test');
+    });
+  });
+
+  it('gives apps registered before version 5 no redirect URIs', async () => {
+    const file = freshPath();
+    const raw = new Database(file);
+    for (const migration of migrations.filter((step) => step.version <= 4)) raw.exec(migration.sql);
+    raw.pragma('user_version = 4');
+    raw.prepare(`INSERT INTO objects (id, type, owner, created_time, updated_time, data) VALUES (7, 'application', NULL, 1, 1, '{"name":"Old"}')`).run();
+    raw.prepare("INSERT INTO apps (id, secret, id_key, require_proof, business_id, created_time) VALUES (7, 's', 'k', 0, NULL, 1)").run();
+    raw.close();
+    await withStore(file, async (store) => {
+      assert.equal(store.db.pragma('user_version', { simple: true }), latestVersion);
+      assert.deepEqual((await store.getApps([7])).get(7)?.redirectUris, []);
     });
   });
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { recordKey, type RecordKey, type RecordKind, type StoreRecord } from '../../src/store/records.js';
-import type { Association, ObjectId, PageRequest, Position, Store, TokenRecord, WriteOp } from '../../src/store/store.js';
+import type { Association, Grant, ObjectId, PageRequest, Position, Store, TokenRecord, WriteOp } from '../../src/store/store.js';
 
 /**
  * The behaviour every Store implementation owes its callers, written against the interface
@@ -557,6 +557,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
           requireProof: true,
           businessId: business,
           createdTime: 1234,
+          redirectUris: ['https://app.example/callback', 'http://localhost:3000/'],
         });
         assert.deepEqual(app, {
           id: app.id,
@@ -566,6 +567,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
           requireProof: true,
           businessId: business,
           createdTime: 1234,
+          redirectUris: ['https://app.example/callback', 'http://localhost:3000/'],
         });
         const object = (await store.getObjects([app.id])).get(app.id);
         assert.equal(object?.type, 'application');
@@ -573,17 +575,19 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         assert.deepEqual(await store.getApps([app.id, app.id + 1_000_000]), new Map([[app.id, app]]));
       });
 
-      it('defaults requireProof to false and businessId to null', async () => {
+      it('defaults requireProof to false, businessId to null and redirectUris to none', async () => {
         const app = await store.createApp({ name: 'Plain', secret: 's', idKey: 'k', createdTime: 1 });
         assert.equal(app.requireProof, false);
         assert.equal(app.businessId, null);
+        assert.deepEqual(app.redirectUris, []);
         const stored = (await store.getApps([app.id])).get(app.id);
         assert.equal(stored?.requireProof, false);
         assert.equal(stored?.businessId, null);
+        assert.deepEqual(stored?.redirectUris, []);
       });
 
       it('lists every app', async () => {
-        const a = await store.createApp({ name: 'A', secret: 'sa', idKey: 'ka', createdTime: 1 });
+        const a = await store.createApp({ name: 'A', secret: 'sa', idKey: 'ka', createdTime: 1, redirectUris: ['https://a.example/'] });
         const b = await store.createApp({ name: 'B', secret: 'sb', idKey: 'kb', createdTime: 2 });
         const listed = await store.listApps();
         assert.deepEqual(listed.find((x) => x.id === a.id), a);
@@ -678,6 +682,60 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         assert.deepEqual((await store.getGrants(app, [otherUser])).get(otherUser), [
           { scope: 'user_friends', status: 'granted' },
         ]);
+      });
+    });
+
+    describe('grant updates', () => {
+      const sorted = (grants: readonly Grant[]) => [...grants].sort((x, y) => x.scope.localeCompare(y.scope));
+
+      it("changes only the named scopes of one user's grants and answers all of them", async () => {
+        const [app, otherApp, user, otherUser] = [911, 912, 913, 914];
+        await store.setGrants(app, [
+          { userId: user, grants: [{ scope: 'public_profile', status: 'granted' }, { scope: 'email', status: 'granted' }] },
+          { userId: otherUser, grants: [{ scope: 'email', status: 'granted' }] },
+        ]);
+        await store.setGrants(otherApp, [{ userId: user, grants: [{ scope: 'email', status: 'granted' }] }]);
+
+        const after = await store.updateGrants(app, user, [
+          { scope: 'email', status: 'declined' },
+          { scope: 'user_posts', status: 'granted' },
+        ]);
+        const expected: Grant[] = [
+          { scope: 'email', status: 'declined' },
+          { scope: 'public_profile', status: 'granted' },
+          { scope: 'user_posts', status: 'granted' },
+        ];
+        assert.deepEqual(sorted(after), expected);
+        assert.deepEqual(sorted((await store.getGrants(app, [user])).get(user) ?? []), expected);
+        assert.deepEqual((await store.getGrants(app, [otherUser])).get(otherUser), [{ scope: 'email', status: 'granted' }]);
+        assert.deepEqual((await store.getGrants(otherApp, [user])).get(user), [{ scope: 'email', status: 'granted' }]);
+        assert.deepEqual(await store.updateGrants(app, 915, []), [], 'a user without grants has none after no change');
+      });
+
+      it('with onlyExisting, changes the scopes the user answered and leaves the others absent', async () => {
+        const [app, user] = [921, 922];
+        await store.setGrants(app, [{ userId: user, grants: [{ scope: 'email', status: 'granted' }] }]);
+        const after = await store.updateGrants(
+          app,
+          user,
+          [{ scope: 'email', status: 'declined' }, { scope: 'user_photos', status: 'declined' }],
+          { onlyExisting: true },
+        );
+        assert.deepEqual(after, [{ scope: 'email', status: 'declined' }]);
+        assert.deepEqual(await store.updateGrants(app, 923, [{ scope: 'email', status: 'declined' }], { onlyExisting: true }), []);
+        assert.equal((await store.getGrants(app, [923])).has(923), false);
+      });
+
+      it('keeps both of two simultaneous updates of different scopes', async () => {
+        const [app, user] = [931, 932];
+        await store.setGrants(app, [{ userId: user, grants: [{ scope: 'public_profile', status: 'granted' }] }]);
+        const scopes = ['email', 'user_posts', 'user_photos', 'user_likes', 'user_friends', 'user_birthday'];
+        await Promise.all(scopes.map((scope) => store.updateGrants(app, user, [{ scope, status: 'granted' }])));
+        const stored = (await store.getGrants(app, [user])).get(user) ?? [];
+        assert.deepEqual(
+          sorted(stored).map((grant) => grant.scope),
+          ['public_profile', ...scopes].sort(),
+        );
       });
     });
 
@@ -795,7 +853,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
           { record: 'object', id: app, type: 'application', owner: null, createdTime: 5, updatedTime: 5, data: { name: 'Loaded app' } },
           { record: 'association', id1: user, type: 'friends', id2: base, time: 7, data: { since: 'then' } },
           { record: 'count', id1: user, type: 'friends', count: 1 },
-          { record: 'app', id: app, secret: 'shh', idKey: 'key', requireProof: true, businessId: null, createdTime: 5 },
+          { record: 'app', id: app, secret: 'shh', idKey: 'key', requireProof: true, businessId: null, createdTime: 5, redirectUris: ['https://loaded.example/cb'] },
           { record: 'grant', appId: app, userId: user, scope: 'user_friends', status: 'granted' },
           { record: 'credentials', userId: user, email: `loaded.${user}@example.com`, passwordHash: 'scrypt$x' },
           { record: 'setting', key: `loaded.${user}`, value: 'yes' },
@@ -811,6 +869,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         assert.equal((await store.getCounts('friends', [user])).get(user), 1);
         assert.deepEqual((await store.getApps([app])).get(app), {
           id: app, name: 'Loaded app', secret: 'shh', idKey: 'key', requireProof: true, businessId: null, createdTime: 5,
+          redirectUris: ['https://loaded.example/cb'],
         });
         assert.deepEqual((await store.getGrants(app, [user])).get(user), [{ scope: 'user_friends', status: 'granted' }]);
         assert.equal((await store.getCredentials(user))?.passwordHash, 'scrypt$x');

@@ -128,6 +128,14 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX revoked_tokens_by_expiry ON revoked_tokens (expires_at) WHERE expires_at <> 0;
     `,
   },
+  {
+    version: 5,
+    description: "apps' registered redirect URIs",
+    sql: `
+      -- A JSON array of strings; apps made before this step have none.
+      ALTER TABLE apps ADD COLUMN redirect_uris json NOT NULL DEFAULT '[]';
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

@@ -61,6 +61,7 @@ interface AppRow {
   require_proof: boolean;
   business_id: number | null;
   created_time: number;
+  redirect_uris: string[];
 }
 
 interface TokenRow {
@@ -168,6 +169,7 @@ export class PostgresStore implements Store {
       app.idKey,
       app.requireProof ?? false,
       app.businessId ?? null,
+      JSON.stringify(app.redirectUris ?? []),
     ]);
     return {
       id: row!.id,
@@ -177,6 +179,7 @@ export class PostgresStore implements Store {
       requireProof: app.requireProof ?? false,
       businessId: app.businessId ?? null,
       createdTime: app.createdTime,
+      redirectUris: [...(app.redirectUris ?? [])],
     };
   }
 
@@ -210,6 +213,22 @@ export class PostgresStore implements Store {
 
   async deleteTokens(appId: ObjectId, userId: ObjectId): Promise<void> {
     await this.rows(statements.deleteTokens, [appId, userId]);
+  }
+
+  async updateGrants(
+    appId: ObjectId,
+    userId: ObjectId,
+    changes: readonly Grant[],
+    options: { onlyExisting?: boolean } = {},
+  ): Promise<Grant[]> {
+    // One change per scope, the last winning, as when the changes apply one after another.
+    const latest = new Map(changes.map(({ scope, status }) => [scope, status]));
+    const change = options.onlyExisting ? statements.updateUserGrants : statements.upsertUserGrants;
+    return this.transaction(async (client) => {
+      if (latest.size > 0) await client.query({ ...change, values: [appId, userId, [...latest.keys()], [...latest.values()]] });
+      const { rows } = await client.query<{ scope: string; status: GrantStatus }>({ ...statements.selectGrants, values: [appId, [userId]] });
+      return rows.map(({ scope, status }) => ({ scope, status }));
+    });
   }
 
   async revokeTokens(appId: ObjectId, userId: ObjectId, now: number): Promise<void> {
@@ -395,6 +414,7 @@ function toAppRecord(row: AppRow): AppRecord {
     requireProof: row.require_proof,
     businessId: row.business_id,
     createdTime: row.created_time,
+    redirectUris: row.redirect_uris,
   };
 }
 

@@ -10,7 +10,8 @@ export interface Statement {
 const statement = (name: string, text: string): Statement => ({ name: `loom.${name}`, text });
 
 const OBJECT_COLUMNS = 'id, type, owner, created_time, updated_time, data';
-const APP_COLUMNS = `a.id, o.data->>'name' AS name, a.secret, a.id_key, a.require_proof, a.business_id, a.created_time`;
+const APP_COLUMNS = `a.id, o.data->>'name' AS name, a.secret, a.id_key, a.require_proof, a.business_id, a.created_time,
+  a.redirect_uris`;
 const TOKEN_COLUMNS = 'hash, kind, app_id, user_id, scopes, issued_at, expires_at';
 const AUTH_CODE_COLUMNS = 'hash, app_id, user_id, redirect_uri, scopes, expires_at';
 
@@ -108,8 +109,8 @@ export const statements = {
        INSERT INTO objects (type, owner, created_time, updated_time, data)
        VALUES ('application', NULL, $1::bigint, $1::bigint, $2::json) RETURNING id
      )
-     INSERT INTO apps (id, secret, id_key, require_proof, business_id, created_time)
-     SELECT id, $3::text, $4::text, $5::boolean, $6::bigint, $1::bigint FROM object RETURNING id`,
+     INSERT INTO apps (id, secret, id_key, require_proof, business_id, created_time, redirect_uris)
+     SELECT id, $3::text, $4::text, $5::boolean, $6::bigint, $1::bigint, $7::json FROM object RETURNING id`,
   ),
   selectApps: statement(
     'selectApps',
@@ -145,6 +146,18 @@ export const statements = {
     'insertGrants',
     `INSERT INTO grants (app_id, user_id, scope, status)
      SELECT $1::bigint, * FROM unnest($2::bigint[], $3::text[], $4::text[])`,
+  ),
+  /** A run of one user's grant changes, each scope at most once. */
+  upsertUserGrants: statement(
+    'upsertUserGrants',
+    `INSERT INTO grants (app_id, user_id, scope, status)
+     SELECT $1::bigint, $2::bigint, * FROM unnest($3::text[], $4::text[])
+     ON CONFLICT (app_id, user_id, scope) DO UPDATE SET status = excluded.status`,
+  ),
+  updateUserGrants: statement(
+    'updateUserGrants',
+    `UPDATE grants g SET status = c.status FROM unnest($3::text[], $4::text[]) AS c (scope, status)
+     WHERE g.app_id = $1 AND g.user_id = $2 AND g.scope = c.scope`,
   ),
   selectGrants: statement(
     'selectGrants',

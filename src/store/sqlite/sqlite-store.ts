@@ -71,6 +71,7 @@ interface AppRow {
   require_proof: number;
   business_id: number | null;
   created_time: number;
+  redirect_uris: string;
 }
 
 interface TokenRow {
@@ -124,7 +125,7 @@ interface PageShape {
 type PageParams = Record<string, number | string>;
 
 const APP_COLUMNS = `a.id, json_extract(o.data, '$.name') AS name, a.secret, a.id_key, a.require_proof,
-  a.business_id, a.created_time`;
+  a.business_id, a.created_time, a.redirect_uris`;
 
 export class SqliteStore implements Store {
   /** The connection itself, for diagnostics and tests; everything else goes through Store. */
@@ -137,6 +138,9 @@ export class SqliteStore implements Store {
   private readonly applyOps: Database.Transaction<(ops: readonly WriteOp[]) => Array<ObjectId | boolean>>;
   private readonly insertApp: Database.Transaction<(app: NewApp) => ObjectId>;
   private readonly replaceGrants: Database.Transaction<(appId: ObjectId, entries: readonly UserGrants[]) => void>;
+  private readonly changeGrants: Database.Transaction<
+    (appId: ObjectId, userId: ObjectId, changes: readonly Grant[], onlyExisting: boolean) => Grant[]
+  >;
   private readonly moveTokensToRevoked: Database.Transaction<(appId: ObjectId, userId: ObjectId, now: number) => void>;
   private readonly records: SqliteRecords;
   private readonly loadInTransaction: Database.Transaction<(records: readonly StoreRecord[]) => void>;
@@ -160,6 +164,7 @@ export class SqliteStore implements Store {
         app.requireProof ? 1 : 0,
         app.businessId ?? null,
         app.createdTime,
+        JSON.stringify(app.redirectUris ?? []),
       );
       return id;
     });
@@ -168,6 +173,13 @@ export class SqliteStore implements Store {
         this.statements.deleteGrants.run(appId, userId);
         for (const grant of grants) this.statements.insertGrant.run(appId, userId, grant.scope, grant.status);
       }
+    });
+    this.changeGrants = db.transaction((appId: ObjectId, userId: ObjectId, changes: readonly Grant[], onlyExisting: boolean) => {
+      for (const { scope, status } of changes) {
+        if (onlyExisting) this.statements.updateGrantStatus.run(status, appId, userId, scope);
+        else this.statements.insertGrant.run(appId, userId, scope, status);
+      }
+      return this.statements.selectGrants.all(appId, JSON.stringify([userId])).map(({ scope, status }) => ({ scope, status }));
     });
     this.moveTokensToRevoked = db.transaction((appId: ObjectId, userId: ObjectId, now: number) => {
       this.statements.deleteStaleRevokedTokens.run(now);
@@ -250,6 +262,7 @@ export class SqliteStore implements Store {
       requireProof: app.requireProof ?? false,
       businessId: app.businessId ?? null,
       createdTime: app.createdTime,
+      redirectUris: [...(app.redirectUris ?? [])],
     };
   }
 
@@ -287,6 +300,15 @@ export class SqliteStore implements Store {
 
   async setGrants(appId: ObjectId, entries: readonly UserGrants[]): Promise<void> {
     this.replaceGrants.immediate(appId, entries);
+  }
+
+  async updateGrants(
+    appId: ObjectId,
+    userId: ObjectId,
+    changes: readonly Grant[],
+    options: { onlyExisting?: boolean } = {},
+  ): Promise<Grant[]> {
+    return this.changeGrants.immediate(appId, userId, changes, options.onlyExisting ?? false);
   }
 
   async revokeTokens(appId: ObjectId, userId: ObjectId, now: number): Promise<void> {
@@ -500,8 +522,8 @@ function prepareStatements(db: Database.Database) {
     ),
     deleteCountsOf: db.prepare<[ObjectId]>('DELETE FROM counts WHERE id1 = ?'),
 
-    insertApp: db.prepare<[ObjectId, string, string, number, ObjectId | null, number]>(
-      'INSERT INTO apps (id, secret, id_key, require_proof, business_id, created_time) VALUES (?, ?, ?, ?, ?, ?)',
+    insertApp: db.prepare<[ObjectId, string, string, number, ObjectId | null, number, string]>(
+      'INSERT INTO apps (id, secret, id_key, require_proof, business_id, created_time, redirect_uris) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
     selectApps: db.prepare<[string], AppRow>(
       `SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id
@@ -531,6 +553,9 @@ function prepareStatements(db: Database.Database) {
     deleteGrantsOfUser: db.prepare<[ObjectId]>('DELETE FROM grants WHERE user_id = ?'),
     insertGrant: db.prepare<[ObjectId, ObjectId, string, GrantStatus]>(
       'INSERT OR REPLACE INTO grants (app_id, user_id, scope, status) VALUES (?, ?, ?, ?)',
+    ),
+    updateGrantStatus: db.prepare<[GrantStatus, ObjectId, ObjectId, string]>(
+      'UPDATE grants SET status = ? WHERE app_id = ? AND user_id = ? AND scope = ?',
     ),
     selectGrants: db.prepare<[ObjectId, string], GrantRow>(
       `SELECT user_id, scope, status FROM grants
@@ -644,6 +669,7 @@ function toAppRecord(row: AppRow): AppRecord {
     requireProof: row.require_proof !== 0,
     businessId: row.business_id,
     createdTime: row.created_time,
+    redirectUris: JSON.parse(row.redirect_uris) as string[],
   };
 }
 

@@ -1,0 +1,313 @@
+/**
+ * The Explorer end to end in real Chromium against a real Loom on the seeded demo graph: sign in
+ * through the OAuth dialog, query, page, follow ids, write and delete, and renew an expired token.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { DEMO_PASSWORD, seedGraph } from '../../src/seed/demo-graph.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
+import { launchChromium, PageProblems, type Chromium } from '../helpers/chromium.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+const ARTIFACTS = 'test-artifacts';
+/** Lifetime of the dialog's tokens on the second server, which the expiry test waits out. */
+const SHORT_LIFETIME = 4;
+
+interface Answer {
+  status: string;
+  body: any;
+}
+
+/** Waits for the query just started to finish; returns the status shown and the JSON shown. */
+async function answerOf(page: Page): Promise<Answer> {
+  await page.locator('#status.ok, #status.failed').waitFor();
+  const raw = await page.locator('#raw').textContent();
+  return { status: (await page.locator('#status').textContent()) ?? '', body: JSON.parse(raw ?? 'null') };
+}
+
+async function run(page: Page, method: string, path: string, params: Array<[string, string]> = []): Promise<Answer> {
+  await page.selectOption('#method', method);
+  await page.fill('#path', path);
+  for (const row of await page.locator('.param-row .icon-button').all()) await row.click();
+  for (const [name, value] of params) {
+    await page.click('#add-param');
+    await page.locator('.param-row .param-name').last().fill(name);
+    await page.locator('.param-row .param-value').last().fill(value);
+  }
+  await page.keyboard.press('Control+Enter');
+  return answerOf(page);
+}
+
+/** Signs in through the dialog the page opens in a popup, approving every permission asked. */
+async function signInThroughDialog(page: Page, email: string, scopes: string[]): Promise<void> {
+  const [popup] = await Promise.all([page.context().waitForEvent('page'), page.click('#get-token')]);
+  await popup.waitForLoadState();
+  await popup.fill('input[name="email"]', email);
+  await popup.fill('input[name="password"]', DEMO_PASSWORD);
+  await popup.click('button:has-text("Log in")');
+  for (const scope of scopes) assert.ok(await popup.locator(`input[name="scope"][value="${scope}"]`).isChecked(), `${scope} is asked for`);
+  await Promise.all([popup.waitForEvent('close'), popup.click('button[name="decision"][value="allow"]')]);
+}
+
+/** Nothing sticks out sideways, and the run button is on screen without scrolling. */
+async function assertUsableAt(page: Page, width: number, height: number): Promise<void> {
+  await page.setViewportSize({ width, height });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const overflow = await page.evaluate(() => {
+    const root = document.documentElement;
+    const wide = [...document.querySelectorAll<HTMLElement>('.panel, .topbar')].filter((element) => element.scrollWidth > element.clientWidth + 1);
+    return { page: root.scrollWidth - root.clientWidth, panels: wide.map((element) => element.className) };
+  });
+  assert.deepEqual(overflow, { page: 0, panels: [] }, `no horizontal overflow at ${width}×${height}`);
+  const box = await page.locator('#run').boundingBox();
+  assert.ok(box && box.x >= 0 && box.y >= 0 && box.x + box.width <= width && box.y + box.height <= height, `the run button is on screen at ${width}×${height}: ${JSON.stringify(box)}`);
+  const path = await page.locator('#path').boundingBox();
+  assert.ok(path && path.width >= 200, `the path box is wide enough to type in at ${width}×${height}`);
+}
+
+describe('the Explorer in Chromium', () => {
+  let store: Store;
+  let directory: string;
+  let server: TestServer;
+  let shortServer: TestServer;
+  let browser: Chromium;
+  let problems: PageProblems;
+  let page: Page;
+  let email: string;
+
+  before(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'loom-explorer-'));
+    store = openSqliteStore(join(directory, 'graph.db'));
+    const seeded = await seedGraph(store, { users: 60, seed: 'loom', now: Math.floor(Date.now() / 86_400_000) * 86_400 });
+    email = (await store.getCredentials(seeded.demoUserId))!.email;
+    server = await startServer(store);
+    shortServer = await startServer(store, { tokenLifetime: SHORT_LIFETIME });
+    browser = await launchChromium();
+    problems = new PageProblems(browser.context);
+    page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await shortServer?.close();
+    await store?.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('opens at /explorer, usable at 1280×800 and at 390×844', async () => {
+    await page.goto(`${server.url}/explorer`);
+    await page.locator('#permission-groups input[value="user_posts"]').waitFor({ state: 'attached' });
+    assert.equal(await page.locator('#app-select option:checked').textContent(), 'Loom Demo (1)');
+    await assertUsableAt(page, 390, 844);
+    await assertUsableAt(page, 1280, 800);
+    problems.assertNone();
+  });
+
+  it('gets a token for the demo user with user_posts and publish_actions through the dialog', async () => {
+    await page.click('#permissions > summary');
+    for (const scope of ['user_posts', 'publish_actions']) await page.check(`#permission-groups input[value="${scope}"]`);
+    assert.equal(await page.locator('#permission-count').textContent(), '4 chosen');
+    await page.click('#permissions > summary');
+    await signInThroughDialog(page, email, ['user_posts', 'publish_actions']);
+
+    await page.locator('#token-scopes .scope', { hasText: 'publish_actions' }).waitFor({ state: 'attached' });
+    const scopes = await page.locator('#token-scopes .scope').allTextContents();
+    assert.equal(await page.locator('#token-granted-count').textContent(), `${scopes.length} permissions granted`);
+    for (const scope of ['public_profile', 'user_friends', 'user_posts', 'publish_actions']) assert.ok(scopes.includes(scope), `${scope} in ${scopes}`);
+    await page.locator('#token-user', { hasText: 'Ilse Marwood' }).waitFor();
+    assert.match((await page.locator('#token-expiry').textContent()) ?? '', /^in 1 h 59 min|^in 2 h 0 min/);
+    assert.match((await page.locator('#token-value').textContent()) ?? '', /^EAA/);
+    await assertUsableAt(page, 390, 844);
+    await assertUsableAt(page, 1280, 800);
+    problems.assertNone();
+  });
+
+  it('suggests fields and edges from metadata=1, at the top level, inside braces and after .fields(', async () => {
+    const suggestions = async (text: string) => {
+      await page.fill('#path', text);
+      await page.locator('#completions [role="option"]').first().waitFor();
+      return page.locator('#completions .completion-name').allTextContents();
+    };
+    assert.ok((await suggestions('me?fields=id,fri')).includes('friends'));
+    assert.ok((await suggestions('me?fields=friends{na')).includes('name'));
+    assert.ok((await suggestions('me?fields=feed.fields(mess')).includes('message'), 'the fields of a post, learnt from a post');
+    assert.ok((await suggestions('me?fields=friends.li')).includes('limit('));
+    assert.ok((await suggestions('me/fe')).includes('feed'));
+    await page.keyboard.press('Tab');
+    assert.equal(await page.inputValue('#path'), 'me/feed');
+    problems.assertNone();
+  });
+
+  it('runs me?fields=id,name,friends.limit(2){name} and shows the tree', async () => {
+    const { status, body } = await run(page, 'GET', 'me?fields=id,name,friends.limit(2){name}');
+    assert.equal(status, '200 OK');
+    assert.equal(body.name, 'Ilse Marwood');
+    assert.equal(body.friends.data.length, 2);
+    const tree = page.locator('#tree');
+    assert.equal(await tree.locator('.leaf', { hasText: 'Ilse Marwood' }).count(), 1);
+    assert.equal(await tree.locator('[data-key-path="friends.data"] > .children > .branch').count(), 2);
+    assert.match((await page.locator('#trace').textContent()) ?? '', /^trace \S{11}$/);
+    assert.match((await page.locator('#elapsed').textContent()) ?? '', /^\d+ ms$/);
+
+    // A branch folds away and opens again.
+    await tree.locator('[data-key-path="friends.data"] > summary').click();
+    assert.equal(await tree.locator('[data-key-path="friends.data"]').getAttribute('open'), null);
+    await tree.locator('[data-key-path="friends.data"] > summary').click();
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.locator('#result-panel').screenshot({ path: join(ARTIFACTS, 'explorer-result.png') });
+    problems.assertNone();
+  });
+
+  it('shows the raw answer and copies the query as a curl command that works', async () => {
+    await page.click('#view-raw');
+    assert.ok(await page.locator('#raw').isVisible());
+    const raw = JSON.parse((await page.locator('#raw').textContent()) ?? '');
+    await page.click('#view-tree');
+    await page.click('#copy-curl');
+    const curl = await page.evaluate(() => navigator.clipboard.readText());
+    const url = /^curl -g '([^']+)'$/.exec(curl)?.[1];
+    assert.ok(url, curl);
+    const again = await server.fetch(url);
+    assert.equal(again.body.id, raw.id);
+    assert.deepEqual(again.body.friends.data, raw.friends.data);
+    problems.assertNone();
+  });
+
+  it('pages through the friends with "Next page" and back with "Previous page"', async () => {
+    const first = JSON.parse((await page.locator('#raw').textContent()) ?? '');
+    await page.locator('[data-key-path="friends"] .page-button.next').click();
+    const next = await answerOf(page);
+    assert.equal(next.status, '200 OK');
+    assert.match(await page.inputValue('#path'), new RegExp(`^${first.id}/friends\\?fields=name&limit=2&after=`));
+    assert.doesNotMatch(await page.inputValue('#path'), /access_token/);
+    assert.equal(next.body.data.length, 2);
+    const firstIds = first.friends.data.map((friend: { id: string }) => friend.id);
+    assert.ok(next.body.data.every((friend: { id: string }) => !firstIds.includes(friend.id)), 'the next page holds other friends');
+
+    await page.locator('#root-pager .page-button.previous').click();
+    const back = await answerOf(page);
+    assert.deepEqual(back.body.data, first.friends.data);
+    problems.assertNone();
+  });
+
+  it('opens a node by clicking its id', async () => {
+    const friend = page.locator('#tree a.id-link').first();
+    const id = await friend.getAttribute('data-id');
+    await friend.click();
+    const { status, body } = await answerOf(page);
+    assert.equal(status, '200 OK');
+    assert.equal(await page.inputValue('#path'), id);
+    assert.equal(body.id, id);
+    assert.equal(typeof body.name, 'string');
+    problems.assertNone();
+  });
+
+  it('posts to me/feed, shows the new id, opens it and deletes it', async () => {
+    const message = `Hello from the Explorer ${Date.now()}`;
+    const posted = await run(page, 'POST', 'me/feed', [['message', message]]);
+    assert.equal(posted.status, '200 OK');
+    assert.match(posted.body.id, /^\d+_\d+$/);
+    const link = page.locator(`#tree a.id-link[data-id="${posted.body.id}"]`);
+    assert.equal(await link.count(), 1, 'the new id is a link');
+
+    await link.click();
+    const opened = await answerOf(page);
+    assert.equal(opened.body.message, message);
+
+    const deleted = await run(page, 'DELETE', posted.body.id);
+    assert.deepEqual(deleted.body, { success: true });
+    const token = (await page.locator('#token-value').textContent())!;
+    const gone = await server.get(`/v2.4/${posted.body.id}`, { access_token: token });
+    assert.equal(gone.status, 400, 'the post is gone');
+    problems.assertNone();
+  });
+
+  it('keeps the queries in history, without the token, and runs one again with a click', async () => {
+    const items = page.locator('#history .history-item');
+    const paths = await items.locator('.history-path').allTextContents();
+    assert.ok(paths.includes('me?fields=id,name,friends.limit(2){name}'), paths.join('\n'));
+    assert.ok(paths.includes('me/feed'));
+    const stored = await page.evaluate(() => localStorage.getItem('loom.explorer.history') ?? '');
+    assert.ok(!stored.includes((await page.locator('#token-value').textContent())!), 'history never holds the token');
+
+    await items.filter({ hasText: 'friends.limit(2){name}' }).click();
+    const again = await answerOf(page);
+    assert.equal(await page.inputValue('#path'), 'me?fields=id,name,friends.limit(2){name}');
+    assert.equal(again.body.friends.data.length, 2);
+    problems.assertNone();
+  });
+
+  it('says so when the person cancels in the dialog, and keeps the token it had', async () => {
+    const before = await page.locator('#token-value').textContent();
+    const [popup] = await Promise.all([page.context().waitForEvent('page'), page.click('#get-token')]);
+    await popup.fill('input[name="email"]', email);
+    await popup.fill('input[name="password"]', DEMO_PASSWORD);
+    await popup.click('button:has-text("Log in")');
+    await Promise.all([popup.waitForEvent('close'), popup.click('button[name="decision"][value="deny"]')]);
+    await page.locator('#token-message.error', { hasText: 'Permissions error' }).waitFor();
+    assert.equal(await page.locator('#token-value').textContent(), before);
+    problems.assertNone();
+  });
+
+  it('signs in in the same tab where popups are blocked, and comes back with the token', async () => {
+    const tab = await browser.context.newPage();
+    await tab.addInitScript(() => {
+      window.open = () => null;
+    });
+    await tab.goto(`${server.url}/explorer`);
+    await tab.locator('#permission-groups input[value="user_posts"]').waitFor({ state: 'attached' });
+    await Promise.all([tab.waitForURL(/\/dialog\/oauth/), tab.click('#get-token')]);
+    await tab.fill('input[name="email"]', email);
+    await tab.fill('input[name="password"]', DEMO_PASSWORD);
+    await tab.click('button:has-text("Log in")');
+    await Promise.all([tab.waitForURL(`${server.url}/explorer`), tab.click('button[name="decision"][value="allow"]')]);
+    await tab.locator('#token-user', { hasText: 'Ilse Marwood' }).waitFor();
+    assert.doesNotMatch(tab.url(), /access_token/, 'the token does not stay in the address');
+    const { status } = await run(tab, 'GET', 'me');
+    assert.equal(status, '200 OK');
+    await tab.close();
+    problems.assertNone();
+  });
+
+  it('shows an expired token, says so on the query that fails, and renews it without leaving the page', async () => {
+    const short = await browser.context.newPage();
+    await short.goto(`${shortServer.url}/explorer`);
+    await short.locator('#permission-groups input[value="user_posts"]').waitFor({ state: 'attached' });
+    await signInThroughDialog(short, email, []);
+    await short.locator('#token-user', { hasText: 'Ilse Marwood' }).waitFor();
+    const expired = (await short.locator('#token-value').textContent())!;
+    await short.locator('#token-expiry', { hasText: 'Expired' }).waitFor({ timeout: (SHORT_LIFETIME + 5) * 1000 });
+
+    problems.expectFailedLoad(`${shortServer.url}/v2.4/me`);
+    const refused = await run(short, 'GET', 'me');
+    assert.equal(refused.status, '400 Bad Request');
+    const card = short.locator('#error-card');
+    assert.ok(await card.isVisible());
+    assert.match((await card.locator('.error-type').textContent()) ?? '', /^OAuthException$/);
+    assert.deepEqual(await card.locator('.error-code').allTextContents(), ['code 190', 'subcode 463']);
+    assert.match((await card.locator('.error-message').textContent()) ?? '', /Session has expired/);
+
+    const [popup] = await Promise.all([short.context().waitForEvent('page'), card.locator('button', { hasText: 'Renew token' }).click()]);
+    await popup.fill('input[name="email"]', email);
+    await popup.fill('input[name="password"]', DEMO_PASSWORD);
+    await popup.click('button:has-text("Log in")');
+    await Promise.all([popup.waitForEvent('close'), popup.click('button[name="decision"][value="allow"]')]);
+    await short.locator('#token-expiry', { hasText: /^in \d s$/ }).waitFor();
+    assert.notEqual(await short.locator('#token-value').textContent(), expired);
+
+    const renewed = await run(short, 'GET', 'me');
+    assert.equal(renewed.status, '200 OK');
+    assert.equal(renewed.body.name, 'Ilse Marwood');
+    assert.ok(!(await short.locator('#error-card').isVisible()));
+    await short.close();
+    problems.assertNone();
+  });
+});

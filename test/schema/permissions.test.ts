@@ -1,0 +1,51 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { NodeTypeDef } from '../../src/schema/definition.js';
+import { describePermissions } from '../../src/schema/permissions.js';
+import { Schema } from '../../src/schema/registry.js';
+
+describe('the permission list the Explorer offers', () => {
+  const groups = describePermissions(Schema.default());
+  const permission = (name: string) => groups.flatMap((group) => group.permissions).find((entry) => entry.name === name);
+
+  it('names each permission of the schema once, in explained groups', () => {
+    const names = groups.flatMap((group) => group.permissions.map((entry) => entry.name));
+    assert.deepEqual([...names].sort(), Schema.default().allScopes());
+    assert.deepEqual(groups.map((group) => group.name), ['Basics', 'Profile', 'Friends', 'Activity', 'Publishing']);
+    for (const group of groups) assert.ok(group.description.length > 0, group.name);
+  });
+
+  it('reads what each permission unlocks from the schema', () => {
+    assert.deepEqual(permission('user_birthday')?.fields, ['user.birthday']);
+    assert.deepEqual(permission('user_friends')?.edges, ['user/friends']);
+    assert.deepEqual(permission('user_posts')?.edges, ['user/feed', 'user/home', 'user/posts', 'user/tagged']);
+    assert.ok(permission('user_photos')?.fields.includes('photo.source'), 'a type-level scope covers its fields');
+    assert.ok(!permission('user_photos')?.fields.includes('photo.id'), 'but not the id');
+    assert.ok(permission('user_friends')?.writes.includes('user/friends'), 'a write names its own permission');
+    assert.ok(!permission('publish_actions')?.writes.includes('application/accounts'), 'an app-token write needs no person');
+    const writes = permission('publish_actions')?.writes ?? [];
+    for (const edge of ['user/feed', 'post/likes', 'post/comments']) assert.ok(writes.includes(edge), edge);
+    const schema = Schema.default();
+    for (const write of writes) {
+      const [typeName, edgeName] = write.split('/');
+      assert.ok(schema.edge(schema.type(typeName!)!, edgeName!)?.post, `${write} takes POSTs`);
+    }
+  });
+
+  it('puts a permission it has no words for under "Other", saying what it is needed for', () => {
+    const shoe: NodeTypeDef = {
+      name: 'shoe',
+      label: 'Shoe',
+      idForm: 'plain',
+      visibility: 'public',
+      defaultFields: ['id'],
+      fields: [
+        { name: 'id', type: 'string', description: 'Id.', source: { kind: 'id' } },
+        { name: 'size', type: 'string', description: 'Size.', scope: 'user_shoes' },
+      ],
+      edges: [],
+    };
+    const other = describePermissions(new Schema([shoe])).find((group) => group.name === 'Other');
+    assert.deepEqual(other?.permissions.map((entry) => [entry.name, entry.description]), [['user_shoes', 'Needed for shoe.size.']]);
+  });
+});
