@@ -11,7 +11,7 @@ import { seedInto } from './seed.js';
 import { startWorkers } from './workers.js';
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
-                  [--public-url URL] [--profile-host URL] [--token-lifetime S] [--no-demo]
+                  [--public-url URL] [--profile-host URL] [--token-lifetime S] [--allow-private-photo-urls] [--no-demo]
 
 Serves the Graph API. On an empty database it first seeds the demo graph, then
 prints the URL, a demo user access token, the demo user's sign-in email and
@@ -30,6 +30,9 @@ Options:
                       default: $LOOM_PROFILE_HOST, else https://www.facebook.com
   --token-lifetime S  seconds the user tokens of the sign-in dialog (and the printed
                       demo token) last; default: $LOOM_TOKEN_LIFETIME or ${SHORT_TOKEN_LIFETIME}
+  --allow-private-photo-urls
+                      let photo uploads by url fetch from loopback and private networks
+                      (refused by default, so a token cannot probe the machines around Loom)
   --no-demo           do not seed the demo graph into an empty database
   -h, --help          show this help
 `;
@@ -44,6 +47,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'profile-host': { type: 'string' },
     'token-lifetime': { type: 'string' },
     'no-demo': { type: 'boolean' },
+    'allow-private-photo-urls': { type: 'boolean' },
     workers: { type: 'string' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
@@ -54,7 +58,15 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const profileHost = values['profile-host'] ?? envProfileHost();
   const tokenLifetime = positiveInteger('token-lifetime', values['token-lifetime'] ?? envTokenLifetime(), SHORT_TOKEN_LIFETIME);
   const workers = positiveInteger('workers', values.workers, 1);
-  const listen: Listen = { port, host, publicUrl, profileHost, tokenLifetime, mediaDir: values['media-dir'] ?? envMediaDir() };
+  const listen: Listen = {
+    port,
+    host,
+    publicUrl,
+    profileHost,
+    tokenLifetime,
+    mediaDir: values['media-dir'] ?? envMediaDir(),
+    allowPrivatePhotoUrls: values['allow-private-photo-urls'] === true,
+  };
 
   const store = openStore(db);
   // A worker runs this same command line, and only serves: the primary seeded and reports.
@@ -100,12 +112,14 @@ interface Listen {
   profileHost: string | undefined;
   tokenLifetime: number;
   mediaDir: string;
+  allowPrivatePhotoUrls: boolean;
 }
 
-async function serveRequests(store: Store, { port, host, publicUrl, profileHost, tokenLifetime, mediaDir }: Listen): Promise<void> {
+async function serveRequests(store: Store, { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls }: Listen): Promise<void> {
   const app = await buildApp({
     store,
     mediaDir,
+    allowPrivatePhotoUrls,
     logger: true,
     tokenLifetime,
     ...(publicUrl ? { publicUrl } : {}),

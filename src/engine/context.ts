@@ -1,5 +1,6 @@
 import { businessOf, tokenForBusiness } from '../auth/business-tokens.js';
 import type { Viewer } from '../auth/viewer.js';
+import type { FetchLimits } from '../media/fetch-image.js';
 import type { MediaStore } from '../media/media-store.js';
 import type { Schema } from '../schema/registry.js';
 import type { FieldContext } from '../schema/definition.js';
@@ -19,8 +20,8 @@ export interface ReadContext {
   limits: PageLimits;
   /** Lifetime, in seconds, of the short-lived user tokens Loom issues (test users'). */
   tokenLifetime: number;
-  /** Where uploaded images go, and the largest one accepted, in bytes. */
-  media: { store: MediaStore; maxBytes: number };
+  /** Where uploaded images go, the largest one accepted (bytes), and whether a photo `url` may be private. */
+  media: { store: MediaStore } & FetchLimits;
   /** An absolute link to a Graph path (`/123/likes`) with these query parameters. */
   link(path: string, params: Record<string, string>): string;
   /** Parameters every generated link carries so it works as it stands (the access token, its proof). */

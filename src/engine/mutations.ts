@@ -138,7 +138,7 @@ interface ReceivedImage extends ImageInfo {
 async function receiveImage(context: ReadContext, upload: Buffer | undefined, url: unknown): Promise<ReceivedImage> {
   const { store, maxBytes } = context.media;
   let bytes = upload;
-  if (bytes === undefined && typeof url === 'string') bytes = await fetchImage(url, maxBytes);
+  if (bytes === undefined && typeof url === 'string') bytes = await fetchImage(url, context.media);
   if (bytes === undefined) throw new GraphError(324, '(#324) Requires upload file: send the image as a file part or give its url');
   if (bytes.length > maxBytes) throw tooLarge(maxBytes);
   const info = inspectImage(bytes);

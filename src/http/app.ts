@@ -8,6 +8,7 @@ import { GraphError } from '../errors.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import { Schema } from '../schema/registry.js';
 import type { Store } from '../store/store.js';
+import type { FetchLimits } from '../media/fetch-image.js';
 import { MediaStore } from '../media/media-store.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { authenticateHeader, errorBody, fromFrameworkError } from './error-envelope.js';
@@ -36,6 +37,8 @@ export interface AppOptions {
   mediaDir: string;
   /** Largest accepted image upload, in bytes. */
   maxImageBytes?: number;
+  /** Let photo uploads by `url` fetch from loopback and private networks (off: they are refused). */
+  allowPrivatePhotoUrls?: boolean;
   /** Lifetime in seconds of the user tokens the sign-in dialog hands out (default two hours). */
   tokenLifetime?: number;
   /** Failed sign-ins allowed per email and per client address (defaults: 10 and 50 in 15 minutes). */
@@ -49,7 +52,7 @@ export interface AppSettings {
   profileHost: string;
   limits: PageLimits;
   clock: () => number;
-  media: { store: MediaStore; maxBytes: number };
+  media: { store: MediaStore } & FetchLimits;
   /** Key of every `token_for_business`, read once at start. */
   businessKey: string;
   tokenLifetime: number;
@@ -71,7 +74,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),
     limits: { defaultLimit: 25, maxLimit: 100, ...options.limits },
     clock: options.clock ?? (() => Math.floor(Date.now() / 1000)),
-    media: { store: new MediaStore(options.mediaDir), maxBytes: options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES },
+    media: {
+      store: new MediaStore(options.mediaDir),
+      maxBytes: options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES,
+      allowPrivateUrls: options.allowPrivatePhotoUrls ?? false,
+    },
     businessKey: await businessTokenKey(options.store),
     tokenLifetime: options.tokenLifetime ?? SHORT_LIVED_SECONDS,
     signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },

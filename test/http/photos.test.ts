@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Fixture } from '../helpers/fixture.js';
+import { isPrivateAddress } from '../../src/media/fetch-image.js';
 import { pngBytes } from '../helpers/images.js';
 import { startServer, useFixtureServer, type TestServer } from '../helpers/server.js';
 
@@ -13,7 +14,8 @@ describe('photos and albums over HTTP', () => {
   let server: TestServer;
   let token: string;
   let me: string;
-  const served = useFixtureServer();
+  // The image host of these tests is on loopback, which Loom refuses to fetch unless allowed.
+  const served = useFixtureServer({ allowPrivatePhotoUrls: true });
   before(() => {
     ({ fixture, server } = served);
     token = fixture.aliceToken;
@@ -131,6 +133,26 @@ describe('photos and albums over HTTP', () => {
     const photos = await server.get('/v2.4/me/photos', { access_token: token, limit: '100', fields: 'id' });
     const stored = readdirSync(join(server.mediaDir, 'photos'), { recursive: true }).filter((name) => String(name).length === 35);
     assert.ok(stored.length <= photos.body.data.length, 'refused uploads leave no files behind');
+  });
+
+  it('refuses photo urls on loopback and private networks unless allowed', async () => {
+    const guarded = await startServer(fixture.store, { clock: () => fixture.now });
+    try {
+      const port = new URL(imageUrl).port;
+      for (const url of [`${imageUrl}/cat.png`, `http://localhost:${port}/cat.png`, `http://[::1]:${port}/cat.png`, `http://[::ffff:127.0.0.1]:${port}/cat.png`, 'http://10.1.2.3/cat.png', 'http://169.254.169.254/latest']) {
+        const refused = await upload('/v2.4/me/photos', undefined, { url }, 'source', guarded);
+        assert.equal(refused.status, 400, url);
+        assert.equal(refused.body.error.code, 100, url);
+        assert.match(refused.body.error.message, /private network address/, url);
+      }
+    } finally {
+      await guarded.close();
+    }
+    assert.equal(isPrivateAddress('192.168.1.10'), true);
+    assert.equal(isPrivateAddress('::ffff:127.0.0.1'), true);
+    assert.equal(isPrivateAddress('::ffff:7f00:1'), true);
+    assert.equal(isPrivateAddress('93.184.216.34'), false);
+    assert.equal(isPrivateAddress('2606:4700::1111'), false);
   });
 
   it('creates albums and adds photos to them, for their owner only', async () => {
