@@ -45,7 +45,10 @@ async function answer(settings: AppSettings, request: FastifyRequest, graph: Gra
 async function readContext(settings: AppSettings, request: FastifyRequest, graph: GraphRequest, id: string): Promise<ReadContext> {
   const viewer = await authenticate(settings, graph, id);
   const publicUrl = settings.publicUrl ?? `${request.protocol}://${request.host}`;
-  const linkParams: Record<string, string> = { access_token: graph.accessToken! };
+  // Links carry the token the way the request did: as a parameter when it came as one, never
+  // copied out of an Authorization header into a URL.
+  const linkParams: Record<string, string> = {};
+  if (graph.params.access_token) linkParams.access_token = graph.params.access_token;
   if (graph.params.appsecret_proof) linkParams.appsecret_proof = graph.params.appsecret_proof;
   return createReadContext({
     store: settings.store,

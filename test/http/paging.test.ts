@@ -16,6 +16,20 @@ describe('cursor paging over HTTP', () => {
     popular = fixture.postId(fixture.posts.popular, fixture.users.alice);
   });
 
+  it('puts the token into paging links only when the request carried it as a parameter', async () => {
+    const query = { fields: 'likes.limit(2){name}' };
+    const byParam = await server.get(`/v2.4/${popular}`, { ...query, access_token: token });
+    assert.equal(new URL(byParam.body.likes.paging.next).searchParams.get('access_token'), token);
+    const byHeader = await server.fetch(`${server.url}/v2.4/${popular}?${new URLSearchParams(query)}`, {
+      headers: { authorization: `OAuth ${token}` },
+    });
+    assert.equal(byHeader.status, 200, byHeader.text);
+    assert.ok(!byHeader.text.includes(token), 'a header token never lands in a link');
+    const next = await server.fetch(byHeader.body.likes.paging.next, { headers: { authorization: `OAuth ${token}` } });
+    assert.equal(next.status, 200, 'the link works with the header sent again');
+    assert.equal(next.body.data.length, 2);
+  });
+
   it('walks paging.next over 1,000 likes: each like exactly once, and the same order as walking with after', async () => {
     const viaNext: string[] = [];
     let page = await server.get(`/v2.4/${popular}/likes`, { access_token: token, fields: 'name', limit: '37' });
