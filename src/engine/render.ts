@@ -6,7 +6,7 @@ import type { ReadContext } from './context.js';
 import { loadEdge } from './edges.js';
 import { graphTime } from './graph-time.js';
 import { externalId } from './node-ids.js';
-import { planSelection, type PlanEntry } from './plan.js';
+import { keyOf, planSelection, type PlanEntry } from './plan.js';
 import { visibleObjects } from './visibility.js';
 
 export type Json = Record<string, unknown>;
@@ -35,7 +35,7 @@ export async function renderNodes(
     const node: Json = {};
     plan.forEach((entry, index) => {
       const value = columns[index]!.get(object.id);
-      if (value !== undefined && value !== null) node[entry.selection.name] = value;
+      if (value !== undefined && value !== null) node[entry.key] = value;
     });
     rendered.set(object.id, node);
   }
@@ -167,8 +167,10 @@ function pick(value: unknown, children: Selection[] | undefined): unknown {
   if (Array.isArray(value)) return value.map((item) => pick(item, children));
   const picked: Json = {};
   for (const child of children) {
+    // Own keys only: `location{__proto__}` names no part of a location.
+    if (!Object.hasOwn(value, child.name)) continue;
     const inner = (value as Json)[child.name];
-    if (inner !== undefined) picked[child.name] = pick(inner, child.children);
+    if (inner !== undefined) picked[keyOf(child)] = pick(inner, child.children);
   }
   return picked;
 }

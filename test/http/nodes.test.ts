@@ -121,6 +121,21 @@ describe('node reads over HTTP', () => {
     assert.deepEqual(Object.keys(mixed.body.comments.data[0]), ['message', 'from', 'id']);
   });
 
+  it('answers fields and edges under their .as(alias), twice when asked under two aliases', async () => {
+    const post = fixture.postId(fixture.posts.popular, fixture.users.alice);
+    const reply = await server.get(`/v2.4/${post}`, {
+      access_token: token,
+      fields: 'message.as(text),likes.limit(1).summary(true).as(first_like){name},likes.limit(0).summary(true).as(like_count)',
+    });
+    assert.equal(reply.status, 200, reply.text);
+    assert.deepEqual(Object.keys(reply.body), ['text', 'first_like', 'like_count', 'id']);
+    assert.equal(reply.body.first_like.data.length, 1);
+    assert.deepEqual(reply.body.like_count, { data: [], summary: { total_count: 1000, can_like: true, has_liked: false } });
+    const bad = await server.get('/v2.4/me', { access_token: token, fields: 'name.as(not-ok)' });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.code, 100);
+  });
+
   it('nests to depth five and beyond in both forms', async () => {
     const braces = 'friends.limit(1){posts.limit(1){likes.limit(1){likes.limit(1){name},friends{name}}}}';
     const reply = await server.get('/v2.4/me', { access_token: token, fields: `name,${braces}` });
