@@ -42,9 +42,10 @@ const MAX_PASSWORD = 1024;
  */
 export async function openDialog(
   store: Store,
-  params: Record<string, string | undefined>,
+  query: Record<string, unknown>,
   options: { knownScopes: ReadonlySet<string>; ownOrigins: readonly string[] },
 ): Promise<DialogRequest> {
+  const params = singleValues(query, ['client_id', 'redirect_uri', 'response_type', 'state', 'scope']);
   const clientId = params.client_id ?? '';
   const app = /^\d{1,15}$/.test(clientId) ? (await store.getApps([Number(clientId)])).get(Number(clientId)) : undefined;
   if (!app) throw new DialogError(`Invalid App ID: ${clientId ? `"${clientId.slice(0, 64)}" is not the id of an app on this server.` : 'the client_id parameter is missing.'}`);
@@ -64,6 +65,18 @@ export async function openDialog(
   const unknown = scopes.filter((scope) => !options.knownScopes.has(scope));
   if (unknown.length > 0) throw new DialogError(`Invalid Scopes: ${unknown.join(', ').slice(0, 500)}.`);
   return { app, redirectUri, scopes, state, responseType };
+}
+
+/** The named parameters as single strings; a parameter given twice is a mistake, not a list. */
+function singleValues<K extends string>(query: Record<string, unknown>, names: readonly K[]): Partial<Record<K, string>> {
+  const values: Partial<Record<K, string>> = {};
+  for (const name of names) {
+    const value = query[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') throw new DialogError(`The ${name} parameter may be given only once.`);
+    values[name] = value;
+  }
+  return values;
 }
 
 let unknownEmailHash: Promise<string> | undefined;

@@ -28,7 +28,7 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
       let dialog: DialogRequest;
       try {
         const ownOrigins = originsOf(request, settings.publicUrl);
-        dialog = await openDialog(settings.store, request.query as Record<string, string | undefined>, { knownScopes, ownOrigins });
+        dialog = await openDialog(settings.store, request.query as Record<string, unknown>, { knownScopes, ownOrigins });
       } catch (error) {
         if (error instanceof DialogError) return sendPage(reply, 400, messagePage(error.title, error.message));
         throw error;

@@ -223,7 +223,7 @@ describe('the OAuth sign-in dialog', () => {
     assert.equal(refused.location, undefined);
   });
 
-  it('shows an error page, never a redirect, for an unknown app, a bad redirect_uri or unknown scopes', async () => {
+  it('shows an error page, never a redirect, for an unknown app, a bad redirect_uri, unknown scopes or repeated parameters', async () => {
     const cases: Array<[Record<string, string>, RegExp]> = [
       [{ client_id: '999999', redirect_uri: REDIRECT }, /Invalid App ID/],
       [{ redirect_uri: REDIRECT }, /Invalid App ID/],
@@ -235,6 +235,16 @@ describe('the OAuth sign-in dialog', () => {
       [{ client_id: clientId, redirect_uri: REDIRECT, scope: 'email,read_minds' }, /Invalid Scopes: read_minds/],
       [{ client_id: clientId, redirect_uri: REDIRECT, response_type: 'id_token' }, /Unsupported response_type/],
     ];
+    const repeated = (name: string, value: string) => new URLSearchParams([['client_id', clientId], ['redirect_uri', REDIRECT], [name, value], [name, value]]);
+    for (const [query, message] of [
+      [repeated('scope', 'email'), /scope parameter may be given only once/],
+      [repeated('redirect_uri', REDIRECT), /redirect_uri parameter may be given only once/],
+      [repeated('state', 's'), /state parameter may be given only once/],
+    ] as const) {
+      const page = await new Browser(server.url).open(`${server.url}/v2.4/dialog/oauth?${query}`);
+      assert.equal(page.status, 400, String(query));
+      assert.match(page.html, message);
+    }
     for (const [params, message] of cases) {
       const page = await new Browser(server.url).open(`${server.url}/v2.4/dialog/oauth?${new URLSearchParams(params)}`);
       assert.equal(page.status, 400, JSON.stringify(params));
