@@ -31,11 +31,17 @@ export function isAllowedRedirect(url: URL, registered: readonly string[], ownOr
   return registered.some((entry) => URL.canParse(entry) && isAtOrBelow(url, new URL(entry)));
 }
 
-/** Same origin, and the same path or one below it: `/cb` allows `/cb` and `/cb/done`, never `/cbx`. */
+/**
+ * Same origin, and the same path or one below it: `/cb` allows `/cb` and `/cb/done`, never `/cbx`.
+ * Below the registered path, encoded slashes, backslashes and dots are refused: a server that
+ * decodes them would read `/cb/..%2f..%2flogout` as a path outside `/cb`.
+ */
 function isAtOrBelow(url: URL, base: URL): boolean {
   if (url.origin !== base.origin) return false;
+  if (url.pathname === base.pathname) return true;
   const folder = base.pathname.endsWith('/') ? base.pathname : `${base.pathname}/`;
-  return url.pathname === base.pathname || url.pathname.startsWith(folder);
+  if (!url.pathname.startsWith(folder)) return false;
+  return !/%2f|%5c|%2e|\\/i.test(url.pathname.slice(folder.length));
 }
 
 /** A URI an app may register, in the form it is stored and compared in, or why it cannot be one. */
