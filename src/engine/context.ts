@@ -7,6 +7,7 @@ import type { FieldContext } from '../schema/definition.js';
 import type { Store } from '../store/store.js';
 import { CursorCodec } from './cursors.js';
 import type { PageLimits } from './edge-options.js';
+import { ItemBudget } from './item-budget.js';
 
 /** Everything one read needs; built per request by the caller (the HTTP layer, or a test). */
 export interface ReadContext {
@@ -30,9 +31,11 @@ export interface ReadContext {
   businessKey: string;
   cursors: CursorCodec;
   fieldContext: FieldContext;
+  /** What is left of the request's `limits.maxItems`. */
+  budget: ItemBudget;
 }
 
-export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext'>;
+export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget'>;
 
 export function createReadContext(input: ReadContextInput): ReadContext {
   const { viewer } = input;
@@ -40,6 +43,7 @@ export function createReadContext(input: ReadContextInput): ReadContext {
   return {
     ...input,
     cursors: new CursorCodec(viewer.app.idKey, viewer.ids),
+    budget: new ItemBudget(input.limits.maxItems),
     fieldContext: {
       userIdFor: (internalId) => viewer.ids.scope(internalId),
       publicUrl: input.publicUrl,

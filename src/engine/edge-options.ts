@@ -21,6 +21,8 @@ const FILTERS = ['toplevel', 'stream'] as const;
 export interface PageLimits {
   defaultLimit: number;
   maxLimit: number;
+  /** Most edge items one request reads in all, over every level of nesting. */
+  maxItems: number;
 }
 
 /** Modifiers Loom understands on an edge; anything else is a client mistake worth naming. */

@@ -84,6 +84,7 @@ async function loadPages(
     until: options.until,
     id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
   });
+  context.budget.spend([...rows.values()].reduce((sum, list) => sum + list.length, 0));
   for (const [id1, list] of rows) {
     const more = list.length > options.limit;
     // Reading backwards, the surplus row is the first of the list; forwards, the last.

@@ -136,6 +136,22 @@ describe('node reads over HTTP', () => {
     assert.equal(bad.body.error.code, 100);
   });
 
+  it('stops a request that reads more edge items in all than the budget, with code 100', async () => {
+    const small = await startServer(fixture.store, { clock: () => clock, limits: { maxItems: 60 } });
+    try {
+      const post = fixture.postId(fixture.posts.popular, fixture.users.alice);
+      const within = await small.get(`/v2.4/${post}`, { access_token: token, fields: 'likes.limit(50){name}' });
+      assert.equal(within.status, 200, within.text);
+      // Each edge alone is within the budget; together they are not.
+      const nested = await small.get(`/v2.4/${post}`, { access_token: token, fields: 'likes.limit(40){name},likes.limit(40).as(more_likes){name}' });
+      assert.equal(nested.status, 400);
+      assert.equal(nested.body.error.code, 100);
+      assert.match(nested.body.error.message, /reads more than 60 items/);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('nests to depth five and beyond in both forms', async () => {
     const braces = 'friends.limit(1){posts.limit(1){likes.limit(1){likes.limit(1){name},friends{name}}}}';
     const reply = await server.get('/v2.4/me', { access_token: token, fields: `name,${braces}` });
