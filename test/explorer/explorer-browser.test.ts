@@ -140,8 +140,66 @@ describe('the Explorer in Chromium', () => {
     await suggests('me?fields=feed.fields(mess', 'message'); // the fields of a post, learnt from a post
     await suggests('me?fields=friends.li', 'limit(');
     await suggests('me/fe', 'feed');
+    assert.equal(await page.locator('#completions [aria-selected="true"]').count(), 0, 'nothing is chosen before an arrow key');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.locator('#completions [aria-selected="true"] .completion-name').textContent(), 'feed');
     await page.keyboard.press('Tab');
     assert.equal(await page.inputValue('#path'), 'me/feed');
+    problems.assertNone();
+  });
+
+  it('runs the query on a plain Enter while suggestions show, moves on with a plain Tab, and takes a suggestion only once one is highlighted', async () => {
+    const showSuggestions = async () => {
+      await page.fill('#path', 'me?fields=id,name');
+      await page.locator('#completions .completion-name', { hasText: /^name_format$/ }).waitFor({ timeout: 5000 });
+      assert.equal(await page.locator('#completions [aria-selected="true"]').count(), 0);
+    };
+    await page.selectOption('#method', 'GET');
+    await showSuggestions();
+    await page.keyboard.press('Enter');
+    const { status, body } = await answerOf(page);
+    assert.equal(status, '200 OK');
+    assert.deepEqual(Object.keys(body).sort(), ['id', 'name']);
+    assert.equal(await page.inputValue('#path'), 'me?fields=id,name');
+
+    await showSuggestions();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'run', 'Tab goes on to the next control');
+    assert.equal(await page.inputValue('#path'), 'me?fields=id,name');
+    assert.ok(await page.locator('#completions').isHidden());
+
+    await page.focus('#path');
+    await showSuggestions();
+    await page.keyboard.press('ArrowUp');
+    const chosen = await page.locator('#completions [aria-selected="true"] .completion-name').textContent();
+    const names = await page.locator('#completions .completion-name').allTextContents();
+    assert.equal(chosen, names[names.length - 1], 'up from nothing starts at the last suggestion');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.inputValue('#path'), `me?fields=id,${chosen}`);
+    problems.assertNone();
+  });
+
+  it('moves among the token tabs with the arrow keys, Home and End, the tab list being one Tab stop', async () => {
+    const state = () =>
+      page.evaluate(() => ({
+        focused: document.activeElement?.id,
+        selected: [...document.querySelectorAll('[role="tab"][aria-selected="true"]')].map((tab) => tab.id),
+        reachable: [...document.querySelectorAll<HTMLElement>('[role="tab"]')].filter((tab) => tab.tabIndex === 0).map((tab) => tab.id),
+        shown: [...document.querySelectorAll<HTMLElement>('[role="tabpanel"]')].filter((pane) => !pane.hidden).map((pane) => pane.id),
+      }));
+    const expect = (name: string) => ({ focused: `tab-${name}`, selected: [`tab-${name}`], reachable: [`tab-${name}`], shown: [`pane-${name}`] });
+    await page.focus('#tab-signin');
+    assert.deepEqual(await state(), expect('signin'));
+    for (const [key, name] of [['ArrowRight', 'testusers'], ['ArrowRight', 'paste'], ['ArrowRight', 'signin'], ['ArrowLeft', 'paste'], ['Home', 'signin'], ['End', 'paste']]) {
+      await page.keyboard.press(key!);
+      assert.deepEqual(await state(), expect(name!), `after ${key}`);
+    }
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'paste-token', 'Tab leaves the tab list for the pane');
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'tab-paste', 'and comes back to the chosen tab');
+    await page.click('#tab-signin');
+    assert.deepEqual(await state(), expect('signin'));
     problems.assertNone();
   });
 
