@@ -108,4 +108,7 @@ export async function explorerRoutes(app: FastifyInstance, { settings }: { setti
   });
 
   app.get('/explorer/permissions.json', (request, reply) => sendJson(request, reply, 200, permissions));
+
+  // The Explorer follows links the API writes only to Loom itself, and they carry the public URL when one is set.
+  app.get('/explorer/config.json', (request, reply) => sendJson(request, reply, 200, { public_url: settings.publicUrl ?? null }));
 }

@@ -140,8 +140,66 @@ describe('the Explorer in Chromium', () => {
     await suggests('me?fields=feed.fields(mess', 'message'); // the fields of a post, learnt from a post
     await suggests('me?fields=friends.li', 'limit(');
     await suggests('me/fe', 'feed');
+    assert.equal(await page.locator('#completions [aria-selected="true"]').count(), 0, 'nothing is chosen before an arrow key');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.locator('#completions [aria-selected="true"] .completion-name').textContent(), 'feed');
     await page.keyboard.press('Tab');
     assert.equal(await page.inputValue('#path'), 'me/feed');
+    problems.assertNone();
+  });
+
+  it('runs the query on a plain Enter while suggestions show, moves on with a plain Tab, and takes a suggestion only once one is highlighted', async () => {
+    const showSuggestions = async () => {
+      await page.fill('#path', 'me?fields=id,name');
+      await page.locator('#completions .completion-name', { hasText: /^name_format$/ }).waitFor({ timeout: 5000 });
+      assert.equal(await page.locator('#completions [aria-selected="true"]').count(), 0);
+    };
+    await page.selectOption('#method', 'GET');
+    await showSuggestions();
+    await page.keyboard.press('Enter');
+    const { status, body } = await answerOf(page);
+    assert.equal(status, '200 OK');
+    assert.deepEqual(Object.keys(body).sort(), ['id', 'name']);
+    assert.equal(await page.inputValue('#path'), 'me?fields=id,name');
+
+    await showSuggestions();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'run', 'Tab goes on to the next control');
+    assert.equal(await page.inputValue('#path'), 'me?fields=id,name');
+    assert.ok(await page.locator('#completions').isHidden());
+
+    await page.focus('#path');
+    await showSuggestions();
+    await page.keyboard.press('ArrowUp');
+    const chosen = await page.locator('#completions [aria-selected="true"] .completion-name').textContent();
+    const names = await page.locator('#completions .completion-name').allTextContents();
+    assert.equal(chosen, names[names.length - 1], 'up from nothing starts at the last suggestion');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.inputValue('#path'), `me?fields=id,${chosen}`);
+    problems.assertNone();
+  });
+
+  it('moves among the token tabs with the arrow keys, Home and End, the tab list being one Tab stop', async () => {
+    const state = () =>
+      page.evaluate(() => ({
+        focused: document.activeElement?.id,
+        selected: [...document.querySelectorAll('[role="tab"][aria-selected="true"]')].map((tab) => tab.id),
+        reachable: [...document.querySelectorAll<HTMLElement>('[role="tab"]')].filter((tab) => tab.tabIndex === 0).map((tab) => tab.id),
+        shown: [...document.querySelectorAll<HTMLElement>('[role="tabpanel"]')].filter((pane) => !pane.hidden).map((pane) => pane.id),
+      }));
+    const expect = (name: string) => ({ focused: `tab-${name}`, selected: [`tab-${name}`], reachable: [`tab-${name}`], shown: [`pane-${name}`] });
+    await page.focus('#tab-signin');
+    assert.deepEqual(await state(), expect('signin'));
+    for (const [key, name] of [['ArrowRight', 'testusers'], ['ArrowRight', 'paste'], ['ArrowRight', 'signin'], ['ArrowLeft', 'paste'], ['Home', 'signin'], ['End', 'paste']]) {
+      await page.keyboard.press(key!);
+      assert.deepEqual(await state(), expect(name!), `after ${key}`);
+    }
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'paste-token', 'Tab leaves the tab list for the pane');
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'tab-paste', 'and comes back to the chosen tab');
+    await page.click('#tab-signin');
+    assert.deepEqual(await state(), expect('signin'));
     problems.assertNone();
   });
 
@@ -242,6 +300,100 @@ describe('the Explorer in Chromium', () => {
     const again = await answerOf(page);
     assert.equal(await page.inputValue('#path'), 'me?fields=id,name,friends.limit(2){name}');
     assert.equal(again.body.friends.data.length, 2);
+    problems.assertNone();
+  });
+
+  it('never follows a link in the graph to another site, nor lets a link carry a method: clicking one deletes nothing', async () => {
+    const token = (await page.locator('#token-value').textContent())!;
+    const target = (await server.form('/v2.4/me/feed', { message: 'Keep me', access_token: token })).body.id as string;
+    const post = async (link: string) => (await server.form('/v2.4/me/feed', { message: 'Look', link, access_token: token })).body.id as string;
+    const foreign = await post(`https://elsewhere.example/v2.4/${target}?method=delete&access_token=x`);
+    const own = await post(`${server.url}/v2.4/${target}?method=delete&suppress_http_code=1`);
+    const touched: string[] = [];
+    const watch = (request: { method(): string; url(): string }) => {
+      if (new URL(request.url()).pathname === `/v2.4/${target}`) touched.push(`${request.method()} ${request.url()}`);
+    };
+    await browser.context.route('https://elsewhere.example/**', (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'elsewhere' }));
+    page.on('request', watch);
+    try {
+      await run(page, 'GET', `${foreign}?fields=link`);
+      const away = page.locator('#tree a.string', { hasText: 'elsewhere.example' });
+      assert.equal(await away.getAttribute('data-path'), null, 'a link to another site is no Graph link');
+      const [popup] = await Promise.all([page.context().waitForEvent('page'), away.click()]);
+      assert.match(popup.url(), /^https:\/\/elsewhere\.example\//, 'it opens as the web page it is');
+      await popup.close();
+      assert.equal(await page.inputValue('#path'), `${foreign}?fields=link`, 'the Explorer ran nothing');
+      assert.equal(touched.length, 0, touched.join('\n'));
+
+      await run(page, 'GET', `${own}?fields=link`);
+      await page.locator('#tree a.graph-link').click();
+      const opened = await answerOf(page);
+      assert.equal(opened.status, '200 OK');
+      assert.equal(opened.body.id, target, 'a link to Loom itself opens as a read');
+      assert.equal(await page.inputValue('#method'), 'GET');
+      assert.equal(await page.inputValue('#path'), target);
+      assert.deepEqual(touched.map((entry) => entry.split(' ')[0]), ['GET']);
+      assert.doesNotMatch(touched[0]!, /method=|suppress_http_code/);
+    } finally {
+      page.off('request', watch);
+      await browser.context.unroute('https://elsewhere.example/**');
+    }
+    assert.equal((await server.get(`/v2.4/${target}`, { access_token: token })).status, 200, 'the post is still there');
+    for (const id of [target, foreign, own]) await server.form(`/v2.4/${id}`, { access_token: token }, 'DELETE');
+    problems.assertNone();
+  });
+
+  it('opens an address whose path asks for another method as that method, and sends it only on an explicit Run', async () => {
+    const token = (await page.locator('#token-value').textContent())!;
+    const target = (await server.form('/v2.4/me/feed', { message: 'Linked', access_token: token })).body.id as string;
+    const sent: string[] = [];
+    const watch = (request: { method(): string; url(): string }) => {
+      if (new URL(request.url()).pathname === `/v2.4/${target}`) sent.push(request.method());
+    };
+    page.on('request', watch);
+    try {
+      await page.goto(`${server.url}/explorer?${new URLSearchParams({ path: `${target}?method=delete&suppress_http_code=1` })}`);
+      await page.locator('#token-user', { hasText: 'Ilse Marwood' }).waitFor();
+      // A linked read would have been sent by now; give a wrongly sent write every chance to show.
+      await page.waitForLoadState('networkidle');
+      assert.equal(await page.inputValue('#method'), 'DELETE');
+      assert.equal(await page.inputValue('#path'), target);
+      assert.equal(sent.length, 0, sent.join('\n'));
+      assert.equal(await page.locator('#status').textContent(), '');
+      assert.equal((await server.get(`/v2.4/${target}`, { access_token: token })).status, 200, 'the post is still there');
+
+      await page.click('#run');
+      const deleted = await answerOf(page);
+      assert.deepEqual(deleted.body, { success: true });
+      assert.deepEqual(sent, ['DELETE']);
+    } finally {
+      page.off('request', watch);
+    }
+    const top = page.locator('#history .history-item').first();
+    assert.equal(await top.locator('.method').textContent(), 'DELETE', 'history keeps the method that ran');
+    assert.equal(await top.locator('.history-path').textContent(), target);
+    problems.assertNone();
+  });
+
+  it('keeps a token it was asked about out of history and the address', async () => {
+    const token = (await page.locator('#token-value').textContent())!;
+    const { status, body } = await run(page, 'GET', `debug_token?input_token=${token}`);
+    assert.equal(status, '200 OK');
+    assert.equal(body.data.is_valid, true);
+    const stored = await page.evaluate(() => localStorage.getItem('loom.explorer.history') ?? '');
+    assert.ok(!stored.includes(token), 'history never holds the token asked about');
+    assert.ok(!page.url().includes(token), 'nor does the address');
+    assert.equal(await page.locator('#history .history-item .history-path').first().textContent(), 'debug_token');
+
+    // What an earlier version kept, token and all, is cleaned when the page loads.
+    await page.evaluate((secret) => {
+      const entry = { method: 'GET', path: `debug_token?input_token=${secret}`, params: [['code', secret]], status: 200, at: Date.now() };
+      localStorage.setItem('loom.explorer.history', JSON.stringify([entry]));
+    }, token);
+    await page.goto(`${server.url}/explorer`);
+    await page.locator('#history .history-item').first().waitFor();
+    const cleaned = await page.evaluate(() => JSON.parse(localStorage.getItem('loom.explorer.history') ?? 'null'));
+    assert.deepEqual(cleaned.map(({ path, params }: { path: string; params: unknown }) => ({ path, params })), [{ path: 'debug_token', params: [] }]);
     problems.assertNone();
   });
 

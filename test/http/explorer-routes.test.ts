@@ -93,6 +93,13 @@ describe('the Explorer is served by Loom itself', () => {
     assert.ok(groups.flatMap((group) => group.permissions).every((permission) => permission.description.length > 10));
   });
 
+  it('tells the page that no public URL is configured, so only its own origin counts as Loom', async () => {
+    const config = await state.server.get('/explorer/config.json');
+    assert.equal(config.status, 200);
+    assert.match(config.headers.get('content-type') ?? '', /^application\/json/);
+    assert.deepEqual(config.body, { public_url: null });
+  });
+
   it('leaves the API answers as they were', async () => {
     const me = await state.server.get('/v2.4/me', { access_token: state.fixture.aliceToken });
     assert.equal(me.status, 200);
@@ -100,5 +107,16 @@ describe('the Explorer is served by Loom itself', () => {
     assert.equal(me.headers.get('facebook-api-version'), 'v2.4');
     const explorerNode = await state.server.get('/v2.4/explorer', { access_token: state.fixture.aliceToken });
     assert.equal(explorerNode.body.error.code, 803, 'a Graph path named explorer is still a Graph path');
+  });
+});
+
+describe('the Explorer behind a configured public URL', () => {
+  const state = useFixtureServer({ publicUrl: 'https://loom.example/' });
+
+  it('tells the page the public URL its API links are written with', async () => {
+    const config = await state.server.get('/explorer/config.json');
+    assert.deepEqual(config.body, { public_url: 'https://loom.example' });
+    const me = await state.server.get('/v2.4/me/friends', { access_token: state.fixture.aliceToken, limit: '1' });
+    assert.match(me.body.paging.next, /^https:\/\/loom\.example\/v2\.4\//, 'the links the page must recognise use it');
   });
 });

@@ -71,12 +71,16 @@ export class PathCompletion {
     return !this.list.hidden;
   }
 
-  /** Arrow keys, Enter, Tab and Escape while suggestions show; true when the key was used. */
+  /**
+   * Arrow keys, Enter, Tab and Escape while suggestions show; true when the key was used. Nothing
+   * is highlighted until an arrow key says so: until then Enter runs the query and Tab moves on.
+   */
   handleKey(event: KeyboardEvent): boolean {
     if (!this.isOpen || event.ctrlKey || event.metaKey || event.altKey) return false;
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      const count = this.suggestions.length;
       const step = event.key === 'ArrowDown' ? 1 : -1;
-      this.highlight((this.active + step + this.suggestions.length) % this.suggestions.length);
+      this.highlight(this.active === -1 ? (step === 1 ? 0 : count - 1) : (this.active + step + count) % count);
     } else if ((event.key === 'Enter' || event.key === 'Tab') && this.active >= 0) {
       this.accept(this.active);
     } else if (event.key === 'Escape') {
@@ -155,6 +159,7 @@ export class PathCompletion {
   private show(suggestions: Suggestion[], heading: string): void {
     this.suggestions = suggestions.slice(0, MAX_SHOWN);
     this.active = -1;
+    this.input.removeAttribute('aria-activedescendant');
     if (this.suggestions.length === 0) {
       this.list.hidden = true;
       this.list.replaceChildren();
@@ -175,7 +180,6 @@ export class PathCompletion {
     );
     this.list.hidden = false;
     this.input.setAttribute('aria-expanded', 'true');
-    this.highlight(0);
   }
 
   private highlight(index: number): void {

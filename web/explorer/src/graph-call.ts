@@ -25,8 +25,16 @@ export interface PreparedCall {
 }
 
 const VERSION = /^v\d+\.\d+$/;
-/** Parameters that are credentials: never kept in history or shown in links. */
-const SECRET_PARAMS = new Set(['access_token', 'appsecret_proof']);
+/** Parameters that are credentials or exchange for one: never kept in history, the address or links. */
+const SECRET_PARAMS = new Set(['access_token', 'appsecret_proof', 'input_token', 'client_secret', 'password', 'fb_exchange_token', 'code']);
+/**
+ * Parameters that change what the server does with a request (`method` turns even a GET into a
+ * write) or the shape of its answer: a link or a shared address never brings them in.
+ */
+const CONTROL_PARAMS = new Set(['method', 'suppress_http_code', 'callback']);
+const OVERRIDE = 'method';
+/** What a link or a shared address leaves behind. */
+const NOT_SHARED = new Set([...SECRET_PARAMS, ...CONTROL_PARAMS]);
 
 /** The request a call makes against `base` (the server's origin), with `token` unless the call names its own. */
 export function prepareCall(call: GraphCall, base: string, token: string | undefined): PreparedCall {
@@ -60,11 +68,19 @@ export function curlCommand(prepared: PreparedCall): string {
   return parts.join(' ');
 }
 
+/** Loom's own origins: the page's, and that of the public URL Loom is configured with (its links use it). */
+export function graphOrigins(pageOrigin: string, publicUrl: string | undefined): string[] {
+  const configured = publicUrl === undefined ? undefined : originOf(publicUrl);
+  return configured === undefined || configured === pageOrigin ? [pageOrigin] : [pageOrigin, configured];
+}
+
 /**
  * The path box text for a link the API wrote (`paging.next`, a metadata connection): the
- * version, origin and credentials dropped. Undefined for links that are not to a Graph path.
+ * version, origin, credentials and control parameters dropped, so following it is a plain read.
+ * Undefined for links that are not to a Graph path on one of Loom's own `origins`: a link
+ * anyone wrote into a post must not run with the viewer's token.
  */
-export function pathOfGraphLink(link: string, origin: string): string | undefined {
+export function pathOfGraphLink(link: string, origins: readonly string[]): string | undefined {
   let url: URL;
   try {
     url = new URL(link);
@@ -72,19 +88,51 @@ export function pathOfGraphLink(link: string, origin: string): string | undefine
     return undefined;
   }
   const segments = url.pathname.split('/').filter((part) => part !== '');
-  if (segments.length < 2 || !VERSION.test(segments[0]!)) return undefined;
-  if (url.origin !== origin && !url.searchParams.has('access_token')) return undefined;
-  return withQuery(segments.slice(1).join('/'), [...url.searchParams].filter(([name]) => !SECRET_PARAMS.has(name)));
+  if (segments.length < 2 || !VERSION.test(segments[0]!) || !origins.includes(url.origin)) return undefined;
+  return withQuery(segments.slice(1).join('/'), [...url.searchParams].filter(([name]) => !NOT_SHARED.has(name)));
 }
 
-/** The call without credentials, as history keeps it. */
+/**
+ * The call as the server takes it: a `method` parameter, in the path's query or a row, overrides
+ * the verb whatever verb carries it, so it becomes the call's method (the last one wins, as on
+ * the server; one the server ignores is dropped).
+ */
+export function withMethodResolved(call: GraphCall): GraphCall {
+  const { query } = splitPath(call.path);
+  const override = [...query, ...call.params].filter(([name]) => name === OVERRIDE).pop()?.[1].toUpperCase();
+  if (override === undefined) return call;
+  const method = METHODS.find((known) => known === override) ?? call.method;
+  return { ...withoutParams(call, new Set([OVERRIDE])), method };
+}
+
+/** The call without credentials, as history and the address keep it. */
 export function withoutSecrets(call: GraphCall): GraphCall {
+  return withoutParams(call, SECRET_PARAMS);
+}
+
+/**
+ * A call someone else wrote (an Explorer address they shared): its method stated by the method
+ * box, never hidden in a parameter, and without credentials or parameters that reshape the answer.
+ */
+export function sharedCall(call: GraphCall): GraphCall {
+  return withoutParams(withMethodResolved(call), NOT_SHARED);
+}
+
+function withoutParams(call: GraphCall, names: ReadonlySet<string>): GraphCall {
   const { path, query } = splitPath(call.path);
   return {
     method: call.method,
-    path: withQuery(path, query.filter(([name]) => !SECRET_PARAMS.has(name))),
-    params: call.params.filter(([name]) => !SECRET_PARAMS.has(name)),
+    path: withQuery(path, query.filter(([name]) => !names.has(name))),
+    params: call.params.filter(([name]) => !names.has(name)),
   };
+}
+
+function originOf(address: string): string | undefined {
+  try {
+    return new URL(address).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 function withQuery(path: string, query: readonly Param[]): string {

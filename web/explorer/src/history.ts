@@ -28,7 +28,8 @@ function isEntry(value: unknown): value is HistoryEntry {
 const isEntryList = (value: unknown): value is HistoryEntry[] => Array.isArray(value) && value.every(isEntry);
 
 export class HistoryPanel {
-  private entries: HistoryEntry[] = readStored(localStorage, KEY, isEntryList) ?? [];
+  // Cleaned again on load: entries kept before a credential's name was known to be one lose it now.
+  private entries: HistoryEntry[] = (readStored(localStorage, KEY, isEntryList) ?? []).map((entry) => ({ ...entry, ...withoutSecrets(entry) }));
   private readonly list = byId('history', HTMLOListElement);
   private readonly empty = byId('history-empty', HTMLElement);
 
@@ -39,7 +40,7 @@ export class HistoryPanel {
       const entry = item ? this.entries[Number(item.dataset.index)] : undefined;
       if (entry) this.run({ method: entry.method, path: entry.path, params: entry.params });
     });
-    this.render();
+    this.save(this.entries);
   }
 
   /** Records a query that ran; the same query again moves to the top instead of repeating. */

@@ -2,7 +2,8 @@
 import { getJson, send } from './api.js';
 import { PathCompletion } from './completion.js';
 import { byId, h } from './dom.js';
-import { API_VERSION, METHODS, pathOfGraphLink, prepareCall, withoutSecrets, type GraphCall, type Method } from './graph-call.js';
+import { API_VERSION, graphOrigins, METHODS, pathOfGraphLink, prepareCall, sharedCall, withMethodResolved, withoutSecrets, type GraphCall, type Method } from './graph-call.js';
+import { isRecord } from './guards.js';
 import { HistoryPanel } from './history.js';
 import { MetadataCatalog } from './metadata.js';
 import { QueryPanel } from './query-panel.js';
@@ -13,6 +14,11 @@ import { TokenSession } from './token-session.js';
 const EXAMPLES = ['me', 'me?fields=id,name,friends.limit(2){name}', 'me/feed?fields=message,likes.limit(0).summary(true)&limit=3', 'me?metadata=1'];
 
 const origin = location.origin;
+/** Where links the API writes may point and still open inside the Explorer; the configured public URL joins once known. */
+let ownOrigins = [origin];
+const configured = getJson('/explorer/config.json').then((config) => {
+  ownOrigins = graphOrigins(origin, isRecord(config) && typeof config.public_url === 'string' ? config.public_url : undefined);
+});
 const session = new TokenSession();
 const tokenPanel = new TokenPanel(session);
 const query = new QueryPanel(() => void run());
@@ -23,7 +29,7 @@ const historyPanel = new HistoryPanel((call) => {
 const result = new ResultPanel(
   {
     nodeHref: (id) => `/explorer?${new URLSearchParams({ path: id })}`,
-    graphPath: (url) => pathOfGraphLink(url, origin),
+    graphPath: (url) => pathOfGraphLink(url, ownOrigins),
   },
   {
     openNode: (id) => open(id),
@@ -47,12 +53,16 @@ let latest = 0;
 
 async function run(): Promise<void> {
   completion.close();
-  const call = query.current();
+  const typed = query.current();
+  // What runs is shown as it runs: a method hidden in a parameter moves to the method box.
+  const call = withMethodResolved(typed);
+  if (call !== typed) query.load(call);
   const token = session.current;
   const prepared = prepareCall(call, origin, token?.token);
   const ticket = ++latest;
   result.pending();
   const answer = await send(prepared);
+  await configured;
   if (ticket !== latest) return;
   result.show(answer, prepared);
   historyPanel.add(call, answer.status);
@@ -80,7 +90,7 @@ function callFromAddress(): GraphCall | undefined {
   if (path === null) return undefined;
   const method = (search.get('method') ?? 'GET').toUpperCase() as Method;
   const params = [...search].filter(([name]) => name.startsWith('param.')).map(([name, value]): [string, string] => [name.slice('param.'.length), value]);
-  return { method: METHODS.includes(method) ? method : 'GET', path, params };
+  return sharedCall({ method: METHODS.includes(method) ? method : 'GET', path, params });
 }
 
 function showExamples(): void {
@@ -104,7 +114,7 @@ byId('run-keys', HTMLElement).textContent = /Mac|iPhone|iPad/.test(navigator.pla
 showExamples();
 const linked = callFromAddress();
 query.load(linked ?? { method: 'GET', path: 'me?fields=id,name', params: [] });
-// A linked read runs at once; a linked write waits for the person to send it.
+// A linked read runs at once; a linked write (also one whose path asks for another method) waits for the person to send it.
 void tokenPanel.init().then(() => {
   if (linked?.method === 'GET' && session.isUsable()) void run();
 });

@@ -291,16 +291,32 @@ export class TokenPanel {
     }
   }
 
+  /**
+   * The ways to get a token as WAI-ARIA tabs: the tab list is one stop for Tab (the chosen tab),
+   * and the arrow keys, Home and End move among the tabs, showing each one's pane.
+   */
   private wireTabs(): void {
     const tabs = ['signin', 'testusers', 'paste'].map((name) => ({ tab: byId(`tab-${name}`, HTMLButtonElement), pane: byId(`pane-${name}`, HTMLElement) }));
-    for (const { tab } of tabs) {
-      tab.addEventListener('click', () => {
-        for (const other of tabs) {
-          other.tab.setAttribute('aria-selected', String(other.tab === tab));
-          other.pane.hidden = other.tab !== tab;
-        }
+    const choose = (index: number) => {
+      tabs.forEach(({ tab, pane }, at) => {
+        tab.setAttribute('aria-selected', String(at === index));
+        tab.tabIndex = at === index ? 0 : -1;
+        pane.hidden = at !== index;
       });
-    }
+    };
+    tabs.forEach(({ tab }, index) => {
+      tab.addEventListener('click', () => choose(index));
+      tab.addEventListener('keydown', (event) => {
+        const moves = new Map([['ArrowRight', index + 1], ['ArrowLeft', index - 1], ['Home', 0], ['End', tabs.length - 1]]);
+        const target = moves.get(event.key);
+        if (target === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
+        event.preventDefault();
+        const chosen = (target + tabs.length) % tabs.length;
+        choose(chosen);
+        tabs[chosen]!.tab.focus();
+      });
+    });
+    choose(Math.max(0, tabs.findIndex(({ tab }) => tab.getAttribute('aria-selected') === 'true')));
   }
 
   private say(text: string, isError = false): void {
