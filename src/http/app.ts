@@ -105,11 +105,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('facebook-api-version', API_VERSION);
     reply.header('x-fb-trace-id', request.id);
-    reply.header('access-control-allow-origin', '*');
     // Images and pages set their own type and caching; every Graph answer is exactly this JSON type, never cached.
     const type = reply.getHeader('content-type');
     if (type !== undefined && !String(type).startsWith('application/json')) return payload;
     reply.header('content-type', JSON_TYPE);
+    // Any page may call the API, as the real service allows; HTML pages (the dialog) are not shared.
+    reply.header('access-control-allow-origin', '*');
     reply.header('cache-control', 'private, no-cache, no-store, must-revalidate');
     reply.header('pragma', 'no-cache');
     reply.header('expires', 'Sat, 01 Jan 2000 00:00:00 GMT');
@@ -134,7 +135,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(multipart, {
     throwFileSizeLimit: true,
-    limits: { fileSize: settings.media.maxBytes, files: 1, fields: 100, parts: 101, fieldNameSize: 100, fieldSize: bodyLimit },
+    // Parts are read before the token is known (it may be one of them), so their total stays small:
+    // 50 fields of at most 256 KiB (a message of 63,206 characters fits) and one image.
+    limits: { fileSize: settings.media.maxBytes, files: 1, fields: 50, parts: 51, fieldNameSize: 100, fieldSize: Math.min(bodyLimit, 256 * 1024) },
   });
   await app.register(mediaRoutes, { store: settings.store, media: settings.media.store });
   await app.register(oauthRoutes, { settings });

@@ -4,7 +4,6 @@ import { get as httpsGet } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { GraphError } from '../errors.js';
 
-const TIMEOUT_MS = 10_000;
 const MAX_REDIRECTS = 3;
 
 export interface FetchLimits {
@@ -14,6 +13,8 @@ export interface FetchLimits {
    * Off by default: otherwise anyone with a token could make Loom probe the machines around it.
    */
   allowPrivateUrls: boolean;
+  /** The whole download's deadline; ten seconds unless given. */
+  timeoutMs?: number;
 }
 
 /** Addresses a photo `url` may not reach unless private addresses are allowed. */
@@ -26,6 +27,7 @@ for (const [network, prefix] of [
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
   ['224.0.0.0', 3],
 ] as const) {
   PRIVATE.addSubnet(network, prefix, 'ipv4');
@@ -35,6 +37,7 @@ for (const [network, prefix] of [
   ['::1', 128],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['64:ff9b::', 96],
   ['ff00::', 8],
 ] as const) {
   PRIVATE.addSubnet(network, prefix, 'ipv6');
@@ -63,8 +66,10 @@ function unmapped(address: string): string {
  */
 export async function fetchImage(address: string, limits: FetchLimits): Promise<Buffer> {
   let url = parseUrl(address);
+  // One deadline for the whole download, redirects and body included, however slowly bytes arrive.
+  const deadline = AbortSignal.timeout(limits.timeoutMs ?? 10_000);
   for (let redirects = 0; ; redirects += 1) {
-    const response = await request(url, limits);
+    const response = await request(url, limits, deadline);
     const location = response.headers.location;
     if (response.statusCode !== undefined && response.statusCode >= 300 && response.statusCode < 400 && location) {
       response.resume();
@@ -76,7 +81,7 @@ export async function fetchImage(address: string, limits: FetchLimits): Promise<
       response.resume();
       throw unreachable(url, `answered with status ${response.statusCode}`);
     }
-    return readBody(response, url, limits.maxBytes);
+    return readBody(response, url, limits.maxBytes, deadline);
   }
 }
 
@@ -92,18 +97,17 @@ function parseUrl(address: string): URL {
   return url;
 }
 
-function request(url: URL, limits: FetchLimits): Promise<IncomingMessage> {
+function request(url: URL, limits: FetchLimits, deadline: AbortSignal): Promise<IncomingMessage> {
   // A literal address is connected to without any lookup, so it is checked here.
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (!limits.allowPrivateUrls && isPrivateAddress(literal)) return Promise.reject(privateAddress(url.hostname));
   const get = url.protocol === 'https:' ? httpsGet : httpGet;
   return new Promise((resolve, reject) => {
-    const outgoing = get(url, { lookup: guardedLookup(limits.allowPrivateUrls), timeout: TIMEOUT_MS }, resolve);
-    outgoing.on('timeout', () => outgoing.destroy(unreachable(url, 'took too long')));
+    const outgoing = get(url, { lookup: guardedLookup(limits.allowPrivateUrls), signal: deadline }, resolve);
     outgoing.on('error', (error) => {
       if (error instanceof GraphError) return reject(error);
       if (error instanceof PrivateAddressError) return reject(privateAddress(error.hostname));
-      reject(unreachable(url, 'could not be reached'));
+      reject(unreachable(url, deadline.aborted ? 'took too long' : 'could not be reached'));
     });
   });
 }
@@ -133,7 +137,7 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
-async function readBody(response: IncomingMessage, url: URL, maxBytes: number): Promise<Buffer> {
+async function readBody(response: IncomingMessage, url: URL, maxBytes: number, deadline: AbortSignal): Promise<Buffer> {
   const declared = Number(response.headers['content-length'] ?? NaN);
   if (declared > maxBytes) {
     response.destroy();
@@ -151,7 +155,7 @@ async function readBody(response: IncomingMessage, url: URL, maxBytes: number): 
       chunks.push(chunk as Buffer);
     }
   } catch (error) {
-    throw error instanceof GraphError ? error : unreachable(url, 'broke off');
+    throw error instanceof GraphError ? error : unreachable(url, deadline.aborted ? 'took too long' : 'broke off');
   }
   return Buffer.concat(chunks);
 }

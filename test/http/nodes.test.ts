@@ -38,6 +38,7 @@ describe('node reads over HTTP', () => {
     assert.equal(reply.status, 200);
     assert.equal(reply.headers.get('content-type'), JSON_TYPE);
     assert.equal(reply.headers.get('facebook-api-version'), 'v2.4');
+    assert.equal(reply.headers.get('access-control-allow-origin'), '*', 'any page may call the API');
     assert.equal(reply.text, `{"name":"Alice Arden","id":"${fixture.scoped(fixture.users.alice)}"}`);
   });
 

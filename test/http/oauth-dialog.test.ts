@@ -250,6 +250,7 @@ describe('the OAuth sign-in dialog', () => {
       assert.equal(page.status, 400, JSON.stringify(params));
       assert.equal(page.location, undefined);
       assert.match(page.headers.get('content-type')!, /^text\/html/);
+      assert.equal(page.headers.get('access-control-allow-origin'), null, 'pages are not shared with other sites');
       assert.match(page.html, message);
       assert.doesNotMatch(page.html, /<form/);
     }
