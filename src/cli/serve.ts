@@ -116,10 +116,12 @@ interface Listen {
 }
 
 async function serveRequests(store: Store, { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls }: Listen): Promise<void> {
+  const allowedHosts = loopbackHosts(host, publicUrl);
   const app = await buildApp({
     store,
     mediaDir,
     allowPrivatePhotoUrls,
+    ...(allowedHosts ? { allowedHosts } : {}),
     logger: true,
     tokenLifetime,
     ...(publicUrl ? { publicUrl } : {}),
@@ -139,4 +141,15 @@ function describeSeconds(seconds: number): string {
   if (seconds % 3600 === 0) return seconds === 3600 ? '1 hour' : `${seconds / 3600} hours`;
   if (seconds % 60 === 0) return seconds === 60 ? '1 minute' : `${seconds / 60} minutes`;
   return seconds === 1 ? '1 second' : `${seconds} seconds`;
+}
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1', '[::1]'];
+
+/**
+ * On a loopback address, the names a request may use: the loopback ones and the public URL's.
+ * Anything else can only come from a page whose own name was pointed at this machine.
+ */
+function loopbackHosts(host: string, publicUrl: string | undefined): string[] | undefined {
+  if (!LOOPBACK_NAMES.includes(host)) return undefined;
+  return publicUrl && URL.canParse(publicUrl) ? [...LOOPBACK_NAMES, new URL(publicUrl).hostname] : LOOPBACK_NAMES;
 }

@@ -37,6 +37,11 @@ export interface AppOptions {
   mediaDir: string;
   /** Largest accepted image upload, in bytes. */
   maxImageBytes?: number;
+  /**
+   * Host names (without port) requests may name; any when absent. A server on a loopback address
+   * lists its own names, so a web page that rebinds its DNS name to 127.0.0.1 cannot reach it.
+   */
+  allowedHosts?: readonly string[];
   /** Let photo uploads by `url` fetch from loopback and private networks (off: they are refused). */
   allowPrivatePhotoUrls?: boolean;
   /** Lifetime in seconds of the user tokens the sign-in dialog hands out (default two hours). */
@@ -101,6 +106,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
+
+  if (options.allowedHosts) {
+    const allowed = new Set(options.allowedHosts.map((name) => name.toLowerCase()));
+    app.addHook('onRequest', async (request) => {
+      if (!allowed.has(request.hostname.toLowerCase())) {
+        throw new GraphError(100, `(#100) This server does not answer for the host ${request.hostname.slice(0, 100)}`, { status: 421 });
+      }
+    });
+  }
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('facebook-api-version', API_VERSION);
