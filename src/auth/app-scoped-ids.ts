@@ -2,7 +2,8 @@
  * App-scoped user ids. Each app sees a person under its own id: a keyed permutation of the
  * internal object id (a four-round Feistel network over 40 bits), shifted above every internal
  * id. A permutation needs no table, maps both ways in constant time, and an id minted under one
- * app decodes under another to a number that names nobody.
+ * app decodes under another to an unrelated number, almost always one that names nobody (and
+ * the object it might name is checked to be a user, and visible, like any other).
  */
 const HALF_BITS = 20;
 const HALF = 2 ** HALF_BITS;
@@ -42,10 +43,6 @@ export class AppScopedIds {
       [left, right] = [(right ^ mix(left, this.keys[i]!)) >>> 0, left];
     }
     return left * HALF + right;
-  }
-
-  static isScopedForm(text: string): boolean {
-    return /^\d{16}$/.test(text) && Number(text) >= BASE && Number(text) < BASE + DOMAIN;
   }
 }
 

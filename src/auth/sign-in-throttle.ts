@@ -18,7 +18,7 @@ export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { perEmail: 10, perAddress: 
 
 /** How many emails, and separately addresses, are remembered; beyond it the least recently failed is forgotten. */
 const DEFAULT_MAX_KEYS = 10_000;
-/** Longer than any email the dialog accepts, so a huge form field cannot make a huge key. */
+/** The longest email the dialog accepts; a longer form field is cut to it, so no key grows huge. */
 const MAX_EMAIL_KEY = 254;
 
 export type Attempt = { allowed: false; retryAfter: number } | { allowed: true; succeeded: () => void };
