@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { ObjectId, Store, TokenRecord } from '../store/store.js';
+import type { IdOrRef, ObjectId, Store, TokenRecord } from '../store/store.js';
 
 /** User tokens from the sign-in dialog live two hours unless the server is told otherwise. */
 export const SHORT_LIVED_SECONDS = 2 * 60 * 60;
@@ -20,20 +20,37 @@ export interface IssuedToken {
   record: TokenRecord;
 }
 
-export async function issueUserToken(
-  store: Store,
-  grant: { appId: ObjectId; userId: ObjectId; scopes: readonly string[]; expiresIn: number; now: number },
-): Promise<IssuedToken> {
+interface UserGrant<User extends IdOrRef> {
+  appId: ObjectId;
+  userId: User;
+  scopes: readonly string[];
+  /** Seconds; 0 for a token that never expires. */
+  expiresIn: number;
+  now: number;
+}
+
+/**
+ * A new user token and the record that stores it, not yet saved: for saving many at once, or in
+ * the write that creates the user (whose id is then a reference into that write).
+ */
+export function newUserToken<User extends IdOrRef>(
+  grant: UserGrant<User>,
+): { accessToken: string; record: Omit<TokenRecord, 'userId'> & { userId: User } } {
   const accessToken = newAccessToken();
-  const record: TokenRecord = {
+  const record = {
     hash: hashToken(accessToken),
-    kind: 'user',
+    kind: 'user' as const,
     appId: grant.appId,
     userId: grant.userId,
     scopes: [...grant.scopes],
     issuedAt: grant.now,
     expiresAt: grant.expiresIn > 0 ? grant.now + grant.expiresIn : 0,
   };
-  await store.saveToken(record);
   return { accessToken, record };
+}
+
+export async function issueUserToken(store: Store, grant: UserGrant<ObjectId>): Promise<IssuedToken> {
+  const issued = newUserToken(grant);
+  await store.saveToken(issued.record);
+  return issued;
 }

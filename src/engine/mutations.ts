@@ -4,13 +4,14 @@ import { inspectImage, type ImageInfo } from '../media/image-check.js';
 import type { EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
 import { imageKeyOf } from '../schema/media.js';
 import { PUBLISH } from '../schema/writes.js';
-import type { IdOrRef, ObjectId, StoredObject, WriteOp } from '../store/store.js';
+import { CountLimitError, type IdOrRef, type ObjectId, type StoredObject, type WriteOp } from '../store/store.js';
 import { requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
 import { externalId, loadRoot } from './node-ids.js';
 import { readNode } from './read.js';
+import { followedId } from './visibility.js';
 import type { Json } from './render.js';
-import { completeTestUser, deleteTestUser, prepareTestUser, updateTestUser } from './test-users.js';
+import { deleteTestUser, prepareTestUser, updateTestUser } from './test-users.js';
 
 const SUCCESS = { success: true };
 /** Most comments and replies one delete cascades through; beyond that the delete is refused rather than left half done. */
@@ -38,14 +39,16 @@ export async function postToEdge(
   params: Record<string, string>,
   extras: PostExtras = {},
 ): Promise<Json> {
-  const { object, type } = await loadRoot(context, idText, 'post');
+  const { object: named, type } = await loadRoot(context, idText, 'post');
   const edge = writableEdge(context, type, edgeName, idText, extras.itemText, 'post');
   const post = edge.post!;
+  const object = post.flattens ? await answeredNode(context, post, named) : named;
   if (post.by === 'app') {
     requireOwnApp(context.viewer, object.id);
-    const user = await prepareTestUser(context, object, readParams(post.params ?? [], params));
-    const { results } = await writePost(context, post, { parent: object.id }, { owner: null, data: user.profile });
-    return completeTestUser(context, results[0] as ObjectId, user);
+    // writePost creates the user first in its batch.
+    const user = await prepareTestUser(context, readParams(post.params ?? [], params), { ref: 0 });
+    const { results } = await writePost(context, post, { parent: object.id }, { owner: null, data: user.profile }, user.writes);
+    return user.answer(results[0] as ObjectId);
   }
   const viewer = requirePublisher(context, post.scope!);
   if (post.item !== undefined) return postRequest(context, post, object.id, viewer, extras.itemText!);
@@ -56,23 +59,25 @@ export async function postToEdge(
   }
   const image = post.image ? await receiveImage(context, extras.upload, data.url) : undefined;
 
-  const thread = threadOf(object);
+  const thread = threadOf(context, object);
   const parties: Parties = { parent: object.id, viewer, thread };
   let created: { owner: ObjectId; data: Record<string, unknown> } | undefined;
   if (post.creates) {
     const imageData = image ? { image: { key: image.key, contentType: image.contentType }, width: image.width, height: image.height } : {};
-    created = { owner: viewer, data: { ...(post.derive?.(data, { parent: object.id, viewer, thread }) ?? data), ...imageData } };
+    created = { owner: viewer, data: { ...(post.derive?.(data, { parent: object.id, viewer, thread }, object.data) ?? data), ...imageData } };
   }
   // A story follows the created node and its links in the same batch.
-  const storyIndex = post.creates && post.story && !isTrue(data.no_story) ? 1 + post.links.length : undefined;
+  const storyIndex = created && post.story && !isTrue(data.no_story) ? 1 + post.links.length : undefined;
   const story: WriteOp[] = [];
   if (storyIndex !== undefined) {
-    const storyData = { ...post.story!(data), ...(image ? { image: { key: image.key } } : {}) };
+    // The story shows the image too, so it keeps its key; only the photo, which owns it, removes it.
+    const storyData = { ...post.story!.data(created!.data), ...(image ? { image: { key: image.key } } : {}) };
     const now = context.now;
     story.push(
       { op: 'createObject', object: { type: 'post', owner: viewer, createdTime: now, updatedTime: now, data: storyData }, refFields: { object_id: { ref: 0 } } },
       { op: 'addAssoc', type: 'posts', id1: viewer, id2: { ref: storyIndex }, time: now },
       { op: 'addAssoc', type: 'feed', id1: viewer, id2: { ref: storyIndex }, time: now },
+      { op: 'addAssoc', type: post.story!.assoc, id1: { ref: 0 }, id2: { ref: storyIndex }, time: now },
     );
   }
 
@@ -111,7 +116,11 @@ export async function updateNode(context: ReadContext, idText: string, params: R
   return params.fields === undefined ? SUCCESS : readNode(context, idText, { fields: params.fields });
 }
 
-/** Creates the node (if the POST creates one) and writes the declared links and any further ops, in one transaction. */
+/**
+ * Creates the node (if the POST creates one) at index 0 of the batch and writes the declared
+ * links and any further ops, in one transaction; last, the check of the parent's cap, which then
+ * counts what this batch added.
+ */
 async function writePost(
   context: ReadContext,
   post: EdgePost,
@@ -127,7 +136,15 @@ async function writePost(
   for (const link of post.links) {
     ops.push({ op: 'addAssoc', type: link.assoc, id1: linkEnd(parties, link.from), id2: linkEnd(parties, link.to), time: now });
   }
-  return context.store.write([...ops, ...further]);
+  ops.push(...further);
+  const cap = post.cap;
+  if (cap) ops.push({ op: 'checkCount', type: cap.assoc, id1: parties.parent, max: cap.max });
+  try {
+    return await context.store.write(ops);
+  } catch (error) {
+    if (cap && error instanceof CountLimitError) throw GraphError.invalidParameter(cap.message);
+    throw error;
+  }
 }
 
 interface ReceivedImage extends ImageInfo {
@@ -211,8 +228,9 @@ export async function deleteFromEdge(context: ReadContext, idText: string, edgeN
 }
 
 /**
- * `DELETE /<id>`: removes a node the viewer wrote (or that was written on their wall), with its
- * comments and their replies, in one transaction; with an app token, one of the app's test users.
+ * `DELETE /<id>`: removes a node the viewer wrote (or that was written on their wall), with the
+ * nodes its type says go with it (a photo's stories), all their comments and the replies to those,
+ * in one transaction; with an app token, one of the app's test users.
  */
 export async function deleteNode(context: ReadContext, idText: string): Promise<Json> {
   if (context.viewer.kind === 'app') return deleteTestUser(context, idText);
@@ -221,27 +239,43 @@ export async function deleteNode(context: ReadContext, idText: string): Promise<
   const wall = object.data.to;
   const mayDelete = type.name !== 'user' && (object.owner === viewer || (Array.isArray(wall) && wall.includes(viewer)));
   if (!mayDelete) throw GraphError.permission('You may only delete what you wrote or what was written on your wall');
-  const comments = await commentsOf(context, [object.id]);
-  // Comments nest two levels deep: comments, and replies to them.
-  const replies = await commentsOf(context, comments);
-  if (comments.length + replies.length > MAX_CASCADE) {
+  const companions = await listed(context, type.deletesWith ?? [], [object.id]);
+  const comments = await listed(context, ['comments'], [object.id, ...companions]);
+  // Comments nest two levels deep: a reply to a reply is attached to the top-level comment.
+  const replies = await listed(context, ['comments'], comments);
+  if (companions.length + comments.length + replies.length > MAX_CASCADE) {
     throw GraphError.invalidParameter('This object has too many comments to delete at once');
   }
-  await context.store.write([...replies, ...comments, object.id].map((id) => ({ op: 'deleteObject' as const, id })));
+  await context.store.write([...replies, ...comments, ...companions, object.id].map((id) => ({ op: 'deleteObject' as const, id })));
   // Only after the commit: a failed delete must leave the photo whole.
-  const key = imageKeyOf(object.data);
+  const key = type.ownsMedia ? imageKeyOf(object.data) : undefined;
   if (key) await context.media.store.remove(key);
   return SUCCESS;
 }
 
-async function commentsOf(context: ReadContext, ids: readonly number[]): Promise<number[]> {
-  const pages = await context.store.getPages({ type: 'comments', id1s: ids, limit: MAX_CASCADE + 1 });
-  return [...pages.values()].flatMap((page) => page.map((row) => row.id2));
+/** The nodes these association types list from these ids, one page query per type. */
+async function listed(context: ReadContext, assocs: readonly string[], ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const pages = await Promise.all(assocs.map((type) => context.store.getPages({ type, id1s: ids, limit: MAX_CASCADE + 1 })));
+  return pages.flatMap((byId) => [...byId.values()].flatMap((page) => page.map((row) => row.id2)));
 }
 
-/** The post or photo a conversation hangs under: a reply joins the thread of the comment it answers. */
-function threadOf(object: StoredObject): number {
-  return object.type === 'comment' && typeof object.data.parent === 'number' ? object.data.parent : object.id;
+/**
+ * The node a POST on `object` goes to when the POST flattens: a reply's top-level comment (its
+ * parent, when that is of the same type), else the node itself.
+ */
+async function answeredNode(context: ReadContext, post: EdgePost, object: StoredObject): Promise<StoredObject> {
+  const parentId = object.data.parent;
+  // A top-level comment hangs directly under its thread; only a reply (or an older comment that
+  // does not name its thread) needs its parent loaded to tell.
+  if (object.type !== post.creates || typeof parentId !== 'number' || object.data.thread === parentId) return object;
+  const parent = (await context.store.getObjects([parentId])).get(parentId);
+  return parent?.type === object.type ? parent : object;
+}
+
+/** The post, photo or album a conversation hangs under: the node a comment follows, or the node itself. */
+function threadOf(context: ReadContext, object: StoredObject): number {
+  return followedId(context.schema.type(object.type)!, object) ?? object.id;
 }
 
 /** A person's write: a user token carrying the permission the schema names for it. */

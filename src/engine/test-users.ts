@@ -8,98 +8,93 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { grantedScopes } from '../auth/grants.js';
 import { hashPassword } from '../auth/passwords.js';
-import { issueUserToken } from '../auth/tokens.js';
+import { newUserToken } from '../auth/tokens.js';
 import { GraphError } from '../errors.js';
-import type { Association, ObjectId, StoredObject } from '../store/store.js';
+import type { Association, IdOrRef, ObjectId, Ref, StoredObject, TokenRecord, WriteOp } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import type { ItemOf } from './edge-items.js';
 import { loadRoot } from './node-ids.js';
 import type { Json } from './render.js';
 
-/** Most test users one app may hold. */
-export const MAX_TEST_USERS = 500;
 const DEFAULT_PERMISSIONS = ['public_profile', 'user_friends'];
 const EMAIL_DOMAIN = 'tfbnw.net';
 const PASSWORD_LENGTH = { min: 6, max: 128 };
 const FIRST_NAMES = ['Ada', 'Bruno', 'Clara', 'Dmitri', 'Elena', 'Farid', 'Greta', 'Hugo', 'Ines', 'Jonas', 'Kiri', 'Lena', 'Mateo', 'Nora', 'Omar', 'Priya'];
 const LAST_NAMES = ['Alderton', 'Brightwater', 'Copperfield', 'Dunmore', 'Elmsworth', 'Fairbank', 'Greystone', 'Hollowell', 'Ironside', 'Juniper', 'Kettleby', 'Larkspur', 'Moorcroft', 'Northcott', 'Oakhurst', 'Pemberton'];
 
-/** A test user about to be written: its profile, and the secrets handed back once. */
+/** A test user about to be written. */
 export interface NewTestUser {
   profile: Record<string, unknown>;
-  password: string;
-  passwordHash: string;
-  /** Permissions granted to the app; null when the app is not installed for the user. */
-  scopes: string[] | null;
+  /** Written with the user: their credentials, and when the app is installed for them, their grants and a token. */
+  writes: WriteOp[];
+  /** What the app is shown once the user is written: their id, sign-in secrets and token. */
+  answer(userId: ObjectId): Json;
 }
 
-/** Checks the parameters of a new test user and makes its profile and password (hashed up front, as it is slow). */
-export async function prepareTestUser(context: ReadContext, app: StoredObject, params: Record<string, unknown>): Promise<NewTestUser> {
+/**
+ * Checks the parameters of a new test user and makes all that is written with it, `user` being
+ * the reference to the user inside that write: profile, password (hashed up front, as it is slow)
+ * and, when installed, grants and a token.
+ */
+export async function prepareTestUser(context: ReadContext, params: Record<string, unknown>, user: Ref): Promise<NewTestUser> {
   const installed = readInstalled(params.installed);
   const scopes = installed ? readPermissions(context, params.permissions) : null;
   const locale = params.locale === undefined ? 'en_US' : String(params.locale);
   if (!/^[a-z]{2}_[A-Z]{2}$/.test(locale)) throw GraphError.invalidParameter('The parameter locale must look like en_US');
   const name = params.name === undefined ? generatedName() : readName(params.name);
-  const count = (await context.store.getCounts('test_users', [app.id])).get(app.id) ?? 0;
-  if (count >= MAX_TEST_USERS) {
-    throw GraphError.invalidParameter(`This app already has the most test users allowed (${MAX_TEST_USERS}); delete some first`);
-  }
   const password = randomBytes(12).toString('base64url');
+  const email = await unusedEmail(context, name);
+  const writes: WriteOp[] = [{ op: 'setCredentials', userId: user, email, passwordHash: await hashPassword(password) }];
+  const token = scopes === null ? undefined : tokenFor(context, user, scopes);
+  if (token) {
+    const grants = token.record.scopes.map((scope) => ({ scope, status: 'granted' as const }));
+    writes.push({ op: 'setGrants', appId: context.viewer.app.id, userId: user, grants }, { op: 'saveToken', token: token.record });
+  }
   return {
-    profile: { ...nameParts(name), locale, email: await unusedEmail(context, name) },
-    password,
-    passwordHash: await hashPassword(password),
-    scopes,
+    profile: { ...nameParts(name), locale, email },
+    writes,
+    answer: (userId) => {
+      const id = context.viewer.ids.scope(userId);
+      return { id, ...(token ? { access_token: token.accessToken } : {}), login_url: loginUrl(context, id), email, password };
+    },
   };
-}
-
-/** Gives a written test user their credentials, grants and token; answers what the app is shown once. */
-export async function completeTestUser(context: ReadContext, userId: ObjectId, user: NewTestUser): Promise<Json> {
-  const { store, viewer } = context;
-  const email = String(user.profile.email);
-  await store.setCredentials({ userId, email, passwordHash: user.passwordHash });
-  const id = viewer.ids.scope(userId);
-  if (user.scopes === null) return { id, login_url: loginUrl(context, id), email, password: user.password };
-  await store.setGrants(viewer.app.id, [{ userId, grants: user.scopes.map((scope) => ({ scope, status: 'granted' as const })) }]);
-  const accessToken = await issueToken(context, userId, user.scopes);
-  return { id, access_token: accessToken, login_url: loginUrl(context, id), email, password: user.password };
 }
 
 /**
  * Items of `/<app>/accounts`: each test user's id and login URL, and for those who have the app
- * installed a fresh token (tokens are stored hashed, so listing one means issuing one).
+ * installed a fresh token (tokens are stored hashed, so listing one means issuing one). The
+ * tokens of the whole page are saved in one store call.
  */
 export async function testUserItems(context: ReadContext, rows: readonly Association[]): Promise<ItemOf> {
   const userIds = [...new Set(rows.map((row) => row.id2))];
   const grants = await context.store.getGrants(context.viewer.app.id, userIds);
-  const tokens = new Map<ObjectId, string>();
-  await Promise.all(
-    userIds.map(async (userId) => {
-      const scopes = [...grantedScopes(grants.get(userId))];
-      if (scopes.length > 0) tokens.set(userId, await issueToken(context, userId, scopes));
-    }),
-  );
+  const tokens = new Map<ObjectId, { accessToken: string; record: TokenRecord }>();
+  for (const userId of userIds) {
+    const scopes = [...grantedScopes(grants.get(userId))];
+    if (scopes.length > 0) tokens.set(userId, tokenFor(context, userId, scopes));
+  }
+  await context.store.saveTokens([...tokens.values()].map((token) => token.record));
   return (row) => {
     const id = context.viewer.ids.scope(row.id2);
-    const accessToken = tokens.get(row.id2);
-    return { id, ...(accessToken === undefined ? {} : { access_token: accessToken }), login_url: loginUrl(context, id) };
+    const token = tokens.get(row.id2);
+    return { id, ...(token === undefined ? {} : { access_token: token.accessToken }), login_url: loginUrl(context, id) };
   };
 }
 
-/** `POST /<test user>` with `name` and/or `password`. */
+/** `POST /<test user>` with `name` and/or `password`, both changed in one transaction. */
 export async function updateTestUser(context: ReadContext, idText: string, params: Record<string, string>): Promise<Json> {
   const user = await loadTestUser(context, idText, 'post');
   const name = params.name === undefined || params.name === '' ? undefined : readName(params.name);
   const password = params.password === undefined || params.password === '' ? undefined : readPassword(params.password);
   if (name === undefined && password === undefined) throw GraphError.invalidParameter('The parameter name or password is required');
-  if (name !== undefined) {
-    await context.store.write([{ op: 'updateObject', id: user.id, data: nameParts(name), updatedTime: context.now }]);
-  }
+  const ops: WriteOp[] = [];
+  if (name !== undefined) ops.push({ op: 'updateObject', id: user.id, data: nameParts(name), updatedTime: context.now });
   if (password !== undefined) {
     const current = await context.store.getCredentials(user.id);
     const email = current?.email ?? (await unusedEmail(context, String(user.data.name ?? 'test user')));
-    await context.store.setCredentials({ userId: user.id, email, passwordHash: await hashPassword(password) });
+    ops.push({ op: 'setCredentials', userId: user.id, email, passwordHash: await hashPassword(password) });
   }
+  await context.store.write(ops);
   return { success: true };
 }
 
@@ -121,15 +116,9 @@ async function loadTestUser(context: ReadContext, idText: string, method: 'post'
   return object;
 }
 
-async function issueToken(context: ReadContext, userId: ObjectId, scopes: readonly string[]): Promise<string> {
-  const issued = await issueUserToken(context.store, {
-    appId: context.viewer.app.id,
-    userId,
-    scopes,
-    expiresIn: context.tokenLifetime,
-    now: context.now,
-  });
-  return issued.accessToken;
+/** A short-lived token of the viewing app for a test user, not yet saved. */
+function tokenFor<User extends IdOrRef>(context: ReadContext, userId: User, scopes: readonly string[]) {
+  return newUserToken({ appId: context.viewer.app.id, userId, scopes, expiresIn: context.tokenLifetime, now: context.now });
 }
 
 function loginUrl(context: ReadContext, id: string): string {

@@ -1,11 +1,29 @@
+import type { NodeTypeDef } from '../schema/definition.js';
 import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 
-type Audience = 'everyone' | 'friends' | 'owner';
+/** Who may see an object; `followed`: whoever may see the object it follows. */
+type Audience = 'everyone' | 'friends' | 'owner' | 'followed';
 
-function audienceOf(context: ReadContext, object: StoredObject): Audience {
-  const type = context.schema.type(object.type);
+/**
+ * How many objects deep following may go (a reply stored before threads were, via its comment,
+ * to the post); anything deeper stays hidden rather than loading without end.
+ */
+const MAX_FOLLOW_DEPTH = 3;
+
+function audienceOf(type: NodeTypeDef | undefined, object: StoredObject): Audience {
   if (!type || type.visibility === 'public') return 'everyone';
+  if (typeof type.visibility === 'object') return 'followed';
+  if (type.visibility === 'privacyWord') {
+    switch (object.data.privacy) {
+      case 'everyone':
+        return 'everyone';
+      case 'self':
+        return 'owner';
+      default:
+        return 'friends';
+    }
+  }
   const privacy = object.data.privacy as { value?: string } | undefined;
   switch (privacy?.value) {
     case 'EVERYONE':
@@ -17,29 +35,62 @@ function audienceOf(context: ReadContext, object: StoredObject): Audience {
   }
 }
 
+/** The id of the object whose visibility this one follows (a comment's thread), if its type follows one. */
+export function followedId(type: NodeTypeDef, object: StoredObject): number | undefined {
+  if (typeof type.visibility !== 'object') return undefined;
+  for (const key of type.visibility.follows) {
+    const value = object.data[key];
+    if (typeof value === 'number') return value;
+  }
+  return undefined;
+}
+
 /**
- * The objects the viewer may see, in the order given: public ones, their own, and friends-only
- * ones of their friends. Friendship is checked for the whole batch in one store call.
+ * The objects the viewer may see, in the order given: public ones, their own, friends-only ones
+ * of their friends, and those that follow an object the viewer may see. Friendship is checked for
+ * the whole batch in one store call, and the followed objects are loaded (and checked) together,
+ * one store call per level of following.
  */
 export async function visibleObjects(context: ReadContext, objects: readonly StoredObject[]): Promise<StoredObject[]> {
+  return visibleAt(context, objects, 0);
+}
+
+async function visibleAt(context: ReadContext, objects: readonly StoredObject[], depth: number): Promise<StoredObject[]> {
   const viewerId = context.viewer.userId;
   const needsFriendship = new Set<number>();
-  const audiences = objects.map((object) => {
-    const audience = audienceOf(context, object);
+  const follows = new Map<number, number>();
+  const audiences = objects.map((object, index) => {
+    const type = context.schema.type(object.type);
+    const audience = audienceOf(type, object);
+    if (audience === 'followed') {
+      const followed = followedId(type!, object);
+      if (followed !== undefined) follows.set(index, followed);
+    }
     if (audience === 'friends' && viewerId !== null && object.owner !== null && object.owner !== viewerId) {
       needsFriendship.add(object.owner);
     }
     return audience;
   });
-  const friendships =
+  const [friendships, visibleFollowed] = await Promise.all([
     viewerId === null || needsFriendship.size === 0
       ? new Set<string>()
-      : await context.store.getExisting('friends', [...needsFriendship].map((owner) => [viewerId, owner] as const));
+      : context.store.getExisting('friends', [...needsFriendship].map((owner) => [viewerId, owner] as const)),
+    visibleIds(context, [...new Set(follows.values())], depth + 1),
+  ]);
   return objects.filter((object, index) => {
     const audience = audiences[index];
     if (audience === 'everyone') return true;
+    if (audience === 'followed') return follows.has(index) && visibleFollowed.has(follows.get(index)!);
     if (viewerId === null || object.owner === null) return false;
     if (object.owner === viewerId) return true;
     return audience === 'friends' && friendships.has(`${viewerId}:${object.owner}`);
   });
+}
+
+/** Which of these ids name objects that exist and the viewer may see. */
+async function visibleIds(context: ReadContext, ids: readonly number[], depth: number): Promise<Set<number>> {
+  if (ids.length === 0 || depth > MAX_FOLLOW_DEPTH) return new Set();
+  const loaded = await context.store.getObjects(ids);
+  const visible = await visibleAt(context, [...loaded.values()], depth);
+  return new Set(visible.map((object) => object.id));
 }

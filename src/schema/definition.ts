@@ -105,7 +105,15 @@ export type Visibility =
   /** Anyone with a token sees it. */
   | 'public'
   /** `data.privacy.value`: EVERYONE (anyone), ALL_FRIENDS (owner and friends), SELF (owner); ALL_FRIENDS when unset. */
-  | 'privacy';
+  | 'privacy'
+  /** `data.privacy` as the plain word albums show: `everyone` (anyone), `self` (owner), any other (`friends`) owner and friends. */
+  | 'privacyWord'
+  /**
+   * Seen by whoever may see another node: the one named by the first of these data fields that
+   * holds an id (a comment follows the post or photo its conversation hangs under). Hidden from
+   * everyone once that node is gone.
+   */
+  | { follows: readonly string[] };
 
 /** How the node's id is shown. */
 export type IdForm =
@@ -128,6 +136,13 @@ export interface NodeTypeDef {
    * names none of its own (all of a photo needs its owner's `user_photos`).
    */
   scope?: string;
+  /** Deleting the node removes its uploaded image; nodes that only show the image (a photo's story) never do. */
+  ownsMedia?: boolean;
+  /**
+   * Associations from the node to nodes that go with it: deleted in the same transaction, each
+   * with its comments (a photo's story posts).
+   */
+  deletesWith?: string[];
   /** Fields sent when the request names none; `id` is always appended last. */
   defaultFields: string[];
   fields: FieldDef[];
@@ -137,8 +152,8 @@ export interface NodeTypeDef {
 /**
  * Who an association written by a POST joins: the node posted to, the viewer, the node created,
  * the node named after the edge (`<u2>` in `/<u1>/friends/<u2>`), or the thread: the post or
- * photo a conversation hangs under (the parent itself, or for a reply the object its comment was
- * written on).
+ * photo a conversation hangs under (the parent itself, or for a reply the node its comment
+ * follows).
  */
 export type Party = 'parent' | 'viewer' | 'created' | 'item' | 'thread';
 
@@ -170,9 +185,16 @@ export interface EdgePost {
   image?: boolean;
   /**
    * The created node is also announced by a post on the viewer's feed (a photo upload's story),
-   * with this data; the answer then names the post as `post_id`.
+   * with data made from the created node's; the answer then names the post as `post_id`. `assoc`
+   * links the node to its story; the node's type names it among those deleted with it.
    */
-  story?: (params: Record<string, unknown>) => Record<string, unknown>;
+  story?: { assoc: string; data: (created: Record<string, unknown>) => Record<string, unknown> };
+  /**
+   * A POST on a node of the created type that itself answers another of that type (a reply,
+   * whose `parent` is a comment) goes to that other node: a reply to a reply joins the top-level
+   * comment, so conversations are two levels deep, as on the real service.
+   */
+  flattens?: boolean;
   /** Type of the node the path names after the edge (`/<u1>/friends/<u2>`); such a POST is made by the parent itself. */
   item?: string;
   /**
@@ -182,10 +204,22 @@ export interface EdgePost {
    */
   request?: string;
   params?: ParamDef[];
+  /**
+   * The parent may list at most `max` nodes under `assoc`; a POST beyond that is refused with
+   * `message`. Checked inside the POST's own transaction, so simultaneous POSTs cannot overshoot.
+   */
+  cap?: { assoc: string; max: number; message: string };
   /** At least one of these parameters must be given (a post needs a message or a link). */
   oneOf?: string[];
-  /** Data of the created node, from the parameters read (the parameters themselves when absent). */
-  derive?: (params: Record<string, unknown>, parties: { parent: number; viewer: number; thread: number }) => Record<string, unknown>;
+  /**
+   * Data of the created node, from the parameters read and the data of the node posted to (the
+   * parameters themselves when absent).
+   */
+  derive?: (
+    params: Record<string, unknown>,
+    parties: { parent: number; viewer: number; thread: number },
+    parentData: Record<string, unknown>,
+  ) => Record<string, unknown>;
   /** Associations written in the same transaction, in both directions where the graph needs both. */
   links: Array<{ assoc: string; from: Party; to: Party }>;
 }

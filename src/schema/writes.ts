@@ -41,13 +41,14 @@ export const likeObject: EdgePost = {
   ],
 };
 
-/** `POST /<object>/comments`: a comment by the viewer. */
+/** `POST /<object>/comments`: a comment by the viewer, keeping the thread it belongs to. */
 export const commentOnObject: EdgePost = {
   scope: PUBLISH,
   creates: 'comment',
+  flattens: true,
   params: [MESSAGE],
   oneOf: ['message'],
-  derive: (params, { parent }) => ({ ...params, parent }),
+  derive: (params, { parent, thread }) => ({ ...params, parent, thread }),
   links: [
     { assoc: 'comments', from: 'parent', to: 'created' },
     { assoc: 'thread_comments', from: 'thread', to: 'created' },
@@ -62,19 +63,26 @@ const PHOTO_PARAMS = [
   { name: 'no_story', maxLength: 5 },
 ];
 
-/** A photo's caption, whichever of the two names the client used for it. */
-function photoData(params: Record<string, unknown>): Record<string, unknown> {
+/** Association from a photo to the post announcing it. */
+export const PHOTO_STORIES = 'photo_stories';
+
+/**
+ * A photo's caption, whichever of the two names the client used for it, and its privacy: the
+ * one given, else `fallback` (an album's), else friends.
+ */
+function photoData(params: Record<string, unknown>, fallback?: Privacy): Record<string, unknown> {
   const caption = params.caption ?? params.message;
-  return { ...(caption === undefined ? {} : { name: caption }), privacy: privacyOf(params.privacy) };
+  const privacy = params.privacy === undefined && fallback ? fallback : privacyOf(params.privacy);
+  return { ...(caption === undefined ? {} : { name: caption }), privacy };
 }
 
-function photoStory(params: Record<string, unknown>): Record<string, unknown> {
-  const caption = params.caption ?? params.message;
+/** A photo's story shows its caption to whoever may see the photo. */
+function photoStory(photo: Record<string, unknown>): Record<string, unknown> {
   return {
     type: 'photo',
     status_type: 'added_photos',
-    ...(caption === undefined ? {} : { message: caption }),
-    privacy: privacyOf(params.privacy),
+    ...(photo.name === undefined ? {} : { message: photo.name }),
+    privacy: photo.privacy,
   };
 }
 
@@ -85,15 +93,15 @@ export const uploadPhoto: EdgePost = {
   allowed: 'self',
   image: true,
   params: PHOTO_PARAMS,
-  derive: photoData,
-  story: photoStory,
+  derive: (params) => photoData(params),
+  story: { assoc: PHOTO_STORIES, data: photoStory },
   links: [{ assoc: 'photos', from: 'viewer', to: 'created' }],
 };
 
-/** `POST /<album>/photos`: the album's owner adds an uploaded photo to it. */
+/** `POST /<album>/photos`: the album's owner adds an uploaded photo to it, shared as the album is unless said otherwise. */
 export const addPhotoToAlbum: EdgePost = {
   ...uploadPhoto,
-  derive: (params, { parent }) => ({ ...photoData(params), album: parent }),
+  derive: (params, { parent }, album) => ({ ...photoData(params, privacyOfWord(album.privacy)), album: parent }),
   links: [
     { assoc: 'photos', from: 'viewer', to: 'created' },
     { assoc: 'album_photos', from: 'parent', to: 'created' },
@@ -109,12 +117,11 @@ export const createAlbum: EdgePost = {
   oneOf: ['name'],
   derive: (params) => {
     const description = params.description ?? params.message;
-    const { value } = privacyOf(params.privacy);
     return {
       type: 'normal',
       name: params.name,
       ...(description === undefined ? {} : { description }),
-      privacy: value === 'EVERYONE' ? 'everyone' : value === 'SELF' ? 'self' : 'friends',
+      privacy: ALBUM_WORDS[privacyOf(params.privacy).value] ?? 'friends',
     };
   },
   links: [{ assoc: 'albums', from: 'viewer', to: 'created' }],
@@ -135,10 +142,18 @@ export const befriend: EdgePost = {
   ],
 };
 
+/** Most test users one app may hold. */
+const MAX_TEST_USERS = 500;
+
 /** `POST /<app>/accounts/test-users`: the app makes a test user, listed among its test users. */
 export const createTestUser: EdgePost = {
   by: 'app',
   creates: 'user',
+  cap: {
+    assoc: 'test_users',
+    max: MAX_TEST_USERS,
+    message: `This app already has the most test users allowed (${MAX_TEST_USERS}); delete some first`,
+  },
   params: [
     { name: 'name', maxLength: 100 },
     { name: 'locale', maxLength: 5 },
@@ -155,8 +170,19 @@ const PRIVACY_DESCRIPTIONS: Record<string, string> = {
   SELF: 'Only me',
 };
 
-function privacyOf(value: unknown): { value: string; description: string } {
+/** How albums word the privacy values they take; the rest read as `friends`. */
+const ALBUM_WORDS: Record<string, string> = { EVERYONE: 'everyone', ALL_FRIENDS: 'friends', SELF: 'self' };
+
+type Privacy = { value: string; description: string };
+
+function privacyOf(value: unknown): Privacy {
   const requested = typeof value === 'object' && value !== null ? String((value as { value?: unknown }).value ?? '') : '';
   const chosen = requested in PRIVACY_DESCRIPTIONS ? requested : 'ALL_FRIENDS';
   return { value: chosen, description: PRIVACY_DESCRIPTIONS[chosen]! };
+}
+
+/** The privacy object of an album's plain word. */
+function privacyOfWord(word: unknown): Privacy {
+  const value = Object.keys(ALBUM_WORDS).find((key) => ALBUM_WORDS[key] === word);
+  return privacyOf({ value });
 }

@@ -61,7 +61,8 @@ export function queueLikes(
 
 /**
  * Queues `count` comments on the object `parent` (already written, so its id is known) by
- * people among `commenters`, each possibly liked by a few of `likerCandidates`.
+ * people among `commenters`, each possibly liked by a few of `likerCandidates`. Seeded comments
+ * are all top-level, so the parent is their thread too.
  * Returns how many comments and comment likes were queued.
  */
 export function queueComments(
@@ -86,7 +87,7 @@ export function queueComments(
       owner: context.userIds[author] as ObjectId,
       createdTime: time,
       updatedTime: time,
-      data: { message: random.pick(COMMENTS), parent },
+      data: { message: random.pick(COMMENTS), parent, thread: parent },
     });
     buffer.link('comments', parent, comment, time);
     buffer.link('thread_comments', parent, comment, time);

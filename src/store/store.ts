@@ -91,7 +91,32 @@ export type WriteOp =
    * comments on their posts), the person, and their grants, tokens, credentials and
    * authorization codes under every app. Reports whether the person existed.
    */
-  | { op: 'deleteUser'; id: ObjectId; cascade: readonly string[] };
+  | { op: 'deleteUser'; id: ObjectId; cascade: readonly string[] }
+  /**
+   * Fails the whole batch with a CountLimitError when `id1` has more than `max` associations of
+   * `type` at this point of the batch, counting those the batch added before it. Placed after the
+   * batch's addAssoc of a new item to that list, it holds against simultaneous batches doing the
+   * same: each sees the others' committed adds, so together they never exceed `max`.
+   */
+  | { op: 'checkCount'; type: string; id1: ObjectId; max: number }
+  /** setCredentials inside a batch, for a user the batch may create. */
+  | { op: 'setCredentials'; userId: IdOrRef; email: string; passwordHash: string }
+  /** setGrants of one user inside a batch, for a user the batch may create. */
+  | { op: 'setGrants'; appId: ObjectId; userId: IdOrRef; grants: readonly Grant[] }
+  /** saveToken inside a batch, for a user the batch may create. */
+  | { op: 'saveToken'; token: Omit<TokenRecord, 'userId'> & { userId: IdOrRef | null } };
+
+/** A checkCount op found its list full; nothing of the batch was written. */
+export class CountLimitError extends Error {
+  constructor(
+    readonly type: string,
+    readonly id1: ObjectId,
+    readonly max: number,
+  ) {
+    super(`Object ${id1} would have more than ${max} associations of type ${type}`);
+    this.name = 'CountLimitError';
+  }
+}
 
 export interface WriteResult {
   /** For each op: the created object's id (createObject), or whether anything changed. */
@@ -191,6 +216,8 @@ export interface Store {
   listApps(): Promise<AppRecord[]>;
 
   saveToken(token: TokenRecord): Promise<void>;
+  /** Saves many tokens in one call (one transaction). */
+  saveTokens(tokens: readonly TokenRecord[]): Promise<void>;
   findToken(hash: string): Promise<TokenRecord | undefined>;
   deleteTokens(appId: ObjectId, userId: ObjectId): Promise<void>;
   /**

@@ -55,6 +55,42 @@ describe('batched execution', () => {
     assert.ok(big.calls.length <= 20, `store calls: ${big.calls.join(', ')}`);
   });
 
+  it("lists test users with the same store calls for five as for one, saving all their tokens at once", async () => {
+    const app = await fixture.store.createApp({ name: 'Many testers', secret: 'many-secret', idKey: '12'.repeat(16), createdTime: fixture.now });
+    const path = `/v2.4/${app.id}/accounts`;
+    for (let i = 0; i < 5; i++) {
+      const made = await server.form(`${path}/test-users`, { access_token: `${app.id}|many-secret` });
+      assert.equal(made.status, 200, made.text);
+    }
+    const list = async (limit: string) => {
+      calls.length = 0;
+      const reply = await server.get(path, { access_token: `${app.id}|many-secret`, limit });
+      assert.equal(reply.body.data.length, Number(limit));
+      assert.ok(reply.body.data.every((user: { access_token?: string }) => user.access_token !== undefined));
+      return [...calls].sort();
+    };
+    const one = await list('1');
+    const five = await list('5');
+    assert.deepEqual(five, one);
+    assert.equal(five.filter((call) => call === 'saveTokens').length, 1);
+    assert.ok(!five.includes('saveToken'), five.join(', '));
+  });
+
+  it('writes a new test user, and changes one, each in a single store write', async () => {
+    const app = await fixture.store.createApp({ name: 'One write', secret: 'one-secret', idKey: '34'.repeat(16), createdTime: fixture.now });
+    const token = `${app.id}|one-secret`;
+    calls.length = 0;
+    const made = await server.form(`/v2.4/${app.id}/accounts/test-users`, { access_token: token, permissions: 'email' });
+    assert.equal(made.status, 200, made.text);
+    const writes = ['write', 'setCredentials', 'setGrants', 'saveToken', 'saveTokens'];
+    assert.deepEqual(calls.filter((call) => writes.includes(call)), ['write']);
+
+    calls.length = 0;
+    const changed = await server.form(`/v2.4/${made.body.id}`, { access_token: token, name: 'Renamed Tester', password: 'a new password' });
+    assert.equal(changed.text, '{"success":true}');
+    assert.deepEqual(calls.filter((call) => writes.includes(call)), ['write']);
+  });
+
   it('keeps one page call per edge and level', async () => {
     const { calls: made } = await storeCalls('friends.limit(25){posts.limit(5){likes.limit(5){name}}}');
     assert.equal(made.filter((call) => call === 'getPages').length, 3);

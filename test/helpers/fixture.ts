@@ -100,7 +100,7 @@ export async function buildFixture(): Promise<Fixture> {
 
   const comments = await created([1, 2, 3].map((n) => ({
     op: 'createObject' as const,
-    object: { type: 'comment', owner: bob!, createdTime: NOW - 8 * DAY + n, data: { message: `Comment ${n}`, parent: popular } },
+    object: { type: 'comment', owner: bob!, createdTime: NOW - 8 * DAY + n, data: { message: `Comment ${n}`, parent: popular, thread: popular } },
   })));
   await store.write(comments.map((comment, n) => ({ op: 'addAssoc' as const, type: 'comments', id1: popular!, id2: comment, time: NOW - 8 * DAY + n + 1 })));
 

@@ -81,6 +81,25 @@ describe('comments, replies and updates over HTTP', () => {
     assert.deepEqual(counted.body, { comment_count: 1, message: 'first', id: comments[0] });
   });
 
+  it('attaches a reply to a reply to the top-level comment, so the stream lists it and deleting the post removes it', async () => {
+    const { postId, comments, reply } = await conversation();
+    clock += 10;
+    const nested = await post(`/v2.4/${reply}/comments`, { message: 'reply to reply', fields: 'message,object{message}' });
+    assert.equal(nested.status, 200, nested.text);
+    assert.equal(nested.body.object.message, 'first', 'its parent is the top-level comment');
+    const replies = await server.get(`/v2.4/${comments[0]}/comments`, { access_token: token, summary: 'true' });
+    assert.deepEqual(messages(replies.body), ['reply to first', 'reply to reply']);
+    assert.equal(replies.body.summary.total_count, 2);
+    assert.equal((await server.get(`/v2.4/${reply}/comments`, { access_token: token })).text, '{"data":[]}');
+    const stream = await server.get(`/v2.4/${postId}/comments`, { access_token: token, filter: 'stream', summary: 'true' });
+    assert.deepEqual(messages(stream.body), ['first', 'second', 'third', 'reply to first', 'reply to reply']);
+    assert.equal(stream.body.summary.total_count, 5);
+
+    const deleted = await server.fetch(`${server.url}/v2.4/${postId}?access_token=${token}`, { method: 'DELETE' });
+    assert.equal(deleted.text, SUCCESS);
+    for (const gone of [...comments, reply, nested.body.id]) await assertGone(gone);
+  });
+
   it('likes comments like posts, and tells the author they may remove their comment', async () => {
     const { comments } = await conversation();
     assert.equal((await post(`/v2.4/${comments[1]}/likes`, {})).text, SUCCESS);

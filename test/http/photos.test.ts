@@ -200,6 +200,32 @@ describe('photos and albums over HTTP', () => {
     assert.equal((await bytesAt(photo.body.source)).status, 404);
   });
 
+  it("keeps a photo's image when its story is deleted, and deletes the photo's stories and their comments with it", async () => {
+    const remove = (id: string) => server.fetch(`${server.url}/v2.4/${id}?access_token=${token}`, { method: 'DELETE' });
+    const comment = async (id: string) => (await server.form(`/v2.4/${id}/comments`, { access_token: token, message: 'nice' })).body.id as string;
+
+    const kept = (await upload('/v2.4/me/photos', pngBytes(6, 6, 4), { caption: 'kept' })).body;
+    const source = (await server.get(`/v2.4/${kept.id}`, { access_token: token, fields: 'source' })).body.source;
+    const story = await server.get(`/v2.4/${kept.post_id}`, { access_token: token, fields: 'full_picture,picture' });
+    assert.equal(story.body.full_picture, source);
+    assert.equal(story.body.picture, `${source}?size=small`);
+    assert.equal((await remove(kept.post_id)).text, '{"success":true}');
+    assert.equal((await server.get(`/v2.4/${kept.id}`, { access_token: token, fields: 'name' })).body.name, 'kept');
+    assert.equal((await bytesAt(source)).status, 200, 'the photo keeps its image');
+
+    const gone = (await upload('/v2.4/me/photos', pngBytes(6, 6, 5), { caption: 'gone' })).body;
+    const goneSource = (await server.get(`/v2.4/${gone.id}`, { access_token: token, fields: 'source' })).body.source;
+    const comments = [await comment(gone.id), await comment(gone.post_id)];
+    assert.equal((await remove(gone.id)).text, '{"success":true}');
+    for (const id of [gone.id, gone.post_id, ...comments]) {
+      const read = await server.get(`/v2.4/${id}`, { access_token: token });
+      assert.equal(read.status, 400, `${id} is gone`);
+    }
+    assert.equal((await bytesAt(goneSource)).status, 404);
+    const feed = await server.get('/v2.4/me/feed', { access_token: token, limit: '5', fields: 'id' });
+    assert.ok(!feed.body.data.some((post: { id: string }) => post.id === gone.post_id), 'the story left the feed');
+  });
+
   it('redirects picture edges to the image, or describes it with redirect=false', async () => {
     const redirect = await fetch(`${server.url}/v2.4/me/picture?access_token=${token}`, { redirect: 'manual' });
     assert.equal(redirect.status, 302);

@@ -4,10 +4,10 @@ import { verifyPassword } from '../../src/auth/passwords.js';
 import { hashToken } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { SHORT_TOKEN_LIFETIME } from '../../src/config.js';
-import type { AppRecord } from '../../src/store/store.js';
+import type { AppRecord, WriteOp } from '../../src/store/store.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { startServer, useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
-import { storedBytes } from '../helpers/test-store.js';
+import { selectRows, storedBytes } from '../helpers/test-store.js';
 
 const SUCCESS = '{"success":true}';
 
@@ -200,6 +200,34 @@ describe('test users over HTTP', () => {
     assert.equal((await fixture.store.getGrants(fixture.app.id, [internal])).size, 0);
     const listed = await server.get(path, { access_token: appToken, limit: '100' });
     assert.ok(!listed.body.data.some((user: { id: string }) => user.id === doomed.id));
+  });
+
+  it('never lets simultaneous creations take an app past its limit of test users', async () => {
+    const app = await fixture.store.createApp({ name: 'Crowded', secret: 'crowded-secret', idKey: '56'.repeat(16), createdTime: fixture.now });
+    const token = `${app.id}|crowded-secret`;
+    const listed = async () => (await fixture.store.getCounts('test_users', [app.id])).get(app.id);
+    // 499 test users written straight to the store: one place left.
+    await fixture.store.write(
+      Array.from({ length: 499 }, (_, i): WriteOp[] => [
+        { op: 'createObject', object: { type: 'user', owner: null, createdTime: fixture.now, data: { name: `Filler ${i}` } } },
+        { op: 'addAssoc', type: 'test_users', id1: app.id, id2: { ref: 2 * i }, time: fixture.now },
+      ]).flat(),
+    );
+    assert.equal(await listed(), 499);
+    const replies = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => server.form(`/v2.4/${app.id}/accounts/test-users`, { access_token: token, name: `Racer ${i}` })),
+    );
+    const made = replies.filter((reply) => reply.status === 200);
+    assert.equal(made.length, 1, replies.map((reply) => reply.text).join('\n'));
+    for (const refused of replies.filter((reply) => reply.status !== 200)) {
+      assertError(refused, 400, 100, /most test users allowed \(500\)/);
+    }
+    assert.equal(await listed(), 500);
+    assert.equal((await server.get('/v2.4/me', { access_token: made[0]!.body.access_token, fields: 'name' })).status, 200);
+    const names = new Set(replies.map((_, i) => `Racer ${i}`));
+    const users = await selectRows<{ id: number }>(fixture.store, "SELECT id FROM objects WHERE type = 'user' AND owner IS NULL");
+    const racers = [...(await fixture.store.getObjects(users.map((user) => Number(user.id)))).values()].filter((user) => names.has(String(user.data.name)));
+    assert.equal(racers.length, 1, 'the refused creations left no user behind');
   });
 
   it('deletes only its own test users, and only with an app token', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { recordKey, type RecordKey, type RecordKind, type StoreRecord } from '../../src/store/records.js';
-import type { Association, Grant, ObjectId, PageRequest, Position, Store, TokenRecord, WriteOp } from '../../src/store/store.js';
+import { CountLimitError, type Association, type Grant, type ObjectId, type PageRequest, type Position, type Store, type TokenRecord, type WriteOp } from '../../src/store/store.js';
 
 /**
  * The behaviour every Store implementation owes its callers, written against the interface
@@ -545,6 +545,82 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       it('accepts an empty batch', async () => {
         assert.deepEqual(await store.write([]), { results: [] });
       });
+
+      it("writes a new user's credentials, grants and token in the batch that creates them", async () => {
+        const app = await createObject('application');
+        const email = `batch.${app}@Example.com`;
+        const hash = `${app}`.padEnd(64, 'e');
+        const grants: Grant[] = [{ scope: 'public_profile', status: 'granted' }, { scope: 'email', status: 'declined' }];
+        const { results } = await store.write([
+          { op: 'createObject', object: { type: 'user', owner: null, createdTime: 7, data: { name: 'New' } } },
+          { op: 'addAssoc', type: 'test_users', id1: app, id2: { ref: 0 }, time: 7 },
+          { op: 'setCredentials', userId: { ref: 0 }, email, passwordHash: 'scrypt$new' },
+          { op: 'setGrants', appId: app, userId: { ref: 0 }, grants },
+          { op: 'saveToken', token: { hash, kind: 'user', appId: app, userId: { ref: 0 }, scopes: ['public_profile'], issuedAt: 7, expiresAt: 70 } },
+        ]);
+        const user = results[0] as ObjectId;
+        assert.deepEqual(results.slice(1), [true, true, true, true]);
+        assert.deepEqual(await store.getCredentials(user), { userId: user, email: email.toLowerCase(), passwordHash: 'scrypt$new' });
+        assert.deepEqual(await store.getGrants(app, [user]), new Map([[user, [grants[1], grants[0]]]]));
+        assert.deepEqual(await store.findToken(hash), { hash, kind: 'user', appId: app, userId: user, scopes: ['public_profile'], issuedAt: 7, expiresAt: 70 });
+
+        await store.write([
+          { op: 'setGrants', appId: app, userId: user, grants: [{ scope: 'user_friends', status: 'granted' }] },
+          { op: 'setCredentials', userId: user, email, passwordHash: 'scrypt$changed' },
+        ]);
+        assert.deepEqual(await store.getGrants(app, [user]), new Map([[user, [{ scope: 'user_friends', status: 'granted' }]]]));
+        assert.equal((await store.getCredentials(user))?.passwordHash, 'scrypt$changed');
+      });
+
+      it('writes none of the credentials, grants and token of a batch that fails', async () => {
+        const app = await createObject('application');
+        const missing = await createObject();
+        await store.write([{ op: 'deleteObject', id: missing }]);
+        const email = `failed.${app}@example.com`;
+        const hash = `${app}`.padEnd(64, 'f');
+        await assert.rejects(
+          store.write([
+            { op: 'createObject', object: { type: 'user', owner: null, createdTime: 7, data: {} } },
+            { op: 'setCredentials', userId: { ref: 0 }, email, passwordHash: 'x' },
+            { op: 'setGrants', appId: app, userId: { ref: 0 }, grants: [{ scope: 'public_profile', status: 'granted' }] },
+            { op: 'saveToken', token: { hash, kind: 'user', appId: app, userId: { ref: 0 }, scopes: [], issuedAt: 7, expiresAt: 0 } },
+            { op: 'updateObject', id: missing, data: { name: 'ghost' }, updatedTime: 7 },
+          ]),
+        );
+        assert.equal(await store.findCredentialsByEmail(email), undefined);
+        assert.equal(await store.findToken(hash), undefined);
+      });
+
+      it("refuses a batch whose adds take a list past checkCount's max, changing nothing", async () => {
+        const [owner, a, b, c] = [await createObject(), await createObject(), await createObject(), await createObject()];
+        await addAssociations(owner, 'members', [{ id2: a, time: 1 }, { id2: b, time: 2 }]);
+        const add = (id2: ObjectId): WriteOp[] => [
+          { op: 'addAssoc', type: 'members', id1: owner, id2, time: 3 },
+          { op: 'checkCount', type: 'members', id1: owner, max: 3 },
+        ];
+        assert.deepEqual((await store.write(add(c))).results, [true, true]);
+        const refused = store.write([{ op: 'createObject', object: { type: 'user', owner: null, createdTime: 4, data: {} } }, ...add(4_000_000_000)]);
+        await assert.rejects(refused, (error) => error instanceof CountLimitError && error.max === 3 && error.id1 === owner);
+        assert.equal((await store.getCounts('members', [owner])).get(owner), 3);
+        assert.deepEqual((await page({ type: 'members', limit: 5 }, owner)).map((x) => x.id2), [c, b, a]);
+        assert.deepEqual((await store.write([{ op: 'checkCount', type: 'nothing', id1: owner, max: 0 }])).results, [true]);
+      });
+
+      it('lets simultaneous batches add to a list only up to the max their checkCount names', async () => {
+        const owner = await createObject();
+        const join = (): WriteOp[] => [
+          { op: 'createObject', object: { type: 'user', owner: null, createdTime: 5, data: {} } },
+          { op: 'addAssoc', type: 'members', id1: owner, id2: { ref: 0 }, time: 5 },
+          { op: 'checkCount', type: 'members', id1: owner, max: 3 },
+        ];
+        const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => store.write(join())));
+        assert.equal(outcomes.filter((outcome) => outcome.status === 'fulfilled').length, 3);
+        for (const outcome of outcomes) {
+          if (outcome.status === 'rejected') assert.ok(outcome.reason instanceof CountLimitError, String(outcome.reason));
+        }
+        assert.equal((await store.getCounts('members', [owner])).get(owner), 3);
+        assert.equal((await page({ type: 'members', limit: 10 }, owner)).length, 3);
+      });
     });
 
     describe('apps', () => {
@@ -611,6 +687,16 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         await store.saveToken(token);
         assert.deepEqual(await store.findToken(token.hash), token);
         assert.equal(await store.findToken('b'.repeat(64)), undefined);
+      });
+
+      it('saves many tokens in one call', async () => {
+        const app = await createObject('application');
+        const tokens = [1, 2, 3].map((n) => userToken(`${app}-${n}`.padEnd(64, 'g'), app, 20 + n));
+        await store.saveTokens(tokens);
+        for (const token of tokens) assert.deepEqual(await store.findToken(token.hash), token);
+        await store.saveTokens([]);
+        await store.saveTokens([{ ...tokens[0]!, scopes: ['email'] }]);
+        assert.deepEqual((await store.findToken(tokens[0]!.hash))?.scopes, ['email'], 'saving a hash again replaces its token');
       });
 
       it('round-trips an app token without user that never expires', async () => {

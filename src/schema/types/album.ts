@@ -6,7 +6,7 @@ export const albumType: NodeTypeDef = {
   name: 'album',
   label: 'Album',
   idForm: 'plain',
-  visibility: 'public',
+  visibility: 'privacyWord',
   scope: 'user_photos',
   defaultFields: ['created_time', 'name'],
   fields: [

@@ -1,4 +1,7 @@
-/** A comment on a post, photo, album or another comment. */
+/**
+ * A comment on a post, photo or album, or a reply to one. Whoever may see the thread (the post,
+ * photo or album the conversation hangs under) may see its comments, and nobody else.
+ */
 import type { NodeTypeDef } from '../definition.js';
 import { commentOnObject, likeObject, MESSAGE_LENGTH } from '../writes.js';
 
@@ -6,7 +9,8 @@ export const commentType: NodeTypeDef = {
   name: 'comment',
   label: 'Comment',
   idForm: 'plain',
-  visibility: 'public',
+  // Comments written before the thread was stored name only their parent, which leads to it.
+  visibility: { follows: ['thread', 'parent'] },
   defaultFields: ['created_time', 'from', 'message'],
   fields: [
     { name: 'id', type: 'numeric string', source: { kind: 'id' },
@@ -25,7 +29,7 @@ export const commentType: NodeTypeDef = {
     { name: 'can_remove', type: 'bool', source: { kind: 'computed', compute: (object, context) => object.owner === context.viewerId },
       description: 'Whether the viewer may remove the comment.' },
     { name: 'object', type: 'object', source: { kind: 'ref', key: 'parent' },
-      description: 'The post, photo, album or comment this comment was written on.' },
+      description: 'The post, photo or album this comment was written on, or for a reply the comment it answers.' },
   ],
   edges: [
     { name: 'likes', target: 'user', assoc: 'likes', summary: 'likes', post: likeObject,

@@ -1,6 +1,6 @@
 /** A photo someone uploaded; its image files are served by Loom itself. */
 import type { FieldContext, NodeTypeDef } from '../definition.js';
-import { commentOnObject, likeObject, MESSAGE_LENGTH } from '../writes.js';
+import { commentOnObject, likeObject, MESSAGE_LENGTH, PHOTO_STORIES } from '../writes.js';
 import type { StoredObject } from '../../store/store.js';
 import { imageKeyOf, photoSourceUrl, photoThumbnailUrl } from '../media.js';
 
@@ -23,6 +23,8 @@ export const photoType: NodeTypeDef = {
   idForm: 'plain',
   visibility: 'privacy',
   scope: 'user_photos',
+  ownsMedia: true,
+  deletesWith: [PHOTO_STORIES],
   defaultFields: ['created_time', 'name'],
   fields: [
     { name: 'id', type: 'numeric string', source: { kind: 'id' },

@@ -23,7 +23,7 @@ import { migrate } from './migrations.js';
 import { pageQuery } from './page-query.js';
 import { countTable, loadRecords, scanTable } from './records.js';
 import { statements, type Statement } from './statements.js';
-import { applyOps } from './write-batch.js';
+import { applyOps, tokenValues } from './write-batch.js';
 
 /** Deadlocks and serialization failures: the transaction did nothing and may simply run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -204,6 +204,10 @@ export class PostgresStore implements Store {
       token.issuedAt,
       token.expiresAt,
     ]);
+  }
+
+  async saveTokens(tokens: readonly TokenRecord[]): Promise<void> {
+    if (tokens.length > 0) await this.rows(statements.upsertTokens, tokenValues(tokens));
   }
 
   async findToken(hash: string): Promise<TokenRecord | undefined> {

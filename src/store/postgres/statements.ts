@@ -96,6 +96,7 @@ export const statements = {
           credentials_gone AS (DELETE FROM credentials WHERE user_id = $1)
      DELETE FROM auth_codes WHERE user_id = $1`,
   ),
+  selectCount: statement('selectCount', 'SELECT count FROM counts WHERE id1 = $1 AND type = $2'),
   selectCounts: statement('selectCounts', 'SELECT id1, count FROM counts WHERE type = $1 AND id1 = ANY($2::bigint[])'),
   selectExisting: statement(
     'selectExisting',
@@ -121,6 +122,14 @@ export const statements = {
   upsertToken: statement(
     'upsertToken',
     `INSERT INTO tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5::json, $6, $7)
+     ON CONFLICT (hash) DO UPDATE SET kind = excluded.kind, app_id = excluded.app_id, user_id = excluded.user_id,
+       scopes = excluded.scopes, issued_at = excluded.issued_at, expires_at = excluded.expires_at`,
+  ),
+  /** A run of tokens, each hash at most once. */
+  upsertTokens: statement(
+    'upsertTokens',
+    `INSERT INTO tokens (${TOKEN_COLUMNS})
+     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::json[], $6::bigint[], $7::bigint[])
      ON CONFLICT (hash) DO UPDATE SET kind = excluded.kind, app_id = excluded.app_id, user_id = excluded.user_id,
        scopes = excluded.scopes, issued_at = excluded.issued_at, expires_at = excluded.expires_at`,
   ),

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { NewObject, ObjectId, WriteOp } from '../store.js';
+import { CountLimitError, type NewObject, type ObjectId, type TokenRecord, type WriteOp } from '../store.js';
 import { filledData, mergeData, resolveId } from '../write-ops.js';
 import { statements, type Statement } from './statements.js';
 
@@ -43,6 +43,30 @@ export async function applyOps(client: pg.ClientBase, ops: readonly WriteOp[]): 
       case 'removeAssoc': {
         const { rows } = await run<{ removed: number }>(client, statements.deleteAssociation, [op.id1, op.type, op.id2]);
         results[index] = rows[0]!.removed > 0;
+        break;
+      }
+      case 'checkCount':
+        results[index] = await checkCount(client, op);
+        break;
+      case 'setCredentials':
+        await run(client, statements.upsertCredentials, [resolveId(op.userId, index, results), op.email.toLowerCase(), op.passwordHash]);
+        results[index] = true;
+        break;
+      case 'setGrants': {
+        const userId = resolveId(op.userId, index, results);
+        // One row per scope, the last grant winning, as setGrants does.
+        const latest = new Map(op.grants.map(({ scope, status }) => [scope, status]));
+        await run(client, statements.deleteGrants, [op.appId, [userId]]);
+        if (latest.size > 0) {
+          await run(client, statements.insertGrants, [op.appId, [...latest.keys()].map(() => userId), [...latest.keys()], [...latest.values()]]);
+        }
+        results[index] = true;
+        break;
+      }
+      case 'saveToken': {
+        const userId = op.token.userId === null ? null : resolveId(op.token.userId, index, results);
+        await run(client, statements.upsertTokens, tokenValues([{ ...op.token, userId }]));
+        results[index] = true;
         break;
       }
       default:
@@ -128,6 +152,31 @@ async function deleteObjects(client: pg.ClientBase, ids: readonly ObjectId[]): P
   await run(client, statements.deleteOutgoing, [ids]);
   const { rows } = await run<{ deleted: number }>(client, statements.deleteIncomingAndObjects, [ids]);
   return rows[0]!.deleted;
+}
+
+/**
+ * The batch's own add to the list has updated its count row, which stays locked until the commit:
+ * a simultaneous batch adding to the same list waits there, then adds to the committed count, so
+ * each check sees every add committed before it.
+ */
+async function checkCount(client: pg.ClientBase, op: Extract<WriteOp, { op: 'checkCount' }>): Promise<true> {
+  const { rows } = await run<{ count: number }>(client, statements.selectCount, [op.id1, op.type]);
+  if ((rows[0]?.count ?? 0) > op.max) throw new CountLimitError(op.type, op.id1, op.max);
+  return true;
+}
+
+/** The values of upsertTokens, each hash once (the last one given winning). */
+export function tokenValues(tokens: readonly TokenRecord[]): unknown[] {
+  const latest = [...new Map(tokens.map((token) => [token.hash, token])).values()];
+  return [
+    latest.map((t) => t.hash),
+    latest.map((t) => t.kind),
+    latest.map((t) => t.appId),
+    latest.map((t) => t.userId),
+    latest.map((t) => JSON.stringify(t.scopes)),
+    latest.map((t) => t.issuedAt),
+    latest.map((t) => t.expiresAt),
+  ];
 }
 
 async function deleteUser(client: pg.ClientBase, id: ObjectId, cascade: readonly string[]): Promise<boolean> {

@@ -18,6 +18,7 @@ import type {
   WriteOp,
   WriteResult,
 } from '../store.js';
+import { CountLimitError } from '../store.js';
 import { migrate } from './migrations.js';
 import { filledData, mergeData, resolveId } from '../write-ops.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
@@ -142,6 +143,7 @@ export class SqliteStore implements Store {
     (appId: ObjectId, userId: ObjectId, changes: readonly Grant[], onlyExisting: boolean) => Grant[]
   >;
   private readonly moveTokensToRevoked: Database.Transaction<(appId: ObjectId, userId: ObjectId, now: number) => void>;
+  private readonly putTokens: Database.Transaction<(tokens: readonly TokenRecord[]) => void>;
   private readonly records: SqliteRecords;
   private readonly loadInTransaction: Database.Transaction<(records: readonly StoreRecord[]) => void>;
 
@@ -169,10 +171,7 @@ export class SqliteStore implements Store {
       return id;
     });
     this.replaceGrants = db.transaction((appId: ObjectId, entries: readonly UserGrants[]) => {
-      for (const { userId, grants } of entries) {
-        this.statements.deleteGrants.run(appId, userId);
-        for (const grant of grants) this.statements.insertGrant.run(appId, userId, grant.scope, grant.status);
-      }
+      for (const { userId, grants } of entries) this.replaceUserGrants(appId, userId, grants);
     });
     this.changeGrants = db.transaction((appId: ObjectId, userId: ObjectId, changes: readonly Grant[], onlyExisting: boolean) => {
       for (const { scope, status } of changes) {
@@ -185,6 +184,9 @@ export class SqliteStore implements Store {
       this.statements.deleteStaleRevokedTokens.run(now);
       this.statements.copyTokensToRevoked.run(appId, userId);
       this.statements.deleteTokens.run(appId, userId);
+    });
+    this.putTokens = db.transaction((tokens: readonly TokenRecord[]) => {
+      for (const token of tokens) this.putToken(token);
     });
     this.records = new SqliteRecords(db);
     this.loadInTransaction = db.transaction((records: readonly StoreRecord[]) => this.records.load(records));
@@ -278,15 +280,11 @@ export class SqliteStore implements Store {
   }
 
   async saveToken(token: TokenRecord): Promise<void> {
-    this.statements.upsertToken.run(
-      token.hash,
-      token.kind,
-      token.appId,
-      token.userId,
-      JSON.stringify(token.scopes),
-      token.issuedAt,
-      token.expiresAt,
-    );
+    this.putToken(token);
+  }
+
+  async saveTokens(tokens: readonly TokenRecord[]): Promise<void> {
+    if (tokens.length > 0) this.putTokens.immediate(tokens);
   }
 
   async findToken(hash: string): Promise<TokenRecord | undefined> {
@@ -415,9 +413,41 @@ export class SqliteStore implements Store {
         if (removed) this.statements.decrementCount.run(1, op.id1, op.type);
         return removed;
       }
+      // The batch holds the write lock from its start, so no other batch can change the count before it commits.
+      case 'checkCount': {
+        const count = this.statements.selectCount.get(op.id1, op.type)?.count ?? 0;
+        if (count > op.max) throw new CountLimitError(op.type, op.id1, op.max);
+        return true;
+      }
+      case 'setCredentials':
+        this.statements.upsertCredentials.run(resolve(op.userId), op.email.toLowerCase(), op.passwordHash);
+        return true;
+      case 'setGrants':
+        this.replaceUserGrants(op.appId, resolve(op.userId), op.grants);
+        return true;
+      case 'saveToken':
+        this.putToken({ ...op.token, userId: op.token.userId === null ? null : resolve(op.token.userId) });
+        return true;
       default:
         throw new Error(`Unknown write op at index ${index}: ${JSON.stringify(op)}`);
     }
+  }
+
+  private putToken(token: TokenRecord): void {
+    this.statements.upsertToken.run(
+      token.hash,
+      token.kind,
+      token.appId,
+      token.userId,
+      JSON.stringify(token.scopes),
+      token.issuedAt,
+      token.expiresAt,
+    );
+  }
+
+  private replaceUserGrants(appId: ObjectId, userId: ObjectId, grants: readonly Grant[]): void {
+    this.statements.deleteGrants.run(appId, userId);
+    for (const grant of grants) this.statements.insertGrant.run(appId, userId, grant.scope, grant.status);
   }
 
   private insertObject(
@@ -513,6 +543,7 @@ function prepareStatements(db: Database.Database) {
     selectCounts: db.prepare<[string, string], { id1: number; count: number }>(
       'SELECT id1, count FROM counts WHERE type = ? AND id1 IN (SELECT value FROM json_each(?))',
     ),
+    selectCount: db.prepare<[ObjectId, string], { count: number }>('SELECT count FROM counts WHERE id1 = ? AND type = ?'),
     incrementCount: db.prepare<[ObjectId, string]>(
       `INSERT INTO counts (id1, type, count) VALUES (?, ?, 1)
        ON CONFLICT (id1, type) DO UPDATE SET count = count + 1`,
