@@ -153,7 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // 50 fields of at most 256 KiB (a message of 63,206 characters fits) and one image.
     limits: { fileSize: settings.media.maxBytes, files: 1, fields: 50, parts: 51, fieldNameSize: 100, fieldSize: Math.min(bodyLimit, 256 * 1024) },
   });
-  await app.register(mediaRoutes, { store: settings.store, media: settings.media.store });
+  await app.register(mediaRoutes, { media: settings.media.store });
   await app.register(oauthRoutes, { settings });
   await app.register(dialogRoutes, { settings });
   await app.register(debugTokenRoute, { settings });

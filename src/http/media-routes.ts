@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { MediaStore } from '../media/media-store.js';
 import { placeholderSvg, silhouetteSvg } from '../media/placeholders.js';
-import type { Store } from '../store/store.js';
 
 /** Image bytes never change once stored, so clients and proxies may keep them for good. */
 const FOREVER = 'public, max-age=31536000, immutable';
@@ -10,19 +9,18 @@ const FOREVER = 'public, max-age=31536000, immutable';
  * Images: uploaded photos by storage key, drawn placeholders for photos without bytes, and the
  * silhouette. Served without a token, as a CDN serves them, to `<img>` tags and redirects alike.
  */
-export async function mediaRoutes(app: FastifyInstance, { store, media }: { store: Store; media: MediaStore }): Promise<void> {
+export async function mediaRoutes(app: FastifyInstance, { media }: { media: MediaStore }): Promise<void> {
   app.get<{ Params: { key: string } }>('/media/photos/:key', async (request, reply) => {
     const bytes = await media.read(request.params.key);
     if (!bytes) return notFound(reply);
     return image(reply, contentTypeOf(bytes), bytes);
   });
 
+  // The address holds all the drawing needs (`<photo id>-<width>x<height>.svg`), so nothing is read.
   app.get<{ Params: { file: string } }>('/media/placeholders/:file', async (request, reply) => {
-    const match = /^(\d{1,15})\.svg$/.exec(request.params.file);
-    const photo = match ? (await store.getObjects([Number(match[1])])).get(Number(match[1])) : undefined;
-    if (!photo || photo.type !== 'photo') return notFound(reply);
-    const { width, height } = photo.data;
-    return image(reply, 'image/svg+xml', placeholderSvg(photo.id, Number(width) || 720, Number(height) || 540));
+    const match = /^(\d{1,15})-(\d{1,5})x(\d{1,5})\.svg$/.exec(request.params.file);
+    if (!match) return notFound(reply);
+    return image(reply, 'image/svg+xml', placeholderSvg(Number(match[1]), Number(match[2]), Number(match[3])));
   });
 
   app.get('/media/silhouette.svg', async (_request, reply) => image(reply, 'image/svg+xml', silhouetteSvg()));

@@ -9,11 +9,21 @@ export interface PhotoImage {
   id: number | string;
   /** Storage key of the uploaded bytes; absent for photos without any. */
   key?: string;
+  /** Size of the placeholder drawn for a photo without bytes. */
+  width?: unknown;
+  height?: unknown;
 }
+
+/** The size a placeholder is drawn at when the photo's own is unknown. */
+const PLACEHOLDER = { width: 720, height: 540 };
 
 /** Full-size image of a photo. */
 export function photoSourceUrl(publicUrl: string, photo: PhotoImage): string {
-  return photo.key ? `${publicUrl}/media/photos/${photo.key}` : `${publicUrl}/media/placeholders/${photo.id}.svg`;
+  if (photo.key) return `${publicUrl}/media/photos/${photo.key}`;
+  // Everything the drawing needs is in the address, so serving it reads nothing and tells nothing.
+  const width = typeof photo.width === 'number' ? photo.width : PLACEHOLDER.width;
+  const height = typeof photo.height === 'number' ? photo.height : PLACEHOLDER.height;
+  return `${publicUrl}/media/placeholders/${photo.id}-${width}x${height}.svg`;
 }
 
 /** Thumbnail of a photo: the same image asked for at its small size. */

@@ -246,7 +246,8 @@ describe('photos and albums over HTTP', () => {
     assert.equal(placeholder.status, 200);
     assert.equal(placeholder.type, 'image/svg+xml');
     assert.match(placeholder.bytes.toString(), /<svg[^>]* width="800" height="600"/);
-    assert.equal((await bytesAt(`${server.url}/media/placeholders/${fixture.users.alice}.svg`)).status, 404, 'only photos have placeholders');
+    assert.match(photos.body.data[0].source, /\/media\/placeholders\/\d+-800x600\.svg$/, 'the address says all the drawing needs');
+    assert.equal((await bytesAt(`${server.url}/media/placeholders/${fixture.users.alice}.svg`)).status, 404);
   });
 
   it('answers bodies over the limit with a Graph error, not a dropped connection', async () => {

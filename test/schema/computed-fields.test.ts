@@ -70,20 +70,20 @@ test('photos point at images served by Loom: uploaded bytes by key, others drawn
   const key = '0f'.repeat(16);
   assert.equal(compute(photoType, 'source', stored('photo', { image: { key, contentType: 'image/png' } }, 54)), `https://loom.test/media/photos/${key}`);
   const photo = stored('photo', { width: 800, height: 600 }, 55);
-  assert.equal(compute(photoType, 'source', photo), 'https://loom.test/media/placeholders/55.svg');
-  assert.equal(compute(photoType, 'picture', photo), 'https://loom.test/media/placeholders/55.svg?size=small');
+  assert.equal(compute(photoType, 'source', photo), 'https://loom.test/media/placeholders/55-800x600.svg');
+  assert.equal(compute(photoType, 'picture', photo), 'https://loom.test/media/placeholders/55-800x600.svg?size=small');
   assert.deepEqual(compute(photoType, 'images', photo), [
-    { height: 600, width: 800, source: 'https://loom.test/media/placeholders/55.svg' },
+    { height: 600, width: 800, source: 'https://loom.test/media/placeholders/55-800x600.svg' },
   ]);
   assert.deepEqual(compute(photoType, 'images', stored('photo', {}, 56)), [
-    { source: 'https://loom.test/media/placeholders/56.svg' },
+    { source: 'https://loom.test/media/placeholders/56-720x540.svg' },
   ]);
 });
 
 test('a photo post shows its photo; other posts have no picture', () => {
   const photoPost = stored('post', { type: 'photo', object_id: '55' });
-  assert.equal(compute(postType, 'picture', photoPost), 'https://loom.test/media/placeholders/55.svg?size=small');
-  assert.equal(compute(postType, 'full_picture', photoPost), 'https://loom.test/media/placeholders/55.svg');
+  assert.equal(compute(postType, 'picture', photoPost), 'https://loom.test/media/placeholders/55-720x540.svg?size=small');
+  assert.equal(compute(postType, 'full_picture', photoPost), 'https://loom.test/media/placeholders/55-720x540.svg');
   assert.equal(compute(postType, 'picture', stored('post', { type: 'status' })), undefined);
   const uploaded = stored('post', { type: 'photo', object_id: '57', image: { key: 'ab'.repeat(16) } });
   assert.equal(compute(postType, 'full_picture', uploaded), `https://loom.test/media/photos/${'ab'.repeat(16)}`);

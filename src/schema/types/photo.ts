@@ -2,10 +2,14 @@
 import type { FieldContext, NodeTypeDef } from '../definition.js';
 import { commentOnObject, likeObject, MESSAGE_LENGTH, PHOTO_STORIES } from '../writes.js';
 import type { StoredObject } from '../../store/store.js';
-import { imageKeyOf, photoSourceUrl, photoThumbnailUrl } from '../media.js';
+import { imageKeyOf, photoSourceUrl, photoThumbnailUrl, type PhotoImage } from '../media.js';
+
+function imageOf(object: StoredObject): PhotoImage {
+  return { id: object.id, key: imageKeyOf(object.data), width: object.data.width, height: object.data.height };
+}
 
 function source(object: StoredObject, context: FieldContext): string {
-  return photoSourceUrl(context.publicUrl, { id: object.id, key: imageKeyOf(object.data) });
+  return photoSourceUrl(context.publicUrl, imageOf(object));
 }
 
 /** Loom keeps one size of each photo; `images` lists that one, with whichever dimensions are known. */
@@ -40,7 +44,7 @@ export const photoType: NodeTypeDef = {
     { name: 'height', type: 'unsigned int32',
       description: 'Height of the photo in pixels.' },
     { name: 'picture', type: 'string',
-      source: { kind: 'computed', compute: (object, context) => photoThumbnailUrl(context.publicUrl, { id: object.id, key: imageKeyOf(object.data) }) },
+      source: { kind: 'computed', compute: (object, context) => photoThumbnailUrl(context.publicUrl, imageOf(object)) },
       description: 'Address of a small version of the photo.' },
     { name: 'source', type: 'string', source: { kind: 'computed', compute: source },
       description: 'Address of the full-size photo.' },
