@@ -88,8 +88,8 @@ export type WriteOp =
   /**
    * Removes a person and everything that is theirs, each object as deleteObject would: the
    * objects they own, the objects those list under the `cascade` association types (others'
-   * comments on their posts), the person, and their grants, tokens, credentials and
-   * authorization codes under every app. Reports whether the person existed.
+   * comments on their posts), the person, and their grants, tokens (revoked ones too),
+   * credentials and authorization codes under every app. Reports whether the person existed.
    */
   | { op: 'deleteUser'; id: ObjectId; cascade: readonly string[] };
 

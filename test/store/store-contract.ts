@@ -515,6 +515,11 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         await store.saveToken(token(`${person}`.padEnd(64, 'a'), person, 71));
         await store.saveToken(token(`${person}`.padEnd(64, 'b'), person, 72));
         await store.saveToken(token(`${friend}`.padEnd(64, 'c'), friend, 72));
+        await store.saveToken(token(`${person}`.padEnd(64, 'e'), person, 73));
+        await store.revokeTokens(73, person, 1);
+        await store.saveToken(token(`${friend}`.padEnd(64, 'f'), friend, 73));
+        await store.revokeTokens(73, friend, 1);
+        assert.ok(await store.findRevokedToken(`${person}`.padEnd(64, 'e')));
         await store.setCredentials({ userId: person, email: `gone.${person}@example.com`, passwordHash: 'h' });
         const code = { hash: `${person}`.padEnd(64, 'd'), appId: 71, userId: person, redirectUri: 'https://a.example/', scopes: [], expiresAt: 9 };
         await store.saveAuthCode(code);
@@ -536,6 +541,8 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
         assert.equal(await store.findToken(`${person}`.padEnd(64, 'a')), undefined);
         assert.equal(await store.findToken(`${person}`.padEnd(64, 'b')), undefined);
         assert.ok(await store.findToken(`${friend}`.padEnd(64, 'c')), "others' tokens stay");
+        assert.equal(await store.findRevokedToken(`${person}`.padEnd(64, 'e')), undefined);
+        assert.ok(await store.findRevokedToken(`${friend}`.padEnd(64, 'f')), "others' revoked tokens stay");
         assert.equal(await store.getCredentials(person), undefined);
         assert.equal(await store.takeAuthCode(code.hash), undefined);
 

@@ -457,6 +457,7 @@ export class SqliteStore implements Store {
     for (const objectId of [...dependents, ...owned]) this.deleteObject(objectId);
     s.deleteGrantsOfUser.run(id);
     s.deleteTokensOfUser.run(id);
+    s.deleteRevokedTokensOfUser.run(id);
     s.deleteCredentialsOfUser.run(id);
     s.deleteAuthCodesOfUser.run(id);
     return this.deleteObject(id);
@@ -544,6 +545,7 @@ function prepareStatements(db: Database.Database) {
       `INSERT OR REPLACE INTO revoked_tokens (hash, app_id, user_id, expires_at)
        SELECT hash, app_id, user_id, expires_at FROM tokens WHERE app_id = ? AND user_id = ?`,
     ),
+    deleteRevokedTokensOfUser: db.prepare<[ObjectId]>('DELETE FROM revoked_tokens WHERE user_id = ?'),
     deleteStaleRevokedTokens: db.prepare<[number]>('DELETE FROM revoked_tokens WHERE expires_at != 0 AND expires_at <= ?'),
     selectRevokedToken: db.prepare<[string], RevokedTokenRow>(
       'SELECT hash, app_id, user_id, expires_at FROM revoked_tokens WHERE hash = ?',
