@@ -200,7 +200,7 @@ export interface Store {
   revokeTokens(appId: ObjectId, userId: ObjectId, now: number): Promise<void>;
   findRevokedToken(hash: string): Promise<RevokedToken | undefined>;
 
-  /** Replaces each listed user's grants for the app, all in one transaction. */
+  /** Replaces each listed user's grants for the app, entry after entry (a user listed twice keeps the last), in one transaction. */
   setGrants(appId: ObjectId, entries: readonly UserGrants[]): Promise<void>;
   /**
    * Sets the status of some of one user's grants for the app in one transaction, leaving their

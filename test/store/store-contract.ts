@@ -690,6 +690,18 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
           { scope: 'user_friends', status: 'granted' },
         ]);
       });
+
+      it('applies the entries of one call in order: a user listed twice keeps the last entry', async () => {
+        const [app, user, otherUser] = [905, 906, 907];
+        await store.setGrants(app, [
+          { userId: user, grants: [{ scope: 'email', status: 'granted' }, { scope: 'user_posts', status: 'granted' }] },
+          { userId: otherUser, grants: [{ scope: 'email', status: 'granted' }] },
+          { userId: user, grants: [{ scope: 'user_posts', status: 'granted' }, { scope: 'user_posts', status: 'declined' }] },
+        ]);
+        const grants = await store.getGrants(app, [user, otherUser]);
+        assert.deepEqual(grants.get(user), [{ scope: 'user_posts', status: 'declined' }]);
+        assert.deepEqual(grants.get(otherUser), [{ scope: 'email', status: 'granted' }]);
+      });
     });
 
     describe('grant updates', () => {

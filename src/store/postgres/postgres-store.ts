@@ -245,12 +245,11 @@ export class PostgresStore implements Store {
 
   async setGrants(appId: ObjectId, entries: readonly UserGrants[]): Promise<void> {
     if (entries.length === 0) return;
-    // One row per (user, scope), the last grant winning, as when each replaces the one before.
-    const latest = new Map<string, { userId: ObjectId; scope: string; status: GrantStatus }>();
-    for (const { userId, grants } of entries) {
-      for (const { scope, status } of grants) latest.set(`${userId}\u0000${scope}`, { userId, scope, status });
-    }
-    const rows = [...latest.values()];
+    // As when the entries apply one after another: a user listed twice keeps the last entry's
+    // grants only, and a scope listed twice in one entry its last status.
+    const latest = new Map<ObjectId, Map<string, GrantStatus>>();
+    for (const { userId, grants } of entries) latest.set(userId, new Map(grants.map(({ scope, status }) => [scope, status])));
+    const rows = [...latest].flatMap(([userId, grants]) => [...grants].map(([scope, status]) => ({ userId, scope, status })));
     await this.transaction(async (client) => {
       await client.query({ ...statements.deleteGrants, values: [appId, entries.map((entry) => entry.userId)] });
       if (rows.length === 0) return;
