@@ -5,7 +5,7 @@ import { openStore, redactPassword } from '../store/open-store.js';
 import { RECORD_KINDS, type StoreRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { parseCommandArgs, UsageError } from './args.js';
-import { isEndLine, isStoreRecord, readHeader } from './graph-file.js';
+import { isEndLine, readHeader, recordProblem } from './graph-file.js';
 import { createProgress } from './progress.js';
 
 export const importHelp = `Usage: loom import [--db PATH|URL] < graph.ndjson
@@ -78,8 +78,9 @@ export async function importGraph(store: Store, input: Readable): Promise<number
       ended = true;
       continue;
     }
-    if (!isStoreRecord(value)) throw fail(`not a record Loom knows: ${line.slice(0, 120)}`);
-    batch.push(value);
+    const problem = recordProblem(value);
+    if (problem !== undefined) throw fail(`${problem}: ${line.slice(0, 120)}`);
+    batch.push(value as StoreRecord);
     if (batch.length >= BATCH) await flush();
   }
   if (total === undefined) throw new UsageError('the input is empty; give the output of "loom export" on standard input');

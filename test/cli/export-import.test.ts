@@ -164,4 +164,42 @@ describe(`loom export and import: SQLite to ${testStoreKind} and back`, () => {
     assert.equal(partial.code, 2);
     assert.match(partial.stderr, /cut short \(2000 records were loaded already; start again with a new database\)/);
   });
+
+  it('refuses a record whose key or other required field is missing or null, naming its line', async () => {
+    const user = { record: 'object', id: 9001, type: 'user', owner: null, createdTime: 1, updatedTime: 1, data: {} };
+    const file = join(directory, 'incomplete.ndjson');
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ ...user, id: undefined }, /line 3: the object record has no "id"/],
+      [{ ...user, id: null }, /line 3: the object record has no "id"/],
+      [{ ...user, data: null }, /line 3: the object record has no "data"/],
+      [{ record: 'association', id1: 9001, type: 'friends', id2: null, time: 1, data: null }, /line 3: the association record has no "id2"/],
+      [{ record: 'grant', appId: 1, userId: 9001, status: 'granted' }, /line 3: the grant record has no "scope"/],
+      [{ record: 'token', hash: 'h', kind: 'app', appId: 1, userId: null, scopes: [], issuedAt: 1 }, /line 3: the token record has no "expiresAt"/],
+      [{ record: 'idSequence' }, /line 3: the idSequence record has no "last"/],
+      [{ ...user, owner: 'nobody' }, /line 3: the object record's "owner" is not a whole number/],
+    ];
+    for (const [record, message] of cases) {
+      writeFileSync(file, [JSON.stringify({ format: 'loom-graph', version: 1, records: { object: 2 } }), JSON.stringify(user), JSON.stringify(record), JSON.stringify({ end: true, records: 2 })].join('\n'));
+      const target = scratchLocation();
+      const refused = importFrom(target, file);
+      assert.equal(refused.code, 2, JSON.stringify(record));
+      assert.match(refused.stderr, message);
+      const store = await openLocation(target);
+      try {
+        assert.equal(await store.countRecords('object'), 0, 'nothing was loaded');
+      } finally {
+        await store.close();
+      }
+    }
+
+    // Null where the schema allows it: an app token has no user, an association no data.
+    const allowed = [
+      user,
+      { record: 'association', id1: 9001, type: 'friends', id2: 9001, time: 1, data: null },
+      { record: 'token', hash: 'a'.repeat(64), kind: 'app', appId: 1, userId: null, scopes: [], issuedAt: 1, expiresAt: 0 },
+    ];
+    writeFileSync(file, [JSON.stringify({ format: 'loom-graph', version: 1, records: { object: 1, association: 1, token: 1 } }), ...allowed.map((r) => JSON.stringify(r)), JSON.stringify({ end: true, records: 3 })].join('\n'));
+    const imported = importFrom(scratchLocation(), file);
+    assert.equal(imported.code, 0, imported.stderr);
+  });
 });
