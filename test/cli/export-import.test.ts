@@ -4,6 +4,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { issueUserToken } from '../../src/auth/tokens.js';
 import type { Store } from '../../src/store/store.js';
 import { LOOM, loom } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -129,10 +130,20 @@ describe(`loom export and import: SQLite to ${testStoreKind} and back`, () => {
     assert.equal(new Set(replies.map((reply) => reply.body.id)).size, 1, replies.map((reply) => reply.text).join(' '));
   });
 
-  it('copies tokens only when asked', async () => {
-    const withoutTokens = join(directory, 'no-tokens.ndjson');
+  it('copies tokens, revoked ones too, only when asked', async () => {
+    // A friend of the demo user signed in to the demo app, then removed it: a revoked token.
+    const original = stores[0]!;
+    const [demoApp, demoUser] = [Number(await original.getSetting('demo.app_id')), Number(await original.getSetting('demo.user_id'))];
+    const friend = (await original.getPages({ type: 'friends', id1s: [demoUser], limit: 1 })).get(demoUser)![0]!.id2;
+    await issueUserToken(original, { appId: demoApp, userId: friend, scopes: ['public_profile'], expiresIn: 0, now });
+    await original.revokeTokens(demoApp, friend, now);
+
+    const [withTokens, withoutTokens] = [join(directory, 'tokens.ndjson'), join(directory, 'no-tokens.ndjson')];
+    exportTo(source, withTokens, '--tokens');
     exportTo(source, withoutTokens);
-    assert.doesNotMatch(readFileSync(withoutTokens, 'utf8'), /"record":"token"/);
+    assert.match(readFileSync(withTokens, 'utf8'), /"record":"token"/);
+    assert.match(readFileSync(withTokens, 'utf8'), /"record":"revokedToken"/);
+    assert.doesNotMatch(readFileSync(withoutTokens, 'utf8'), /"record":"(token|revokedToken)"/);
     const target = scratchLocation();
     assert.equal(importFrom(target, withoutTokens).code, 0);
     const store = await openLocation(target);
