@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { envDb } from '../config.js';
 import { openStore, redactPassword } from '../store/open-store.js';
-import { RECORD_KINDS, type StoreRecord } from '../store/records.js';
+import { isEmptyStore, type StoreRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import { isEndLine, readHeader, recordProblem } from './graph-file.js';
@@ -33,13 +33,6 @@ export async function importCommand(argv: string[]): Promise<void> {
   } finally {
     await store.close();
   }
-}
-
-async function isEmptyStore(store: Store): Promise<boolean> {
-  for (const kind of RECORD_KINDS) {
-    if (kind !== 'idSequence' && (await store.countRecords(kind)) > 0) return false;
-  }
-  return true;
 }
 
 /** Loads the records of an export, a batch per transaction, reading the input as it arrives. */

@@ -6,8 +6,8 @@ import { Schema } from '../schema/registry.js';
 import { openStore, redactPassword } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { parseCommandArgs, positiveInteger } from './args.js';
-import { findDemo, isEmpty, issueToken } from './demo.js';
-import { seedInto } from './seed.js';
+import { findDemo, issueToken } from './demo.js';
+import { seedDemo } from './seed.js';
 import { startWorkers } from './workers.js';
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
@@ -59,10 +59,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const store = openStore(db);
   // A worker runs this same command line, and only serves: the primary seeded and reports.
   if (cluster.isWorker) return serveRequests(store, listen);
-  if (!values['no-demo'] && (await isEmpty(store))) {
-    process.stderr.write(`Seeding the demo graph into ${redactPassword(db)}…\n`);
-    await seedInto(store, DEMO_USERS, DEMO_SEED);
-  }
+  if (!values['no-demo']) await seedDemo(store, redactPassword(db), DEMO_USERS, DEMO_SEED);
   if (workers > 1) await startWorkers(workers);
   else await serveRequests(store, listen);
 

@@ -3,7 +3,7 @@
  * (`loom export` / `loom import`). Records carry internal ids as they are: app-scoped user ids
  * and post ids derive from them, so a copy must keep them.
  */
-import type { AppRecord, Association, Credentials, GrantStatus, RevokedToken, StoredObject, TokenRecord } from './store.js';
+import type { AppRecord, Association, Credentials, GrantStatus, RevokedToken, Store, StoredObject, TokenRecord } from './store.js';
 
 export type StoreRecord =
   /** The highest object id ever handed out, so a copy never reuses the id of a deleted object. */
@@ -38,6 +38,14 @@ export const RECORD_KINDS: readonly RecordKind[] = [
   'token',
   'revokedToken',
 ];
+
+/** Whether the store holds no record of any kind (its id sequence aside): one single-row scan per kind. */
+export async function isEmptyStore(store: Store): Promise<boolean> {
+  for (const kind of RECORD_KINDS) {
+    if (kind !== 'idSequence' && (await store.scanRecords(kind, undefined, 1)).length > 0) return false;
+  }
+  return true;
+}
 
 /** The kinds that hold access tokens (hashed), copied only when asked. */
 export const TOKEN_KINDS: readonly RecordKind[] = ['token', 'revokedToken'];

@@ -10,6 +10,29 @@ export function loom(...args: string[]) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+export interface LoomRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunningLoom {
+  /** Everything the process wrote to standard output and standard error so far. */
+  output(): string;
+  /** Settles once the process ended. */
+  exited: Promise<LoomRun>;
+}
+
+/** Starts the loom command without waiting for it; LOOM_DB is cleared as for `loom`. */
+export function spawnLoom(...args: string[]): RunningLoom {
+  const child = spawn(process.execPath, [LOOM, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOOM_DB: '' } });
+  let [stdout, stderr, output] = ['', '', ''];
+  child.stdout.on('data', (chunk) => ((stdout += chunk), (output += chunk)));
+  child.stderr.on('data', (chunk) => ((stderr += chunk), (output += chunk)));
+  const exited = new Promise<LoomRun>((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+  return { output: () => output, exited };
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
