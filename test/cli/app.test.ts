@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { appSecretProof } from '../../src/auth/appsecret-proof.js';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { Browser, runDialog } from '../helpers/browser.js';
+import { loom } from '../helpers/cli.js';
 import { startServer } from '../helpers/server.js';
 import { openLocation, scratchLocation } from '../helpers/test-store.js';
-
-function loom(...args: string[]) {
-  const result = spawnSync(process.execPath, ['bin/loom', ...args], { encoding: 'utf8', env: { ...process.env, LOOM_DB: '' } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 describe('loom app', () => {
   const db = scratchLocation();
