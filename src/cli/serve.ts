@@ -1,14 +1,16 @@
 import cluster from 'node:cluster';
-import { DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, envTokenLifetime, SHORT_TOKEN_LIFETIME } from '../config.js';
+import { DEFAULT_PORT, DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, envTokenLifetime, SHORT_TOKEN_LIFETIME } from '../config.js';
 import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
 import { Schema } from '../schema/registry.js';
 import { openStore, redactPassword } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
-import { parseCommandArgs, positiveInteger } from './args.js';
+import { parseCommandArgs, positiveInteger, positiveIntegerFrom } from './args.js';
 import { findDemo, issueToken } from './demo.js';
 import { seedDemo } from './seed.js';
 import { startWorkers } from './workers.js';
+
+const MAX_PORT = 65_535;
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
                   [--public-url URL] [--profile-host URL] [--token-lifetime S] [--no-demo]
@@ -47,12 +49,15 @@ export async function serveCommand(argv: string[]): Promise<void> {
     workers: { type: 'string' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
-  const port = values.port === undefined ? envPort() : positiveInteger('port', values.port, 0);
+  const port = positiveIntegerFrom({ '--port': values.port, PORT: envPort() }, DEFAULT_PORT, MAX_PORT);
   const host = values.host ?? '127.0.0.1';
   const db = values.db ?? envDb();
   const publicUrl = values['public-url'] ?? envPublicUrl();
   const profileHost = values['profile-host'] ?? envProfileHost();
-  const tokenLifetime = positiveInteger('token-lifetime', values['token-lifetime'] ?? envTokenLifetime(), SHORT_TOKEN_LIFETIME);
+  const tokenLifetime = positiveIntegerFrom(
+    { '--token-lifetime': values['token-lifetime'], LOOM_TOKEN_LIFETIME: envTokenLifetime() },
+    SHORT_TOKEN_LIFETIME,
+  );
   const workers = positiveInteger('workers', values.workers, 1);
   const listen: Listen = { port, host, publicUrl, profileHost, tokenLifetime, mediaDir: values['media-dir'] ?? envMediaDir() };
 

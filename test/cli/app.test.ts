@@ -13,7 +13,8 @@ describe('loom app', () => {
   it('explains itself', () => {
     const help = loom('app', '--help');
     assert.equal(help.code, 0);
-    assert.match(help.stdout, /^Usage: loom app create --name NAME \[--redirect-uri URL\]\.\.\. \[--business ID\] \[--require-proof\] \[--json\] \[--db PATH\]/);
+    assert.match(help.stdout, /^Usage: loom app create --name NAME \[--redirect-uri URL\]\.\.\. \[--business ID\] \[--require-proof\] \[--json\] \[--db PATH\|URL\]/);
+    assert.match(help.stdout, /^\s+--db PATH\|URL\s+SQLite file or postgres:\/\/ URL/m);
     assert.match(help.stdout, /loom app list/);
     assert.equal(loom('app', 'create', '--help').code, 0);
     assert.match(loom('--help').stdout, /\bapp\b.*register an app/);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { runDialog } from '../helpers/browser.js';
-import { loom, startServe } from '../helpers/cli.js';
+import { loom, loomWithEnv, startServe } from '../helpers/cli.js';
 import { scratchLocation } from '../helpers/test-store.js';
 
 describe('the loom command line', () => {
@@ -28,6 +29,21 @@ describe('the loom command line', () => {
     assert.equal(flag.code, 2);
     assert.match(flag.stderr, /Usage: loom seed/);
     assert.equal(loom('seed', '--users', 'many').code, 2);
+  });
+
+  it('refuses a bad port from --port or PORT, naming where it came from, before opening the database', () => {
+    const db = scratchLocation('sqlite');
+    for (const [env, args, message] of [
+      [{ PORT: 'eighty' }, [], /^loom serve: PORT must be a positive whole number, not "eighty"/],
+      [{ PORT: '70000' }, [], /^loom serve: PORT must be at most 65535, not 70000/],
+      [{ PORT: '8080' }, ['--port', '0'], /^loom serve: --port must be a positive whole number, not "0"/],
+      [{}, ['--port', '65536'], /^loom serve: --port must be at most 65535, not 65536/],
+    ] as const) {
+      const run = loomWithEnv(env, 'serve', '--db', db, ...args);
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(run.stderr, message);
+    }
+    assert.equal(existsSync(db), false, 'nothing was seeded');
   });
 
   it('seeds a database once and prints tokens for its demo user', () => {

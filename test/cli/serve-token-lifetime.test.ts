@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { runDialog } from '../helpers/browser.js';
-import { loom, startServeWithEnv } from '../helpers/cli.js';
+import { loom, loomWithEnv, startServeWithEnv } from '../helpers/cli.js';
 import { openLocation, scratchLocation } from '../helpers/test-store.js';
 
 describe('loom serve token lifetime', () => {
@@ -11,6 +11,9 @@ describe('loom serve token lifetime', () => {
     const run = loom('serve', '--token-lifetime', 'soon');
     assert.equal(run.code, 2);
     assert.match(run.stderr, /--token-lifetime must be a positive whole number/);
+    const fromEnv = loomWithEnv({ LOOM_TOKEN_LIFETIME: 'soon' }, 'serve');
+    assert.equal(fromEnv.code, 2);
+    assert.match(fromEnv.stderr, /^loom serve: LOOM_TOKEN_LIFETIME must be a positive whole number, not "soon"/);
   });
 
   it('gives dialog tokens the lifetime of LOOM_TOKEN_LIFETIME', async () => {
