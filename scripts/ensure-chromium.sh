@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# The Explorer's browser tests drive Debian's Chromium; install the package when it is missing.
+# The Explorer's browser tests drive Chromium: CHROMIUM_PATH names it, by default Debian's
+# package at /usr/bin/chromium, which is installed when it is missing.
 set -euo pipefail
-if [ -x /usr/bin/chromium ]; then
+CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ -x "$CHROMIUM" ]; then
   exit 0
 fi
+if [ "$CHROMIUM" != /usr/bin/chromium ]; then
+  echo "CHROMIUM_PATH names $CHROMIUM, which is not an executable file." >&2
+  exit 1
+fi
 if ! command -v apt-get >/dev/null; then
-  echo "Chromium is missing at /usr/bin/chromium and apt-get is not available to install it." >&2
+  echo "Chromium is missing at /usr/bin/chromium and apt-get is not available to install it; install it, or set CHROMIUM_PATH to a Chromium." >&2
   exit 1
 fi
 SUDO=""

@@ -18,6 +18,11 @@ const files = testFiles('dist/test')
   .sort();
 const filter = process.argv[2];
 const selected = filter ? files.filter((file) => file.includes(filter)) : files;
+if (selected.length === 0) {
+  // A mistyped filter must not pass for a green run.
+  process.stderr.write(filter ? `No test file under dist/test matches "${filter}"; nothing was run.\n` : 'No test file under dist/test; nothing was run.\n');
+  process.exit(1);
+}
 
 // Files named postgres-*.test.ts test the PostgreSQL store itself and run in its half only.
 const postgresOnly = (file) => /[\\/]postgres-[^\\/]*\.test\.js$/.test(file);

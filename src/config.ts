@@ -9,9 +9,9 @@ export const DEMO_SEED = 'loom';
 /** Lifetime of the user tokens the CLI prints, in seconds. */
 export const SHORT_TOKEN_LIFETIME = SHORT_LIVED_SECONDS;
 
-export function envPort(): number {
-  const text = process.env.PORT;
-  return text ? Number(text) : DEFAULT_PORT;
+/** `PORT`, when set. */
+export function envPort(): string | undefined {
+  return process.env.PORT || undefined;
 }
 
 export function envDb(): string {

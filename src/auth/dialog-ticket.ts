@@ -32,14 +32,12 @@ export function isNonce(text: string | undefined): text is string {
   return text !== undefined && /^[\w-]{24}$/.test(text);
 }
 
-/** The installation's signing key: made on first use and kept in the settings, so every server process shares it. */
+/**
+ * The installation's signing key: made on first use and kept in the settings, so every server
+ * process shares it; processes starting together agree on one through the store.
+ */
 export async function ticketKey(store: Store): Promise<Buffer> {
-  let key = await store.getSetting(KEY_SETTING);
-  if (key === undefined) {
-    await store.setSetting(KEY_SETTING, randomBytes(32).toString('hex'));
-    key = (await store.getSetting(KEY_SETTING))!;
-  }
-  return Buffer.from(key, 'hex');
+  return Buffer.from(await store.initSetting(KEY_SETTING, randomBytes(32).toString('hex')), 'hex');
 }
 
 export function sealTicket(key: Buffer, ticket: DialogTicket): string {

@@ -8,8 +8,8 @@ import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
 const MAX_NAME = 100;
 const MAX_REDIRECT_URIS = 20;
 
-export const appHelp = `Usage: loom app create --name NAME [--redirect-uri URL]... [--business ID] [--require-proof] [--json] [--db PATH]
-       loom app list [--json] [--db PATH]
+export const appHelp = `Usage: loom app create --name NAME [--redirect-uri URL]... [--business ID] [--require-proof] [--json] [--db PATH|URL]
+       loom app list [--json] [--db PATH|URL]
 
 "create" registers an app and prints its id and secret. The secret is shown this
 once only; "<id>|<secret>" is the app's access token. "list" shows every app's
@@ -27,7 +27,7 @@ Options:
                        other in me/ids_for_business
   --require-proof      refuse Graph calls of the app that lack an appsecret_proof
   --json               create: print {"id","secret"}; list: print a JSON array
-  --db PATH            SQLite file (default: $LOOM_DB or ./loom.db)
+  --db PATH|URL        SQLite file or postgres:// URL (default: $LOOM_DB or ./loom.db)
   -h, --help           show this help
 
 Example:

@@ -14,9 +14,22 @@ export function parseCommandArgs<T extends Options>(argv: string[], options: T) 
 }
 
 export function positiveInteger(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) <= 0 || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`--${name} must be a positive whole number, not "${value}"`);
+  return positiveIntegerFrom({ [`--${name}`]: value }, fallback);
+}
+
+/**
+ * The first value of `sources` that is set, as a positive whole number up to `max`; `fallback`
+ * when none is. Sources are named as the user gives them (`--port`, `PORT`), so a bad value
+ * names its origin.
+ */
+export function positiveIntegerFrom(sources: Readonly<Record<string, string | undefined>>, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  for (const [name, value] of Object.entries(sources)) {
+    if (value === undefined) continue;
+    if (!/^\d+$/.test(value) || Number(value) <= 0 || !Number.isSafeInteger(Number(value))) {
+      throw new UsageError(`${name} must be a positive whole number, not "${value}"`);
+    }
+    if (Number(value) > max) throw new UsageError(`${name} must be at most ${max}, not ${value}`);
+    return Number(value);
   }
-  return Number(value);
+  return fallback;
 }

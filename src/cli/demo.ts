@@ -18,11 +18,6 @@ export async function findDemo(store: Store): Promise<Demo | undefined> {
   return app && user ? { app, user } : undefined;
 }
 
-/** A database with no objects at all is one the demo graph may be seeded into. */
-export async function isEmpty(store: Store): Promise<boolean> {
-  return (await store.listApps()).length === 0 && (await store.getObjects([1])).size === 0;
-}
-
 /** A token for the person as if they had just approved the app for these scopes in the dialog. */
 export async function issueToken(
   store: Store,

@@ -3,7 +3,7 @@
  * names the format and how many records of each kind follow, then one store record per line,
  * kind after kind, then a closing line with the total, so a cut-off file is recognised.
  */
-import { RECORD_KINDS, RECORD_TABLES, type RecordKind, type StoreRecord } from '../store/records.js';
+import { RECORD_KINDS, RECORD_TABLES, type RecordColumn, type RecordKind } from '../store/records.js';
 
 export const FORMAT = 'loom-graph';
 export const FORMAT_VERSION = 1;
@@ -50,25 +50,44 @@ export function isEndLine(value: unknown): value is GraphFileEnd {
   return typeof value === 'object' && value !== null && (value as GraphFileEnd).end === true;
 }
 
-/** Whether `value` is a record of a known kind whose every field has its column's type. */
-export function isStoreRecord(value: unknown): value is StoreRecord {
-  if (typeof value !== 'object' || value === null) return false;
-  const fields = value as Record<string, unknown>;
+const TYPE_NAMES: Readonly<Record<RecordColumn['type'], string>> = {
+  bigint: 'a whole number',
+  text: 'a string',
+  boolean: 'true or false',
+  json: 'a JSON object or array',
+};
+
+/**
+ * What keeps `value` from being a store record, or undefined when it is one: a record of a known
+ * kind whose every field has its column's type, and is present unless the column may be null
+ * (a store would otherwise fill a missing key itself, SQLite by inventing an id).
+ */
+export function recordProblem(value: unknown): string | undefined {
+  const fields = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
   const kind = fields.record as RecordKind;
-  if (!RECORD_KINDS.includes(kind)) return false;
-  if (kind === 'idSequence') return Number.isSafeInteger(fields.last);
-  return RECORD_TABLES[kind].columns.every(({ field, type }) => {
+  if (!RECORD_KINDS.includes(kind)) return 'not a record Loom knows';
+  const columns: readonly Pick<RecordColumn, 'field' | 'type' | 'nullable'>[] =
+    kind === 'idSequence' ? [{ field: 'last', type: 'bigint', nullable: false }] : RECORD_TABLES[kind].columns;
+  for (const { field, type, nullable } of columns) {
     const item = fields[field];
-    if (item === null || item === undefined) return true; // the database enforces NOT NULL
-    switch (type) {
-      case 'bigint':
-        return Number.isSafeInteger(item);
-      case 'text':
-        return typeof item === 'string';
-      case 'boolean':
-        return typeof item === 'boolean';
-      case 'json':
-        return typeof item === 'object';
+    if (item === null || item === undefined) {
+      if (nullable) continue;
+      return `the ${kind} record has no "${field}"`;
     }
-  });
+    if (!hasType(item, type)) return `the ${kind} record's "${field}" is not ${TYPE_NAMES[type]}`;
+  }
+  return undefined;
+}
+
+function hasType(item: unknown, type: RecordColumn['type']): boolean {
+  switch (type) {
+    case 'bigint':
+      return Number.isSafeInteger(item);
+    case 'text':
+      return typeof item === 'string';
+    case 'boolean':
+      return typeof item === 'boolean';
+    case 'json':
+      return typeof item === 'object';
+  }
 }

@@ -2,10 +2,10 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { envDb } from '../config.js';
 import { openStore, redactPassword } from '../store/open-store.js';
-import { RECORD_KINDS, type StoreRecord } from '../store/records.js';
+import { isEmptyStore, type StoreRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { parseCommandArgs, UsageError } from './args.js';
-import { isEndLine, isStoreRecord, readHeader } from './graph-file.js';
+import { isEndLine, readHeader, recordProblem } from './graph-file.js';
 import { createProgress } from './progress.js';
 
 export const importHelp = `Usage: loom import [--db PATH|URL] < graph.ndjson
@@ -33,13 +33,6 @@ export async function importCommand(argv: string[]): Promise<void> {
   } finally {
     await store.close();
   }
-}
-
-async function isEmptyStore(store: Store): Promise<boolean> {
-  for (const kind of RECORD_KINDS) {
-    if (kind !== 'idSequence' && (await store.countRecords(kind)) > 0) return false;
-  }
-  return true;
 }
 
 /** Loads the records of an export, a batch per transaction, reading the input as it arrives. */
@@ -78,8 +71,9 @@ export async function importGraph(store: Store, input: Readable): Promise<number
       ended = true;
       continue;
     }
-    if (!isStoreRecord(value)) throw fail(`not a record Loom knows: ${line.slice(0, 120)}`);
-    batch.push(value);
+    const problem = recordProblem(value);
+    if (problem !== undefined) throw fail(`${problem}: ${line.slice(0, 120)}`);
+    batch.push(value as StoreRecord);
     if (batch.length >= BATCH) await flush();
   }
   if (total === undefined) throw new UsageError('the input is empty; give the output of "loom export" on standard input');

@@ -1,10 +1,20 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_SEED, DEMO_USERS, envDb } from '../config.js';
 import { seedGraph } from '../seed/demo-graph.js';
 import { openStore, redactPassword } from '../store/open-store.js';
+import { isEmptyStore } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
-import { isEmpty } from './demo.js';
 import { createProgress } from './progress.js';
+
+/** Claimed by the process that seeds, so processes starting at once on one database seed it once. */
+const SEEDING_SETTING = 'demo.seeding';
+/** Written last by the seed: the graph is complete once it is there. */
+const DONE_SETTING = 'demo.user_id';
+/** A process waiting for another one's seed gives up when the seed wrote no object for this long. */
+const STALL_MS = 2 * 60_000;
+const POLL_MS = 200;
 
 export const seedHelp = `Usage: loom seed [--db PATH|URL] [--users N] [--seed S]
 
@@ -31,16 +41,56 @@ export async function seedCommand(argv: string[]): Promise<void> {
   const db = values.db ?? envDb();
   const store = openStore(db);
   try {
-    if (!(await isEmpty(store))) throw new UsageError(`${redactPassword(db)} already holds a graph; seed into a new database`);
-    const counts = await seedInto(store, users, values.seed ?? DEMO_SEED);
-    process.stdout.write(`Seeded ${redactPassword(db)}: ${formatCounts(counts)}\n`);
+    const outcome = await seedDemo(store, redactPassword(db), users, values.seed ?? DEMO_SEED);
+    if (outcome === 'not empty') throw new UsageError(`${redactPassword(db)} already holds a graph; seed into a new database`);
+    if (outcome === 'seeded elsewhere') process.stdout.write(`Another process seeded ${redactPassword(db)} at the same time\n`);
+    else process.stdout.write(`Seeded ${redactPassword(db)}: ${formatCounts(outcome)}\n`);
   } finally {
     await store.close();
   }
 }
 
+/**
+ * Seeds the demo graph into an empty database, once however many processes try at the same
+ * time: only the one whose claim the store keeps seeds, the others wait until its seed is
+ * complete. Answers the counts of this process's seed, 'seeded elsewhere' when it waited for
+ * another's, or 'not empty' when the database held a graph already.
+ */
+export async function seedDemo(
+  store: Store,
+  shown: string,
+  users: number,
+  seed: string,
+): Promise<Record<string, number> | 'seeded elsewhere' | 'not empty'> {
+  const claim = randomBytes(16).toString('hex');
+  if ((await isEmptyStore(store)) && (await store.initSetting(SEEDING_SETTING, claim)) === claim) {
+    process.stderr.write(`Seeding the demo graph into ${shown}…\n`);
+    return seedInto(store, users, seed);
+  }
+  if ((await store.getSetting(SEEDING_SETTING)) === undefined || (await store.getSetting(DONE_SETTING)) !== undefined) return 'not empty';
+  process.stderr.write(`Another process is seeding ${shown}; waiting for it to finish…\n`);
+  let lastId = await lastObjectId(store);
+  let progressAt = Date.now();
+  while ((await store.getSetting(DONE_SETTING)) === undefined) {
+    const id = await lastObjectId(store);
+    if (id !== lastId) [lastId, progressAt] = [id, Date.now()];
+    if (Date.now() - progressAt > STALL_MS) {
+      throw new UsageError(
+        `another process began seeding ${shown} but wrote nothing for ${STALL_MS / 60_000} minutes; if it was stopped, seed into a new database`,
+      );
+    }
+    await sleep(POLL_MS);
+  }
+  return 'seeded elsewhere';
+}
+
+async function lastObjectId(store: Store): Promise<number> {
+  const [sequence] = await store.scanRecords('idSequence', undefined, 1);
+  return sequence?.record === 'idSequence' ? sequence.last : 0;
+}
+
 /** Seeds with a progress bar (shown only when the work takes more than a second). */
-export async function seedInto(store: Store, users: number, seed: string): Promise<Record<string, number>> {
+async function seedInto(store: Store, users: number, seed: string): Promise<Record<string, number>> {
   const progress = createProgress('Seeding the demo graph', process.stderr);
   const now = Math.floor(Date.now() / 86_400_000) * 86_400;
   const result = await seedGraph(store, { users, seed, now, onProgress: (done, total) => progress.update(done, total) });

@@ -1,14 +1,16 @@
 import cluster from 'node:cluster';
-import { DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, envTokenLifetime, SHORT_TOKEN_LIFETIME } from '../config.js';
+import { DEFAULT_PORT, DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, envTokenLifetime, SHORT_TOKEN_LIFETIME } from '../config.js';
 import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
 import { Schema } from '../schema/registry.js';
 import { openStore, redactPassword } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
-import { parseCommandArgs, positiveInteger } from './args.js';
-import { findDemo, isEmpty, issueToken } from './demo.js';
-import { seedInto } from './seed.js';
+import { parseCommandArgs, positiveInteger, positiveIntegerFrom } from './args.js';
+import { findDemo, issueToken } from './demo.js';
+import { seedDemo } from './seed.js';
 import { startWorkers } from './workers.js';
+
+const MAX_PORT = 65_535;
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
                   [--public-url URL] [--profile-host URL] [--token-lifetime S] [--allow-private-photo-urls] [--no-demo]
@@ -51,12 +53,15 @@ export async function serveCommand(argv: string[]): Promise<void> {
     workers: { type: 'string' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
-  const port = values.port === undefined ? envPort() : positiveInteger('port', values.port, 0);
+  const port = positiveIntegerFrom({ '--port': values.port, PORT: envPort() }, DEFAULT_PORT, MAX_PORT);
   const host = values.host ?? '127.0.0.1';
   const db = values.db ?? envDb();
   const publicUrl = values['public-url'] ?? envPublicUrl();
   const profileHost = values['profile-host'] ?? envProfileHost();
-  const tokenLifetime = positiveInteger('token-lifetime', values['token-lifetime'] ?? envTokenLifetime(), SHORT_TOKEN_LIFETIME);
+  const tokenLifetime = positiveIntegerFrom(
+    { '--token-lifetime': values['token-lifetime'], LOOM_TOKEN_LIFETIME: envTokenLifetime() },
+    SHORT_TOKEN_LIFETIME,
+  );
   const workers = positiveInteger('workers', values.workers, 1);
   const listen: Listen = {
     port,
@@ -71,10 +76,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const store = openStore(db);
   // A worker runs this same command line, and only serves: the primary seeded and reports.
   if (cluster.isWorker) return serveRequests(store, listen);
-  if (!values['no-demo'] && (await isEmpty(store))) {
-    process.stderr.write(`Seeding the demo graph into ${redactPassword(db)}…\n`);
-    await seedInto(store, DEMO_USERS, DEMO_SEED);
-  }
+  if (!values['no-demo']) await seedDemo(store, redactPassword(db), DEMO_USERS, DEMO_SEED);
   if (workers > 1) await startWorkers(workers);
   else await serveRequests(store, listen);
 

@@ -1,5 +1,8 @@
 import cluster, { type Worker } from 'node:cluster';
 
+/** How long the workers may take to finish their requests and exit once asked to stop. */
+const STOP_TIMEOUT_MS = 10_000;
+
 /**
  * Runs `count` copies of the current command as node:cluster workers, which share the port
  * they listen on; the primary only watches them. Resolves once every worker listens. A worker
@@ -10,13 +13,25 @@ import cluster, { type Worker } from 'node:cluster';
 export function startWorkers(count: number): Promise<void> {
   let stopping = false;
   const stop = (code: number) => {
+    if (stopping) return;
     stopping = true;
-    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
-    if (workers.length === 0) process.exit(code);
-    for (const worker of workers) worker.process.kill('SIGTERM');
-    cluster.on('exit', () => {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(code);
-    });
+    // Counted here rather than read from cluster.workers, which still lists a worker at its
+    // 'exit' when its channel closes only afterwards, and lists dead ones until then too.
+    const running = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined && !worker.isDead());
+    let left = running.length;
+    if (left === 0) process.exit(code);
+    for (const worker of running) {
+      worker.once('exit', () => {
+        left -= 1;
+        if (left === 0) process.exit(code);
+      });
+      worker.process.kill('SIGTERM');
+    }
+    // A worker stuck in its shutdown must not keep the primary from ending.
+    setTimeout(() => {
+      for (const worker of running) if (!worker.isDead()) worker.process.kill('SIGKILL');
+      process.exit(code);
+    }, STOP_TIMEOUT_MS).unref();
   };
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));

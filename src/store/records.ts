@@ -3,7 +3,7 @@
  * (`loom export` / `loom import`). Records carry internal ids as they are: app-scoped user ids
  * and post ids derive from them, so a copy must keep them.
  */
-import type { AppRecord, Association, Credentials, GrantStatus, RevokedToken, StoredObject, TokenRecord } from './store.js';
+import type { AppRecord, Association, Credentials, GrantStatus, RevokedToken, Store, StoredObject, TokenRecord } from './store.js';
 
 export type StoreRecord =
   /** The highest object id ever handed out, so a copy never reuses the id of a deleted object. */
@@ -39,6 +39,14 @@ export const RECORD_KINDS: readonly RecordKind[] = [
   'revokedToken',
 ];
 
+/** Whether the store holds no record of any kind (its id sequence aside): one single-row scan per kind. */
+export async function isEmptyStore(store: Store): Promise<boolean> {
+  for (const kind of RECORD_KINDS) {
+    if (kind !== 'idSequence' && (await store.scanRecords(kind, undefined, 1)).length > 0) return false;
+  }
+  return true;
+}
+
 /** The kinds that hold access tokens (hashed), copied only when asked. */
 export const TOKEN_KINDS: readonly RecordKind[] = ['token', 'revokedToken'];
 
@@ -50,6 +58,8 @@ export interface RecordColumn {
   field: string;
   /** The column's PostgreSQL type; SQLite stores json as text and boolean as 0 or 1. */
   type: 'bigint' | 'text' | 'json' | 'boolean';
+  /** Whether the schema lets the column hold null (an object nobody owns, an app token's user). */
+  nullable: boolean;
 }
 
 /** How the records of one kind map onto the rows of one table, the same in every store. */
@@ -60,19 +70,20 @@ export interface RecordTable {
   key: readonly string[];
 }
 
-const bigint = (column: string, field = column): RecordColumn => ({ column, field, type: 'bigint' });
-const text = (column: string, field = column): RecordColumn => ({ column, field, type: 'text' });
-const json = (column: string, field = column): RecordColumn => ({ column, field, type: 'json' });
+const bigint = (column: string, field = column): RecordColumn => ({ column, field, type: 'bigint', nullable: false });
+const text = (column: string, field = column): RecordColumn => ({ column, field, type: 'text', nullable: false });
+const json = (column: string, field = column): RecordColumn => ({ column, field, type: 'json', nullable: false });
+const nullable = (column: RecordColumn): RecordColumn => ({ ...column, nullable: true });
 
 export const RECORD_TABLES: Readonly<Record<TableKind, RecordTable>> = {
   object: {
     table: 'objects',
-    columns: [bigint('id'), text('type'), bigint('owner'), bigint('created_time', 'createdTime'), bigint('updated_time', 'updatedTime'), json('data')],
+    columns: [bigint('id'), text('type'), nullable(bigint('owner')), bigint('created_time', 'createdTime'), bigint('updated_time', 'updatedTime'), json('data')],
     key: ['id'],
   },
   association: {
     table: 'associations',
-    columns: [bigint('id1'), text('type'), bigint('id2'), bigint('time'), json('data')],
+    columns: [bigint('id1'), text('type'), bigint('id2'), bigint('time'), nullable(json('data'))],
     key: ['id1', 'type', 'id2'],
   },
   count: { table: 'counts', columns: [bigint('id1'), text('type'), bigint('count')], key: ['id1', 'type'] },
@@ -82,8 +93,8 @@ export const RECORD_TABLES: Readonly<Record<TableKind, RecordTable>> = {
       bigint('id'),
       text('secret'),
       text('id_key', 'idKey'),
-      { column: 'require_proof', field: 'requireProof', type: 'boolean' },
-      bigint('business_id', 'businessId'),
+      { column: 'require_proof', field: 'requireProof', type: 'boolean', nullable: false },
+      nullable(bigint('business_id', 'businessId')),
       bigint('created_time', 'createdTime'),
       json('redirect_uris', 'redirectUris'),
     ],
@@ -106,7 +117,7 @@ export const RECORD_TABLES: Readonly<Record<TableKind, RecordTable>> = {
       text('hash'),
       text('kind'),
       bigint('app_id', 'appId'),
-      bigint('user_id', 'userId'),
+      nullable(bigint('user_id', 'userId')),
       json('scopes'),
       bigint('issued_at', 'issuedAt'),
       bigint('expires_at', 'expiresAt'),

@@ -88,8 +88,8 @@ export type WriteOp =
   /**
    * Removes a person and everything that is theirs, each object as deleteObject would: the
    * objects they own, the objects those list under the `cascade` association types (others'
-   * comments on their posts), the person, and their grants, tokens, credentials and
-   * authorization codes under every app. Reports whether the person existed.
+   * comments on their posts), the person, and their grants, tokens (revoked ones too),
+   * credentials and authorization codes under every app. Reports whether the person existed.
    */
   | { op: 'deleteUser'; id: ObjectId; cascade: readonly string[] }
   /**
@@ -227,7 +227,7 @@ export interface Store {
   revokeTokens(appId: ObjectId, userId: ObjectId, now: number): Promise<void>;
   findRevokedToken(hash: string): Promise<RevokedToken | undefined>;
 
-  /** Replaces each listed user's grants for the app, all in one transaction. */
+  /** Replaces each listed user's grants for the app, entry after entry (a user listed twice keeps the last), in one transaction. */
   setGrants(appId: ObjectId, entries: readonly UserGrants[]): Promise<void>;
   /**
    * Sets the status of some of one user's grants for the app in one transaction, leaving their

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { newNonce, openTicket, sealTicket, ticketKey, type DialogTicket } from '../../src/auth/dialog-ticket.js';
+import type { Store } from '../../src/store/store.js';
 import { openLocation, scratchLocation } from '../helpers/test-store.js';
 
 const ticket: DialogTicket = {
@@ -36,6 +37,31 @@ describe('dialog tickets', () => {
       assert.equal(key.length, 32);
       assert.deepEqual(await ticketKey(second), key);
       assert.deepEqual(await ticketKey(first), key);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it('are signed with one key even when another process makes it between a check and a write', async () => {
+    const path = scratchLocation();
+    const first = await openLocation(path);
+    const second = await openLocation(path);
+    try {
+      // The first process's reads of the key setting let the second one make its key meanwhile.
+      let secondKey: Buffer | undefined;
+      const racing = Object.create(first, {
+        getSetting: {
+          value: async (key: string) => {
+            const value = await first.getSetting(key);
+            secondKey ??= await ticketKey(second);
+            return value;
+          },
+        },
+      }) as Store;
+      const firstKey = await ticketKey(racing);
+      assert.deepEqual(firstKey, secondKey ?? (await ticketKey(second)));
+      assert.deepEqual(await ticketKey(first), firstKey);
     } finally {
       await first.close();
       await second.close();

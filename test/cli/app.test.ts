@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { appSecretProof } from '../../src/auth/appsecret-proof.js';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { Browser, runDialog } from '../helpers/browser.js';
+import { loom } from '../helpers/cli.js';
 import { startServer } from '../helpers/server.js';
 import { openLocation, scratchLocation } from '../helpers/test-store.js';
-
-function loom(...args: string[]) {
-  const result = spawnSync(process.execPath, ['bin/loom', ...args], { encoding: 'utf8', env: { ...process.env, LOOM_DB: '' } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 describe('loom app', () => {
   const db = scratchLocation();
@@ -18,7 +13,8 @@ describe('loom app', () => {
   it('explains itself', () => {
     const help = loom('app', '--help');
     assert.equal(help.code, 0);
-    assert.match(help.stdout, /^Usage: loom app create --name NAME \[--redirect-uri URL\]\.\.\. \[--business ID\] \[--require-proof\] \[--json\] \[--db PATH\]/);
+    assert.match(help.stdout, /^Usage: loom app create --name NAME \[--redirect-uri URL\]\.\.\. \[--business ID\] \[--require-proof\] \[--json\] \[--db PATH\|URL\]/);
+    assert.match(help.stdout, /^\s+--db PATH\|URL\s+SQLite file or postgres:\/\/ URL/m);
     assert.match(help.stdout, /loom app list/);
     assert.equal(loom('app', 'create', '--help').code, 0);
     assert.match(loom('--help').stdout, /\bapp\b.*register an app/);

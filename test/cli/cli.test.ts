@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { runDialog } from '../helpers/browser.js';
-import { freePort, LOOM, loom } from '../helpers/cli.js';
+import { loom, loomWithEnv, startServe } from '../helpers/cli.js';
 import { scratchLocation } from '../helpers/test-store.js';
 
 describe('the loom command line', () => {
@@ -31,6 +31,21 @@ describe('the loom command line', () => {
     assert.equal(loom('seed', '--users', 'many').code, 2);
   });
 
+  it('refuses a bad port from --port or PORT, naming where it came from, before opening the database', () => {
+    const db = scratchLocation('sqlite');
+    for (const [env, args, message] of [
+      [{ PORT: 'eighty' }, [], /^loom serve: PORT must be a positive whole number, not "eighty"/],
+      [{ PORT: '70000' }, [], /^loom serve: PORT must be at most 65535, not 70000/],
+      [{ PORT: '8080' }, ['--port', '0'], /^loom serve: --port must be a positive whole number, not "0"/],
+      [{}, ['--port', '65536'], /^loom serve: --port must be at most 65535, not 65536/],
+    ] as const) {
+      const run = loomWithEnv(env, 'serve', '--db', db, ...args);
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(run.stderr, message);
+    }
+    assert.equal(existsSync(db), false, 'nothing was seeded');
+  });
+
   it('seeds a database once and prints tokens for its demo user', () => {
     const db = scratchLocation();
     const seeded = loom('seed', '--db', db, '--users', '55', '--seed', 'cli');
@@ -55,30 +70,24 @@ describe('the loom command line', () => {
 
   it('serves the demo graph on an empty database and prints a working token and examples', async () => {
     const db = scratchLocation();
-    const port = await freePort();
-    const args = [LOOM, 'serve', '--db', db, '--port', String(port), '--profile-host', 'https://people.example/'];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = await startServe('--db', db, '--profile-host', 'https://people.example/');
     try {
-      let output = '';
-      child.stdout.on('data', (chunk) => (output += chunk));
-      const deadline = Date.now() + 30_000;
-      while (!/Access token \(valid 2 hours\): (\S+)/.test(output) || !output.includes('A new token')) {
-        assert.ok(Date.now() < deadline, `serve printed no token: ${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      const token = /Access token \(valid 2 hours\): (\S+)/.exec(output)![1]!;
-      const me = await fetch(`http://127.0.0.1:${port}/v2.4/me?access_token=${token}`);
+      const output = server.output();
+      const base = server.url;
+      const token = /Access token \(valid 2 hours\): (\S+)/.exec(output)?.[1];
+      assert.ok(token, `serve printed no token: ${output}`);
+      const me = await fetch(`${base}/v2.4/me?access_token=${token}`);
       assert.equal(me.status, 200);
       const body = (await me.json()) as { name: string; id: string };
       assert.deepEqual(Object.keys(body), ['name', 'id']);
       const { id } = body;
-      const link = await fetch(`http://127.0.0.1:${port}/v2.4/me?fields=link&access_token=${token}`);
+      const link = await fetch(`${base}/v2.4/me?fields=link&access_token=${token}`);
       assert.deepEqual(await link.json(), { link: `https://people.example/app_scoped_user_id/${id}/`, id });
       const examples = [...output.matchAll(/curl -g '([^']+)'/g)].map((match) => match[1]!);
       assert.equal(examples.length, 2);
       for (const example of examples) assert.equal((await fetch(example)).status, 200, example);
       const explorer = /Explorer \(get and renew tokens, run queries\): (\S+)/.exec(output)?.[1];
-      assert.equal(explorer, `http://127.0.0.1:${port}/explorer`);
+      assert.equal(explorer, `${base}/explorer`);
       const page = await fetch(explorer);
       assert.equal(page.status, 200);
       assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
@@ -86,10 +95,10 @@ describe('the loom command line', () => {
       const [, email, password] = /Demo sign-in \(OAuth dialog\): email (\S+), password (\S+)/.exec(output) ?? [];
       assert.deepEqual([email, password], ['ilse.marwood@example.com', 'loom-demo']);
       const appId = /app "Loom Demo" \(id (\d+)\)/.exec(output)![1]!;
-      const { location } = await runDialog(`http://127.0.0.1:${port}`, { clientId: appId, redirectUri: 'http://localhost/cb', email: email!, password: password! });
+      const { location } = await runDialog(base, { clientId: appId, redirectUri: 'http://localhost/cb', email: email!, password: password! });
       assert.match(location.searchParams.get('code') ?? '', /^AQ/, 'the demo user signs in to the dialog');
     } finally {
-      child.kill('SIGTERM');
+      await server.stop();
     }
   });
 });

@@ -1,23 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { freePort, LOOM } from '../helpers/cli.js';
 import { pngBytes } from '../helpers/images.js';
 
-const LOOM = 'bin/loom';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+const dir = mkdtempSync(join(tmpdir(), 'loom-kill-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts `loom serve` and resolves with the demo token it prints once it listens. */
 async function serve(db: string, mediaDir: string, port: number): Promise<{ child: ChildProcess; token: string }> {
@@ -42,7 +34,6 @@ function exited(child: ChildProcess): Promise<void> {
 
 describe('durability', () => {
   it('keeps every acknowledged write when the server is killed with SIGKILL right after', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loom-kill-'));
     const db = join(dir, 'graph.db');
     const mediaDir = join(dir, 'media');
     const port = await freePort();

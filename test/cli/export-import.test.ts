@@ -4,6 +4,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { issueUserToken } from '../../src/auth/tokens.js';
 import type { Store } from '../../src/store/store.js';
 import { LOOM, loom } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -129,10 +130,20 @@ describe(`loom export and import: SQLite to ${testStoreKind} and back`, () => {
     assert.equal(new Set(replies.map((reply) => reply.body.id)).size, 1, replies.map((reply) => reply.text).join(' '));
   });
 
-  it('copies tokens only when asked', async () => {
-    const withoutTokens = join(directory, 'no-tokens.ndjson');
+  it('copies tokens, revoked ones too, only when asked', async () => {
+    // A friend of the demo user signed in to the demo app, then removed it: a revoked token.
+    const original = stores[0]!;
+    const [demoApp, demoUser] = [Number(await original.getSetting('demo.app_id')), Number(await original.getSetting('demo.user_id'))];
+    const friend = (await original.getPages({ type: 'friends', id1s: [demoUser], limit: 1 })).get(demoUser)![0]!.id2;
+    await issueUserToken(original, { appId: demoApp, userId: friend, scopes: ['public_profile'], expiresIn: 0, now });
+    await original.revokeTokens(demoApp, friend, now);
+
+    const [withTokens, withoutTokens] = [join(directory, 'tokens.ndjson'), join(directory, 'no-tokens.ndjson')];
+    exportTo(source, withTokens, '--tokens');
     exportTo(source, withoutTokens);
-    assert.doesNotMatch(readFileSync(withoutTokens, 'utf8'), /"record":"token"/);
+    assert.match(readFileSync(withTokens, 'utf8'), /"record":"token"/);
+    assert.match(readFileSync(withTokens, 'utf8'), /"record":"revokedToken"/);
+    assert.doesNotMatch(readFileSync(withoutTokens, 'utf8'), /"record":"(token|revokedToken)"/);
     const target = scratchLocation();
     assert.equal(importFrom(target, withoutTokens).code, 0);
     const store = await openLocation(target);
@@ -163,5 +174,43 @@ describe(`loom export and import: SQLite to ${testStoreKind} and back`, () => {
     const partial = importFrom(scratchLocation(), cut);
     assert.equal(partial.code, 2);
     assert.match(partial.stderr, /cut short \(2000 records were loaded already; start again with a new database\)/);
+  });
+
+  it('refuses a record whose key or other required field is missing or null, naming its line', async () => {
+    const user = { record: 'object', id: 9001, type: 'user', owner: null, createdTime: 1, updatedTime: 1, data: {} };
+    const file = join(directory, 'incomplete.ndjson');
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ ...user, id: undefined }, /line 3: the object record has no "id"/],
+      [{ ...user, id: null }, /line 3: the object record has no "id"/],
+      [{ ...user, data: null }, /line 3: the object record has no "data"/],
+      [{ record: 'association', id1: 9001, type: 'friends', id2: null, time: 1, data: null }, /line 3: the association record has no "id2"/],
+      [{ record: 'grant', appId: 1, userId: 9001, status: 'granted' }, /line 3: the grant record has no "scope"/],
+      [{ record: 'token', hash: 'h', kind: 'app', appId: 1, userId: null, scopes: [], issuedAt: 1 }, /line 3: the token record has no "expiresAt"/],
+      [{ record: 'idSequence' }, /line 3: the idSequence record has no "last"/],
+      [{ ...user, owner: 'nobody' }, /line 3: the object record's "owner" is not a whole number/],
+    ];
+    for (const [record, message] of cases) {
+      writeFileSync(file, [JSON.stringify({ format: 'loom-graph', version: 1, records: { object: 2 } }), JSON.stringify(user), JSON.stringify(record), JSON.stringify({ end: true, records: 2 })].join('\n'));
+      const target = scratchLocation();
+      const refused = importFrom(target, file);
+      assert.equal(refused.code, 2, JSON.stringify(record));
+      assert.match(refused.stderr, message);
+      const store = await openLocation(target);
+      try {
+        assert.equal(await store.countRecords('object'), 0, 'nothing was loaded');
+      } finally {
+        await store.close();
+      }
+    }
+
+    // Null where the schema allows it: an app token has no user, an association no data.
+    const allowed = [
+      user,
+      { record: 'association', id1: 9001, type: 'friends', id2: 9001, time: 1, data: null },
+      { record: 'token', hash: 'a'.repeat(64), kind: 'app', appId: 1, userId: null, scopes: [], issuedAt: 1, expiresAt: 0 },
+    ];
+    writeFileSync(file, [JSON.stringify({ format: 'loom-graph', version: 1, records: { object: 1, association: 1, token: 1 } }), ...allowed.map((r) => JSON.stringify(r)), JSON.stringify({ end: true, records: 3 })].join('\n'));
+    const imported = importFrom(scratchLocation(), file);
+    assert.equal(imported.code, 0, imported.stderr);
   });
 });

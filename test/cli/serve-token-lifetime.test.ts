@@ -1,26 +1,19 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { runDialog } from '../helpers/browser.js';
+import { loom, loomWithEnv, startServeWithEnv } from '../helpers/cli.js';
 import { openLocation, scratchLocation } from '../helpers/test-store.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 describe('loom serve token lifetime', () => {
   it('refuses a lifetime that is not a positive whole number', () => {
-    const run = spawnSync(process.execPath, ['bin/loom', 'serve', '--token-lifetime', 'soon'], { encoding: 'utf8' });
-    assert.equal(run.status, 2);
+    const run = loom('serve', '--token-lifetime', 'soon');
+    assert.equal(run.code, 2);
     assert.match(run.stderr, /--token-lifetime must be a positive whole number/);
+    const fromEnv = loomWithEnv({ LOOM_TOKEN_LIFETIME: 'soon' }, 'serve');
+    assert.equal(fromEnv.code, 2);
+    assert.match(fromEnv.stderr, /^loom serve: LOOM_TOKEN_LIFETIME must be a positive whole number, not "soon"/);
   });
 
   it('gives dialog tokens the lifetime of LOOM_TOKEN_LIFETIME', async () => {
@@ -31,24 +24,12 @@ describe('loom serve token lifetime', () => {
     await store.setCredentials({ userId: userId!, email: 'lee@example.com', passwordHash: await hashPassword('pw') });
     await store.close();
 
-    const port = await freePort();
-    const child = spawn(process.execPath, ['bin/loom', 'serve', '--db', db, '--port', String(port), '--no-demo'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, LOOM_TOKEN_LIFETIME: '900' },
-    });
+    const server = await startServeWithEnv({ LOOM_TOKEN_LIFETIME: '900' }, '--db', db, '--no-demo');
     try {
-      let output = '';
-      child.stdout.on('data', (chunk) => (output += chunk));
-      const deadline = Date.now() + 30_000;
-      while (!output.includes('serving the Graph API')) {
-        assert.ok(Date.now() < deadline, `serve did not start: ${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      const base = `http://127.0.0.1:${port}`;
-      const { location } = await runDialog(base, { clientId: String(app.id), redirectUri: 'http://localhost/cb', responseType: 'token', email: 'lee@example.com', password: 'pw' });
+      const { location } = await runDialog(server.url, { clientId: String(app.id), redirectUri: 'http://localhost/cb', responseType: 'token', email: 'lee@example.com', password: 'pw' });
       assert.equal(new URLSearchParams(location.hash.slice(1)).get('expires_in'), '900');
     } finally {
-      child.kill('SIGTERM');
+      await server.stop();
     }
   });
 });

@@ -84,4 +84,33 @@ describe(`several loom processes on one ${testStoreKind} database`, () => {
     const pids = new Set([...cluster.output().matchAll(/"pid":(\d+)[^\n]*"msg":"request"/g)].map((m) => m[1]));
     assert.equal(pids.size, 2, `requests were answered by the processes ${[...pids].join(', ')}`);
   });
+
+  it('stops within a bounded time even when a worker does not end when asked', { timeout: 60_000 }, async () => {
+    const cluster = await startServe('--db', fixture.path, '--no-demo', '--workers', '2');
+    let stuck: number | undefined;
+    try {
+      await fetch(`${cluster.url}/v2.4/me?access_token=${aliceToken}`, { headers: { connection: 'close' } });
+      // The worker that answered logs the request with its pid.
+      const deadline = Date.now() + 10_000;
+      let logged: RegExpExecArray | null;
+      while ((logged = /"pid":(\d+)[^\n]*"msg":"request"/.exec(cluster.output())) === null) {
+        assert.ok(Date.now() < deadline, `no request was logged: ${cluster.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      stuck = Number(logged[1]);
+      // A stopped process cannot act on SIGTERM.
+      process.kill(stuck, 'SIGSTOP');
+      const stopped = await Promise.race([cluster.stop(), new Promise((resolve) => setTimeout(resolve, 20_000, 'still running'))]);
+      assert.equal(stopped, 0, 'the primary ends despite its stuck worker');
+    } finally {
+      if (stuck !== undefined) {
+        try {
+          process.kill(stuck, 'SIGKILL');
+        } catch {
+          // It is gone already.
+        }
+      }
+      await cluster.stop();
+    }
+  });
 });

@@ -4,8 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-/** Debian's `chromium` package; `scripts/ensure-chromium.sh` installs it (CI runs that first). */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+/**
+ * The Chromium the browser tests drive: $CHROMIUM_PATH, by default Debian's `chromium` package,
+ * which `scripts/ensure-chromium.sh` installs (CI runs that first).
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 export interface Chromium {
   context: BrowserContext;
@@ -15,7 +18,9 @@ export interface Chromium {
 /** Headless Chromium with a fresh profile that reaches nothing but the servers the test starts. */
 export async function launchChromium(): Promise<Chromium> {
   if (!existsSync(CHROMIUM_PATH)) {
-    assert.fail(`Chromium is not installed at ${CHROMIUM_PATH}; the browser tests need it. Run scripts/ensure-chromium.sh (apt-get install chromium).`);
+    assert.fail(
+      `Chromium is not installed at ${CHROMIUM_PATH}; the browser tests need it. Run scripts/ensure-chromium.sh (apt-get install chromium), or set CHROMIUM_PATH to a Chromium.`,
+    );
   }
   const profile = mkdtempSync(join(tmpdir(), 'loom-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {

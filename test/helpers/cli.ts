@@ -4,12 +4,58 @@ import { createServer } from 'node:net';
 
 export const LOOM = 'bin/loom';
 
+export interface LoomRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
 /** Runs the loom command to completion; LOOM_DB is cleared so only the flags choose the database. */
-export function loom(...args: string[]) {
-  const result = spawnSync(process.execPath, [LOOM, ...args], { encoding: 'utf8', env: { ...process.env, LOOM_DB: '' } });
+export function loom(...args: string[]): LoomRun {
+  return loomWithEnv({}, ...args);
+}
+
+/** As `loom`, with these environment variables set as well. */
+export function loomWithEnv(env: NodeJS.ProcessEnv, ...args: string[]): LoomRun {
+  const result = spawnSync(process.execPath, [LOOM, ...args], { encoding: 'utf8', env: { ...process.env, LOOM_DB: '', ...env } });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+export interface RunningLoom {
+  /** Everything the process wrote to standard output so far. */
+  stdout(): string;
+  /** Everything the process wrote to standard output and standard error so far, as it came. */
+  output(): string;
+  /** Settles once the process ended and its output is read. */
+  exited: Promise<LoomRun>;
+  /** Sends SIGTERM and settles once the process ended. */
+  stop(): Promise<LoomRun>;
+}
+
+/** Starts the loom command without waiting for it; LOOM_DB is cleared as for `loom`. */
+export function spawnLoom(...args: string[]): RunningLoom {
+  return spawnLoomWithEnv({}, ...args);
+}
+
+/** As `spawnLoom`, with these environment variables set as well. */
+export function spawnLoomWithEnv(env: NodeJS.ProcessEnv, ...args: string[]): RunningLoom {
+  const child = spawn(process.execPath, [LOOM, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOOM_DB: '', ...env } });
+  let [stdout, stderr, output] = ['', '', ''];
+  child.stdout.on('data', (chunk) => ((stdout += chunk), (output += chunk)));
+  child.stderr.on('data', (chunk) => ((stderr += chunk), (output += chunk)));
+  const exited = new Promise<LoomRun>((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+  return {
+    stdout: () => stdout,
+    output: () => output,
+    exited,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** A port nothing listens on right now. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -29,27 +75,24 @@ export interface RunningServe {
 
 /** Starts `loom serve` with the given flags on a free port and waits until it serves. */
 export async function startServe(...args: string[]): Promise<RunningServe> {
+  return startServeWithEnv({}, ...args);
+}
+
+/** As `startServe`, with these environment variables set as well. */
+export async function startServeWithEnv(env: NodeJS.ProcessEnv, ...args: string[]): Promise<RunningServe> {
   const port = await freePort();
-  const child = spawn(process.execPath, [LOOM, 'serve', '--port', String(port), ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOOM_DB: '' },
-  });
-  let output = '';
-  let errors = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (errors += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const child = spawnLoomWithEnv(env, 'serve', '--port', String(port), ...args);
+  let ended = false;
+  void child.exited.then(() => (ended = true));
   const deadline = Date.now() + 30_000;
-  while (!output.includes('Loom is serving')) {
-    assert.ok(Date.now() < deadline && child.exitCode === null, `serve did not start: ${output}${errors}`);
+  // The banner ends with how to get a new token, or that there is no demo graph.
+  while (!/^(A new token|This database holds no demo graph)/m.test(child.stdout())) {
+    assert.ok(Date.now() < deadline && !ended, `serve did not start: ${child.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return {
     url: `http://127.0.0.1:${port}`,
-    output: () => output,
-    stop: () => {
-      child.kill('SIGTERM');
-      return exited;
-    },
+    output: child.stdout,
+    stop: async () => (await child.stop()).code,
   };
 }

@@ -56,5 +56,10 @@ describe('openStore', () => {
     assert.equal(redactPassword('postgres://loom:hunter2@db.example/loom'), 'postgres://loom:***@db.example/loom');
     assert.equal(redactPassword('postgres://db.example/loom'), 'postgres://db.example/loom');
     assert.equal(redactPassword('./loom.db'), './loom.db');
+    assert.equal(redactPassword('postgres://loom:p@ss@db.example:5432/loom?schema=x'), 'postgres://loom:***@db.example:5432/loom?schema=x');
+    assert.equal(redactPassword('postgresql://loom:a%40b@db.example/loom'), 'postgresql://loom:***@db.example/loom');
+    // Not a URL the parser accepts (a password with "/" ends the host early; an unclosed IPv6 address).
+    assert.equal(redactPassword('postgres://loom:se/c@ret@db.example/loom'), 'postgres://loom:***@db.example/loom');
+    assert.equal(redactPassword('postgres://loom:se@cret@[::1/loom'), 'postgres://loom:***@[::1/loom');
   });
 });

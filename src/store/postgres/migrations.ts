@@ -6,6 +6,7 @@ import { quoteIdentifier } from './connection.js';
  * versions. Steps are applied in order and never edited once released.
  */
 export interface Migration {
+  /** Numbered 1, 2, 3, … without gaps, as in SQLite; schema_migrations records each one applied. */
   version: number;
   description: string;
   sql: string;

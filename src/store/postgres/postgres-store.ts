@@ -24,6 +24,7 @@ import { pageQuery } from './page-query.js';
 import { countTable, loadRecords, scanTable } from './records.js';
 import { statements, type Statement } from './statements.js';
 import { applyOps, tokenValues } from './write-batch.js';
+import { createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 
 /** Deadlocks and serialization failures: the transaction did nothing and may simply run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -135,13 +136,8 @@ export class PostgresStore implements Store {
   }
 
   async getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>> {
-    const counts = new Map<ObjectId, number>();
-    if (id1s.length === 0) return counts;
-    for (const id1 of id1s) counts.set(id1, 0);
-    for (const row of await this.rows<{ id1: number; count: number }>(statements.selectCounts, [type, id1s])) {
-      counts.set(row.id1, row.count);
-    }
-    return counts;
+    if (id1s.length === 0) return new Map();
+    return zeroFilledCounts(id1s, await this.rows<{ id1: number; count: number }>(statements.selectCounts, [type, id1s]));
   }
 
   async getExisting(type: string, pairs: ReadonlyArray<readonly [ObjectId, ObjectId]>): Promise<Set<string>> {
@@ -171,16 +167,7 @@ export class PostgresStore implements Store {
       app.businessId ?? null,
       JSON.stringify(app.redirectUris ?? []),
     ]);
-    return {
-      id: row!.id,
-      name: app.name,
-      secret: app.secret,
-      idKey: app.idKey,
-      requireProof: app.requireProof ?? false,
-      businessId: app.businessId ?? null,
-      createdTime: app.createdTime,
-      redirectUris: [...(app.redirectUris ?? [])],
-    };
+    return createdAppRecord(row!.id, app);
   }
 
   async getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>> {
@@ -249,12 +236,11 @@ export class PostgresStore implements Store {
 
   async setGrants(appId: ObjectId, entries: readonly UserGrants[]): Promise<void> {
     if (entries.length === 0) return;
-    // One row per (user, scope), the last grant winning, as when each replaces the one before.
-    const latest = new Map<string, { userId: ObjectId; scope: string; status: GrantStatus }>();
-    for (const { userId, grants } of entries) {
-      for (const { scope, status } of grants) latest.set(`${userId}\u0000${scope}`, { userId, scope, status });
-    }
-    const rows = [...latest.values()];
+    // As when the entries apply one after another: a user listed twice keeps the last entry's
+    // grants only, and a scope listed twice in one entry its last status.
+    const latest = new Map<ObjectId, Map<string, GrantStatus>>();
+    for (const { userId, grants } of entries) latest.set(userId, new Map(grants.map(({ scope, status }) => [scope, status])));
+    const rows = [...latest].flatMap(([userId, grants]) => [...grants].map(([scope, status]) => ({ userId, scope, status })));
     await this.transaction(async (client) => {
       await client.query({ ...statements.deleteGrants, values: [appId, entries.map((entry) => entry.userId)] });
       if (rows.length === 0) return;
@@ -266,15 +252,8 @@ export class PostgresStore implements Store {
   }
 
   async getGrants(appId: ObjectId, userIds: readonly ObjectId[]): Promise<Map<ObjectId, Grant[]>> {
-    const grants = new Map<ObjectId, Grant[]>();
-    if (userIds.length === 0) return grants;
-    const rows = await this.rows<{ user_id: number; scope: string; status: GrantStatus }>(statements.selectGrants, [appId, userIds]);
-    for (const row of rows) {
-      let list = grants.get(row.user_id);
-      if (list === undefined) grants.set(row.user_id, (list = []));
-      list.push({ scope: row.scope, status: row.status });
-    }
-    return grants;
+    if (userIds.length === 0) return new Map();
+    return grantsByUser(await this.rows<{ user_id: number; scope: string; status: GrantStatus }>(statements.selectGrants, [appId, userIds]));
   }
 
   async setCredentials(credentials: Credentials): Promise<void> {

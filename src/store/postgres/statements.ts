@@ -93,6 +93,7 @@ export const statements = {
     'deleteAccessOfUser',
     `WITH grants_gone AS (DELETE FROM grants WHERE user_id = $1),
           tokens_gone AS (DELETE FROM tokens WHERE user_id = $1),
+          revoked_gone AS (DELETE FROM revoked_tokens WHERE user_id = $1),
           credentials_gone AS (DELETE FROM credentials WHERE user_id = $1)
      DELETE FROM auth_codes WHERE user_id = $1`,
   ),

@@ -5,10 +5,7 @@ import type Database from 'better-sqlite3';
  * a change to the schema is a new step appended to the list.
  */
 export interface Migration {
-  /**
-   * Increasing along the list, starting at 1; `PRAGMA user_version` holds the last one applied.
-   * A number may be skipped while it is reserved for a step being written elsewhere.
-   */
+  /** Numbered 1, 2, 3, … without gaps; `PRAGMA user_version` holds the last one applied. */
   version: number;
   description: string;
   sql: string;

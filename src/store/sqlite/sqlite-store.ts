@@ -23,6 +23,7 @@ import { migrate } from './migrations.js';
 import { filledData, mergeData, resolveId } from '../write-ops.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
 import { SqliteRecords } from './records.js';
+import { createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 
 /** How long a statement waits for another process's write lock before failing. */
 const BUSY_TIMEOUT_MS = 5000;
@@ -230,13 +231,8 @@ export class SqliteStore implements Store {
   }
 
   async getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>> {
-    const counts = new Map<ObjectId, number>();
-    if (id1s.length === 0) return counts;
-    for (const id1 of id1s) counts.set(id1, 0);
-    for (const row of this.statements.selectCounts.all(type, JSON.stringify(id1s))) {
-      counts.set(row.id1, row.count);
-    }
-    return counts;
+    if (id1s.length === 0) return new Map();
+    return zeroFilledCounts(id1s, this.statements.selectCounts.all(type, JSON.stringify(id1s)));
   }
 
   async getExisting(type: string, pairs: ReadonlyArray<readonly [ObjectId, ObjectId]>): Promise<Set<string>> {
@@ -255,17 +251,7 @@ export class SqliteStore implements Store {
   }
 
   async createApp(app: NewApp): Promise<AppRecord> {
-    const id = this.insertApp.immediate(app);
-    return {
-      id,
-      name: app.name,
-      secret: app.secret,
-      idKey: app.idKey,
-      requireProof: app.requireProof ?? false,
-      businessId: app.businessId ?? null,
-      createdTime: app.createdTime,
-      redirectUris: [...(app.redirectUris ?? [])],
-    };
+    return createdAppRecord(this.insertApp.immediate(app), app);
   }
 
   async getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>> {
@@ -319,14 +305,8 @@ export class SqliteStore implements Store {
   }
 
   async getGrants(appId: ObjectId, userIds: readonly ObjectId[]): Promise<Map<ObjectId, Grant[]>> {
-    const grants = new Map<ObjectId, Grant[]>();
-    if (userIds.length === 0) return grants;
-    for (const row of this.statements.selectGrants.all(appId, JSON.stringify(userIds))) {
-      let list = grants.get(row.user_id);
-      if (list === undefined) grants.set(row.user_id, (list = []));
-      list.push({ scope: row.scope, status: row.status });
-    }
-    return grants;
+    if (userIds.length === 0) return new Map();
+    return grantsByUser(this.statements.selectGrants.all(appId, JSON.stringify(userIds)));
   }
 
   async setCredentials(credentials: Credentials): Promise<void> {
@@ -487,6 +467,7 @@ export class SqliteStore implements Store {
     for (const objectId of [...dependents, ...owned]) this.deleteObject(objectId);
     s.deleteGrantsOfUser.run(id);
     s.deleteTokensOfUser.run(id);
+    s.deleteRevokedTokensOfUser.run(id);
     s.deleteCredentialsOfUser.run(id);
     s.deleteAuthCodesOfUser.run(id);
     return this.deleteObject(id);
@@ -575,6 +556,7 @@ function prepareStatements(db: Database.Database) {
       `INSERT OR REPLACE INTO revoked_tokens (hash, app_id, user_id, expires_at)
        SELECT hash, app_id, user_id, expires_at FROM tokens WHERE app_id = ? AND user_id = ?`,
     ),
+    deleteRevokedTokensOfUser: db.prepare<[ObjectId]>('DELETE FROM revoked_tokens WHERE user_id = ?'),
     deleteStaleRevokedTokens: db.prepare<[number]>('DELETE FROM revoked_tokens WHERE expires_at != 0 AND expires_at <= ?'),
     selectRevokedToken: db.prepare<[string], RevokedTokenRow>(
       'SELECT hash, app_id, user_id, expires_at FROM revoked_tokens WHERE hash = ?',

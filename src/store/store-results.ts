@@ -1,0 +1,37 @@
+/**
+ * How both stores shape rows into what the Store interface answers, where the shaping is the
+ * same whatever the database.
+ */
+import type { AppRecord, Grant, GrantStatus, NewApp, ObjectId } from './store.js';
+
+/** A count for every id1 asked for: the rows' counts, 0 for an id1 without a row. */
+export function zeroFilledCounts(id1s: readonly ObjectId[], rows: Iterable<{ id1: number; count: number }>): Map<ObjectId, number> {
+  const counts = new Map<ObjectId, number>(id1s.map((id1) => [id1, 0]));
+  for (const row of rows) counts.set(row.id1, row.count);
+  return counts;
+}
+
+/** Grant rows grouped by user, in row order; a user without rows is absent. */
+export function grantsByUser(rows: Iterable<{ user_id: number; scope: string; status: GrantStatus }>): Map<ObjectId, Grant[]> {
+  const grants = new Map<ObjectId, Grant[]>();
+  for (const row of rows) {
+    let list = grants.get(row.user_id);
+    if (list === undefined) grants.set(row.user_id, (list = []));
+    list.push({ scope: row.scope, status: row.status });
+  }
+  return grants;
+}
+
+/** The record of an app just created under `id`, with the defaults its store filled in. */
+export function createdAppRecord(id: ObjectId, app: NewApp): AppRecord {
+  return {
+    id,
+    name: app.name,
+    secret: app.secret,
+    idKey: app.idKey,
+    requireProof: app.requireProof ?? false,
+    businessId: app.businessId ?? null,
+    createdTime: app.createdTime,
+    redirectUris: [...(app.redirectUris ?? [])],
+  };
+}
