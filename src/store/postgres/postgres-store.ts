@@ -25,6 +25,18 @@ import { countTable, loadRecords, scanTable } from './records.js';
 import { statements, type Statement } from './statements.js';
 import { applyOps, tokenValues } from './write-batch.js';
 import { createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
+import {
+  toAppRecord,
+  toAuthCode,
+  toCredentials,
+  toStoredObject,
+  toTokenRecord,
+  type AppRow,
+  type AuthCodeRow,
+  type CredentialsRow,
+  type ObjectRow,
+  type TokenRow,
+} from '../rows.js';
 
 /** Deadlocks and serialization failures: the transaction did nothing and may simply run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -43,51 +55,6 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
     throw error;
   }
   return store;
-}
-
-interface ObjectRow {
-  id: number;
-  type: string;
-  owner: number | null;
-  created_time: number;
-  updated_time: number;
-  data: Record<string, unknown>;
-}
-
-interface AppRow {
-  id: number;
-  name: string;
-  secret: string;
-  id_key: string;
-  require_proof: boolean;
-  business_id: number | null;
-  created_time: number;
-  redirect_uris: string[];
-}
-
-interface TokenRow {
-  hash: string;
-  kind: 'user' | 'app';
-  app_id: number;
-  user_id: number | null;
-  scopes: string[];
-  issued_at: number;
-  expires_at: number;
-}
-
-interface CredentialsRow {
-  user_id: number;
-  email: string;
-  password_hash: string;
-}
-
-interface AuthCodeRow {
-  hash: string;
-  app_id: number;
-  user_id: number;
-  redirect_uri: string;
-  scopes: string[];
-  expires_at: number;
 }
 
 export class PostgresStore implements Store {
@@ -375,55 +342,4 @@ export class PostgresStore implements Store {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
     }
   }
-}
-
-function toStoredObject(row: ObjectRow): StoredObject {
-  return {
-    id: row.id,
-    type: row.type,
-    owner: row.owner,
-    createdTime: row.created_time,
-    updatedTime: row.updated_time,
-    data: row.data,
-  };
-}
-
-function toAppRecord(row: AppRow): AppRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    secret: row.secret,
-    idKey: row.id_key,
-    requireProof: row.require_proof,
-    businessId: row.business_id,
-    createdTime: row.created_time,
-    redirectUris: row.redirect_uris,
-  };
-}
-
-function toTokenRecord(row: TokenRow): TokenRecord {
-  return {
-    hash: row.hash,
-    kind: row.kind,
-    appId: row.app_id,
-    userId: row.user_id,
-    scopes: row.scopes,
-    issuedAt: row.issued_at,
-    expiresAt: row.expires_at,
-  };
-}
-
-function toCredentials(row: CredentialsRow): Credentials {
-  return { userId: row.user_id, email: row.email, passwordHash: row.password_hash };
-}
-
-function toAuthCode(row: AuthCodeRow): AuthCode {
-  return {
-    hash: row.hash,
-    appId: row.app_id,
-    userId: row.user_id,
-    redirectUri: row.redirect_uri,
-    scopes: row.scopes,
-    expiresAt: row.expires_at,
-  };
 }

@@ -24,6 +24,18 @@ import { filledData, mergeData, resolveId } from '../write-ops.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
 import { SqliteRecords } from './records.js';
 import { createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
+import {
+  toAppRecord,
+  toAuthCode,
+  toCredentials,
+  toStoredObject,
+  toTokenRecord,
+  type AppRow,
+  type AuthCodeRow,
+  type CredentialsRow,
+  type ObjectRow,
+  type TokenRow,
+} from '../rows.js';
 
 /** How long a statement waits for another process's write lock before failing. */
 const BUSY_TIMEOUT_MS = 5000;
@@ -48,42 +60,12 @@ export function openSqliteStore(path: string): SqliteStore {
   }
 }
 
-interface ObjectRow {
-  id: number;
-  type: string;
-  owner: number | null;
-  created_time: number;
-  updated_time: number;
-  data: string;
-}
-
 interface AssociationRow {
   id1: number;
   type: string;
   id2: number;
   time: number;
   data: string | null;
-}
-
-interface AppRow {
-  id: number;
-  name: string;
-  secret: string;
-  id_key: string;
-  require_proof: number;
-  business_id: number | null;
-  created_time: number;
-  redirect_uris: string;
-}
-
-interface TokenRow {
-  hash: string;
-  kind: 'user' | 'app';
-  app_id: number;
-  user_id: number | null;
-  scopes: string;
-  issued_at: number;
-  expires_at: number;
 }
 
 interface RevokedTokenRow {
@@ -97,21 +79,6 @@ interface GrantRow {
   user_id: number;
   scope: string;
   status: GrantStatus;
-}
-
-interface CredentialsRow {
-  user_id: number;
-  email: string;
-  password_hash: string;
-}
-
-interface AuthCodeRow {
-  hash: string;
-  app_id: number;
-  user_id: number;
-  redirect_uri: string;
-  scopes: string;
-  expires_at: number;
 }
 
 /** Which optional conditions a page query carries; each combination is one prepared statement. */
@@ -652,17 +619,6 @@ function pageParams(request: PageRequest): PageParams {
   return params;
 }
 
-function toStoredObject(row: ObjectRow): StoredObject {
-  return {
-    id: row.id,
-    type: row.type,
-    owner: row.owner,
-    createdTime: row.created_time,
-    updatedTime: row.updated_time,
-    data: JSON.parse(row.data) as Record<string, unknown>,
-  };
-}
-
 function toAssociation(row: AssociationRow): Association {
   return {
     id1: row.id1,
@@ -670,45 +626,5 @@ function toAssociation(row: AssociationRow): Association {
     id2: row.id2,
     time: row.time,
     data: row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>),
-  };
-}
-
-function toAppRecord(row: AppRow): AppRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    secret: row.secret,
-    idKey: row.id_key,
-    requireProof: row.require_proof !== 0,
-    businessId: row.business_id,
-    createdTime: row.created_time,
-    redirectUris: JSON.parse(row.redirect_uris) as string[],
-  };
-}
-
-function toTokenRecord(row: TokenRow): TokenRecord {
-  return {
-    hash: row.hash,
-    kind: row.kind,
-    appId: row.app_id,
-    userId: row.user_id,
-    scopes: JSON.parse(row.scopes) as string[],
-    issuedAt: row.issued_at,
-    expiresAt: row.expires_at,
-  };
-}
-
-function toCredentials(row: CredentialsRow): Credentials {
-  return { userId: row.user_id, email: row.email, passwordHash: row.password_hash };
-}
-
-function toAuthCode(row: AuthCodeRow): AuthCode {
-  return {
-    hash: row.hash,
-    appId: row.app_id,
-    userId: row.user_id,
-    redirectUri: row.redirect_uri,
-    scopes: JSON.parse(row.scopes) as string[],
-    expiresAt: row.expires_at,
   };
 }

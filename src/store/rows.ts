@@ -1,0 +1,110 @@
+/**
+ * The rows both stores read, in their column names, and how each becomes a record of the Store
+ * interface. The stores differ only in how structured columns arrive: SQLite hands back JSON
+ * text, PostgreSQL decoded jsonb and arrays; `decoded` takes either.
+ */
+import type { AppRecord, AuthCode, Credentials, StoredObject, TokenRecord } from './store.js';
+
+/** A structured column: already decoded, or the JSON text of it. */
+type Structured<T> = T | string;
+
+export interface ObjectRow {
+  id: number;
+  type: string;
+  owner: number | null;
+  created_time: number;
+  updated_time: number;
+  data: Structured<Record<string, unknown>>;
+}
+
+export interface AppRow {
+  id: number;
+  name: string;
+  secret: string;
+  id_key: string;
+  /** A boolean, or SQLite's 0 and 1. */
+  require_proof: boolean | number;
+  business_id: number | null;
+  created_time: number;
+  redirect_uris: Structured<string[]>;
+}
+
+export interface TokenRow {
+  hash: string;
+  kind: 'user' | 'app';
+  app_id: number;
+  user_id: number | null;
+  scopes: Structured<string[]>;
+  issued_at: number;
+  expires_at: number;
+}
+
+export interface CredentialsRow {
+  user_id: number;
+  email: string;
+  password_hash: string;
+}
+
+export interface AuthCodeRow {
+  hash: string;
+  app_id: number;
+  user_id: number;
+  redirect_uri: string;
+  scopes: Structured<string[]>;
+  expires_at: number;
+}
+
+export function decoded<T>(value: Structured<T>): T {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
+}
+
+export function toStoredObject(row: ObjectRow): StoredObject {
+  return {
+    id: row.id,
+    type: row.type,
+    owner: row.owner,
+    createdTime: row.created_time,
+    updatedTime: row.updated_time,
+    data: decoded(row.data),
+  };
+}
+
+export function toAppRecord(row: AppRow): AppRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    secret: row.secret,
+    idKey: row.id_key,
+    requireProof: Boolean(row.require_proof),
+    businessId: row.business_id,
+    createdTime: row.created_time,
+    redirectUris: decoded(row.redirect_uris),
+  };
+}
+
+export function toTokenRecord(row: TokenRow): TokenRecord {
+  return {
+    hash: row.hash,
+    kind: row.kind,
+    appId: row.app_id,
+    userId: row.user_id,
+    scopes: decoded(row.scopes),
+    issuedAt: row.issued_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+export function toCredentials(row: CredentialsRow): Credentials {
+  return { userId: row.user_id, email: row.email, passwordHash: row.password_hash };
+}
+
+export function toAuthCode(row: AuthCodeRow): AuthCode {
+  return {
+    hash: row.hash,
+    appId: row.app_id,
+    userId: row.user_id,
+    redirectUri: row.redirect_uri,
+    scopes: decoded(row.scopes),
+    expiresAt: row.expires_at,
+  };
+}
