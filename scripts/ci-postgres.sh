@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# Continuous integration on both stores: PostgreSQL up (started when it is down), a scratch
-# database for the PostgreSQL half of the tests, then a clean install and the full test suite.
-# The scratch database is dropped at the end, whatever the outcome. A LOOM_TEST_PG given by
-# the environment is used as it is instead.
-set -euo pipefail
-cd "$(dirname "$0")/.."
+# Sourced by .ci/run: PostgreSQL up (started when it is down) and a scratch database for the
+# PostgreSQL half of the tests, exported as LOOM_TEST_PG. The scratch database is dropped when
+# the sourcing shell exits, whatever the outcome. A LOOM_TEST_PG given by the environment is
+# used as it is instead.
 
 export PGHOST="${PGHOST:-127.0.0.1}" PGPORT="${PGPORT:-5432}" PGUSER="${PGUSER:-postgres}"
 
@@ -35,6 +33,3 @@ if [ -z "${LOOM_TEST_PG:-}" ]; then
   export LOOM_TEST_PG="postgresql://$PGUSER@$PGHOST:$PGPORT/$database"
   echo "ci: tests use the scratch database $database"
 fi
-
-npm ci
-npm test
