@@ -1,13 +1,9 @@
-import { SHORT_LIVED_SECONDS } from './auth/tokens.js';
-
 /** Settings shared by the commands, from flags first, then the environment, then defaults. */
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_DB = './loom.db';
 export const DEFAULT_MEDIA_DIR = './loom-media';
 export const DEMO_USERS = 60;
 export const DEMO_SEED = 'loom';
-/** Lifetime of the user tokens the CLI prints, in seconds. */
-export const SHORT_TOKEN_LIFETIME = SHORT_LIVED_SECONDS;
 
 /** `PORT`, when set. */
 export function envPort(): string | undefined {

@@ -51,6 +51,6 @@ export function newUserToken<User extends IdOrRef>(
 
 export async function issueUserToken(store: Store, grant: UserGrant<ObjectId>): Promise<IssuedToken> {
   const issued = newUserToken(grant);
-  await store.saveToken(issued.record);
+  await store.saveTokens([issued.record]);
   return issued;
 }

@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
-import { DEFAULT_PORT, DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, envTokenLifetime, SHORT_TOKEN_LIFETIME } from '../config.js';
+import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
+import { DEFAULT_PORT, DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, envTokenLifetime } from '../config.js';
 import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
 import { Schema } from '../schema/registry.js';
@@ -31,7 +32,7 @@ Options:
   --profile-host URL  host of people's profile links (the user field link);
                       default: $LOOM_PROFILE_HOST, else https://www.facebook.com
   --token-lifetime S  seconds the user tokens of the sign-in dialog (and the printed
-                      demo token) last; default: $LOOM_TOKEN_LIFETIME or ${SHORT_TOKEN_LIFETIME}
+                      demo token) last; default: $LOOM_TOKEN_LIFETIME or ${SHORT_LIVED_SECONDS}
   --allow-private-photo-urls
                       let photo uploads by url fetch from loopback and private networks
                       (refused by default, so a token cannot probe the machines around Loom)
@@ -60,7 +61,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const profileHost = values['profile-host'] ?? envProfileHost();
   const tokenLifetime = positiveIntegerFrom(
     { '--token-lifetime': values['token-lifetime'], LOOM_TOKEN_LIFETIME: envTokenLifetime() },
-    SHORT_TOKEN_LIFETIME,
+    SHORT_LIVED_SECONDS,
   );
   const workers = positiveInteger('workers', values.workers, 1);
   const listen: Listen = {

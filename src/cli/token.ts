@@ -1,4 +1,5 @@
-import { envDb, SHORT_TOKEN_LIFETIME } from '../config.js';
+import { envDb } from '../config.js';
+import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { scopedIdsFor } from '../auth/viewer.js';
 import { Schema } from '../schema/registry.js';
 import { openStore, redactPassword } from '../store/open-store.js';
@@ -13,7 +14,7 @@ Options:
   --db PATH|URL           SQLite file or postgres:// URL (default: $LOOM_DB or ./loom.db)
   --user ID               the user's id as the demo app sees it (default: the demo user)
   --scopes a,b            permissions the token carries (default: every permission)
-  --expires-in SECONDS    lifetime (default: ${SHORT_TOKEN_LIFETIME}, two hours)
+  --expires-in SECONDS    lifetime (default: ${SHORT_LIVED_SECONDS}, two hours)
   --json                  print {"access_token","user_id","app_id","expires_at"}
   -h, --help              show this help
 
@@ -31,7 +32,7 @@ export async function tokenCommand(argv: string[]): Promise<void> {
     json: { type: 'boolean' },
   });
   if (values.help) return void process.stdout.write(tokenHelp);
-  const expiresIn = positiveInteger('expires-in', values['expires-in'], SHORT_TOKEN_LIFETIME);
+  const expiresIn = positiveInteger('expires-in', values['expires-in'], SHORT_LIVED_SECONDS);
   const db = values.db ?? envDb();
   const store = openStore(db);
   try {

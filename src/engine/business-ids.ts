@@ -1,4 +1,5 @@
 import { businessOf } from '../auth/business-tokens.js';
+import { grantedScopes } from '../auth/grants.js';
 import { scopedIdsFor } from '../auth/viewer.js';
 import { parseFields } from '../query/parser.js';
 import type { StoredObject } from '../store/store.js';
@@ -23,7 +24,7 @@ export async function loadIdsForBusiness(context: ReadContext, people: readonly 
   ]);
   const result = new Map<number, Json>();
   for (const person of people) {
-    const used = siblings.filter((_, index) => grants[index]!.get(person.id)?.some((grant) => grant.status === 'granted'));
+    const used = siblings.filter((_, index) => grantedScopes(grants[index]!.get(person.id)).size > 0);
     const data = [context.viewer.app, ...used].map((app) => ({ id: scopedIdsFor(app).scope(person.id), app: apps.get(app.id) }));
     result.set(person.id, { data });
   }

@@ -21,6 +21,8 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
     done(null, new URLSearchParams(body as string));
   });
   const knownScopes = new Set(settings.schema.allScopes());
+  // Read once, like the business key: it never changes once made.
+  const key = await ticketKey(settings.store);
   const throttle = new SignInThrottle(settings.signInLimits, settings.clock);
 
   for (const url of versionedPaths('/dialog/oauth')) {
@@ -36,14 +38,14 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
       const cookie = readCookie(request);
       const nonce = isNonce(cookie) ? cookie : newNonce();
       reply.header('set-cookie', `${COOKIE}=${nonce}; Path=/; Max-Age=${TICKET_SECONDS}; HttpOnly; SameSite=Lax${request.protocol === 'https' ? '; Secure' : ''}`);
-      const ticket = await seal({ stage: 'sign-in', ...fromRequest(dialog), nonce });
+      const ticket = seal({ stage: 'sign-in', ...fromRequest(dialog), nonce });
       return sendPage(reply, 200, signInPage({ appName: dialog.app.name, ticket }));
     });
 
     app.post(url, async (request, reply) => {
       const form = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
       const now = settings.clock();
-      const ticket = openTicket(await ticketKey(settings.store), form.get('ticket'), now);
+      const ticket = openTicket(key, form.get('ticket'), now);
       if (!ticket || ticket.nonce !== readCookie(request)) {
         return sendPage(reply, 403, messagePage('This page has expired', 'Go back to the app and start signing in again.'));
       }
@@ -62,13 +64,13 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
         }
         const userId = await signIn(settings.store, email, form.get('password') ?? '');
         if (userId === undefined) {
-          const retry = await seal({ ...ticket, expiresAt: now + TICKET_SECONDS });
+          const retry = seal({ ...ticket, expiresAt: now + TICKET_SECONDS });
           const error = 'The email or password you entered is incorrect.';
           return sendPage(reply, 200, signInPage({ appName: appRecord.name, ticket: retry, email, error }));
         }
         attempt.succeeded();
         const user = (await settings.store.getObjects([userId])).get(userId);
-        const consent = await seal({ ...ticket, stage: 'consent', userId, expiresAt: now + TICKET_SECONDS });
+        const consent = seal({ ...ticket, stage: 'consent', userId, expiresAt: now + TICKET_SECONDS });
         const page = consentPage({ appName: appRecord.name, userName: String(user?.data.name ?? 'you'), scopes: ticket.scopes, ticket: consent });
         return sendPage(reply, 200, page);
       }
@@ -88,8 +90,8 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
     });
   }
 
-  async function seal(ticket: Omit<DialogTicket, 'expiresAt'> & { expiresAt?: number }): Promise<string> {
-    return sealTicket(await ticketKey(settings.store), { ...ticket, expiresAt: ticket.expiresAt ?? settings.clock() + TICKET_SECONDS });
+  function seal(ticket: Omit<DialogTicket, 'expiresAt'> & { expiresAt?: number }): string {
+    return sealTicket(key, { ...ticket, expiresAt: ticket.expiresAt ?? settings.clock() + TICKET_SECONDS });
   }
 }
 

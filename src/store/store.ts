@@ -215,8 +215,7 @@ export interface Store {
   getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>>;
   listApps(): Promise<AppRecord[]>;
 
-  saveToken(token: TokenRecord): Promise<void>;
-  /** Saves many tokens in one call (one transaction). */
+  /** Saves tokens (one or many) in one call, one transaction; a hash saved again replaces its record. */
   saveTokens(tokens: readonly TokenRecord[]): Promise<void>;
   findToken(hash: string): Promise<TokenRecord | undefined>;
   deleteTokens(appId: ObjectId, userId: ObjectId): Promise<void>;

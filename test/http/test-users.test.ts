@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { verifyPassword } from '../../src/auth/passwords.js';
-import { hashToken } from '../../src/auth/tokens.js';
+import { hashToken, SHORT_LIVED_SECONDS } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
-import { SHORT_TOKEN_LIFETIME } from '../../src/config.js';
 import type { AppRecord, WriteOp } from '../../src/store/store.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { startServer, useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
@@ -53,7 +52,7 @@ describe('test users over HTTP', () => {
       { permission: 'user_friends', status: 'granted' },
     ]);
     const record = await fixture.store.findToken(hashToken(user.access_token));
-    assert.equal(record?.expiresAt, fixture.now + SHORT_TOKEN_LIFETIME);
+    assert.equal(record?.expiresAt, fixture.now + SHORT_LIVED_SECONDS);
   });
 
   it('gives test users tokens of the configured lifetime', async () => {

@@ -511,12 +511,12 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         const token = (hash: string, userId: ObjectId, appId: ObjectId): TokenRecord => ({
           hash, kind: 'user', appId, userId, scopes: [], issuedAt: 1, expiresAt: 0,
         });
-        await store.saveToken(token(`${person}`.padEnd(64, 'a'), person, 71));
-        await store.saveToken(token(`${person}`.padEnd(64, 'b'), person, 72));
-        await store.saveToken(token(`${friend}`.padEnd(64, 'c'), friend, 72));
-        await store.saveToken(token(`${person}`.padEnd(64, 'e'), person, 73));
+        await store.saveTokens([token(`${person}`.padEnd(64, 'a'), person, 71)]);
+        await store.saveTokens([token(`${person}`.padEnd(64, 'b'), person, 72)]);
+        await store.saveTokens([token(`${friend}`.padEnd(64, 'c'), friend, 72)]);
+        await store.saveTokens([token(`${person}`.padEnd(64, 'e'), person, 73)]);
         await store.revokeTokens(73, person, 1);
-        await store.saveToken(token(`${friend}`.padEnd(64, 'f'), friend, 73));
+        await store.saveTokens([token(`${friend}`.padEnd(64, 'f'), friend, 73)]);
         await store.revokeTokens(73, friend, 1);
         assert.ok(await store.findRevokedToken(`${person}`.padEnd(64, 'e')));
         await store.setCredentials({ userId: person, email: `gone.${person}@example.com`, passwordHash: 'h' });
@@ -690,7 +690,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
 
       it('finds a saved token by its hash', async () => {
         const token = userToken('a'.repeat(64), 10, 20);
-        await store.saveToken(token);
+        await store.saveTokens([token]);
         assert.deepEqual(await store.findToken(token.hash), token);
         assert.equal(await store.findToken('b'.repeat(64)), undefined);
       });
@@ -707,7 +707,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
 
       it('round-trips an app token without user that never expires', async () => {
         const token: TokenRecord = { hash: 'c'.repeat(64), kind: 'app', appId: 10, userId: null, scopes: [], issuedAt: 1, expiresAt: 0 };
-        await store.saveToken(token);
+        await store.saveTokens([token]);
         assert.deepEqual(await store.findToken(token.hash), token);
       });
 
@@ -716,7 +716,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         const gone2 = { ...userToken('2'.repeat(64), 10, 20), scopes: ['public_profile'] };
         const otherUser = userToken('3'.repeat(64), 10, 21);
         const otherApp = userToken('4'.repeat(64), 11, 20);
-        for (const token of [gone1, gone2, otherUser, otherApp]) await store.saveToken(token);
+        for (const token of [gone1, gone2, otherUser, otherApp]) await store.saveTokens([token]);
         await store.deleteTokens(10, 20);
         assert.equal(await store.findToken(gone1.hash), undefined);
         assert.equal(await store.findToken(gone2.hash), undefined);
@@ -728,7 +728,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         const revoked = userToken('5'.repeat(64), 30, 40);
         const forever = { ...userToken('6'.repeat(64), 30, 40), expiresAt: 0 };
         const otherApp = userToken('7'.repeat(64), 31, 40);
-        for (const token of [revoked, forever, otherApp]) await store.saveToken(token);
+        for (const token of [revoked, forever, otherApp]) await store.saveTokens([token]);
         await store.revokeTokens(30, 40, 1_000);
         assert.equal(await store.findToken(revoked.hash), undefined);
         assert.equal(await store.findToken(forever.hash), undefined);

@@ -148,18 +148,6 @@ export class PostgresStore implements Store {
     return (await this.rows<AppRow>(statements.selectAllApps, [])).map(toAppRecord);
   }
 
-  async saveToken(token: TokenRecord): Promise<void> {
-    await this.rows(statements.upsertToken, [
-      token.hash,
-      token.kind,
-      token.appId,
-      token.userId,
-      JSON.stringify(token.scopes),
-      token.issuedAt,
-      token.expiresAt,
-    ]);
-  }
-
   async saveTokens(tokens: readonly TokenRecord[]): Promise<void> {
     if (tokens.length > 0) await this.rows(statements.upsertTokens, tokenValues(tokens));
   }

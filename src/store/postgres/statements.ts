@@ -120,12 +120,6 @@ export const statements = {
   ),
   selectAllApps: statement('selectAllApps', `SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id ORDER BY a.id`),
 
-  upsertToken: statement(
-    'upsertToken',
-    `INSERT INTO tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5::json, $6, $7)
-     ON CONFLICT (hash) DO UPDATE SET kind = excluded.kind, app_id = excluded.app_id, user_id = excluded.user_id,
-       scopes = excluded.scopes, issued_at = excluded.issued_at, expires_at = excluded.expires_at`,
-  ),
   /** A run of tokens, each hash at most once. */
   upsertTokens: statement(
     'upsertTokens',

@@ -232,10 +232,6 @@ export class SqliteStore implements Store {
     return this.statements.selectAllApps.all().map(toAppRecord);
   }
 
-  async saveToken(token: TokenRecord): Promise<void> {
-    this.putToken(token);
-  }
-
   async saveTokens(tokens: readonly TokenRecord[]): Promise<void> {
     if (tokens.length > 0) this.putTokens.immediate(tokens);
   }
