@@ -76,6 +76,8 @@ async function answer(settings: AppSettings, graph: GraphRequest, notes: Set<str
 async function answerRoot(settings: AppSettings, graph: GraphRequest): Promise<unknown> {
   if (graph.params.batch === undefined || graph.method !== 'post') throw GraphError.invalidParameter('No node specified');
   if (graph.inBatch) throw new GraphError(1, 'A batch operation cannot hold a batch of its own', { type: 'GraphBatchException' });
+  // A bad batch token fails the whole call, as on the real service, not each operation that would use it.
+  if (graph.accessToken) await authenticate(settings, graph, '');
   return runBatch(graph, (operation) => dispatch(settings, operation));
 }
 
