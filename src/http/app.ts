@@ -54,7 +54,6 @@ export interface AppOptions {
   signInLimits?: Partial<SignInLimits>;
 }
 
-
 /** The real service's limit for photo uploads. */
 const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
