@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import { businessTokenKey } from '../auth/business-tokens.js';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../auth/sign-in-throttle.js';
+import { Clock } from '../control/clock.js';
 import { GraphError } from '../errors.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import { Schema } from '../schema/registry.js';
@@ -31,8 +32,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Log one line per request (the CLI turns this on; tests leave it off). */
   logger?: boolean;
-  /** Unix seconds; tests move time to expire tokens. */
-  clock?: () => number;
+  /** The server's one clock (default: real time); tests freeze or move it to expire tokens. */
+  clock?: Clock;
   /** Directory that keeps uploaded images. */
   mediaDir: string;
   /** Largest accepted image upload, in bytes. */
@@ -56,7 +57,7 @@ export interface AppSettings {
   publicUrl: string | undefined;
   profileHost: string;
   limits: PageLimits;
-  clock: () => number;
+  clock: Clock;
   media: { store: MediaStore } & FetchLimits;
   /** Key of every `token_for_business`, read once at start. */
   businessKey: string;
@@ -78,7 +79,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),
     limits: { defaultLimit: 25, maxLimit: 100, maxItems: 50_000, ...options.limits },
-    clock: options.clock ?? (() => Math.floor(Date.now() / 1000)),
+    clock: options.clock ?? Clock.real(),
     media: {
       store: new MediaStore(options.mediaDir),
       maxBytes: options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES,

@@ -54,7 +54,7 @@ async function readContext(settings: AppSettings, request: FastifyRequest, graph
     store: settings.store,
     schema: settings.schema,
     viewer,
-    now: settings.clock(),
+    now: settings.clock.now(),
     publicUrl,
     profileHost: settings.profileHost,
     limits: settings.limits,
@@ -71,5 +71,5 @@ async function readContext(settings: AppSettings, request: FastifyRequest, graph
 
 async function authenticate(settings: AppSettings, graph: GraphRequest, id: string): Promise<Viewer> {
   if (!graph.accessToken) throw id === 'me' ? GraphError.activeTokenRequired() : GraphError.noToken();
-  return resolveViewer(settings.store, graph.accessToken, settings.clock(), graph.params.appsecret_proof);
+  return resolveViewer(settings.store, graph.accessToken, settings.clock.now(), graph.params.appsecret_proof);
 }
