@@ -5,6 +5,7 @@ import { businessTokenKey } from '../auth/business-tokens.js';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../auth/sign-in-throttle.js';
 import { Clock } from '../control/clock.js';
+import { ControlPlane } from '../control/control-plane.js';
 import { GraphError } from '../errors.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import { Schema } from '../schema/registry.js';
@@ -14,7 +15,9 @@ import { MediaStore } from '../media/media-store.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { authenticateHeader, errorBody, fromFrameworkError } from './error-envelope.js';
 import { explorerRoutes } from './explorer-routes.js';
+import { controlRoutes } from './control-routes.js';
 import { graphRoutes } from './graph-routes.js';
+import { journalRequest, noteError } from './journal-hook.js';
 import { mediaRoutes } from './media-routes.js';
 import { debugTokenRoute } from './debug-token-route.js';
 import { dialogRoutes } from './dialog-routes.js';
@@ -49,6 +52,15 @@ export interface AppOptions {
   tokenLifetime?: number;
   /** Failed sign-ins allowed per email and per client address (defaults: 10 and 50 in 15 minutes). */
   signInLimits?: Partial<SignInLimits>;
+  /** Opens the control API (`/_loom/`) to any address, for requests that carry this key; loopback only without it. */
+  adminKey?: string;
+  /** Requests the journal keeps (default 1000). */
+  journalSize?: number;
+  /**
+   * Take the graph as it is now as the state `POST /_loom/reset` goes back to. The process that
+   * starts a server does it once, before any process serves.
+   */
+  recordStart?: boolean;
 }
 
 export interface AppSettings {
@@ -63,6 +75,7 @@ export interface AppSettings {
   businessKey: string;
   tokenLifetime: number;
   signInLimits: SignInLimits;
+  control: ControlPlane;
 }
 
 export const API_VERSION = 'v2.4';
@@ -73,13 +86,14 @@ const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 /** The Loom HTTP app: the same instance serves the CLI and the tests. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
+  const clock = options.clock ?? Clock.real();
   const settings: AppSettings = {
     store: options.store,
     schema: options.schema ?? Schema.default(),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),
     limits: { defaultLimit: 25, maxLimit: 100, maxItems: 50_000, ...options.limits },
-    clock: options.clock ?? Clock.real(),
+    clock,
     media: {
       store: new MediaStore(options.mediaDir),
       maxBytes: options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES,
@@ -88,6 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     businessKey: await businessTokenKey(options.store),
     tokenLifetime: options.tokenLifetime ?? SHORT_LIVED_SECONDS,
     signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
+    control: new ControlPlane(options.store, clock, options.journalSize),
   };
   if (!Number.isSafeInteger(settings.tokenLifetime) || settings.tokenLifetime <= 0) {
     throw new RangeError(`tokenLifetime must be a positive number of seconds, not ${options.tokenLifetime}`);
@@ -117,6 +132,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
 
+  // Another process may have moved the clock, set faults or restored the graph.
+  app.addHook('onRequest', async () => settings.control.sync());
+
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('facebook-api-version', API_VERSION);
     reply.header('x-fb-trace-id', request.id);
@@ -136,6 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // The path only: query strings carry access tokens, which never reach a log.
     const path = (request.raw.url ?? '/').split('?')[0];
     request.log.info({ method: request.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    journalRequest(settings.control, request, reply);
   });
 
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
@@ -159,7 +178,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(dialogRoutes, { settings });
   await app.register(debugTokenRoute, { settings });
   await app.register(explorerRoutes, { settings });
+  await app.register(controlRoutes, { settings, adminKey: options.adminKey });
   await app.register(graphRoutes, { settings });
+  // Last: registering the routes may itself have stored keys the start state must hold.
+  if (options.recordStart) await settings.control.markStart();
   return app;
 }
 
@@ -170,6 +192,7 @@ export function sendJson(request: FastifyRequest, reply: FastifyReply, status: n
 }
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: GraphError): FastifyReply {
+  noteError(request, error);
   const header = authenticateHeader(error);
   if (header) reply.header('www-authenticate', header);
   const suppressed = (request.query as Record<string, unknown> | undefined)?.suppress_http_code === '1';

@@ -6,6 +6,7 @@ import { answerPermissions } from '../engine/permissions.js';
 import { readEdge, readNode, Redirect } from '../engine/read.js';
 import { GraphError } from '../errors.js';
 import { API_VERSION, JSON_TYPE, sendJson, type AppSettings } from './app.js';
+import { callerKnown } from './fault-hook.js';
 import { readMultipart } from './uploads.js';
 import { toGraphRequest, type GraphRequest } from './graph-request.js';
 
@@ -44,6 +45,7 @@ async function answer(settings: AppSettings, request: FastifyRequest, graph: Gra
 
 async function readContext(settings: AppSettings, request: FastifyRequest, graph: GraphRequest, id: string): Promise<ReadContext> {
   const viewer = await authenticate(settings, graph, id);
+  await callerKnown(settings.control, request, graph, viewer);
   const publicUrl = settings.publicUrl ?? `${request.protocol}://${request.host}`;
   // Links carry the token the way the request did: as a parameter when it came as one, never
   // copied out of an Authorization header into a URL.

@@ -1,4 +1,5 @@
 import type { RecordKey, RecordKind, StoreRecord } from './records.js';
+import type { SnapshotInfo } from './snapshots.js';
 
 /**
  * The store: objects, typed time-ordered associations and their counts (TAO's narrow API),
@@ -261,6 +262,17 @@ export interface Store {
    * present is an error; an idSequence record only ever moves the id sequence forwards.
    */
   loadRecords(records: readonly StoreRecord[]): Promise<void>;
+
+  /** Copies the whole store under a name (replacing an older snapshot of that name). */
+  saveSnapshot(name: string, createdTime: number): Promise<void>;
+  /**
+   * Puts the store back as the snapshot holds it, in one transaction, keeping the live settings
+   * (see LIVE_SETTING_PREFIX). Answers false when no snapshot has that name.
+   */
+  restoreSnapshot(name: string): Promise<boolean>;
+  listSnapshots(): Promise<SnapshotInfo[]>;
+  /** Answers false when no snapshot has that name. */
+  deleteSnapshot(name: string): Promise<boolean>;
 
   close(): Promise<void>;
 }

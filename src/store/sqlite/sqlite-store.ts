@@ -23,6 +23,8 @@ import { migrate } from './migrations.js';
 import { filledData, mergeData, resolveId } from '../write-ops.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
 import { SqliteRecords } from './records.js';
+import { SqliteSnapshots } from './snapshots.js';
+import type { SnapshotInfo } from '../snapshots.js';
 import { createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 import {
   toAppRecord,
@@ -325,6 +327,22 @@ export class SqliteStore implements Store {
 
   async loadRecords(records: readonly StoreRecord[]): Promise<void> {
     this.loadInTransaction.immediate(records);
+  }
+
+  async saveSnapshot(name: string, createdTime: number): Promise<void> {
+    new SqliteSnapshots(this.db).save(name, createdTime);
+  }
+
+  async restoreSnapshot(name: string): Promise<boolean> {
+    return new SqliteSnapshots(this.db).restore(name);
+  }
+
+  async listSnapshots(): Promise<SnapshotInfo[]> {
+    return new SqliteSnapshots(this.db).list();
+  }
+
+  async deleteSnapshot(name: string): Promise<boolean> {
+    return new SqliteSnapshots(this.db).delete(name);
   }
 
   async close(): Promise<void> {
