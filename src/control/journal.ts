@@ -19,6 +19,8 @@ export interface JournalEntry {
   app_id?: string;
   user_id?: string;
   trace_id: string;
+  /** An operation of a batch (the batch itself has an entry of its own). */
+  in_batch?: boolean;
 }
 
 export interface JournalFilter {
@@ -45,9 +47,29 @@ export function redactParams(params: Record<string, string>): Record<string, str
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(params).slice(0, MAX_PARAMS)) {
     if (SECRET_NAME.test(name) || (!NEVER_SECRET.has(name) && SECRET_VALUE.test(value))) kept[name] = REDACTED;
-    else kept[name] = value.length > MAX_VALUE_LENGTH ? `${value.slice(0, MAX_VALUE_LENGTH)}…` : value;
+    else {
+      const scrubbed = scrubEmbedded(value);
+      kept[name] = scrubbed.length > MAX_VALUE_LENGTH ? `${scrubbed.slice(0, MAX_VALUE_LENGTH)}…` : scrubbed;
+    }
   }
   return kept;
+}
+
+const SECRET_WORD = '[A-Za-z_]*(?:token|secret|password|proof|code|signed|key|credential|session)[A-Za-z_]*';
+const EMBEDDED = [
+  // `name=value` inside a URL or form text (a batch operation's relative_url or body).
+  new RegExp(`(${SECRET_WORD}=)[^&"\\s]*`, 'gi'),
+  // `"name":"value"` inside JSON text.
+  new RegExp(`("${SECRET_WORD}"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi'),
+  // An Authorization header inside a batch operation's headers.
+  /(authorization\s*:\s*(?:OAuth|Bearer)\s+)[^"\s,\]]+/gi,
+  // An app token, `<app id>|<secret>`, wherever it appears.
+  /()\b\d{1,20}\|[A-Za-z0-9_-]{8,}/g,
+];
+
+/** Credentials inside a longer value: a batch names its operations' tokens in its JSON. */
+function scrubEmbedded(value: string): string {
+  return EMBEDDED.reduce((text, pattern) => text.replace(pattern, (_match, prefix: string) => `${prefix}${pattern === EMBEDDED[1] ? `"${REDACTED}"` : REDACTED}`), value);
 }
 
 export class Journal {

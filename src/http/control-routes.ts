@@ -4,7 +4,8 @@ import { parseDuration, parseTime } from '../control/durations.js';
 import { MAX_JOURNAL_SIZE, type JournalFilter } from '../control/journal.js';
 import { graphTime } from '../engine/graph-time.js';
 import { GraphError } from '../errors.js';
-import { sendJson, type AppSettings } from './app.js';
+import { sendJson } from './reply.js';
+import type { AppSettings } from './settings.js';
 
 /**
  * The test control plane under `/_loom/`: reset, snapshots, the clock, faults and the request

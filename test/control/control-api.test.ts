@@ -167,20 +167,29 @@ describe('the control API', () => {
     assert.match(invalid.body.error.message, /preset must be one of/);
   });
 
-  it('keeps a journal of requests with every secret redacted, filtered and cleared on demand', async () => {
+  it('keeps a journal of requests and batch operations with every secret redacted, filtered and cleared on demand', async () => {
     await control('DELETE', '/requests');
     await me();
     await server.get('/v2.4/me/bogus', { access_token: fixture.aliceToken, fields: 'id' });
-    await server.get(`/v2.4/debug_token`, { input_token: fixture.aliceToken, access_token: `${fixture.app.id}|${fixture.app.secret}` });
+    const batch = JSON.stringify([{ method: 'GET', relative_url: `me?fields=id&client_secret=${'ab'.repeat(32)}` }]);
+    assert.equal((await server.form('/v2.4/', { access_token: fixture.aliceToken, batch })).status, 200);
     const all = (await control('GET', '/requests')).body.data;
-    assert.equal(all.length, 3);
+    assert.deepEqual(
+      all.map((entry: { method: string; path: string; status: number; in_batch?: boolean }) => [entry.method, entry.path, entry.status, entry.in_batch ?? false]),
+      [
+        ['GET', '/me', 200, false],
+        ['GET', '/me/bogus', 400, false],
+        ['GET', '/me', 200, true],
+        ['POST', '/', 200, false],
+      ],
+    );
     assert.deepEqual(
       { ...all[0], duration_ms: 0, trace_id: '' },
       {
         seq: all[0].seq,
         time: '2025-10-09T08:53:20+0000',
         method: 'GET',
-        path: '/v2.4/me',
+        path: '/me',
         params: { access_token: '[redacted]' },
         status: 200,
         duration_ms: 0,
@@ -189,19 +198,33 @@ describe('the control API', () => {
         trace_id: '',
       },
     );
-    assert.equal(all[1].status, 400);
     assert.equal(all[1].error_code, 2500);
+    assert.equal(all[2].params.client_secret, '[redacted]');
     const text = JSON.stringify(all);
-    assert.ok(!text.includes(fixture.aliceToken) && !text.includes(fixture.app.secret), 'no token or secret is kept');
+    assert.ok(!text.includes(fixture.aliceToken) && !text.includes('abababab'), 'no token or secret is kept');
 
-    assert.deepEqual((await control('GET', '/requests?status=400')).body.data.map((entry: { path: string }) => entry.path), ['/v2.4/me/bogus']);
-    assert.equal((await control('GET', '/requests?limit=1')).body.data[0].path, '/v2.4/debug_token');
-    assert.equal((await control('GET', `/requests?since=${all[1].seq}`)).body.data.length, 1);
+    assert.deepEqual((await control('GET', '/requests?status=400')).body.data.map((entry: { path: string }) => entry.path), ['/me/bogus']);
+    assert.equal((await control('GET', '/requests?limit=1')).body.data[0].path, '/');
+    assert.equal((await control('GET', `/requests?since=${all[1].seq}`)).body.data.length, 2);
     assert.equal((await control('GET', '/requests?app_id=999999')).body.data.length, 0);
-    assert.equal((await control('GET', `/requests?app_id=${fixture.app.id}`)).body.data.length, 2, 'debug_token notes no caller');
+    assert.equal((await control('GET', `/requests?app_id=${fixture.app.id}`)).body.data.length, 3, 'the batch itself names no caller');
     assert.equal((await control('GET', '/requests?limit=x')).status, 400);
     await control('DELETE', '/requests');
     assert.deepEqual((await control('GET', '/requests')).body, { data: [] });
+  });
+
+  it('injects faults into batch operations as into requests sent alone', async () => {
+    await control('POST', '/faults', { match: { path: '/me/friends' }, preset: 'user_rate_limit', times: 1 });
+    const batch = JSON.stringify([
+      { method: 'GET', relative_url: 'me?fields=id' },
+      { method: 'GET', relative_url: 'me/friends?limit=1' },
+      { method: 'GET', relative_url: 'me/friends?limit=1' },
+    ]);
+    const answered = await server.form('/v2.4/', { access_token: fixture.aliceToken, batch });
+    assert.equal(answered.status, 200);
+    assert.deepEqual(answered.body.map((item: { code: number }) => item.code), [200, 403, 200]);
+    assert.equal(JSON.parse(answered.body[1].body).error.code, 17);
+    await control('DELETE', '/faults');
   });
 
   it('answers only loopback addresses without an admin key, and takes JSON POSTs only', async () => {
