@@ -42,6 +42,8 @@ export interface TestUser {
 export interface RunningLoom extends ControlClient {
   /** The server's base URL; Graph paths go after it (`${url}/v2.4/me`). */
   url: string;
+  /** Where its database and uploaded media live; `close()` deletes it. */
+  directory: string;
   /** An app of the graph: its id, its secret and its app token (`id|secret`). */
   app: { id: string; secret: string; token: string };
   /** A test user of the app, made through the Graph API as a client would. */
@@ -70,6 +72,7 @@ export async function startLoom(options: StartLoomOptions = {}): Promise<Running
     const token = `${app.id}|${app.secret}`;
     return Object.assign(control, {
       url,
+      directory,
       app: { id: String(app.id), secret: app.secret, token },
       createTestUser: async (user: TestUserOptions = {}) => {
         const body = new URLSearchParams({ access_token: token });
