@@ -190,18 +190,17 @@ export async function requestsCommand(argv: string[]): Promise<void> {
   if (values['app-id'] !== undefined) filter.app_id = values['app-id'];
   if (values.status !== undefined) filter.status = values.status;
   const show = (entry: JournalItem) => process.stdout.write(`${values.json ? JSON.stringify(entry) : describe(entry)}\n`);
-  let last = 0;
+  const first = await control.requests.list(filter);
+  first.forEach(show);
+  if (!values.follow) return;
+  const newest = async () => (await control.requests.list({ limit: '1' }))[0]?.seq ?? 0;
+  let last = first.at(-1)?.seq ?? (await newest());
   for (;;) {
-    const entries = await control.requests.list(last === 0 ? filter : { ...filter, limit: '1000', since: String(last) });
-    for (const entry of entries) show(entry);
-    last = entries.at(-1)?.seq ?? last;
-    if (!values.follow) return;
-    // A journal cleared, or a server restarted, counts from 1 again.
-    if (entries.length === 0 && last > 0) {
-      const [newest] = await control.requests.list({ limit: '1' });
-      if (newest && newest.seq < last) last = 0;
-    }
     await new Promise((resolve) => setTimeout(resolve, FOLLOW_INTERVAL_MS));
+    const entries = await control.requests.list({ ...filter, limit: '1000', since: String(last) });
+    entries.forEach(show);
+    // A journal cleared, or a server restarted, counts from 1 again.
+    last = entries.at(-1)?.seq ?? ((await newest()) < last ? 0 : last);
   }
 }
 
