@@ -3,7 +3,7 @@ import { fetchImage, tooLarge } from '../media/fetch-image.js';
 import { inspectImage, type ImageInfo } from '../media/image-check.js';
 import type { EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
 import { imageKeyOf } from '../schema/media.js';
-import { PUBLISH } from '../schema/writes.js';
+import { ALWAYS_GRANTED, PUBLISH } from '../schema/writes.js';
 import { CountLimitError, type IdOrRef, type ObjectId, type StoredObject, type WriteOp } from '../store/store.js';
 import { requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
@@ -282,7 +282,7 @@ function threadOf(context: ReadContext, object: StoredObject): number {
 function requirePublisher(context: ReadContext, scope: string): number {
   const { viewer } = context;
   if (viewer.userId === null) throw GraphError.activeTokenRequired();
-  if (!viewer.scopes.has(scope)) throw GraphError.permission(`Requires extended permission: ${scope}`);
+  if (scope !== ALWAYS_GRANTED && !viewer.scopes.has(scope)) throw GraphError.permission(`Requires extended permission: ${scope}`);
   return viewer.userId;
 }
 
