@@ -10,6 +10,8 @@ export interface GraphErrorOptions {
   status?: number;
   subcode?: number;
   authenticate?: AuthenticateClass | null;
+  /** Whether retrying the same call later may succeed (rate limits, outages): `is_transient` in the body. */
+  transient?: boolean;
 }
 
 export class GraphError extends Error {
@@ -18,6 +20,7 @@ export class GraphError extends Error {
   readonly status: number;
   readonly subcode: number | undefined;
   readonly authenticate: AuthenticateClass | null;
+  readonly transient: boolean | undefined;
 
   constructor(code: number, message: string, options: GraphErrorOptions = {}) {
     super(message);
@@ -27,6 +30,7 @@ export class GraphError extends Error {
     this.status = options.status ?? 400;
     this.subcode = options.subcode;
     this.authenticate = options.authenticate === undefined ? 'invalid_request' : options.authenticate;
+    this.transient = options.transient;
   }
 
   /** (#100) errors: a parameter or expression the client got wrong. */
@@ -43,11 +47,12 @@ export class GraphError extends Error {
     return new GraphError(2500, `Unknown path components: ${components}`);
   }
 
+  /** Subcode 33 is what clients' suites match on; the service has sent it in every version since 2016. */
   static objectNotFound(id: string, method: 'get' | 'post' | 'delete' = 'get'): GraphError {
     return new GraphError(
       100,
       `Unsupported ${method} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
-      { type: 'GraphMethodException' },
+      { type: 'GraphMethodException', subcode: 33 },
     );
   }
 
@@ -76,6 +81,11 @@ export class GraphError extends Error {
       subcode: 458,
       authenticate: 'invalid_token',
     });
+  }
+
+  /** Any use of a deleted app's id, secret or tokens. */
+  static appDeleted(): GraphError {
+    return new GraphError(190, 'Error validating application. Application has been deleted.', { authenticate: 'invalid_token' });
   }
 
   static permission(detail = "The user hasn't authorized the application to perform this action"): GraphError {

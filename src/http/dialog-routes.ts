@@ -44,7 +44,7 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
 
     app.post(url, async (request, reply) => {
       const form = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
-      const now = settings.clock();
+      const now = settings.clock.now();
       const ticket = openTicket(key, form.get('ticket'), now);
       if (!ticket || ticket.nonce !== readCookie(request)) {
         return sendPage(reply, 403, messagePage('This page has expired', 'Go back to the app and start signing in again.'));
@@ -91,7 +91,7 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
   }
 
   function seal(ticket: Omit<DialogTicket, 'expiresAt'> & { expiresAt?: number }): string {
-    return sealTicket(key, { ...ticket, expiresAt: ticket.expiresAt ?? settings.clock() + TICKET_SECONDS });
+    return sealTicket(key, { ...ticket, expiresAt: ticket.expiresAt ?? settings.clock.now() + TICKET_SECONDS });
   }
 }
 
