@@ -1,5 +1,6 @@
 import type { RecordKey, RecordKind, StoreRecord } from './records.js';
 import type { SnapshotInfo } from './snapshots.js';
+import type { WebhookStore } from './webhook-store.js';
 
 /**
  * The store: objects, typed time-ordered associations and their counts (TAO's narrow API),
@@ -105,7 +106,12 @@ export type WriteOp =
   /** setGrants of one user inside a batch, for a user the batch may create. */
   | { op: 'setGrants'; appId: ObjectId; userId: IdOrRef; grants: readonly Grant[] }
   /** saveToken inside a batch, for a user the batch may create. */
-  | { op: 'saveToken'; token: Omit<TokenRecord, 'userId'> & { userId: IdOrRef | null } };
+  | { op: 'saveToken'; token: Omit<TokenRecord, 'userId'> & { userId: IdOrRef | null } }
+  /**
+   * Puts a change in the webhook outbox, in the same transaction as the change: `field` of
+   * `subject` changed at `time` (for one app only when `appId` is set).
+   */
+  | { op: 'recordChange'; subject: IdOrRef; field: string; time: number; appId?: ObjectId };
 
 /** A checkCount op found its list full; nothing of the batch was written. */
 export class CountLimitError extends Error {
@@ -314,6 +320,9 @@ export interface Store {
   listSnapshots(): Promise<SnapshotInfo[]>;
   /** Answers false when no snapshot has that name. */
   deleteSnapshot(name: string): Promise<boolean>;
+
+  /** Webhook subscriptions, the outbox of changes and the delivery queue. */
+  readonly webhooks: WebhookStore;
 
   close(): Promise<void>;
 }

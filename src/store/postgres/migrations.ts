@@ -148,6 +148,51 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    description: 'webhook subscriptions, the outbox of changes and the delivery queue',
+    sql: `
+      CREATE TABLE webhook_subscriptions (
+        app_id bigint NOT NULL,
+        object text NOT NULL,
+        callback_url text NOT NULL,
+        fields json NOT NULL,
+        verify_token text NOT NULL,
+        active boolean NOT NULL,
+        created_time bigint NOT NULL,
+        PRIMARY KEY (app_id, object)
+      );
+
+      -- Written in the transaction of each change; emptied as changes become deliveries.
+      CREATE TABLE webhook_changes (
+        id bigserial PRIMARY KEY,
+        subject bigint NOT NULL,
+        field text NOT NULL,
+        time bigint NOT NULL,
+        app_id bigint,
+        lease_until bigint NOT NULL DEFAULT 0
+      );
+
+      CREATE TABLE webhook_deliveries (
+        id bigserial PRIMARY KEY,
+        app_id bigint NOT NULL,
+        object text NOT NULL,
+        callback_url text NOT NULL,
+        body text NOT NULL,
+        entry_count integer NOT NULL,
+        created_time bigint NOT NULL,
+        status text NOT NULL,
+        attempt_count integer NOT NULL DEFAULT 0,
+        attempts json NOT NULL DEFAULT '[]',
+        next_attempt_at bigint NOT NULL,
+        failing_since bigint,
+        lease_until bigint NOT NULL DEFAULT 0
+      );
+      -- The worker's question: which pending deliveries are due.
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+      CREATE INDEX webhook_deliveries_by_app ON webhook_deliveries (app_id, id);
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

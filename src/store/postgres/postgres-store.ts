@@ -27,6 +27,7 @@ import { countTable, loadRecords, scanTable } from './records.js';
 import { statements, type Statement } from './statements.js';
 import { applyOps, tokenValues } from './write-batch.js';
 import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from './snapshots.js';
+import { PostgresWebhooks } from './webhook-queue.js';
 import type { SnapshotInfo } from '../snapshots.js';
 import { createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 import {
@@ -71,6 +72,7 @@ export class PostgresStore implements Store {
    */
   readonly ready: Promise<void>;
   private closed = false;
+  readonly webhooks: PostgresWebhooks;
 
   constructor(url: string) {
     const location = parsePostgresLocation(url);
@@ -79,6 +81,7 @@ export class PostgresStore implements Store {
     this.ready = this.migrate();
     // Marks the failure as handled here; callers still see it when they wait on `ready`.
     this.ready.catch(() => {});
+    this.webhooks = new PostgresWebhooks({ rows: (statement, values) => this.rows(statement, values), transaction: (work) => this.transaction(work) });
   }
 
   async getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>> {

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { CountLimitError, type NewObject, type ObjectId, type TokenRecord, type WriteOp } from '../store.js';
 import { filledData, mergeData, resolveId } from '../write-ops.js';
 import { statements, type Statement } from './statements.js';
+import { recordChange } from './webhook-queue.js';
 
 type Results = Array<ObjectId | boolean>;
 type AddAssoc = Extract<WriteOp, { op: 'addAssoc' }>;
@@ -69,6 +70,10 @@ export async function applyOps(client: pg.ClientBase, ops: readonly WriteOp[]): 
         results[index] = true;
         break;
       }
+      case 'recordChange':
+        await recordChange(client, resolveId(op.subject, index, results), op.field, op.time, op.appId ?? null);
+        results[index] = true;
+        break;
       default:
         throw new Error(`Unknown write op at index ${index}: ${JSON.stringify(op)}`);
     }

@@ -142,6 +142,51 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    description: 'webhook subscriptions, the outbox of changes and the delivery queue',
+    sql: `
+      CREATE TABLE webhook_subscriptions (
+        app_id INTEGER NOT NULL,
+        object TEXT NOT NULL,
+        callback_url TEXT NOT NULL,
+        fields TEXT NOT NULL,
+        verify_token TEXT NOT NULL,
+        active INTEGER NOT NULL,
+        created_time INTEGER NOT NULL,
+        PRIMARY KEY (app_id, object)
+      ) WITHOUT ROWID;
+
+      -- Written in the transaction of each change; emptied as changes become deliveries.
+      CREATE TABLE webhook_changes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        subject INTEGER NOT NULL,
+        field TEXT NOT NULL,
+        time INTEGER NOT NULL,
+        app_id INTEGER,
+        lease_until INTEGER NOT NULL DEFAULT 0
+      );
+
+      CREATE TABLE webhook_deliveries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        app_id INTEGER NOT NULL,
+        object TEXT NOT NULL,
+        callback_url TEXT NOT NULL,
+        body TEXT NOT NULL,
+        entry_count INTEGER NOT NULL,
+        created_time INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        attempt_count INTEGER NOT NULL DEFAULT 0,
+        attempts TEXT NOT NULL DEFAULT '[]',
+        next_attempt_at INTEGER NOT NULL,
+        failing_since INTEGER,
+        lease_until INTEGER NOT NULL DEFAULT 0
+      );
+      -- The worker's question: which pending deliveries are due.
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+      CREATE INDEX webhook_deliveries_by_app ON webhook_deliveries (app_id, id);
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

@@ -21,6 +21,7 @@ import type {
 import { CountLimitError, IdTakenError, SEQUENCE_ID_LIMIT, type AppChanges } from '../store.js';
 import { prepareAppStatements } from './app-statements.js';
 import { migrate } from './migrations.js';
+import { SqliteWebhooks } from './webhook-queue.js';
 import { filledData, mergeData, resolveId } from '../write-ops.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
 import { SqliteRecords } from './records.js';
@@ -120,10 +121,12 @@ export class SqliteStore implements Store {
   private readonly removeApp: Database.Transaction<(id: ObjectId, now: number) => boolean>;
   private readonly records: SqliteRecords;
   private readonly loadInTransaction: Database.Transaction<(records: readonly StoreRecord[]) => void>;
+  readonly webhooks: SqliteWebhooks;
 
   constructor(db: Database.Database) {
     this.db = db;
     this.statements = prepareStatements(db);
+    this.webhooks = new SqliteWebhooks(db);
     this.appStatements = prepareAppStatements(db);
     this.changeApp = db.transaction((id: ObjectId, changes: AppChanges, now: number) => {
       const a = this.appStatements;
@@ -433,6 +436,9 @@ export class SqliteStore implements Store {
         return true;
       case 'saveToken':
         this.putToken({ ...op.token, userId: op.token.userId === null ? null : resolve(op.token.userId) });
+        return true;
+      case 'recordChange':
+        this.webhooks.recordChange(resolve(op.subject), op.field, op.time, op.appId ?? null);
         return true;
       default:
         throw new Error(`Unknown write op at index ${index}: ${JSON.stringify(op)}`);

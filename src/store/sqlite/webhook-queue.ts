@@ -1,0 +1,201 @@
+import type Database from 'better-sqlite3';
+import type { ObjectId } from '../store.js';
+import {
+  KEPT_ATTEMPTS,
+  type AttemptOutcome,
+  type ChangeRecord,
+  type DeliveryAttempt,
+  type DeliveryFilter,
+  type DeliveryRecord,
+  type NewDelivery,
+  type SubscriptionRecord,
+  type WebhookStore,
+} from '../webhook-store.js';
+
+interface SubscriptionRow {
+  app_id: number;
+  object: string;
+  callback_url: string;
+  fields: string;
+  verify_token: string;
+  active: number;
+  created_time: number;
+}
+
+interface DeliveryRow {
+  id: number;
+  app_id: number;
+  object: string;
+  callback_url: string;
+  body: string;
+  entry_count: number;
+  created_time: number;
+  status: DeliveryRecord['status'];
+  attempt_count: number;
+  attempts: string;
+  next_attempt_at: number;
+  failing_since: number | null;
+}
+
+const DELIVERY_COLUMNS = `id, app_id, object, callback_url, body, entry_count, created_time, status, attempt_count, attempts,
+  next_attempt_at, failing_since`;
+
+/**
+ * Webhook tables on SQLite. A claim reads and leases its rows in one immediate transaction, which
+ * holds the database's write lock: two processes can never lease the same row.
+ */
+export class SqliteWebhooks implements WebhookStore {
+  private readonly s;
+  private readonly claimChangesTx;
+  private readonly queueTx;
+  private readonly claimDeliveriesTx;
+  private readonly recordAttemptTx;
+
+  constructor(db: Database.Database) {
+    this.s = {
+      insertChange: db.prepare<[number, string, number, number | null]>('INSERT INTO webhook_changes (subject, field, time, app_id) VALUES (?, ?, ?, ?)'),
+      upsertSubscription: db.prepare<[number, string, string, string, string, number, number]>(
+        `INSERT INTO webhook_subscriptions (app_id, object, callback_url, fields, verify_token, active, created_time) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (app_id, object) DO UPDATE SET callback_url = excluded.callback_url, fields = excluded.fields,
+           verify_token = excluded.verify_token, active = excluded.active`,
+      ),
+      allSubscriptions: db.prepare<[], SubscriptionRow>('SELECT * FROM webhook_subscriptions ORDER BY app_id, object'),
+      appSubscriptions: db.prepare<[number], SubscriptionRow>('SELECT * FROM webhook_subscriptions WHERE app_id = ? ORDER BY object'),
+      deleteAll: db.prepare<[number]>('DELETE FROM webhook_subscriptions WHERE app_id = ?'),
+      deleteOne: db.prepare<[number, string]>('DELETE FROM webhook_subscriptions WHERE app_id = ? AND object = ?'),
+      setActive: db.prepare<[number, number, string]>('UPDATE webhook_subscriptions SET active = ? WHERE app_id = ? AND object = ?'),
+      freeChanges: db.prepare<[number, number], { id: number; subject: number; field: string; time: number; app_id: number | null }>(
+        'SELECT id, subject, field, time, app_id FROM webhook_changes WHERE lease_until <= ? ORDER BY id LIMIT ?',
+      ),
+      leaseChange: db.prepare<[number, number]>('UPDATE webhook_changes SET lease_until = ? WHERE id = ?'),
+      deleteChange: db.prepare<[number]>('DELETE FROM webhook_changes WHERE id = ?'),
+      insertDelivery: db.prepare<[number, string, string, string, number, number, string, number]>(
+        `INSERT INTO webhook_deliveries (app_id, object, callback_url, body, entry_count, created_time, status, next_attempt_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      dueDeliveries: db.prepare<[number, number, number], DeliveryRow>(
+        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+         WHERE status = 'pending' AND next_attempt_at <= ? AND lease_until <= ? ORDER BY next_attempt_at, id LIMIT ?`,
+      ),
+      leaseDelivery: db.prepare<[number, number]>('UPDATE webhook_deliveries SET lease_until = ? WHERE id = ?'),
+      selectDelivery: db.prepare<[number], DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ?`),
+      updateDelivery: db.prepare<[string, number, string, number, number | null, number]>(
+        `UPDATE webhook_deliveries SET status = ?, attempt_count = attempt_count + ?, attempts = ?, next_attempt_at = ?,
+           failing_since = ?, lease_until = 0 WHERE id = ?`,
+      ),
+      listDeliveries: db.prepare<{ app: number | null; status: string | null; before: number | null; limit: number }, DeliveryRow>(
+        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+         WHERE (:app IS NULL OR app_id = :app) AND (:status IS NULL OR status = :status) AND (:before IS NULL OR id < :before)
+         ORDER BY id DESC LIMIT :limit`,
+      ),
+      redeliver: db.prepare<[number, number]>(
+        `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, failing_since = NULL, lease_until = 0 WHERE id = ?`,
+      ),
+    };
+    this.claimChangesTx = db.transaction((limit: number, now: number, leaseSeconds: number) => {
+      const rows = this.s.freeChanges.all(now, limit);
+      for (const row of rows) this.s.leaseChange.run(now + leaseSeconds, row.id);
+      return rows;
+    });
+    this.queueTx = db.transaction((deliveries: readonly NewDelivery[], doneChanges: readonly number[]) => {
+      for (const d of deliveries) {
+        this.s.insertDelivery.run(d.appId, d.object, d.callbackUrl, d.body, d.entryCount, d.createdTime, 'pending', d.createdTime);
+      }
+      for (const id of doneChanges) this.s.deleteChange.run(id);
+    });
+    this.claimDeliveriesTx = db.transaction((limit: number, now: number, leaseSeconds: number) => {
+      const rows = this.s.dueDeliveries.all(now, now, limit);
+      for (const row of rows) this.s.leaseDelivery.run(now + leaseSeconds, row.id);
+      return rows;
+    });
+    this.recordAttemptTx = db.transaction((id: number, attempt: DeliveryAttempt, outcome: AttemptOutcome, counted: number) => {
+      const row = this.s.selectDelivery.get(id);
+      if (!row) return;
+      const attempts = [...(JSON.parse(row.attempts) as DeliveryAttempt[]), attempt].slice(-KEPT_ATTEMPTS);
+      this.s.updateDelivery.run(outcome.status, counted, JSON.stringify(attempts), outcome.nextAttemptAt, outcome.failingSince, id);
+    });
+  }
+
+  /** The outbox op of a write batch, run inside the batch's transaction. */
+  recordChange(subject: ObjectId, field: string, time: number, appId: ObjectId | null): void {
+    this.s.insertChange.run(subject, field, time, appId);
+  }
+
+  async saveSubscription(sub: SubscriptionRecord): Promise<void> {
+    this.s.upsertSubscription.run(sub.appId, sub.object, sub.callbackUrl, JSON.stringify(sub.fields), sub.verifyToken, sub.active ? 1 : 0, sub.createdTime);
+  }
+
+  async listSubscriptions(appId?: ObjectId): Promise<SubscriptionRecord[]> {
+    const rows = appId === undefined ? this.s.allSubscriptions.all() : this.s.appSubscriptions.all(appId);
+    return rows.map((row) => ({
+      appId: row.app_id,
+      object: row.object,
+      callbackUrl: row.callback_url,
+      fields: JSON.parse(row.fields) as string[],
+      verifyToken: row.verify_token,
+      active: row.active === 1,
+      createdTime: row.created_time,
+    }));
+  }
+
+  async deleteSubscriptions(appId: ObjectId, object?: string): Promise<number> {
+    return (object === undefined ? this.s.deleteAll.run(appId) : this.s.deleteOne.run(appId, object)).changes;
+  }
+
+  async setSubscriptionActive(appId: ObjectId, object: string, active: boolean): Promise<void> {
+    this.s.setActive.run(active ? 1 : 0, appId, object);
+  }
+
+  async claimChanges(limit: number, now: number, leaseSeconds: number): Promise<ChangeRecord[]> {
+    return this.claimChangesTx.immediate(limit, now, leaseSeconds).map((row) => ({
+      id: row.id,
+      subject: row.subject,
+      field: row.field,
+      time: row.time,
+      appId: row.app_id,
+    }));
+  }
+
+  async queueDeliveries(deliveries: readonly NewDelivery[], doneChanges: readonly number[]): Promise<void> {
+    this.queueTx.immediate(deliveries, doneChanges);
+  }
+
+  async claimDeliveries(limit: number, now: number, leaseSeconds: number): Promise<DeliveryRecord[]> {
+    return this.claimDeliveriesTx.immediate(limit, now, leaseSeconds).map(toDelivery);
+  }
+
+  async recordAttempt(id: number, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
+    this.recordAttemptTx.immediate(id, attempt, outcome, 1);
+  }
+
+  async listDeliveries(filter: DeliveryFilter): Promise<DeliveryRecord[]> {
+    const rows = this.s.listDeliveries.all({ app: filter.appId ?? null, status: filter.status ?? null, before: filter.before ?? null, limit: filter.limit });
+    return rows.map(toDelivery);
+  }
+
+  async getDelivery(id: number): Promise<DeliveryRecord | undefined> {
+    const row = this.s.selectDelivery.get(id);
+    return row && toDelivery(row);
+  }
+
+  async redeliver(id: number, now: number): Promise<boolean> {
+    return this.s.redeliver.run(now, id).changes > 0;
+  }
+}
+
+function toDelivery(row: DeliveryRow): DeliveryRecord {
+  return {
+    id: row.id,
+    appId: row.app_id,
+    object: row.object,
+    callbackUrl: row.callback_url,
+    body: row.body,
+    entryCount: row.entry_count,
+    createdTime: row.created_time,
+    status: row.status,
+    attemptCount: row.attempt_count,
+    attempts: JSON.parse(row.attempts) as DeliveryAttempt[],
+    nextAttemptAt: row.next_attempt_at,
+    failingSince: row.failing_since,
+  };
+}
