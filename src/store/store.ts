@@ -211,6 +211,11 @@ export interface Grant {
   status: GrantStatus;
 }
 
+export interface GrantUpdateOptions {
+  onlyExisting?: boolean;
+  changesAt?: number;
+}
+
 export interface UserGrants {
   userId: ObjectId;
   grants: readonly Grant[];
@@ -280,8 +285,10 @@ export interface Store {
    * Sets the status of some of one user's grants for the app in one transaction, leaving their
    * other grants as they are, and answers all of the user's grants for the app afterwards. With
    * `onlyExisting`, a scope the user has no grant for (neither granted nor declined) stays absent.
+   * With `changesAt`, each scope whose status this call changes goes into the webhook outbox (as
+   * recordChange would put it, for this app, at that time) in the same transaction.
    */
-  updateGrants(appId: ObjectId, userId: ObjectId, changes: readonly Grant[], options?: { onlyExisting?: boolean }): Promise<Grant[]>;
+  updateGrants(appId: ObjectId, userId: ObjectId, changes: readonly Grant[], options?: GrantUpdateOptions): Promise<Grant[]>;
   /** Each user's grants for the app (users without any are absent). */
   getGrants(appId: ObjectId, userIds: readonly ObjectId[]): Promise<Map<ObjectId, Grant[]>>;
 

@@ -1,5 +1,5 @@
 /** Rules of a write batch that every store implementation applies the same way. */
-import type { IdOrRef, ObjectId, WriteOp } from './store.js';
+import type { Grant, IdOrRef, ObjectId, WriteOp } from './store.js';
 
 /** The id an op names: a plain id, or the id created by an earlier createObject of the batch. */
 export function resolveId(id: IdOrRef, index: number, results: ReadonlyArray<ObjectId | boolean>): ObjectId {
@@ -31,4 +31,11 @@ export function filledData(
   const filled = { ...op.object.data };
   for (const [key, ref] of Object.entries(op.refFields ?? {})) filled[key] = String(resolveId(ref, index, results));
   return filled;
+}
+
+/** The scopes whose status differs between two lists of one person's grants (absent counts as a status). */
+export function changedScopes(before: readonly Grant[], after: readonly Grant[]): string[] {
+  const old = new Map(before.map(({ scope, status }) => [scope, status]));
+  const now = new Map(after.map(({ scope, status }) => [scope, status]));
+  return [...new Set([...old.keys(), ...now.keys()])].filter((scope) => old.get(scope) !== now.get(scope));
 }

@@ -18,7 +18,8 @@ import type {
   WriteOp,
   WriteResult,
 } from '../store.js';
-import { IdTakenError, SEQUENCE_ID_LIMIT, type AppChanges } from '../store.js';
+import { IdTakenError, SEQUENCE_ID_LIMIT, type AppChanges, type GrantUpdateOptions } from '../store.js';
+import { changedScopes } from '../write-ops.js';
 import { appStatements } from './app-statements.js';
 import { createPool, parsePostgresLocation } from './connection.js';
 import { migrate } from './migrations.js';
@@ -27,7 +28,7 @@ import { countTable, loadRecords, scanTable } from './records.js';
 import { statements, type Statement } from './statements.js';
 import { applyOps, tokenValues } from './write-batch.js';
 import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from './snapshots.js';
-import { PostgresWebhooks } from './webhook-queue.js';
+import { PostgresWebhooks, recordChange } from './webhook-queue.js';
 import type { SnapshotInfo } from '../snapshots.js';
 import { createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 import {
@@ -217,15 +218,23 @@ export class PostgresStore implements Store {
     appId: ObjectId,
     userId: ObjectId,
     changes: readonly Grant[],
-    options: { onlyExisting?: boolean } = {},
+    options: GrantUpdateOptions = {},
   ): Promise<Grant[]> {
     // One change per scope, the last winning, as when the changes apply one after another.
     const latest = new Map(changes.map(({ scope, status }) => [scope, status]));
     const change = options.onlyExisting ? statements.updateUserGrants : statements.upsertUserGrants;
     return this.transaction(async (client) => {
+      const grantsNow = async () =>
+        (await client.query<{ scope: string; status: GrantStatus }>({ ...statements.selectGrants, values: [appId, [userId]] })).rows.map(
+          ({ scope, status }) => ({ scope, status }),
+        );
+      const before = options.changesAt === undefined ? [] : await grantsNow();
       if (latest.size > 0) await client.query({ ...change, values: [appId, userId, [...latest.keys()], [...latest.values()]] });
-      const { rows } = await client.query<{ scope: string; status: GrantStatus }>({ ...statements.selectGrants, values: [appId, [userId]] });
-      return rows.map(({ scope, status }) => ({ scope, status }));
+      const after = await grantsNow();
+      if (options.changesAt !== undefined) {
+        for (const scope of changedScopes(before, after)) await recordChange(client, userId, scope, options.changesAt, appId);
+      }
+      return after;
     });
   }
 

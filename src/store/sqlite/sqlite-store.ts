@@ -5,6 +5,7 @@ import type {
   AuthCode,
   Credentials,
   Grant,
+  GrantUpdateOptions,
   GrantStatus,
   UserGrants,
   IdOrRef,
@@ -22,7 +23,7 @@ import { CountLimitError, IdTakenError, SEQUENCE_ID_LIMIT, type AppChanges } fro
 import { prepareAppStatements } from './app-statements.js';
 import { migrate } from './migrations.js';
 import { SqliteWebhooks } from './webhook-queue.js';
-import { filledData, mergeData, resolveId } from '../write-ops.js';
+import { changedScopes, filledData, mergeData, resolveId } from '../write-ops.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
 import { SqliteRecords } from './records.js';
 import { SqliteSnapshots } from './snapshots.js';
@@ -112,7 +113,7 @@ export class SqliteStore implements Store {
   private readonly insertApp: Database.Transaction<(app: NewApp) => ObjectId>;
   private readonly replaceGrants: Database.Transaction<(appId: ObjectId, entries: readonly UserGrants[]) => void>;
   private readonly changeGrants: Database.Transaction<
-    (appId: ObjectId, userId: ObjectId, changes: readonly Grant[], onlyExisting: boolean) => Grant[]
+    (appId: ObjectId, userId: ObjectId, changes: readonly Grant[], options: GrantUpdateOptions) => Grant[]
   >;
   private readonly moveTokensToRevoked: Database.Transaction<(appId: ObjectId, userId: ObjectId, now: number) => void>;
   private readonly putTokens: Database.Transaction<(tokens: readonly TokenRecord[]) => void>;
@@ -177,12 +178,18 @@ export class SqliteStore implements Store {
     this.replaceGrants = db.transaction((appId: ObjectId, entries: readonly UserGrants[]) => {
       for (const { userId, grants } of entries) this.replaceUserGrants(appId, userId, grants);
     });
-    this.changeGrants = db.transaction((appId: ObjectId, userId: ObjectId, changes: readonly Grant[], onlyExisting: boolean) => {
+    this.changeGrants = db.transaction((appId: ObjectId, userId: ObjectId, changes: readonly Grant[], options: GrantUpdateOptions) => {
+      const grantsNow = () => this.statements.selectGrants.all(appId, JSON.stringify([userId])).map(({ scope, status }) => ({ scope, status }));
+      const before = options.changesAt === undefined ? [] : grantsNow();
       for (const { scope, status } of changes) {
-        if (onlyExisting) this.statements.updateGrantStatus.run(status, appId, userId, scope);
+        if (options.onlyExisting) this.statements.updateGrantStatus.run(status, appId, userId, scope);
         else this.statements.insertGrant.run(appId, userId, scope, status);
       }
-      return this.statements.selectGrants.all(appId, JSON.stringify([userId])).map(({ scope, status }) => ({ scope, status }));
+      const after = grantsNow();
+      if (options.changesAt !== undefined) {
+        for (const scope of changedScopes(before, after)) this.webhooks.recordChange(userId, scope, options.changesAt, appId);
+      }
+      return after;
     });
     this.moveTokensToRevoked = db.transaction((appId: ObjectId, userId: ObjectId, now: number) => {
       this.statements.deleteStaleRevokedTokens.run(now);
@@ -303,9 +310,9 @@ export class SqliteStore implements Store {
     appId: ObjectId,
     userId: ObjectId,
     changes: readonly Grant[],
-    options: { onlyExisting?: boolean } = {},
+    options: GrantUpdateOptions = {},
   ): Promise<Grant[]> {
-    return this.changeGrants.immediate(appId, userId, changes, options.onlyExisting ?? false);
+    return this.changeGrants.immediate(appId, userId, changes, options);
   }
 
   async revokeTokens(appId: ObjectId, userId: ObjectId, now: number): Promise<void> {
