@@ -10,6 +10,9 @@ import { GraphError } from '../errors.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import { Schema } from '../schema/registry.js';
 import type { Store } from '../store/store.js';
+import { withOutbox } from '../webhooks/outbox.js';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js';
+import { DeliveryWorker } from '../webhooks/worker.js';
 import { MediaStore } from '../media/media-store.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { registerBodyParsers } from './body-parsers.js';
@@ -64,6 +67,11 @@ export interface AppOptions {
    * starts a server does it once, before any process serves.
    */
   recordStart?: boolean;
+  /**
+   * Webhook settings (see DEFAULT_WEBHOOK_SETTINGS); with `deliver`, this process also runs a
+   * delivery worker, stopped when the app closes.
+   */
+  webhooks?: Partial<WebhookSettings> & { deliver?: boolean };
 }
 
 /** The real service's limit for photo uploads. */
@@ -73,8 +81,11 @@ const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   const clock = options.clock ?? Clock.real();
+  // Every write of a request puts its changes in the webhook outbox, in the same transaction.
+  const store = withOutbox(options.store, clock);
+  let ownPort: number | undefined;
   const settings: AppSettings = {
-    store: options.store,
+    store,
     schema: options.schema ?? Schema.default(),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),
@@ -85,10 +96,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       maxBytes: options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES,
       allowPrivateUrls: options.allowPrivatePhotoUrls ?? false,
     },
-    businessKey: await businessTokenKey(options.store),
+    businessKey: await businessTokenKey(store),
     tokenLifetime: options.tokenLifetime ?? SHORT_LIVED_SECONDS,
     signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
-    control: new ControlPlane(options.store, clock, options.journalSize),
+    control: new ControlPlane(store, clock, options.journalSize),
+    webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks, ownPort: () => ownPort },
   };
   if (!Number.isSafeInteger(settings.tokenLifetime) || settings.tokenLifetime <= 0) {
     throw new RangeError(`tokenLifetime must be a positive number of seconds, not ${options.tokenLifetime}`);
@@ -154,6 +166,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(explorerRoutes, { settings });
   await app.register(controlRoutes, { settings, adminKey: options.adminKey });
   await app.register(graphRoutes, { settings });
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    if (typeof address === 'object' && address) ownPort = address.port;
+  });
+  if (options.webhooks?.deliver) {
+    const worker = new DeliveryWorker(store, clock, settings.webhooks, () => settings.control.sync(), (error) =>
+      app.log.error({ err: error }, 'webhook delivery round failed'),
+    );
+    app.addHook('onReady', async () => worker.start());
+    app.addHook('onClose', async () => worker.stop());
+  }
   // Last: registering the routes may itself have stored keys the start state must hold.
   if (options.recordStart) await settings.control.markStart();
   return app;

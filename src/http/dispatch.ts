@@ -4,6 +4,7 @@ import { deleteFromEdge, deleteNode, postToEdge, updateNode } from '../engine/mu
 import { answerPermissions } from '../engine/permissions.js';
 import { readEdge, readManyEdges, readManyNodes, readNode, Redirect } from '../engine/read.js';
 import { GraphError } from '../errors.js';
+import { answerWebhookEdge, WEBHOOK_EDGES } from '../webhooks/subscriptions-api.js';
 import { runBatch } from './batch.js';
 import { callerKnown, journalAnswer, type CallerNote } from './control-hooks.js';
 import { API_VERSION, presentError, presentRedirect, presentValue, type DebugMessage, type GraphResponse } from './graph-response.js';
@@ -73,6 +74,9 @@ async function answer(settings: AppSettings, graph: GraphRequest, note: CallerNo
   }
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, item, ...rest].join('/')}`);
   const context = await readContext(settings, graph, id, note, notes);
+  if (edge !== undefined && WEBHOOK_EDGES.has(edge) && item === undefined) {
+    return answerWebhookEdge(context, settings.webhooks, id, edge, graph.method, graph.params);
+  }
   if (graph.method === 'post') {
     return edge === undefined ? updateNode(context, id, graph.params) : postToEdge(context, id, edge, graph.params, { itemText: item, upload });
   }

@@ -6,6 +6,8 @@ import type { FetchLimits } from '../media/fetch-image.js';
 import type { MediaStore } from '../media/media-store.js';
 import type { Schema } from '../schema/registry.js';
 import type { Store } from '../store/store.js';
+import type { CallbackRules } from '../webhooks/callback-url.js';
+import type { WebhookSettings } from '../webhooks/settings.js';
 
 /** What every route reads, resolved once when the app is built (defaults applied). */
 export interface AppSettings {
@@ -22,4 +24,5 @@ export interface AppSettings {
   signInLimits: SignInLimits;
   /** The test control plane: shared clock state, faults, the journal, snapshots. */
   control: ControlPlane;
+  webhooks: WebhookSettings & CallbackRules;
 }

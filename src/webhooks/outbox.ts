@@ -1,0 +1,23 @@
+import type { Clock } from '../control/clock.js';
+import type { Store, WriteOp } from '../store/store.js';
+import { changeOps } from './change-fields.js';
+
+/**
+ * The store as the server's requests use it: every write batch carries, in its own transaction,
+ * the outbox entries of the changes it makes, and every change of a person's grants records the
+ * permissions it changes. A notification can then never be lost between a commit and its
+ * delivery, nor sent for a change that rolled back.
+ */
+export function withOutbox(store: Store, clock: Clock): Store {
+  const write = (ops: readonly WriteOp[]) => store.write([...ops, ...changeOps(ops, clock.now())]);
+  const updateGrants: Store['updateGrants'] = (appId, userId, changes, options = {}) =>
+    store.updateGrants(appId, userId, changes, { ...options, changesAt: clock.now() });
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === 'write') return write;
+      if (property === 'updateGrants') return updateGrants;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
