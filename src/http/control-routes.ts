@@ -5,6 +5,7 @@ import { MAX_JOURNAL_SIZE, type JournalFilter } from '../control/journal.js';
 import { graphTime } from '../engine/graph-time.js';
 import { GraphError } from '../errors.js';
 import { sendJson } from './reply.js';
+import { webhookControlRoutes } from './webhook-control-routes.js';
 import type { AppSettings } from './settings.js';
 
 /**
@@ -90,6 +91,8 @@ export async function controlRoutes(app: FastifyInstance, { settings, adminKey }
     control.journal.clear();
     return sendJson(request, reply, 200, ok);
   });
+
+  webhookControlRoutes(app, settings);
 }
 
 function describeSnapshot(snapshot: { name: string; createdTime: number }): Record<string, string> {
