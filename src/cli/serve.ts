@@ -17,12 +17,14 @@ import { parseCommandArgs, positiveInteger, positiveIntegerFrom, UsageError } fr
 import { findDemo, issueToken } from './demo.js';
 import { seedDemo } from './seed.js';
 import { startWorkers } from './workers.js';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js';
 
 const MAX_PORT = 65_535;
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
                   [--public-url URL] [--profile-host URL] [--token-lifetime S] [--allow-private-photo-urls] [--no-demo]
                   [--admin-key KEY] [--journal-size N] [--ephemeral]
+                  [--allow-private-webhooks] [--webhook-window MS] [--webhook-retry-for S]
 
 Serves the Graph API. On an empty database it first seeds the demo graph, then
 prints the URL, a demo user access token, the demo user's sign-in email and
@@ -50,6 +52,14 @@ Options:
                       "Authorization: Bearer KEY" (default: $LOOM_ADMIN_KEY; without
                       a key it answers this machine's own requests only)
   --journal-size N    requests the journal keeps, per process (default: 1000)
+  --allow-private-webhooks
+                      let webhook callbacks be on loopback and private networks (always
+                      on for a server bound to a loopback address; never Loom's own port)
+  --webhook-window MS changes within this many milliseconds go to a callback in one
+                      POST per app and object (default: ${DEFAULT_WEBHOOK_SETTINGS.windowMs})
+  --webhook-retry-for S
+                      seconds of graph time a failing notification is retried for; then its
+                      subscription turns inactive (default: ${DEFAULT_WEBHOOK_SETTINGS.retryFor}, a day)
   --ephemeral         serve a fresh temporary database (the demo graph, or one app
                       with --no-demo), print one JSON line {"url","app_id","app_secret"}
                       on stdout once ready, and delete the data on exit
@@ -71,6 +81,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'admin-key': { type: 'string' },
     'journal-size': { type: 'string' },
     ephemeral: { type: 'boolean' },
+    'allow-private-webhooks': { type: 'boolean' },
+    'webhook-window': { type: 'string' },
+    'webhook-retry-for': { type: 'string' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
   const port = values.port === '0' ? 0 : positiveIntegerFrom({ '--port': values.port, PORT: envPort() }, DEFAULT_PORT, MAX_PORT);
@@ -97,6 +110,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
     allowPrivatePhotoUrls: values['allow-private-photo-urls'] === true,
     ...(adminKey ? { adminKey } : {}),
     journalSize,
+    webhooks: {
+      // Local receivers are what webhooks on a developer's machine are for.
+      allowPrivate: values['allow-private-webhooks'] === true || LOOPBACK_NAMES.includes(host),
+      windowMs: positiveInteger('webhook-window', values['webhook-window'], DEFAULT_WEBHOOK_SETTINGS.windowMs),
+      retryFor: positiveInteger('webhook-retry-for', values['webhook-retry-for'], DEFAULT_WEBHOOK_SETTINGS.retryFor),
+    },
   };
   if (values.ephemeral) {
     if (values.db !== undefined || workers > 1) throw new UsageError('--ephemeral makes its own database and serves from one process; leave out --db and --workers');
@@ -153,11 +172,12 @@ interface Listen {
   allowPrivatePhotoUrls: boolean;
   adminKey?: string;
   journalSize: number;
+  webhooks: Pick<WebhookSettings, 'allowPrivate' | 'windowMs' | 'retryFor'>;
 }
 
 async function serveRequests(store: Store, listen: Listen, recordStart = false, ephemeral?: { remove: () => void }): Promise<FastifyInstance> {
   const quiet = ephemeral !== undefined;
-  const { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls, adminKey, journalSize } = listen;
+  const { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls, adminKey, journalSize, webhooks } = listen;
   const allowedHosts = loopbackHosts(host, publicUrl);
   const app = await buildApp({
     store,
@@ -170,6 +190,7 @@ async function serveRequests(store: Store, listen: Listen, recordStart = false, 
     // An ephemeral server's stdout carries only its one line of JSON.
     logger: !quiet,
     tokenLifetime,
+    webhooks: { ...webhooks, deliver: true },
     ...(publicUrl ? { publicUrl } : {}),
     ...(profileHost ? { profileHost } : {}),
   });
