@@ -6,6 +6,7 @@ import { importCommand, importHelp } from './import.js';
 import { seedCommand, seedHelp } from './seed.js';
 import { serveCommand, serveHelp } from './serve.js';
 import { tokenCommand, tokenHelp } from './token.js';
+import { webhooksCommand, webhooksHelp } from './webhooks.js';
 
 const commands: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
   serve: { run: serveCommand, help: serveHelp },
@@ -16,6 +17,7 @@ const commands: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   import: { run: importCommand, help: importHelp },
   ctl: { run: ctlCommand, help: ctlHelp },
   requests: { run: requestsCommand, help: requestsHelp },
+  webhooks: { run: webhooksCommand, help: webhooksHelp },
 };
 
 const mainHelp = `Usage: loom <command> [options]
@@ -31,6 +33,7 @@ Commands:
   import   load an exported graph into an empty database
   ctl      steer a running server: reset, snapshots, clock, faults, request journal
   requests print a running server's request journal (--follow to tail it)
+  webhooks list subscriptions and deliveries, redeliver one, queue a test notification
 
 Run "loom <command> --help" for a command's options.
 

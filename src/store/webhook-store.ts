@@ -89,7 +89,7 @@ export interface WebhookStore {
 
   /** Up to `limit` changes nobody holds, oldest first, each leased until `now + leaseSeconds`. */
   claimChanges(limit: number, now: number, leaseSeconds: number): Promise<ChangeRecord[]>;
-  /** Queues the deliveries and removes the changes they came from, in one transaction. */
+  /** Queues the deliveries, due at once, and removes the changes they came from, in one transaction. */
   queueDeliveries(deliveries: readonly NewDelivery[], doneChanges: readonly number[]): Promise<void>;
   /** Up to `limit` pending deliveries due by `now` that nobody holds, each leased until `now + leaseSeconds`. */
   claimDeliveries(limit: number, now: number, leaseSeconds: number): Promise<DeliveryRecord[]>;

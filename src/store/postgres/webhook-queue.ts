@@ -75,7 +75,7 @@ const s = {
   insertDeliveries: statement(
     'insertDeliveries',
     `INSERT INTO webhook_deliveries (app_id, object, callback_url, body, entry_count, created_time, status, next_attempt_at)
-     SELECT a, o, c, b, n, t, 'pending', t FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::bigint[]) AS x(a, o, c, b, n, t)`,
+     SELECT a, o, c, b, n, t, 'pending', 0 FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::bigint[]) AS x(a, o, c, b, n, t)`,
   ),
   deleteChanges: statement('deleteChanges', 'DELETE FROM webhook_changes WHERE id = ANY($1::bigint[])'),
   claimDeliveries: statement(

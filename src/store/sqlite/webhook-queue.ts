@@ -69,9 +69,9 @@ export class SqliteWebhooks implements WebhookStore {
       ),
       leaseChange: db.prepare<[number, number]>('UPDATE webhook_changes SET lease_until = ? WHERE id = ?'),
       deleteChange: db.prepare<[number]>('DELETE FROM webhook_changes WHERE id = ?'),
-      insertDelivery: db.prepare<[number, string, string, string, number, number, string, number]>(
+      insertDelivery: db.prepare<[number, string, string, string, number, number]>(
         `INSERT INTO webhook_deliveries (app_id, object, callback_url, body, entry_count, created_time, status, next_attempt_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, 'pending', 0)`,
       ),
       dueDeliveries: db.prepare<[number, number, number], DeliveryRow>(
         `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
@@ -99,7 +99,7 @@ export class SqliteWebhooks implements WebhookStore {
     });
     this.queueTx = db.transaction((deliveries: readonly NewDelivery[], doneChanges: readonly number[]) => {
       for (const d of deliveries) {
-        this.s.insertDelivery.run(d.appId, d.object, d.callbackUrl, d.body, d.entryCount, d.createdTime, 'pending', d.createdTime);
+        this.s.insertDelivery.run(d.appId, d.object, d.callbackUrl, d.body, d.entryCount, d.createdTime);
       }
       for (const id of doneChanges) this.s.deleteChange.run(id);
     });

@@ -1,0 +1,116 @@
+import { envDb } from '../config.js';
+import { Clock } from '../control/clock.js';
+import { openStore } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
+import { SUBSCRIBABLE_FIELDS } from '../webhooks/change-fields.js';
+import { deliveryFilter, describeDeliveries, MAX_LISTED_DELIVERIES } from '../webhooks/delivery-view.js';
+import { deliveryOf } from '../webhooks/notifications.js';
+import { parseCommandArgs, UsageError } from './args.js';
+
+export const webhooksHelp = `Usage: loom webhooks list [--json] [--db PATH|URL]
+       loom webhooks deliveries [--app ID] [--status pending|delivered|failed] [--limit N] [--json] [--db PATH|URL]
+       loom webhooks redeliver ID [--db PATH|URL]
+       loom webhooks send-test APP OBJECT FIELD [--db PATH|URL]
+
+"list" shows every app's webhook subscriptions: object, callback, fields and
+whether it is active (a callback that failed for the whole retry span is not).
+"deliveries" shows the newest notifications (default 20, at most ${MAX_LISTED_DELIVERIES}) with
+their status, attempts and the callback's last answer; --json adds each body as
+sent, its signature headers and every recorded attempt.
+"redeliver" sends a delivery again, at once, whatever became of it.
+"send-test" queues a sample notification of FIELD for APP's subscription to
+OBJECT (user, page or permissions), as if that field had just changed.
+A running "loom serve" on the same database sends what these queue.
+
+Options:
+  --app ID       only this app's deliveries
+  --status S     only deliveries in this state
+  --limit N      how many deliveries (default 20)
+  --json         print JSON
+  --db PATH|URL  SQLite file or postgres:// URL (default: $LOOM_DB or ./loom.db)
+  -h, --help     show this help
+`;
+
+const ACTIONS = '"list", "deliveries", "redeliver" or "send-test"';
+
+export async function webhooksCommand(argv: string[]): Promise<void> {
+  const [action, ...rest] = argv;
+  if (action === '--help' || action === '-h') return void process.stdout.write(webhooksHelp);
+  if (action === 'list') return listCommand(rest);
+  if (action === 'deliveries') return deliveriesCommand(rest);
+  if (action === 'redeliver') return redeliverCommand(rest);
+  if (action === 'send-test') return sendTestCommand(rest);
+  throw new UsageError(action === undefined ? `say ${ACTIONS}` : `unknown action "${action}"; say ${ACTIONS}`);
+}
+
+async function listCommand(argv: string[]): Promise<void> {
+  const { values } = parseCommandArgs(argv, { db: { type: 'string' }, json: { type: 'boolean' } });
+  if (values.help) return void process.stdout.write(webhooksHelp);
+  const subscriptions = await withStore(values.db, (store) => store.webhooks.listSubscriptions());
+  if (values.json) {
+    const data = subscriptions.map((sub) => ({ app_id: String(sub.appId), object: sub.object, callback_url: sub.callbackUrl, fields: sub.fields, active: sub.active }));
+    return void process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+  }
+  if (subscriptions.length === 0) return void process.stdout.write('No webhook subscriptions.\n');
+  const lines = subscriptions.map((sub) => `${sub.appId}  ${sub.object.padEnd(11)} ${sub.active ? 'active  ' : 'inactive'}  ${sub.callbackUrl}  ${sub.fields.join(',')}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function deliveriesCommand(argv: string[]): Promise<void> {
+  const { values } = parseCommandArgs(argv, {
+    db: { type: 'string' }, json: { type: 'boolean' }, app: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' },
+  });
+  if (values.help) return void process.stdout.write(webhooksHelp);
+  const filter = deliveryFilter({ app_id: values.app, status: values.status, limit: values.limit ?? '20' });
+  if (typeof filter === 'string') throw new UsageError(filter.replace(/^(app_id|status|limit)/, (name) => `--${name === 'app_id' ? 'app' : name}`));
+  const described = await withStore(values.db, async (store) => describeDeliveries(store, await store.webhooks.listDeliveries(filter)));
+  if (values.json) return void process.stdout.write(`${JSON.stringify(described, null, 2)}\n`);
+  if (described.length === 0) return void process.stdout.write('No deliveries.\n');
+  const lines = described.map((d) => {
+    const attempts = d.attempts as Array<{ status?: number; answer: string }>;
+    const last = attempts.at(-1);
+    const answer = last ? `${last.status ?? '-'} ${last.answer.replace(/\s+/g, ' ').slice(0, 60)}` : '';
+    return `${String(d.id).padStart(6)}  ${String(d.status).padEnd(9)} app ${d.app_id} ${d.object} ${d.entry_count} entries, ${d.attempt_count} attempts  ${answer}`;
+  });
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function redeliverCommand(argv: string[]): Promise<void> {
+  const [idText, ...rest] = argv;
+  const { values } = parseCommandArgs(rest, { db: { type: 'string' } });
+  if (idText === '--help' || idText === '-h' || values.help) return void process.stdout.write(webhooksHelp);
+  if (idText === undefined || !/^\d{1,15}$/.test(idText)) throw new UsageError('say which delivery: loom webhooks redeliver ID');
+  // Due at time 0: at once, whatever the serving processes' clock says.
+  const found = await withStore(values.db, (store) => store.webhooks.redeliver(Number(idText), 0));
+  if (!found) throw new UsageError(`no delivery has the id ${idText}`);
+  process.stdout.write(`Delivery ${idText} will be sent again\n`);
+}
+
+async function sendTestCommand(argv: string[]): Promise<void> {
+  const [appText, object, field, ...rest] = argv;
+  const { values } = parseCommandArgs(rest, { db: { type: 'string' } });
+  if (appText === '--help' || appText === '-h' || values.help) return void process.stdout.write(webhooksHelp);
+  if (appText === undefined || object === undefined || field === undefined) throw new UsageError('say loom webhooks send-test APP OBJECT FIELD');
+  const allowed = SUBSCRIBABLE_FIELDS[object];
+  if (!Object.hasOwn(SUBSCRIBABLE_FIELDS, object) || !allowed) throw new UsageError('OBJECT is user, page or permissions');
+  if (allowed !== 'any' && !allowed.has(field)) throw new UsageError(`${object} has no field "${field}" one can subscribe to`);
+  const id = await withStore(values.db, async (store) => {
+    const sub = (await store.webhooks.listSubscriptions(Number(appText))).find((candidate) => candidate.object === object);
+    if (!sub) throw new UsageError(`app ${appText} has no subscription to ${object}`);
+    const now = Clock.real().now();
+    // A sample person: the real service's test notifications carry made-up ids too.
+    const entry = { uid: '0', id: '0', time: now, changed_fields: [field] };
+    await store.webhooks.queueDeliveries([deliveryOf(sub, [entry], now)], []);
+    return (await store.webhooks.listDeliveries({ appId: sub.appId, limit: 1 }))[0]?.id;
+  });
+  process.stdout.write(`Queued test delivery ${id} to ${object} subscribers of app ${appText}\n`);
+}
+
+async function withStore<T>(db: string | undefined, use: (store: Store) => Promise<T>): Promise<T> {
+  const store = openStore(db ?? envDb());
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
