@@ -5,7 +5,9 @@ import { notificationsFor } from './notifications.js';
 import { retryDelay, type WebhookSettings } from './settings.js';
 import { signatureHeaders } from './signing.js';
 
-/** Rows taken per claim. */
+/** Changes taken per claim: enough for full POSTs of MAX_ENTRIES. */
+const CHANGE_CLAIM_SIZE = 1000;
+/** Deliveries taken per claim. */
 const CLAIM_SIZE = 200;
 /** Callbacks called at once by one process. */
 const PARALLEL_SENDS = 16;
@@ -63,11 +65,11 @@ export class DeliveryWorker {
     await this.sync();
     for (;;) {
       const now = this.clock.now();
-      const changes = await this.store.webhooks.claimChanges(CLAIM_SIZE, now, this.settings.leaseSeconds);
+      const changes = await this.store.webhooks.claimChanges(CHANGE_CLAIM_SIZE, now, this.settings.leaseSeconds);
       if (changes.length === 0) break;
       const deliveries = await notificationsFor(this.store, changes, now);
       await this.store.webhooks.queueDeliveries(deliveries, changes.map((change) => change.id));
-      if (changes.length < CLAIM_SIZE || this.stopped) break;
+      if (changes.length < CHANGE_CLAIM_SIZE || this.stopped) break;
     }
     for (;;) {
       const due = await this.store.webhooks.claimDeliveries(CLAIM_SIZE, this.clock.now(), this.settings.leaseSeconds);
