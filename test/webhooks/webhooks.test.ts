@@ -194,8 +194,37 @@ describe('webhooks over HTTP with a real receiver', () => {
     assert.equal((await server.get(`/v2.4/${fixture.app.id}/subscriptions`, { access_token: appToken })).body.data[0].active, true);
   });
 
+  it('notifies the app of a permission its user revokes, under the permissions object', async () => {
+    const token = await fixture.tokenFor(fixture.users.alice, ['user_posts', 'user_photos']);
+    assert.deepEqual((await subscribe({ object: 'permissions', fields: 'user_photos' })).body, SUCCESS);
+    const seen = receiver.notifications().length;
+    const revoked = await server.fetch(`${server.url}/v2.4/me/permissions/user_photos?access_token=${token}`, { method: 'DELETE' });
+    assert.deepEqual(revoked.body, SUCCESS, revoked.text);
+    await eventually(() => receiver.notifications().slice(seen).some((request) => JSON.parse(request.body).object === 'permissions'), 'the permissions notification');
+    const request = receiver.notifications().slice(seen).find((candidate) => JSON.parse(candidate.body).object === 'permissions')!;
+    assertSigned(request, fixture.app.secret);
+    assert.deepEqual(JSON.parse(request.body).entry, [{ uid: fixture.scoped(fixture.users.alice), id: fixture.scoped(fixture.users.alice), time: fixture.now, changed_fields: ['user_photos'] }]);
+  });
+
+  it('installs the app on a page, lists and removes it', async () => {
+    const page = String(fixture.pages[0]);
+    const installed = () => server.get(`/v2.4/${page}/subscribed_apps`, { access_token: appToken });
+    assert.deepEqual((await installed()).body, { data: [] });
+    assert.deepEqual((await server.form(`/v2.4/${page}/subscribed_apps`, { access_token: appToken })).body, SUCCESS);
+    assert.deepEqual((await installed()).body, { data: [{ id: String(fixture.app.id), name: 'Test App' }] });
+    assert.deepEqual((await server.form(`/v2.4/${page}/subscribed_apps`, { access_token: appToken }, 'DELETE')).body, SUCCESS);
+    assert.deepEqual((await installed()).body, { data: [] });
+    const notAPage = await server.form(`/v2.4/${fixture.users.alice}/subscribed_apps`, { access_token: appToken });
+    assert.equal(notAPage.body.error.code, 100);
+  });
+
   it('removes one object\'s subscription or all of them', async () => {
     assert.deepEqual((await server.form(`/v2.4/${fixture.app.id}/subscriptions`, { access_token: appToken, object: 'user' }, 'DELETE')).body, SUCCESS);
+    assert.deepEqual(
+      (await server.get(`/v2.4/${fixture.app.id}/subscriptions`, { access_token: appToken })).body.data.map((sub: { object: string }) => sub.object),
+      ['permissions'],
+    );
+    assert.deepEqual((await server.fetch(`${server.url}/v2.4/${fixture.app.id}/subscriptions?access_token=${encodeURIComponent(appToken)}`, { method: 'DELETE' })).body, SUCCESS);
     assert.deepEqual((await server.get(`/v2.4/${fixture.app.id}/subscriptions`, { access_token: appToken })).body, { data: [] });
   });
 });
