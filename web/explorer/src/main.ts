@@ -10,6 +10,7 @@ import { QueryPanel } from './query-panel.js';
 import { errorOf, ResultPanel } from './result-panel.js';
 import { TokenPanel } from './token-panel.js';
 import { TokenSession } from './token-session.js';
+import { WebhooksPanel } from './webhooks-panel.js';
 
 const EXAMPLES = ['me', 'me?fields=id,name,friends.limit(2){name}', 'me/feed?fields=message,likes.limit(0).summary(true)&limit=3', 'me?metadata=1'];
 
@@ -112,6 +113,7 @@ query.path.addEventListener('keydown', (event) => completion.handleKey(event));
 byId('run-keys', HTMLElement).textContent = /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘ ↵' : 'Ctrl ↵';
 
 showExamples();
+void new WebhooksPanel().refresh();
 const linked = callFromAddress();
 query.load(linked ?? { method: 'GET', path: 'me?fields=id,name', params: [] });
 // A linked read runs at once; a linked write (also one whose path asks for another method) waits for the person to send it.
