@@ -22,7 +22,7 @@ const MAX_PORT = 65_535;
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
                   [--public-url URL] [--profile-host URL] [--token-lifetime S] [--allow-private-photo-urls] [--no-demo]
-                  [--admin-key KEY] [--journal-size N] [--ephemeral]
+                  [--admin-key KEY] [--journal-size N] [--ephemeral] [--rate-limits]
 
 Serves the Graph API. On an empty database it first seeds the demo graph, then
 prints the URL, a demo user access token, the demo user's sign-in email and
@@ -50,6 +50,10 @@ Options:
                       "Authorization: Bearer KEY" (default: $LOOM_ADMIN_KEY; without
                       a key it answers this machine's own requests only)
   --journal-size N    requests the journal keeps, per process (default: 1000)
+  --rate-limits       count calls per app and per user over a rolling hour, as the
+                      real service does (200 calls per hour per user of the app, or
+                      "loom app update ID --calls-per-hour N"): every answer carries
+                      X-App-Usage, and calls past 100% fail with code 4 or 17
   --ephemeral         serve a fresh temporary database (the demo graph, or one app
                       with --no-demo), print one JSON line {"url","app_id","app_secret"}
                       on stdout once ready, and delete the data on exit
@@ -71,6 +75,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'admin-key': { type: 'string' },
     'journal-size': { type: 'string' },
     ephemeral: { type: 'boolean' },
+    'rate-limits': { type: 'boolean' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
   const port = values.port === '0' ? 0 : positiveIntegerFrom({ '--port': values.port, PORT: envPort() }, DEFAULT_PORT, MAX_PORT);
@@ -97,6 +102,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     allowPrivatePhotoUrls: values['allow-private-photo-urls'] === true,
     ...(adminKey ? { adminKey } : {}),
     journalSize,
+    rateLimits: values['rate-limits'] === true,
   };
   if (values.ephemeral) {
     if (values.db !== undefined || workers > 1) throw new UsageError('--ephemeral makes its own database and serves from one process; leave out --db and --workers');
@@ -153,11 +159,12 @@ interface Listen {
   allowPrivatePhotoUrls: boolean;
   adminKey?: string;
   journalSize: number;
+  rateLimits: boolean;
 }
 
 async function serveRequests(store: Store, listen: Listen, recordStart = false, ephemeral?: { remove: () => void }): Promise<FastifyInstance> {
   const quiet = ephemeral !== undefined;
-  const { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls, adminKey, journalSize } = listen;
+  const { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls, adminKey, journalSize, rateLimits } = listen;
   const allowedHosts = loopbackHosts(host, publicUrl);
   const app = await buildApp({
     store,
@@ -165,6 +172,7 @@ async function serveRequests(store: Store, listen: Listen, recordStart = false, 
     allowPrivatePhotoUrls,
     recordStart,
     journalSize,
+    rateLimits,
     ...(adminKey ? { adminKey } : {}),
     ...(allowedHosts ? { allowedHosts } : {}),
     // An ephemeral server's stdout carries only its one line of JSON.

@@ -21,6 +21,7 @@ export async function dispatch(settings: AppSettings, request: GraphRequest): Pr
   const started = performance.now();
   const note: CallerNote = {};
   const response = await respond(settings, request, note);
+  Object.assign(response.headers, note.headers);
   journalAnswer(settings.control, request, response, note, performance.now() - started);
   return response;
 }
@@ -103,7 +104,7 @@ async function answerIds(settings: AppSettings, graph: GraphRequest, edge: strin
 
 async function readContext(settings: AppSettings, graph: GraphRequest, id: string, note: CallerNote): Promise<ReadContext> {
   const viewer = await authenticate(settings, graph, id);
-  await callerKnown(settings.control, graph, viewer, note);
+  await callerKnown(settings, graph, viewer, note);
   const publicUrl = settings.publicUrl ?? graph.origin;
   // Links carry the token the way the request did: as a parameter when it came as one, never
   // copied out of an Authorization header into a URL.

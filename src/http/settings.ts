@@ -1,3 +1,4 @@
+import type { RateLimits } from '../control/rate-limits.js';
 import type { Clock } from '../control/clock.js';
 import type { ControlPlane } from '../control/control-plane.js';
 import type { SignInLimits } from '../auth/sign-in-throttle.js';
@@ -22,4 +23,6 @@ export interface AppSettings {
   signInLimits: SignInLimits;
   /** The test control plane: shared clock state, faults, the journal, snapshots. */
   control: ControlPlane;
+  /** Per-app and per-user call budgets, when the server counts them. */
+  rateLimits: RateLimits | undefined;
 }
