@@ -69,7 +69,6 @@ export interface AppOptions {
   recordStart?: boolean;
 }
 
-
 /** The real service's limit for photo uploads. */
 const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 

@@ -143,9 +143,17 @@ describe('batch requests over HTTP', () => {
     assert.equal(bodyOf(answer[3]).error.code, 190);
     assert.match(header(answer[3], 'WWW-Authenticate')!, /^OAuth "Facebook Platform" "invalid_token"/);
 
-    const proofed = items(await batch([{ method: 'GET', relative_url: 'me?fields=name' }], { appsecret_proof: 'f'.repeat(64) }));
-    assert.equal(proofed[0]!.code, 400, 'the batch token is checked with the batch proof');
-    assert.equal(bodyOf(proofed[0]).error.code, 100);
+    const proofed = await batch([{ method: 'GET', relative_url: 'me?fields=name' }], { appsecret_proof: 'f'.repeat(64) });
+    assert.equal(proofed.status, 400, 'the batch token is checked with the batch proof, failing the whole call');
+    assert.equal(proofed.body.error.code, 100);
+    assert.match(proofed.body.error.message, /appsecret_proof/);
+    const badToken = await server.form('/v2.4/', { access_token: 'nonsense', batch: '[{"method":"GET","relative_url":"me"}]' });
+    assert.equal(badToken.status, 400);
+    assert.equal(badToken.body.error.code, 190);
+    const ownOnly = await server.form('/v2.4/', { batch: JSON.stringify([{ method: 'GET', relative_url: `me?fields=name&access_token=${bobToken}` }, { method: 'GET', relative_url: 'me' }]) });
+    const [withOwn, without] = items(ownOnly);
+    assert.equal(bodyOf(withOwn).name, 'Bob Brook');
+    assert.equal(bodyOf(without).error.code, 2500, 'no token at all: the error the request gets alone');
   });
 
   it('honours headers as an array or an object, If-None-Match with a 304 item, include_headers=false and 302 items', async () => {
@@ -169,6 +177,24 @@ describe('batch requests over HTTP', () => {
 
     const bare = items(await batch([{ method: 'GET', relative_url: 'me?fields=name' }], { include_headers: 'false' }));
     assert.deepEqual(Object.keys(bare[0]!), ['code', 'body']);
+  });
+
+  it('walks JSONPath references without evaluating scripts, and refuses batches inside batches', async () => {
+    const answer = items(
+      await batch([
+        { method: 'GET', relative_url: 'me/friends?limit=2', name: 'two', omit_response_on_success: false },
+        { method: 'GET', relative_url: '{result=two:$.data[1].id}?fields=name' },
+        { method: 'GET', relative_url: '{result=two:$..[?(@.id)]}' },
+        { method: 'POST', relative_url: '/', body: 'batch=[]' },
+      ]),
+    );
+    const friends = bodyOf(answer[0]).data;
+    assert.equal(friends.length, 2);
+    assert.deepEqual(bodyOf(answer[1]), { name: friends[1].name, id: friends[1].id });
+    assert.equal(answer[2]!.code, 400);
+    assert.equal(bodyOf(answer[2]).error.code, 100);
+    assert.equal(answer[3]!.code, 400);
+    assert.equal(bodyOf(answer[3]).error.type, 'GraphBatchException');
   });
 
   it('takes the batch from a form with no Content-Type, a JSON body and the query string', async () => {
