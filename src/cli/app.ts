@@ -4,6 +4,7 @@ import { registrableRedirectUri } from '../auth/redirect-uris.js';
 import { envDb } from '../config.js';
 import { IdTakenError, SEQUENCE_ID_LIMIT, type AppRecord, type Store } from '../store/store.js';
 import { openStore } from '../store/open-store.js';
+import { sharedClock } from '../control/control-plane.js';
 import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
 
 const MAX_NAME = 100;
@@ -120,7 +121,7 @@ async function createCommand(argv: string[]): Promise<void> {
         requireProof: values['require-proof'] === true,
         businessId,
         redirectUris,
-        now: Math.floor(Date.now() / 1000),
+        now: (await sharedClock(store)).now(),
       });
     } catch (error) {
       if (error instanceof IdTakenError) throw new UsageError(`--id: the id ${error.id} is already taken`);
@@ -163,7 +164,7 @@ async function updateCommand(argv: string[]): Promise<void> {
   if (Object.values(update).every((value) => value === undefined)) throw new UsageError('nothing to update: give at least one option');
   const problem = appUpdateProblem(update);
   if (problem) throw new UsageError(problem);
-  const app = await withStore(values.db, (store) => updateApp(store, id, update, Math.floor(Date.now() / 1000)));
+  const app = await withStore(values.db, async (store) => updateApp(store, id, update, (await sharedClock(store)).now()));
   if (!app) throw new UsageError(`there is no app ${id}`);
   process.stdout.write(`Updated app ${app.id} "${app.name}"\n`);
 }
@@ -182,7 +183,7 @@ async function deleteCommand(argv: string[]): Promise<void> {
   const id = existingId(idText);
   const { values } = parseCommandArgs(rest, COMMON_OPTIONS);
   if (values.help) return void process.stdout.write(appHelp);
-  const deleted = await withStore(values.db, (store) => deleteApp(store, id, Math.floor(Date.now() / 1000)));
+  const deleted = await withStore(values.db, async (store) => deleteApp(store, id, (await sharedClock(store)).now()));
   if (!deleted) throw new UsageError(`there is no app ${id}`);
   process.stdout.write(`Deleted app ${id}\n`);
 }
