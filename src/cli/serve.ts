@@ -23,7 +23,7 @@ const MAX_PORT = 65_535;
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
                   [--public-url URL] [--profile-host URL] [--token-lifetime S] [--allow-private-photo-urls] [--no-demo]
-                  [--admin-key KEY] [--journal-size N] [--ephemeral]
+                  [--admin-key KEY] [--journal-size N] [--ephemeral] [--rate-limits]
                   [--allow-private-webhooks] [--webhook-window MS] [--webhook-retry-for S]
 
 Serves the Graph API. On an empty database it first seeds the demo graph, then
@@ -52,6 +52,10 @@ Options:
                       "Authorization: Bearer KEY" (default: $LOOM_ADMIN_KEY; without
                       a key it answers this machine's own requests only)
   --journal-size N    requests the journal keeps, per process (default: 1000)
+  --rate-limits       count calls per app and per user over a rolling hour, as the
+                      real service does (200 calls per hour per user of the app, or
+                      "loom app update ID --calls-per-hour N"): every answer carries
+                      X-App-Usage, and calls past 100% fail with code 4 or 17
   --allow-private-webhooks
                       let webhook callbacks be on loopback and private networks (always
                       on for a server bound to a loopback address; never Loom's own port)
@@ -81,6 +85,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'admin-key': { type: 'string' },
     'journal-size': { type: 'string' },
     ephemeral: { type: 'boolean' },
+    'rate-limits': { type: 'boolean' },
     'allow-private-webhooks': { type: 'boolean' },
     'webhook-window': { type: 'string' },
     'webhook-retry-for': { type: 'string' },
@@ -110,6 +115,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     allowPrivatePhotoUrls: values['allow-private-photo-urls'] === true,
     ...(adminKey ? { adminKey } : {}),
     journalSize,
+    rateLimits: values['rate-limits'] === true,
     webhooks: {
       // Local receivers are what webhooks on a developer's machine are for.
       allowPrivate: values['allow-private-webhooks'] === true || LOOPBACK_NAMES.includes(host),
@@ -172,12 +178,13 @@ interface Listen {
   allowPrivatePhotoUrls: boolean;
   adminKey?: string;
   journalSize: number;
+  rateLimits: boolean;
   webhooks: Pick<WebhookSettings, 'allowPrivate' | 'windowMs' | 'retryFor'>;
 }
 
 async function serveRequests(store: Store, listen: Listen, recordStart = false, ephemeral?: { remove: () => void }): Promise<FastifyInstance> {
   const quiet = ephemeral !== undefined;
-  const { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls, adminKey, journalSize, webhooks } = listen;
+  const { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls, adminKey, journalSize, rateLimits, webhooks } = listen;
   const allowedHosts = loopbackHosts(host, publicUrl);
   const app = await buildApp({
     store,
@@ -185,6 +192,7 @@ async function serveRequests(store: Store, listen: Listen, recordStart = false, 
     allowPrivatePhotoUrls,
     recordStart,
     journalSize,
+    rateLimits,
     ...(adminKey ? { adminKey } : {}),
     ...(allowedHosts ? { allowedHosts } : {}),
     // An ephemeral server's stdout carries only its one line of JSON.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { GraphError } from '../errors.js';
 import { LIVE_SETTING_PREFIX, SNAPSHOT_NAME, type SnapshotInfo } from '../store/snapshots.js';
 import type { Store } from '../store/store.js';
-import type { Clock, ClockSetting } from './clock.js';
+import { Clock, type ClockSetting } from './clock.js';
 import { faultError, matches, parseFault, type Fault, type FaultTarget } from './faults.js';
 import { Journal } from './journal.js';
 
@@ -179,6 +179,18 @@ export class ControlPlane {
     this.queue = result.catch(() => {});
     return result;
   }
+}
+
+/**
+ * The servers' clock as a command outside them sees it (`loom token`, `loom app`): real time,
+ * unless the control API froze or moved it.
+ */
+export async function sharedClock(store: Store): Promise<Clock> {
+  const clock = Clock.real();
+  const text = await store.getSetting(LIVE_KEY);
+  const setting = text === undefined ? undefined : (JSON.parse(text) as LiveState).clock;
+  if (setting) clock.adopt(setting);
+  return clock;
 }
 
 function snapshotName(name: unknown): string {

@@ -6,6 +6,7 @@ import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../auth/sign-in-throttle.js';
 import { Clock } from '../control/clock.js';
 import { ControlPlane } from '../control/control-plane.js';
+import { RateLimits } from '../control/rate-limits.js';
 import { GraphError } from '../errors.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import { Schema } from '../schema/registry.js';
@@ -60,6 +61,8 @@ export interface AppOptions {
   signInLimits?: Partial<SignInLimits>;
   /** Opens the control API (`/_loom/`) to any address, for requests that carry this key; loopback only without it. */
   adminKey?: string;
+  /** Count calls against per-app and per-user budgets over a rolling hour, as the real service does (off by default). */
+  rateLimits?: boolean;
   /** Requests the journal keeps (default 1000). */
   journalSize?: number;
   /**
@@ -100,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     tokenLifetime: options.tokenLifetime ?? SHORT_LIVED_SECONDS,
     signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
     control: new ControlPlane(store, clock, options.journalSize),
+    rateLimits: options.rateLimits ? new RateLimits(store, clock) : undefined,
     webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks, ownPort: () => ownPort },
   };
   if (!Number.isSafeInteger(settings.tokenLifetime) || settings.tokenLifetime <= 0) {

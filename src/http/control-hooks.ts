@@ -4,12 +4,15 @@ import type { ControlPlane } from '../control/control-plane.js';
 import type { GraphError } from '../errors.js';
 import type { GraphRequest } from './graph-request.js';
 import type { GraphResponse } from './graph-response.js';
+import type { AppSettings } from './settings.js';
 
 /** What dispatch learns about one request while answering it, for its journal entry. */
 export interface CallerNote {
   appId?: string;
   userId?: string;
   error?: GraphError;
+  /** Headers the answer carries whatever it is (rate-limit usage). */
+  headers?: Record<string, string>;
 }
 
 /** The path a fault's glob and the journal see: the components without a version prefix. */
@@ -18,12 +21,19 @@ function graphPath(graph: GraphRequest): string {
 }
 
 /**
- * Once the caller is known: notes it for the journal, then lets a matching fault delay the
- * request or answer it with its error in place of the graph's answer.
+ * Once the caller is known: notes it for the journal, counts the call against its rate limits
+ * (when they are on), then lets a matching fault delay the request or answer it with its error
+ * in place of the graph's answer.
  */
-export async function callerKnown(control: ControlPlane, graph: GraphRequest, viewer: Viewer, note: CallerNote): Promise<void> {
+export async function callerKnown(settings: AppSettings, graph: GraphRequest, viewer: Viewer, note: CallerNote): Promise<void> {
+  const control = settings.control;
   note.appId = String(viewer.app.id);
   if (viewer.userId !== null) note.userId = viewer.ids.scope(viewer.userId);
+  if (settings.rateLimits) {
+    const accounting = await settings.rateLimits.account(viewer.app.id, viewer.userId);
+    note.headers = accounting.headers;
+    if (accounting.error) throw accounting.error;
+  }
   const effect = await control.fire({ method: graph.method.toUpperCase(), path: graphPath(graph), appId: note.appId, userId: note.userId });
   if (!effect) return;
   if (effect.delayMs > 0) await sleep(effect.delayMs);

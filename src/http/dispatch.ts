@@ -22,6 +22,7 @@ export async function dispatch(settings: AppSettings, request: GraphRequest): Pr
   const started = performance.now();
   const note: CallerNote = {};
   const response = await respond(settings, request, note);
+  Object.assign(response.headers, note.headers);
   journalAnswer(settings.control, request, response, note, performance.now() - started);
   return response;
 }
@@ -33,7 +34,7 @@ async function respond(settings: AppSettings, request: GraphRequest, note: Calle
     if (options.callbackRefused) throw GraphError.invalidParameter('The callback parameter must be a JavaScript name: letters, digits, _ and $, joined by dots');
     const normalised = withFieldsText(request);
     const notes = new Set<string>();
-    const outcome = await answer(settings, normalised, note, notes);
+    const outcome = await answer(settings, normalised, notes, note);
     if (outcome instanceof Redirect) return presentRedirect(outcome.location);
     const debug = [...notes].map((message): DebugMessage => ({ message, type: 'warning' }));
     return presentValue(options, { method: normalised.method, ifNoneMatch: normalised.headers['if-none-match'] }, 200, outcome, {}, debug);
@@ -61,19 +62,19 @@ function withFieldsText(request: GraphRequest): GraphRequest {
   return { ...request, params: { ...request.params, fields: list.join(',') } };
 }
 
-/** Notes on what the answer leaves out go to `notes`, for `debug=`; who asked goes to `note`, for the journal. */
-async function answer(settings: AppSettings, graph: GraphRequest, note: CallerNote, notes: Set<string>): Promise<unknown> {
+/** Notes on what the answer leaves out go to `notes`, for `debug=`. */
+async function answer(settings: AppSettings, graph: GraphRequest, notes: Set<string>, note: CallerNote): Promise<unknown> {
   // A third component is an edge's alias (`accounts/test-users`) or the node a POST addresses (`friends/<id>`).
   const [id, edge, item, ...rest] = graph.components;
-  if (graph.params.ids !== undefined && edge === undefined) return answerIds(settings, graph, id, note, notes);
+  if (graph.params.ids !== undefined && edge === undefined) return answerIds(settings, graph, id, notes, note);
   if (id === undefined) return answerRoot(settings, graph);
   if (graph.files.length > 1) throw GraphError.invalidParameter('Send one image per request');
   const upload = graph.files[0]?.bytes;
   if (edge === 'permissions' && (item !== undefined || graph.method === 'delete') && rest.length === 0) {
-    return answerPermissions(await readContext(settings, graph, id, note, notes), id, graph.method, item);
+    return answerPermissions(await readContext(settings, graph, id, notes, note), id, graph.method, item);
   }
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, item, ...rest].join('/')}`);
-  const context = await readContext(settings, graph, id, note, notes);
+  const context = await readContext(settings, graph, id, notes, note);
   if (edge !== undefined && WEBHOOK_EDGES.has(edge) && item === undefined) {
     return answerWebhookEdge(context, settings.webhooks, id, edge, graph.method, graph.params);
   }
@@ -99,20 +100,20 @@ async function answerRoot(settings: AppSettings, graph: GraphRequest): Promise<u
 export const MAX_IDS = 50;
 
 /** `GET /?ids=a,b` (nodes) and `GET /<edge>?ids=a,b` (one collection per id), keyed by each id as given. */
-async function answerIds(settings: AppSettings, graph: GraphRequest, edge: string | undefined, note: CallerNote, notes: Set<string>): Promise<unknown> {
+async function answerIds(settings: AppSettings, graph: GraphRequest, edge: string | undefined, notes: Set<string>, note: CallerNote): Promise<unknown> {
   if (graph.method !== 'get') throw GraphError.invalidParameter(`Unsupported ${graph.method} request with ids`);
   const ids = graph.params.ids!.split(',').map((id) => id.trim());
   if (ids.some((id) => id === '')) throw GraphError.invalidParameter('Cannot specify an empty identifier');
   if (ids.length > MAX_IDS) throw GraphError.invalidParameter(`Too many ids: at most ${MAX_IDS} may be requested at once`);
-  const context = await readContext(settings, graph, ids.includes('me') ? 'me' : ids[0]!, note, notes);
+  const context = await readContext(settings, graph, ids.includes('me') ? 'me' : ids[0]!, notes, note);
   if (edge !== undefined) return readManyEdges(context, ids, edge, graph.params);
   const { fields, limit, since, until } = graph.params;
   return readManyNodes(context, ids, { fields, edgeDefaults: { limit, since, until } });
 }
 
-async function readContext(settings: AppSettings, graph: GraphRequest, id: string, note: CallerNote, notes: Set<string>): Promise<ReadContext> {
+async function readContext(settings: AppSettings, graph: GraphRequest, id: string, notes: Set<string>, note: CallerNote): Promise<ReadContext> {
   const viewer = await authenticate(settings, graph, id);
-  await callerKnown(settings.control, graph, viewer, note);
+  await callerKnown(settings, graph, viewer, note);
   const publicUrl = settings.publicUrl ?? graph.origin;
   // Links carry the token the way the request did: as a parameter when it came as one, never
   // copied out of an Authorization header into a URL.

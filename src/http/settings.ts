@@ -1,3 +1,4 @@
+import type { RateLimits } from '../control/rate-limits.js';
 import type { Clock } from '../control/clock.js';
 import type { ControlPlane } from '../control/control-plane.js';
 import type { SignInLimits } from '../auth/sign-in-throttle.js';
@@ -24,5 +25,7 @@ export interface AppSettings {
   signInLimits: SignInLimits;
   /** The test control plane: shared clock state, faults, the journal, snapshots. */
   control: ControlPlane;
+  /** Per-app and per-user call budgets, when the server counts them. */
+  rateLimits: RateLimits | undefined;
   webhooks: WebhookSettings & CallbackRules;
 }

@@ -317,6 +317,15 @@ export interface Store {
    */
   loadRecords(records: readonly StoreRecord[]): Promise<void>;
 
+  /**
+   * Counts one call for each subject (an app, one user of an app, …) in `minute` and answers
+   * each subject's calls in the minutes from `since` to `minute`, in one transaction; the
+   * subject's minutes before `since` are dropped.
+   */
+  countCalls(subjects: readonly string[], minute: number, since: number): Promise<Map<string, number>>;
+  /** How many people granted the app anything: its users, on which its call budget grows. */
+  countAppUsers(appId: ObjectId): Promise<number>;
+
   /** Copies the whole store under a name (replacing an older snapshot of that name). */
   saveSnapshot(name: string, createdTime: number): Promise<void>;
   /**

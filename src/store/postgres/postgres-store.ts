@@ -28,6 +28,7 @@ import { countTable, loadRecords, scanTable } from './records.js';
 import { statements, type Statement } from './statements.js';
 import { applyOps, tokenValues } from './write-batch.js';
 import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from './snapshots.js';
+import { countAppUsers, countCalls } from './call-counts.js';
 import { PostgresWebhooks, recordChange } from './webhook-queue.js';
 import type { SnapshotInfo } from '../snapshots.js';
 import { createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
@@ -337,6 +338,15 @@ export class PostgresStore implements Store {
   async loadRecords(records: readonly StoreRecord[]): Promise<void> {
     if (records.length === 0) return;
     await this.transaction((client) => loadRecords(client, records));
+  }
+
+  async countCalls(subjects: readonly string[], minute: number, since: number): Promise<Map<string, number>> {
+    return this.transaction((client) => countCalls(client, subjects, minute, since));
+  }
+
+  async countAppUsers(appId: ObjectId): Promise<number> {
+    await this.ready;
+    return countAppUsers(this.pool, appId);
   }
 
   async saveSnapshot(name: string, createdTime: number): Promise<void> {

@@ -27,6 +27,7 @@ import { changedScopes, filledData, mergeData, resolveId } from '../write-ops.js
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
 import { SqliteRecords } from './records.js';
 import { SqliteSnapshots } from './snapshots.js';
+import { SqliteCallCounts } from './call-counts.js';
 import type { SnapshotInfo } from '../snapshots.js';
 import { createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 import {
@@ -121,6 +122,7 @@ export class SqliteStore implements Store {
   private readonly changeApp: Database.Transaction<(id: ObjectId, changes: AppChanges, now: number) => boolean>;
   private readonly removeApp: Database.Transaction<(id: ObjectId, now: number) => boolean>;
   private readonly records: SqliteRecords;
+  private readonly callCounts: SqliteCallCounts;
   private readonly loadInTransaction: Database.Transaction<(records: readonly StoreRecord[]) => void>;
   readonly webhooks: SqliteWebhooks;
 
@@ -200,6 +202,7 @@ export class SqliteStore implements Store {
       for (const token of tokens) this.putToken(token);
     });
     this.records = new SqliteRecords(db);
+    this.callCounts = new SqliteCallCounts(db);
     this.loadInTransaction = db.transaction((records: readonly StoreRecord[]) => this.records.load(records));
   }
 
@@ -382,6 +385,14 @@ export class SqliteStore implements Store {
 
   async loadRecords(records: readonly StoreRecord[]): Promise<void> {
     this.loadInTransaction.immediate(records);
+  }
+
+  async countCalls(subjects: readonly string[], minute: number, since: number): Promise<Map<string, number>> {
+    return this.callCounts.countCalls(subjects, minute, since);
+  }
+
+  async countAppUsers(appId: ObjectId): Promise<number> {
+    return this.callCounts.countAppUsers(appId);
   }
 
   async saveSnapshot(name: string, createdTime: number): Promise<void> {

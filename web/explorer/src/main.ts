@@ -8,6 +8,7 @@ import { HistoryPanel } from './history.js';
 import { MetadataCatalog } from './metadata.js';
 import { QueryPanel } from './query-panel.js';
 import { errorOf, ResultPanel } from './result-panel.js';
+import { ServerPanel } from './server-panel.js';
 import { TokenPanel } from './token-panel.js';
 import { TokenSession } from './token-session.js';
 import { WebhooksPanel } from './webhooks-panel.js';
@@ -113,6 +114,7 @@ query.path.addEventListener('keydown', (event) => completion.handleKey(event));
 byId('run-keys', HTMLElement).textContent = /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘ ↵' : 'Ctrl ↵';
 
 showExamples();
+new ServerPanel().start();
 void new WebhooksPanel().refresh();
 const linked = callFromAddress();
 query.load(linked ?? { method: 'GET', path: 'me?fields=id,name', params: [] });
