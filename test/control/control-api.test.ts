@@ -123,20 +123,25 @@ describe('the control API', () => {
       ['api_rate_limit', 400, 613, { message: '(#613) Calls to this api have exceeded the rate limit.', is_transient: true }],
       ['server_error', 500, 1, { message: 'An unknown error has occurred.', is_transient: true }],
       ['temporarily_unavailable', 500, 2, { is_transient: true }],
+      ['feed_rate_limit', 400, 341, { message: '(#341) Feed action request limit reached', is_transient: true }],
       ['expired_session', 400, 190, { error_subcode: 463 }],
+      ['invalidated_session', 400, 190, { error_subcode: 460 }],
+      ['permission_denied', 403, 200, { message: "(#200) The user hasn't authorized the application to perform this action" }],
     ];
     for (const [preset, status, code, fields] of presets) {
       const created = await control('POST', '/faults', { match: { method: 'GET', path: '/me' }, preset, times: 2 });
       assert.equal(created.status, 200, preset);
       assert.match(created.body.id, /^[0-9a-f]{12}$/);
+      let authenticate = '';
       for (let round = 0; round < 2; round += 1) {
         const failed = await me();
+        authenticate = failed.headers.get('www-authenticate') ?? '';
         assert.equal(failed.status, status, preset);
         assert.equal(failed.body.error.code, code, preset);
         for (const [key, value] of Object.entries(fields)) assert.deepEqual(failed.body.error[key], value, `${preset} ${key}`);
         assert.match(failed.body.error.fbtrace_id, /\S/);
       }
-      if (preset === 'expired_session') assert.match((await control('GET', '/faults')).body.data[0].preset, /expired_session/);
+      if (code === 190) assert.match(authenticate, /^OAuth "Facebook Platform" "invalid_token" "Error validating access token/);
       assert.equal((await me()).status, 200, `${preset} stops after its times`);
       const listed = (await control('GET', '/faults')).body.data;
       assert.equal(listed.find((fault: { id: string }) => fault.id === created.body.id).fired, 2);
