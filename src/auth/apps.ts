@@ -1,7 +1,7 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { GraphError } from '../errors.js';
 import { SEQUENCE_ID_LIMIT, type AppRecord, type Store } from '../store/store.js';
-import { isScopedUserId, SCOPED_ID_RANGE } from './app-scoped-ids.js';
+import { ID_TAGS, isScopedUserId, SCOPED_ID_RANGE } from './app-scoped-ids.js';
 
 export interface NewAppRequest {
   /** A fixed id (checked by fixedAppIdProblem), as test suites that hard-code app credentials need; a new one when absent. */
@@ -36,6 +36,8 @@ export async function registerApp(store: Store, request: NewAppRequest): Promise
     name: request.name,
     secret: request.secret ?? randomBytes(32).toString('hex'),
     idKey: randomBytes(16).toString('hex'),
+    // Slot 0 is shared by the apps made before slots; new apps spread over the others.
+    idTag: randomInt(1, ID_TAGS),
     requireProof: request.requireProof ?? false,
     businessId: request.businessId ?? null,
     redirectUris: request.redirectUris ?? [],

@@ -6,6 +6,7 @@ import { isReader, loadAccess, requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
 import { loadEdge } from './edges.js';
 import { loadRoot } from './node-ids.js';
+import { pictureAnswer, type Redirect } from './picture.js';
 import { renderNodes, type Json } from './render.js';
 
 export interface NodeRead {
@@ -27,14 +28,9 @@ export async function readNode(context: ReadContext, idText: string, read: NodeR
   return { ...rest, metadata, id };
 }
 
-/** An answer that is not a body but a pointer elsewhere: a picture edge sends the client to the image. */
-export class Redirect {
-  constructor(readonly location: string) {}
-}
-
 /**
  * `GET /<id>/<edge>[/<alias>]`: one page of the edge, with paging links that repeat the request.
- * A picture edge answers with a redirect to the image, or with its description when `redirect=false`.
+ * A picture edge answers as pictureAnswer does.
  */
 export async function readEdge(
   context: ReadContext,
@@ -50,6 +46,8 @@ export async function readEdge(
   }
   // Asking for an app's own edge with the wrong token is a mistake worth naming, not an empty page.
   if (edge.readers === 'app') requireOwnApp(context.viewer, object.id);
+  // Pictures are public: the same answer whoever asks, with or without a token.
+  if (edge.special === 'picture') return pictureAnswer(context.publicUrl, params);
   const access = await loadAccess(context, [object], [edge.scope]);
   if (!access(object, edge.scope) || !isReader(context.viewer, edge, object)) return { data: [] };
   const children = params.fields === undefined ? undefined : parseFields(params.fields);
@@ -59,12 +57,7 @@ export async function readEdge(
     nested: false,
     requestParams: params,
   });
-  const answer = collections.get(object.id) ?? { data: [] };
-  if (edge.special === 'picture' && !['false', '0'].includes(params.redirect ?? '')) {
-    const url = (answer as { data?: { url?: unknown } }).data?.url;
-    if (typeof url === 'string') return new Redirect(url);
-  }
-  return answer;
+  return collections.get(object.id) ?? { data: [] };
 }
 
 const DEFAULTABLE = ['limit', 'since', 'until'] as const;

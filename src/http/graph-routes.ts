@@ -3,7 +3,9 @@ import { resolveViewer, type Viewer } from '../auth/viewer.js';
 import { createReadContext, type ReadContext } from '../engine/context.js';
 import { deleteFromEdge, deleteNode, postToEdge, updateNode } from '../engine/mutations.js';
 import { answerPermissions } from '../engine/permissions.js';
-import { readEdge, readNode, Redirect } from '../engine/read.js';
+import { Redirect } from '../engine/picture.js';
+import { readPublicPicture } from '../engine/public-picture.js';
+import { readEdge, readNode } from '../engine/read.js';
 import { GraphError } from '../errors.js';
 import { API_VERSION, JSON_TYPE, sendJson, type AppSettings } from './app.js';
 import { readMultipart } from './uploads.js';
@@ -32,6 +34,9 @@ async function answer(settings: AppSettings, request: FastifyRequest, graph: Gra
     return answerPermissions(await readContext(settings, request, graph, id), id, graph.method, item);
   }
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, item, ...rest].join('/')}`);
+  if (!graph.accessToken && graph.method === 'get' && edge === 'picture' && item === undefined && id !== 'me') {
+    return readPublicPicture(settings.store, settings.schema, publicUrlOf(settings, request), id, graph.params);
+  }
   const context = await readContext(settings, request, graph, id);
   if (graph.method === 'post') {
     return edge === undefined ? updateNode(context, id, graph.params) : postToEdge(context, id, edge, graph.params, { itemText: item, upload });
@@ -44,7 +49,7 @@ async function answer(settings: AppSettings, request: FastifyRequest, graph: Gra
 
 async function readContext(settings: AppSettings, request: FastifyRequest, graph: GraphRequest, id: string): Promise<ReadContext> {
   const viewer = await authenticate(settings, graph, id);
-  const publicUrl = settings.publicUrl ?? `${request.protocol}://${request.host}`;
+  const publicUrl = publicUrlOf(settings, request);
   // Links carry the token the way the request did: as a parameter when it came as one, never
   // copied out of an Authorization header into a URL.
   const linkParams: Record<string, string> = {};
@@ -67,6 +72,10 @@ async function readContext(settings: AppSettings, request: FastifyRequest, graph
       return `${publicUrl}/${API_VERSION}${path}${query ? `?${query}` : ''}`;
     },
   });
+}
+
+function publicUrlOf(settings: AppSettings, request: FastifyRequest): string {
+  return settings.publicUrl ?? `${request.protocol}://${request.host}`;
 }
 
 async function authenticate(settings: AppSettings, graph: GraphRequest, id: string): Promise<Viewer> {

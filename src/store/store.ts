@@ -129,6 +129,11 @@ export interface AppRecord {
   secret: string;
   /** Key of the app's app-scoped user id mapping. */
   idKey: string;
+  /**
+   * Which slot of the scoped-id space the app's user ids fall in: the slot can be read off an id,
+   * so the apps an id may belong to are found by this (indexed) number. 0 for apps made before slots.
+   */
+  idTag: number;
   requireProof: boolean;
   businessId: ObjectId | null;
   createdTime: number;
@@ -152,6 +157,8 @@ export interface NewApp {
   name: string;
   secret: string;
   idKey: string;
+  /** 0 when absent. */
+  idTag?: number;
   requireProof?: boolean;
   businessId?: ObjectId | null;
   createdTime: number;
@@ -241,6 +248,8 @@ export interface Store {
   createApp(app: NewApp): Promise<AppRecord>;
   getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>>;
   listApps(): Promise<AppRecord[]>;
+  /** The apps whose idTag is this one. */
+  findAppsByIdTag(idTag: number): Promise<AppRecord[]>;
   /**
    * Changes an app in one transaction (`now` becomes its object's updated time when its data
    * changes); answers the app as it now is, or undefined when there is no such app.

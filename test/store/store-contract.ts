@@ -636,16 +636,19 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
           name: 'Explorer',
           secret: 'shh',
           idKey: 'key-1',
+          idTag: 5,
           requireProof: true,
           businessId: business,
           createdTime: 1234,
           redirectUris: ['https://app.example/callback', 'http://localhost:3000/'],
         });
+        assert.deepEqual(await store.findAppsByIdTag(5), [app]);
         assert.deepEqual(app, {
           id: app.id,
           name: 'Explorer',
           secret: 'shh',
           idKey: 'key-1',
+          idTag: 5,
           requireProof: true,
           businessId: business,
           createdTime: 1234,
@@ -953,7 +956,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
           { record: 'object', id: app, type: 'application', owner: null, createdTime: 5, updatedTime: 5, data: { name: 'Loaded app' } },
           { record: 'association', id1: user, type: 'friends', id2: base, time: 7, data: { since: 'then' } },
           { record: 'count', id1: user, type: 'friends', count: 1 },
-          { record: 'app', id: app, secret: 'shh', idKey: 'key', requireProof: true, businessId: null, createdTime: 5, redirectUris: ['https://loaded.example/cb'] },
+          { record: 'app', id: app, secret: 'shh', idKey: 'key', idTag: 3, requireProof: true, businessId: null, createdTime: 5, redirectUris: ['https://loaded.example/cb'] },
           { record: 'grant', appId: app, userId: user, scope: 'user_friends', status: 'granted' },
           { record: 'credentials', userId: user, email: `loaded.${user}@example.com`, passwordHash: 'scrypt$x' },
           { record: 'setting', key: `loaded.${user}`, value: 'yes' },
@@ -968,7 +971,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         assert.deepEqual(await page({ type: 'friends', limit: 5 }, user), [{ id1: user, type: 'friends', id2: base, time: 7, data: { since: 'then' } }]);
         assert.equal((await store.getCounts('friends', [user])).get(user), 1);
         assert.deepEqual((await store.getApps([app])).get(app), {
-          id: app, name: 'Loaded app', secret: 'shh', idKey: 'key', requireProof: true, businessId: null, createdTime: 5,
+          id: app, name: 'Loaded app', secret: 'shh', idKey: 'key', idTag: 3, requireProof: true, businessId: null, createdTime: 5,
           redirectUris: ['https://loaded.example/cb'],
         });
         assert.deepEqual((await store.getGrants(app, [user])).get(user), [{ scope: 'user_friends', status: 'granted' }]);

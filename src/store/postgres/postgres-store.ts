@@ -135,6 +135,7 @@ export class PostgresStore implements Store {
       app.requireProof ?? false,
       app.businessId ?? null,
       JSON.stringify(app.redirectUris ?? []),
+      app.idTag ?? 0,
     ];
     if (app.id === undefined) {
       const [row] = await this.rows<{ id: number }>(statements.insertApp, values);
@@ -153,6 +154,10 @@ export class PostgresStore implements Store {
       }
     });
     return createdAppRecord(id, app);
+  }
+
+  async findAppsByIdTag(idTag: number): Promise<AppRecord[]> {
+    return (await this.rows<AppRow>(statements.selectAppsByIdTag, [idTag])).map(toAppRecord);
   }
 
   async updateApp(id: ObjectId, changes: AppChanges, now: number): Promise<AppRecord | undefined> {

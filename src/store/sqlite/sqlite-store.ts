@@ -94,7 +94,7 @@ interface PageShape {
 
 type PageParams = Record<string, number | string>;
 
-const APP_COLUMNS = `a.id, json_extract(o.data, '$.name') AS name, a.secret, a.id_key, a.require_proof,
+const APP_COLUMNS = `a.id, json_extract(o.data, '$.name') AS name, a.secret, a.id_key, a.id_tag, a.require_proof,
   a.business_id, a.created_time, a.redirect_uris`;
 
 export class SqliteStore implements Store {
@@ -162,6 +162,7 @@ export class SqliteStore implements Store {
         id,
         app.secret,
         app.idKey,
+        app.idTag ?? 0,
         app.requireProof ? 1 : 0,
         app.businessId ?? null,
         app.createdTime,
@@ -261,6 +262,10 @@ export class SqliteStore implements Store {
 
   async listApps(): Promise<AppRecord[]> {
     return this.statements.selectAllApps.all().map(toAppRecord);
+  }
+
+  async findAppsByIdTag(idTag: number): Promise<AppRecord[]> {
+    return this.statements.selectAppsByIdTag.all(idTag).map(toAppRecord);
   }
 
   async updateApp(id: ObjectId, changes: AppChanges, now: number): Promise<AppRecord | undefined> {
@@ -566,9 +571,10 @@ function prepareStatements(db: Database.Database) {
     ),
     deleteCountsOf: db.prepare<[ObjectId]>('DELETE FROM counts WHERE id1 = ?'),
 
-    insertApp: db.prepare<[ObjectId, string, string, number, ObjectId | null, number, string]>(
-      'INSERT INTO apps (id, secret, id_key, require_proof, business_id, created_time, redirect_uris) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    insertApp: db.prepare<[ObjectId, string, string, number, number, ObjectId | null, number, string]>(
+      'INSERT INTO apps (id, secret, id_key, id_tag, require_proof, business_id, created_time, redirect_uris) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
+    selectAppsByIdTag: db.prepare<[number], AppRow>(`SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id WHERE a.id_tag = ?`),
     selectApps: db.prepare<[string], AppRow>(
       `SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id
        WHERE a.id IN (SELECT value FROM json_each(?))`,
