@@ -8,7 +8,7 @@ import { openStore, redactPassword } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { parseCommandArgs, positiveInteger, positiveIntegerFrom } from './args.js';
 import { findDemo, issueToken } from './demo.js';
-import { seedDemo } from './seed.js';
+import { seedDemo, startOfToday } from './seed.js';
 import { startWorkers } from './workers.js';
 
 const MAX_PORT = 65_535;
@@ -77,7 +77,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const store = openStore(db);
   // A worker runs this same command line, and only serves: the primary seeded and reports.
   if (cluster.isWorker) return serveRequests(store, listen);
-  if (!values['no-demo']) await seedDemo(store, redactPassword(db), DEMO_USERS, DEMO_SEED);
+  if (!values['no-demo']) await seedDemo(store, redactPassword(db), { users: DEMO_USERS, seed: DEMO_SEED, now: startOfToday() });
   if (workers > 1) await startWorkers(workers);
   else await serveRequests(store, listen);
 
