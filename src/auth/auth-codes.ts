@@ -14,14 +14,14 @@ export async function issueAuthCode(
   grant: { appId: ObjectId; userId: ObjectId; redirectUri: string; scopes: readonly string[]; now: number },
 ): Promise<string> {
   const code = `AQ${randomBytes(48).toString('base64url')}`;
-  await store.saveAuthCode({
+  await store.saveAuthCodes([{
     hash: hashToken(code),
     appId: grant.appId,
     userId: grant.userId,
     redirectUri: grant.redirectUri,
     scopes: [...grant.scopes],
     expiresAt: grant.now + AUTH_CODE_SECONDS,
-  });
+  }]);
   return code;
 }
 

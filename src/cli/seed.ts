@@ -6,6 +6,7 @@ import { openStore, redactPassword } from '../store/open-store.js';
 import { isEmptyStore } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
+import { findDemo } from './demo.js';
 import { createProgress } from './progress.js';
 
 /** Claimed by the process that seeds, so processes starting at once on one database seed it once. */
@@ -34,23 +35,44 @@ Options:
   -h, --help    show this help
 `;
 
+export const SEED_OPTIONS = {
+  db: { type: 'string' },
+  users: { type: 'string' },
+  seed: { type: 'string' },
+  now: { type: 'string' },
+} as const;
+
 export async function seedCommand(argv: string[]): Promise<void> {
-  const { values } = parseCommandArgs(argv, {
-    db: { type: 'string' },
-    users: { type: 'string' },
-    seed: { type: 'string' },
-    now: { type: 'string' },
-  });
+  const { values } = parseCommandArgs(argv, SEED_OPTIONS);
   if (values.help) return void process.stdout.write(seedHelp);
-  const users = positiveInteger('users', values.users, DEMO_USERS);
-  const now = values.now === undefined ? startOfToday() : graphNow(values.now);
-  const db = values.db ?? envDb();
+  await seedAndReport(values.db ?? envDb(), demoSeedOf(values));
+}
+
+/** The graph that `--users`, `--seed` and `--now` ask for. */
+export function demoSeedOf(values: { users?: string; seed?: string; now?: string }): DemoSeed {
+  return {
+    users: positiveInteger('users', values.users, DEMO_USERS),
+    seed: values.seed ?? DEMO_SEED,
+    now: values.now === undefined ? startOfToday() : graphNow(values.now),
+  };
+}
+
+/** Seeds an empty database and says what it holds, with the demo app's secret, shown this once. */
+export async function seedAndReport(db: string, demo: DemoSeed): Promise<void> {
+  const shown = redactPassword(db);
   const store = openStore(db);
   try {
-    const outcome = await seedDemo(store, redactPassword(db), { users, seed: values.seed ?? DEMO_SEED, now });
-    if (outcome === 'not empty') throw new UsageError(`${redactPassword(db)} already holds a graph; seed into a new database`);
-    if (outcome === 'seeded elsewhere') process.stdout.write(`Another process seeded ${redactPassword(db)} at the same time\n`);
-    else process.stdout.write(`Seeded ${redactPassword(db)}: ${formatCounts(outcome)}\n`);
+    const outcome = await seedDemo(store, shown, demo);
+    if (outcome === 'not empty') throw new UsageError(`${shown} already holds a graph; seed into a new database, or start over with "loom reseed"`);
+    if (outcome === 'seeded elsewhere') return void process.stdout.write(`Another process seeded ${shown} at the same time\n`);
+    const app = (await findDemo(store))?.app;
+    process.stdout.write(`Seeded ${shown}: ${formatCounts(outcome)}\n`);
+    if (app) {
+      process.stdout.write(
+        `Demo app "${app.name}": id ${app.id}, secret ${app.secret}\n` +
+          `The secret is shown only now; "loom app reset-secret ${app.id}" prints a new one.\n`,
+      );
+    }
   } finally {
     await store.close();
   }

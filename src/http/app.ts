@@ -29,8 +29,11 @@ export interface AppOptions {
   limits?: Partial<PageLimits>;
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
-  /** Log one line per request (the CLI turns this on; tests leave it off). */
-  logger?: boolean;
+  /**
+   * Log one JSON line per request, to standard output (true) or appended to a file (the CLI
+   * chooses; tests leave it off).
+   */
+  logger?: boolean | { file: string };
   /** Unix seconds; tests move time to expire tokens. */
   clock?: () => number;
   /** Directory that keeps uploaded images. */
@@ -92,7 +95,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     throw new RangeError(`tokenLifetime must be a positive number of seconds, not ${options.tokenLifetime}`);
   }
   const app = Fastify({
-    logger: options.logger ? { level: 'info' } : false,
+    logger: typeof options.logger === 'object' ? { level: 'info', file: options.logger.file } : options.logger ? { level: 'info' } : false,
     // Loom writes its own single line per request (without the query string, which holds tokens).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit,
