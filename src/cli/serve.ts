@@ -108,11 +108,11 @@ export async function serveCommand(argv: string[]): Promise<void> {
       `  curl -g '${base}/v2.4/me/feed?limit=2&fields=message,likes.summary(true).limit(0)&access_token=${token.accessToken}'`,
       ``,
       `A new token: bin/loom token --db ${redactPassword(db)}`,
-      ...(listen.log === false ? [`Request logs are off (--log FILE keeps them in a file, --log - prints them here)`] : []),
     );
   } else {
     lines.push(`This database holds no demo graph (started with --no-demo).`);
   }
+  if (listen.log === false) lines.push(`Request logs are off (--log FILE keeps them in a file, --log - prints them here)`);
   process.stdout.write(`${lines.join('\n')}\n\n`);
   // The workers serve with their own connections.
   if (workers > 1) await store.close();

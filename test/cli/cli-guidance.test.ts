@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { loom, startServe } from '../helpers/cli.js';
+import { freePort, LOOM, loom, startServe } from '../helpers/cli.js';
 import { scratchLocation, testStoreKind } from '../helpers/test-store.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'loom-guidance-'));
@@ -122,6 +123,27 @@ describe('the CLI guides a newcomer', () => {
     } finally {
       await filed.stop();
     }
+  });
+
+  it('keeps request logs out of the terminal that shows the banner', { skip: !existsSync('/usr/bin/script') && 'needs script(1) for a terminal' }, async () => {
+    const db = scratchLocation();
+    assert.equal(loom('seed', '--db', db, '--users', '5').code, 0);
+    const port = await freePort();
+    // script(1) gives the server a pseudo-terminal as its standard output, as a person's shell does.
+    const command = `exec ${process.execPath} ${LOOM} serve --no-demo --port ${port} --db '${db}'`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, LOOM_DB: '' } });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    try {
+      await waitFor(() => output.includes('Request logs are off'));
+      assert.equal((await fetch(`http://127.0.0.1:${port}/v2.4/me`)).status, 400);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('close', resolve));
+    }
+    // Everything the server wrote is in by now: it has ended.
+    assert.match(output, /Request logs are off \(--log FILE keeps them in a file, --log - prints them here\)/);
+    assert.doesNotMatch(output, /"msg"/);
   });
 
   it('starts over with reseed --yes, and refuses without it when nobody can be asked', { skip: testStoreKind === 'postgres' && 'reseed removes SQLite files' }, () => {
