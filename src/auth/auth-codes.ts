@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { GraphError } from '../errors.js';
 import type { AuthCode, ObjectId, Store } from '../store/store.js';
+import { LOGIN_LINK_MARK } from './login-links.js';
 import { hashToken } from './tokens.js';
 
 /** How long a code from the sign-in dialog may wait to be exchanged. */
@@ -36,6 +37,7 @@ export async function redeemAuthCode(
   const stored = await store.takeAuthCode(hashToken(request.code));
   const valid =
     stored !== undefined &&
+    stored.redirectUri !== LOGIN_LINK_MARK &&
     stored.appId === request.appId &&
     stored.redirectUri === request.redirectUri &&
     stored.expiresAt > request.now;

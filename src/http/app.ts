@@ -16,6 +16,7 @@ import { explorerRoutes } from './explorer-routes.js';
 import { graphRoutes } from './graph-routes.js';
 import { mediaRoutes } from './media-routes.js';
 import { debugTokenRoute } from './debug-token-route.js';
+import { loginRoutes } from './login-routes.js';
 import { dialogRoutes } from './dialog-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
 
@@ -159,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mediaRoutes, { media: settings.media.store });
   await app.register(oauthRoutes, { settings });
   await app.register(dialogRoutes, { settings });
+  await app.register(loginRoutes, { settings });
   await app.register(debugTokenRoute, { settings });
   await app.register(explorerRoutes, { settings });
   await app.register(graphRoutes, { settings });
