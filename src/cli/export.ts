@@ -31,6 +31,9 @@ export async function exportCommand(argv: string[]): Promise<void> {
   const store = openExistingStore(values.db ?? envDb());
   try {
     await exportGraph(store, process.stdout, { tokens: values.tokens ?? false });
+  } catch (error) {
+    // The reader stopped early (`loom export | head`): it has what it wanted.
+    if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
   } finally {
     await store.close();
   }
