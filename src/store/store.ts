@@ -264,6 +264,8 @@ export interface Store {
   deleteApp(id: ObjectId, now: number): Promise<boolean>;
   /** Which of these ids belonged to an app that was deleted. */
   getDeletedApps(ids: readonly ObjectId[]): Promise<Set<ObjectId>>;
+  /** Replaces an app's secret; false when there is no such app. */
+  setAppSecret(appId: ObjectId, secret: string): Promise<boolean>;
 
   /** Saves tokens (one or many) in one call, one transaction; a hash saved again replaces its record. */
   saveTokens(tokens: readonly TokenRecord[]): Promise<void>;
@@ -292,7 +294,8 @@ export interface Store {
   findCredentialsByEmail(email: string): Promise<Credentials | undefined>;
   getCredentials(userId: ObjectId): Promise<Credentials | undefined>;
 
-  saveAuthCode(code: AuthCode): Promise<void>;
+  /** Saves codes (one or many) in one call, one transaction. */
+  saveAuthCodes(codes: readonly AuthCode[]): Promise<void>;
   /** Returns the code and deletes it in one step, so a code can be redeemed once only. */
   takeAuthCode(hash: string): Promise<AuthCode | undefined>;
 
