@@ -30,3 +30,8 @@ export function envProfileHost(): string | undefined {
 export function envTokenLifetime(): string | undefined {
   return process.env.LOOM_TOKEN_LIFETIME || undefined;
 }
+
+/** The key that opens the control API to other machines; none by default. */
+export function envAdminKey(): string | undefined {
+  return process.env.LOOM_ADMIN_KEY || undefined;
+}

@@ -1,4 +1,5 @@
 import type { RecordKey, RecordKind, StoreRecord } from './records.js';
+import type { SnapshotInfo } from './snapshots.js';
 
 /**
  * The store: objects, typed time-ordered associations and their counts (TAO's narrow API),
@@ -312,6 +313,26 @@ export interface Store {
    * present is an error; an idSequence record only ever moves the id sequence forwards.
    */
   loadRecords(records: readonly StoreRecord[]): Promise<void>;
+
+  /**
+   * Counts one call for each subject (an app, one user of an app, …) in `minute` and answers
+   * each subject's calls in the minutes from `since` to `minute`, in one transaction; the
+   * subject's minutes before `since` are dropped.
+   */
+  countCalls(subjects: readonly string[], minute: number, since: number): Promise<Map<string, number>>;
+  /** How many people granted the app anything: its users, on which its call budget grows. */
+  countAppUsers(appId: ObjectId): Promise<number>;
+
+  /** Copies the whole store under a name (replacing an older snapshot of that name). */
+  saveSnapshot(name: string, createdTime: number): Promise<void>;
+  /**
+   * Puts the store back as the snapshot holds it, in one transaction, keeping the live settings
+   * (see LIVE_SETTING_PREFIX). Answers false when no snapshot has that name.
+   */
+  restoreSnapshot(name: string): Promise<boolean>;
+  listSnapshots(): Promise<SnapshotInfo[]>;
+  /** Answers false when no snapshot has that name. */
+  deleteSnapshot(name: string): Promise<boolean>;
 
   close(): Promise<void>;
 }

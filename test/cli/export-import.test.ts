@@ -9,6 +9,7 @@ import type { Store } from '../../src/store/store.js';
 import { LOOM, loom } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { openLocation, scratchLocation, testStoreKind } from '../helpers/test-store.js';
+import { Clock } from '../../src/control/clock.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'loom-export-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
@@ -64,7 +65,7 @@ describe(`loom export and import: SQLite to ${testStoreKind} and back`, () => {
     for (const location of [source, copy, back]) {
       const store = await openLocation(location);
       stores.push(store);
-      servers.push(await startServer(store, { clock: () => now, publicUrl: 'https://loom.test' }));
+      servers.push(await startServer(store, { clock: Clock.frozenAt(now), publicUrl: 'https://loom.test' }));
     }
   });
   after(async () => {

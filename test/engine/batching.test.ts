@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Store } from '../../src/store/store.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { Clock } from '../../src/control/clock.js';
 
 /** Counts calls into a real store, passing every call through untouched. */
 function countingStore(store: Store): { store: Store; calls: string[] } {
@@ -28,7 +29,7 @@ describe('batched execution', () => {
     fixture = await buildFixture();
     const counting = countingStore(fixture.store);
     calls = counting.calls;
-    server = await startServer(counting.store, { clock: () => fixture.now });
+    server = await startServer(counting.store, { clock: Clock.frozenAt(fixture.now) });
   });
   after(async () => {
     await server.close();

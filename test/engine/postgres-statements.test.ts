@@ -5,6 +5,7 @@ import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { testStoreKind } from '../helpers/test-store.js';
 import { startWireCounter, type WireCounter } from '../helpers/wire-counter.js';
+import { Clock } from '../../src/control/clock.js';
 
 // Statements counted on the wire between a real server and PostgreSQL, not calls into the store.
 describe('statements sent to PostgreSQL', { skip: testStoreKind !== 'postgres' && 'runs in the PostgreSQL half' }, () => {
@@ -16,7 +17,7 @@ describe('statements sent to PostgreSQL', { skip: testStoreKind !== 'postgres' &
     fixture = await buildFixture();
     counter = await startWireCounter(fixture.path);
     store = await openPostgresStore(counter.url);
-    server = await startServer(store, { clock: () => fixture.now });
+    server = await startServer(store, { clock: Clock.frozenAt(fixture.now) });
   });
   after(async () => {
     await server.close();

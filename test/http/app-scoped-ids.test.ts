@@ -7,6 +7,7 @@ import { Schema } from '../../src/schema/registry.js';
 import type { AppRecord, Grant } from '../../src/store/store.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { startServer, useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
+import { Clock } from '../../src/control/clock.js';
 
 /**
  * The fixture's app (A, no business) and three more: B and C of one business, D of another.
@@ -149,7 +150,7 @@ describe('app-scoped ids across apps', () => {
     const bob = await server.get(`/v2.4/${idOf(apps.b, fixture.users.bob)}`, { access_token: tokens.b, fields: 'token_for_business' });
     assert.notEqual(bob.body.token_for_business, b, 'one per person');
 
-    const restarted = await startServer(fixture.store, { clock: () => fixture.now });
+    const restarted = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now) });
     try {
       const again = await restarted.get('/v2.4/me', { access_token: tokens.c, fields: 'token_for_business' });
       assert.equal(again.body.token_for_business, b, 'the same after a restart');

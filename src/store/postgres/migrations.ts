@@ -151,6 +151,19 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX apps_by_id_tag ON apps (id_tag);
     `,
   },
+  {
+    version: 7,
+    description: 'calls counted per minute, for rate limits over a rolling hour',
+    sql: `
+      -- A subject is what a limit applies to (an app, one user of an app); old minutes are dropped as calls come.
+      CREATE TABLE call_counts (
+        subject text NOT NULL,
+        minute bigint NOT NULL,
+        calls bigint NOT NULL,
+        PRIMARY KEY (subject, minute)
+      );
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

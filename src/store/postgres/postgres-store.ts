@@ -26,6 +26,9 @@ import { pageQuery } from './page-query.js';
 import { countTable, loadRecords, scanTable } from './records.js';
 import { statements, type Statement } from './statements.js';
 import { applyOps, tokenValues } from './write-batch.js';
+import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from './snapshots.js';
+import { countAppUsers, countCalls } from './call-counts.js';
+import type { SnapshotInfo } from '../snapshots.js';
 import { createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 import {
   toAppRecord,
@@ -330,6 +333,37 @@ export class PostgresStore implements Store {
   async loadRecords(records: readonly StoreRecord[]): Promise<void> {
     if (records.length === 0) return;
     await this.transaction((client) => loadRecords(client, records));
+  }
+
+  async countCalls(subjects: readonly string[], minute: number, since: number): Promise<Map<string, number>> {
+    return this.transaction((client) => countCalls(client, subjects, minute, since));
+  }
+
+  async countAppUsers(appId: ObjectId): Promise<number> {
+    await this.ready;
+    return countAppUsers(this.pool, appId);
+  }
+
+  async saveSnapshot(name: string, createdTime: number): Promise<void> {
+    await this.transaction((client) => saveSnapshot(client, this.schema, name, createdTime));
+  }
+
+  async restoreSnapshot(name: string): Promise<boolean> {
+    return this.transaction((client) => restoreSnapshot(client, this.schema, name));
+  }
+
+  async listSnapshots(): Promise<SnapshotInfo[]> {
+    await this.ready;
+    const client = await this.pool.connect();
+    try {
+      return await listSnapshots(client, this.schema);
+    } finally {
+      client.release();
+    }
+  }
+
+  async deleteSnapshot(name: string): Promise<boolean> {
+    return this.transaction((client) => deleteSnapshot(client, this.schema, name));
   }
 
   async close(): Promise<void> {

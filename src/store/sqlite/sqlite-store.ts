@@ -24,6 +24,9 @@ import { migrate } from './migrations.js';
 import { filledData, mergeData, resolveId } from '../write-ops.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
 import { SqliteRecords } from './records.js';
+import { SqliteSnapshots } from './snapshots.js';
+import { SqliteCallCounts } from './call-counts.js';
+import type { SnapshotInfo } from '../snapshots.js';
 import { createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 import {
   toAppRecord,
@@ -118,6 +121,7 @@ export class SqliteStore implements Store {
   private readonly removeApp: Database.Transaction<(id: ObjectId, now: number) => boolean>;
   private readonly putAuthCodes: Database.Transaction<(codes: readonly AuthCode[]) => void>;
   private readonly records: SqliteRecords;
+  private readonly callCounts: SqliteCallCounts;
   private readonly loadInTransaction: Database.Transaction<(records: readonly StoreRecord[]) => void>;
 
   constructor(db: Database.Database) {
@@ -195,6 +199,7 @@ export class SqliteStore implements Store {
       }
     });
     this.records = new SqliteRecords(db);
+    this.callCounts = new SqliteCallCounts(db);
     this.loadInTransaction = db.transaction((records: readonly StoreRecord[]) => this.records.load(records));
   }
 
@@ -375,6 +380,30 @@ export class SqliteStore implements Store {
 
   async loadRecords(records: readonly StoreRecord[]): Promise<void> {
     this.loadInTransaction.immediate(records);
+  }
+
+  async countCalls(subjects: readonly string[], minute: number, since: number): Promise<Map<string, number>> {
+    return this.callCounts.countCalls(subjects, minute, since);
+  }
+
+  async countAppUsers(appId: ObjectId): Promise<number> {
+    return this.callCounts.countAppUsers(appId);
+  }
+
+  async saveSnapshot(name: string, createdTime: number): Promise<void> {
+    new SqliteSnapshots(this.db).save(name, createdTime);
+  }
+
+  async restoreSnapshot(name: string): Promise<boolean> {
+    return new SqliteSnapshots(this.db).restore(name);
+  }
+
+  async listSnapshots(): Promise<SnapshotInfo[]> {
+    return new SqliteSnapshots(this.db).list();
+  }
+
+  async deleteSnapshot(name: string): Promise<boolean> {
+    return new SqliteSnapshots(this.db).delete(name);
   }
 
   async close(): Promise<void> {
