@@ -262,5 +262,13 @@ export interface Store {
    */
   loadRecords(records: readonly StoreRecord[]): Promise<void>;
 
+  /**
+   * A number that moves on whenever an app, a token, a grant or a credential changes, through
+   * this store or any other process on the same database, and never otherwise goes back to a
+   * value it had: what a cache learnt of a token holds while the number stays the same. (The
+   * databases' triggers on those tables move it, so every revocation path reaches the caches.)
+   */
+  authVersion(): Promise<number>;
+
   close(): Promise<void>;
 }

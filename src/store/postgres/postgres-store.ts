@@ -18,6 +18,7 @@ import type {
   WriteOp,
   WriteResult,
 } from '../store.js';
+import { AuthListener } from './auth-listener.js';
 import { createPool, parsePostgresLocation } from './connection.js';
 import { migrate } from './migrations.js';
 import { pageQuery } from './page-query.js';
@@ -37,6 +38,9 @@ import {
   type ObjectRow,
   type TokenRow,
 } from '../rows.js';
+
+/** Write ops that change an auth table (the others change only the graph). */
+const AUTH_OPS = new Set<WriteOp['op']>(['deleteUser', 'setCredentials', 'setGrants', 'saveToken']);
 
 /** Deadlocks and serialization failures: the transaction did nothing and may simply run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -67,11 +71,13 @@ export class PostgresStore implements Store {
    */
   readonly ready: Promise<void>;
   private closed = false;
+  private readonly authListener: AuthListener;
 
   constructor(url: string) {
     const location = parsePostgresLocation(url);
     this.schema = location.schema;
     this.pool = createPool(location);
+    this.authListener = new AuthListener(location);
     this.ready = this.migrate();
     // Marks the failure as handled here; callers still see it when they wait on `ready`.
     this.ready.catch(() => {});
@@ -121,7 +127,8 @@ export class PostgresStore implements Store {
 
   async write(ops: readonly WriteOp[]): Promise<WriteResult> {
     if (ops.length === 0) return { results: [] };
-    return { results: await this.transaction((client) => applyOps(client, ops)) };
+    const applied = this.transaction((client) => applyOps(client, ops));
+    return { results: await (ops.some((op) => AUTH_OPS.has(op.op)) ? this.afterAuthChange(applied) : applied) };
   }
 
   async createApp(app: NewApp): Promise<AppRecord> {
@@ -149,7 +156,7 @@ export class PostgresStore implements Store {
   }
 
   async saveTokens(tokens: readonly TokenRecord[]): Promise<void> {
-    if (tokens.length > 0) await this.rows(statements.upsertTokens, tokenValues(tokens));
+    if (tokens.length > 0) await this.afterAuthChange(this.rows(statements.upsertTokens, tokenValues(tokens)));
   }
 
   async findToken(hash: string): Promise<TokenRecord | undefined> {
@@ -158,7 +165,7 @@ export class PostgresStore implements Store {
   }
 
   async deleteTokens(appId: ObjectId, userId: ObjectId): Promise<void> {
-    await this.rows(statements.deleteTokens, [appId, userId]);
+    await this.afterAuthChange(this.rows(statements.deleteTokens, [appId, userId]));
   }
 
   async updateGrants(
@@ -170,18 +177,18 @@ export class PostgresStore implements Store {
     // One change per scope, the last winning, as when the changes apply one after another.
     const latest = new Map(changes.map(({ scope, status }) => [scope, status]));
     const change = options.onlyExisting ? statements.updateUserGrants : statements.upsertUserGrants;
-    return this.transaction(async (client) => {
+    return this.afterAuthChange(this.transaction(async (client) => {
       if (latest.size > 0) await client.query({ ...change, values: [appId, userId, [...latest.keys()], [...latest.values()]] });
       const { rows } = await client.query<{ scope: string; status: GrantStatus }>({ ...statements.selectGrants, values: [appId, [userId]] });
       return rows.map(({ scope, status }) => ({ scope, status }));
-    });
+    }));
   }
 
   async revokeTokens(appId: ObjectId, userId: ObjectId, now: number): Promise<void> {
-    await this.transaction(async (client) => {
+    await this.afterAuthChange(this.transaction(async (client) => {
       await client.query({ ...statements.deleteStaleRevokedTokens, values: [now] });
       await client.query({ ...statements.revokeTokens, values: [appId, userId] });
-    });
+    }));
   }
 
   async findRevokedToken(hash: string): Promise<RevokedToken | undefined> {
@@ -196,14 +203,14 @@ export class PostgresStore implements Store {
     const latest = new Map<ObjectId, Map<string, GrantStatus>>();
     for (const { userId, grants } of entries) latest.set(userId, new Map(grants.map(({ scope, status }) => [scope, status])));
     const rows = [...latest].flatMap(([userId, grants]) => [...grants].map(([scope, status]) => ({ userId, scope, status })));
-    await this.transaction(async (client) => {
+    await this.afterAuthChange(this.transaction(async (client) => {
       await client.query({ ...statements.deleteGrants, values: [appId, entries.map((entry) => entry.userId)] });
       if (rows.length === 0) return;
       await client.query({
         ...statements.insertGrants,
         values: [appId, rows.map((r) => r.userId), rows.map((r) => r.scope), rows.map((r) => r.status)],
       });
-    });
+    }));
   }
 
   async getGrants(appId: ObjectId, userIds: readonly ObjectId[]): Promise<Map<ObjectId, Grant[]>> {
@@ -212,7 +219,7 @@ export class PostgresStore implements Store {
   }
 
   async setCredentials(credentials: Credentials): Promise<void> {
-    await this.rows(statements.upsertCredentials, [credentials.userId, credentials.email.toLowerCase(), credentials.passwordHash]);
+    await this.afterAuthChange(this.rows(statements.upsertCredentials, [credentials.userId, credentials.email.toLowerCase(), credentials.passwordHash]));
   }
 
   async findCredentialsByEmail(email: string): Promise<Credentials | undefined> {
@@ -275,14 +282,30 @@ export class PostgresStore implements Store {
 
   async loadRecords(records: readonly StoreRecord[]): Promise<void> {
     if (records.length === 0) return;
-    await this.transaction((client) => loadRecords(client, records));
+    await this.afterAuthChange(this.transaction((client) => loadRecords(client, records)));
+  }
+
+  async authVersion(): Promise<number> {
+    return this.authListener.current();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.authListener.close();
     await this.ready.catch(() => {});
     await this.pool.end();
+  }
+
+  /**
+   * Every change to apps, tokens, grants or credentials ends here once committed: the other
+   * processes hear of it through the tables' triggers, this one at once, and the caller goes on
+   * only once the notification is on its way to all of them.
+   */
+  private async afterAuthChange<T>(change: Promise<T>): Promise<T> {
+    const result = await change;
+    await this.authListener.changed();
+    return result;
   }
 
   private async migrate(): Promise<void> {

@@ -327,6 +327,11 @@ export class SqliteStore implements Store {
     this.loadInTransaction.immediate(records);
   }
 
+  async authVersion(): Promise<number> {
+    // The auth tables' triggers move it on in the transaction of each change, made by any process.
+    return this.statements.selectAuthVersion.get()!.version;
+  }
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
@@ -510,6 +515,7 @@ function prepareStatements(db: Database.Database) {
       `INSERT OR REPLACE INTO tokens (hash, kind, app_id, user_id, scopes, issued_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
+    selectAuthVersion: db.prepare<[], { version: number }>('SELECT version FROM auth_version'),
     selectToken: db.prepare<[string], TokenRow>(
       'SELECT hash, kind, app_id, user_id, scopes, issued_at, expires_at FROM tokens WHERE hash = ?',
     ),
