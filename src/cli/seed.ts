@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_SEED, DEMO_USERS, envDb } from '../config.js';
 import { seedGraph } from '../seed/demo-graph.js';
+import { LEAN_PROFILE, seedLeanGraph, type LeanProfile } from '../seed/lean-graph.js';
 import { openStore, redactPassword } from '../store/open-store.js';
 import { isEmptyStore } from '../store/records.js';
 import type { Store } from '../store/store.js';
@@ -16,32 +17,64 @@ const DONE_SETTING = 'demo.user_id';
 const STALL_MS = 2 * 60_000;
 const POLL_MS = 200;
 
-export const seedHelp = `Usage: loom seed [--db PATH|URL] [--users N] [--seed S]
+/** Above this many users the lean profile is the default: the full one would take hours and tens of GB. */
+const FULL_PROFILE_MAX_USERS = 10_000;
 
-Fills an empty database with a deterministic demo graph: N users with profiles,
-friendships, posts over the last six months, likes, comments, albums, photos and
-liked pages, one demo app and a demo user. The same seed and user count give the
-same graph.
+export const seedHelp = `Usage: loom seed [--db PATH|URL] [--users N] [--seed S]
+                 [--profile full|lean] [--friends N] [--posts N] [--likes N]
+
+Fills an empty database with a deterministic demo graph, one demo app and a demo
+user. The same seed, user count and profile give the same graph.
+
+The full profile gives N users with profiles, friendships, posts over the last six
+months, likes, comments, albums, photos and liked pages. The lean profile, for large
+graphs (a million users in minutes and a few GB), gives each user a name, about
+--friends friends, --posts public posts and --likes likes per post from the author's
+friends, written in large transactions with the indexes built at the end.
 
 Options:
-  --db PATH|URL SQLite file or postgres:// URL to fill (default: $LOOM_DB or ./loom.db)
-  --users N     number of users (default: ${DEMO_USERS})
-  --seed S      seed of the generator (default: ${DEMO_SEED})
-  -h, --help    show this help
+  --db PATH|URL  SQLite file or postgres:// URL to fill (default: $LOOM_DB or ./loom.db)
+  --users N      number of users (default: ${DEMO_USERS})
+  --seed S       seed of the generator (default: ${DEMO_SEED})
+  --profile P    full or lean (default: full up to ${FULL_PROFILE_MAX_USERS.toLocaleString('en-US')} users, lean above)
+  --friends N    lean profile: friends per user (default: ${LEAN_PROFILE.friends})
+  --posts N      lean profile: posts per user (default: ${LEAN_PROFILE.posts})
+  --likes N      lean profile: likes per post (default: ${LEAN_PROFILE.likes})
+  -h, --help     show this help
 `;
+
+/** How dense a seeded graph is: the full demo graph, or the lean one at this density. */
+export type SeedProfile = { kind: 'full' } | ({ kind: 'lean' } & LeanProfile);
 
 export async function seedCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(argv, {
     db: { type: 'string' },
     users: { type: 'string' },
     seed: { type: 'string' },
+    profile: { type: 'string' },
+    friends: { type: 'string' },
+    posts: { type: 'string' },
+    likes: { type: 'string' },
   });
   if (values.help) return void process.stdout.write(seedHelp);
   const users = positiveInteger('users', values.users, DEMO_USERS);
+  const kind = values.profile ?? (users > FULL_PROFILE_MAX_USERS ? 'lean' : 'full');
+  if (kind !== 'full' && kind !== 'lean') throw new UsageError(`--profile must be full or lean, not ${kind}`);
+  const density = [values.friends, values.posts, values.likes].some((value) => value !== undefined);
+  if (kind === 'full' && density) throw new UsageError('--friends, --posts and --likes apply to the lean profile only');
+  const profile: SeedProfile =
+    kind === 'full'
+      ? { kind }
+      : {
+          kind,
+          friends: positiveInteger('friends', values.friends, LEAN_PROFILE.friends),
+          posts: positiveInteger('posts', values.posts, LEAN_PROFILE.posts),
+          likes: positiveInteger('likes', values.likes, LEAN_PROFILE.likes),
+        };
   const db = values.db ?? envDb();
   const store = openStore(db);
   try {
-    const outcome = await seedDemo(store, redactPassword(db), users, values.seed ?? DEMO_SEED);
+    const outcome = await seedDemo(store, redactPassword(db), users, values.seed ?? DEMO_SEED, profile);
     if (outcome === 'not empty') throw new UsageError(`${redactPassword(db)} already holds a graph; seed into a new database`);
     if (outcome === 'seeded elsewhere') process.stdout.write(`Another process seeded ${redactPassword(db)} at the same time\n`);
     else process.stdout.write(`Seeded ${redactPassword(db)}: ${formatCounts(outcome)}\n`);
@@ -61,11 +94,12 @@ export async function seedDemo(
   shown: string,
   users: number,
   seed: string,
+  profile: SeedProfile = { kind: 'full' },
 ): Promise<Record<string, number> | 'seeded elsewhere' | 'not empty'> {
   const claim = randomBytes(16).toString('hex');
   if ((await isEmptyStore(store)) && (await store.initSetting(SEEDING_SETTING, claim)) === claim) {
     process.stderr.write(`Seeding the demo graph into ${shown}…\n`);
-    return seedInto(store, users, seed);
+    return seedInto(store, users, seed, profile);
   }
   if ((await store.getSetting(SEEDING_SETTING)) === undefined || (await store.getSetting(DONE_SETTING)) !== undefined) return 'not empty';
   process.stderr.write(`Another process is seeding ${shown}; waiting for it to finish…\n`);
@@ -90,10 +124,14 @@ async function lastObjectId(store: Store): Promise<number> {
 }
 
 /** Seeds with a progress bar (shown only when the work takes more than a second). */
-async function seedInto(store: Store, users: number, seed: string): Promise<Record<string, number>> {
+async function seedInto(store: Store, users: number, seed: string, profile: SeedProfile): Promise<Record<string, number>> {
   const progress = createProgress('Seeding the demo graph', process.stderr);
   const now = Math.floor(Date.now() / 86_400_000) * 86_400;
-  const result = await seedGraph(store, { users, seed, now, onProgress: (done, total) => progress.update(done, total) });
+  const onProgress = (done: number, total: number) => progress.update(done, total);
+  const result =
+    profile.kind === 'full'
+      ? await seedGraph(store, { users, seed, now, onProgress })
+      : await seedLeanGraph(store, { users, seed, now, profile, onProgress });
   progress.finish();
   return result.counts;
 }

@@ -19,7 +19,7 @@ import type {
   WriteResult,
 } from '../store.js';
 import { AuthListener } from './auth-listener.js';
-import { createPool, parsePostgresLocation } from './connection.js';
+import { createPool, parsePostgresLocation, quoteIdentifier } from './connection.js';
 import { migrate } from './migrations.js';
 import { pageQuery } from './page-query.js';
 import { countTable, loadRecords, scanTable } from './records.js';
@@ -283,6 +283,23 @@ export class PostgresStore implements Store {
   async loadRecords(records: readonly StoreRecord[]): Promise<void> {
     if (records.length === 0) return;
     await this.afterAuthChange(this.transaction((client) => loadRecords(client, records)));
+  }
+
+  async bulkLoad(fill: (load: (records: readonly StoreRecord[]) => Promise<void>) => Promise<void>): Promise<void> {
+    await this.ready;
+    // Indexes of their own; those behind primary keys and UNIQUE constraints stay.
+    const { rows: indexes } = await this.pool.query<{ name: string; definition: string }>(
+      `SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
+       WHERE i.schemaname = current_schema()
+         AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname AND c.connamespace = to_regnamespace(i.schemaname))`,
+    );
+    for (const { name } of indexes) await this.pool.query(`DROP INDEX ${quoteIdentifier(name)}`);
+    try {
+      await fill((records) => this.loadRecords(records));
+    } finally {
+      for (const { definition } of indexes) await this.pool.query(definition);
+      await this.pool.query('ANALYZE');
+    }
   }
 
   async authVersion(): Promise<number> {
