@@ -204,6 +204,11 @@ export interface Store {
   getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>>;
   /** One page per id1, in the requested order (newest first by default). Every id1 asked for is a key (an empty list when none). */
   getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>>;
+  /**
+   * getPages, and the objects its associations point at (each id2's, when it exists) in the same
+   * call: across a network, a level of a query then costs one round trip rather than two.
+   */
+  getPagesWithObjects(request: PageRequest): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }>;
   /** Count of associations of `type` from each id1 (0 when none). */
   getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>>;
   /** Which of the (id1, id2) pairs exist for `type`; answered as a set of `${id1}:${id2}`. */

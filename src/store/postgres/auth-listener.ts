@@ -7,8 +7,8 @@ const CHANNEL = 'loom_auth_changed';
 /**
  * The PostgreSQL store's auth version: a count of the notifications that the triggers on the
  * apps, tokens, grants and credentials tables send, followed on a connection of its own, so a
- * change committed by any process reaches this one without a query per request. It is started by
- * the first call. While it does not listen (before it has, or after its connection was lost),
+ * change committed by any process reaches this one without a query per request. The store starts
+ * it when it opens. While it does not listen (before it has, or after its connection was lost),
  * every call answers a new number, so a cache keyed by it keeps nothing it could miss news of.
  */
 export class AuthListener {
@@ -21,7 +21,7 @@ export class AuthListener {
 
   current(): number {
     if (this.listening) return this.version;
-    this.start();
+    void this.start();
     return ++this.version;
   }
 
@@ -41,8 +41,9 @@ export class AuthListener {
     await this.client?.end().catch(() => {});
   }
 
-  private start(): void {
-    if (this.client !== undefined || this.closed) return;
+  /** Starts listening; resolves once it listens, or has failed to (it tries again on the next call). */
+  start(): Promise<void> {
+    if (this.client !== undefined || this.closed) return Promise.resolve();
     const client = new pg.Client({ connectionString: this.location.connectionString, application_name: 'loom-auth-listener' });
     this.client = client;
     const lost = () => {
@@ -57,7 +58,7 @@ export class AuthListener {
     client.on('notification', (message) => {
       if (message.channel === CHANNEL && message.payload === this.location.schema) this.version += 1;
     });
-    client
+    return client
       .connect()
       .then(() => client.query(`LISTEN ${quoteIdentifier(CHANNEL)}`))
       .then(() => {

@@ -39,6 +39,19 @@ import {
   type TokenRow,
 } from '../rows.js';
 
+/** A row of a page query; the object_ columns come with `withObjects` (null when id2 names no object). */
+interface PageRow {
+  id1: number;
+  id2: number;
+  time: number;
+  data: Record<string, unknown> | null;
+  object_type?: string | null;
+  object_owner?: number | null;
+  object_created_time?: number | null;
+  object_updated_time?: number | null;
+  object_data?: Record<string, unknown> | null;
+}
+
 /** Write ops that change an auth table (the others change only the graph). */
 const AUTH_OPS = new Set<WriteOp['op']>(['deleteUser', 'setCredentials', 'setGrants', 'saveToken']);
 
@@ -78,7 +91,8 @@ export class PostgresStore implements Store {
     this.schema = location.schema;
     this.pool = createPool(location);
     this.authListener = new AuthListener(location);
-    this.ready = this.migrate();
+    // Listening from the start lets the token cache work from the first request.
+    this.ready = this.migrate().then(() => this.authListener.start());
     // Marks the failure as handled here; callers still see it when they wait on `ready`.
     this.ready.catch(() => {});
   }
@@ -91,21 +105,44 @@ export class PostgresStore implements Store {
   }
 
   async getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>> {
+    return (await this.readPages(request, false)).pages;
+  }
+
+  async getPagesWithObjects(request: PageRequest): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }> {
+    return this.readPages(request, true);
+  }
+
+  private async readPages(
+    request: PageRequest,
+    withObjects: boolean,
+  ): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }> {
     const pages = new Map<ObjectId, Association[]>();
-    if (request.id1s.length === 0) return pages;
+    const objects = new Map<ObjectId, StoredObject>();
+    if (request.id1s.length === 0) return { pages, objects };
     if (!Number.isInteger(request.limit) || request.limit < 0) {
       throw new RangeError(`Page limit must be a non-negative integer, got ${request.limit}`);
     }
     const id1s = [...new Set(request.id1s)];
     for (const id1 of id1s) pages.set(id1, []);
     await this.ready;
-    const { rows } = await this.pool.query<{ id1: number; id2: number; time: number; data: Record<string, unknown> | null }>(
-      pageQuery(request, id1s),
-    );
+    const { rows } = await this.pool.query<PageRow>(pageQuery(request, id1s, withObjects));
     for (const row of rows) {
       pages.get(row.id1)!.push({ id1: row.id1, type: request.type, id2: row.id2, time: row.time, data: row.data });
+      if (row.object_type !== undefined && row.object_type !== null && !objects.has(row.id2)) {
+        objects.set(
+          row.id2,
+          toStoredObject({
+            id: row.id2,
+            type: row.object_type,
+            owner: row.object_owner!,
+            created_time: row.object_created_time!,
+            updated_time: row.object_updated_time!,
+            data: row.object_data!,
+          }),
+        );
+      }
     }
-    return pages;
+    return { pages, objects };
   }
 
   async getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>> {
@@ -303,6 +340,7 @@ export class PostgresStore implements Store {
   }
 
   async authVersion(): Promise<number> {
+    await this.ready;
     return this.authListener.current();
   }
 

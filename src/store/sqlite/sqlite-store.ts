@@ -163,6 +163,10 @@ export class SqliteStore implements Store {
   }
 
   async getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>> {
+    return this.readObjects(ids);
+  }
+
+  private readObjects(ids: readonly ObjectId[]): Map<ObjectId, StoredObject> {
     const objects = new Map<ObjectId, StoredObject>();
     if (ids.length === 0) return objects;
     for (const row of this.statements.selectObjects.all(JSON.stringify(ids))) {
@@ -172,6 +176,10 @@ export class SqliteStore implements Store {
   }
 
   async getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>> {
+    return this.readPages(request);
+  }
+
+  private readPages(request: PageRequest): Map<ObjectId, Association[]> {
     const pages = new Map<ObjectId, Association[]>();
     if (request.id1s.length === 0) return pages;
     if (!Number.isInteger(request.limit) || request.limit < 0) {
@@ -197,6 +205,17 @@ export class SqliteStore implements Store {
       }
     });
     return pages;
+  }
+
+  async getPagesWithObjects(request: PageRequest): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }> {
+    // In process, two calls cost no more than one; reading both in one snapshot keeps them consistent.
+    let result: { pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> } | undefined;
+    this.inSnapshot(() => {
+      const pages = this.readPages(request);
+      const ids = [...new Set([...pages.values()].flatMap((rows) => rows.map((row) => row.id2)))];
+      result = { pages, objects: this.readObjects(ids) };
+    });
+    return result!;
   }
 
   async getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>> {
