@@ -18,6 +18,8 @@ export interface Dataset {
   sqlitePath: string;
   jsonServerFile: string;
   accessToken: string;
+  /** A token of someone else, whose posts the write case piles up, away from the demo user's lists. */
+  writerToken: string;
   /** Graph ids of the two liked posts. */
   manyLikesPost: string;
   fewLikesPost: string;
@@ -46,6 +48,7 @@ export async function prepareDataset(
     log(`seeding ${users} people…`);
     const { appId, demoUserId } = await seedGraph(store, { users, seed: SEED, now });
     const { accessToken } = await issueUserToken(store, { appId, userId: demoUserId, scopes: Schema.default().allScopes(), expiresIn: 0, now });
+    const writerToken = await newWriter(store, appId, now);
     const app = (await store.getApps([appId])).get(appId)!;
     const ids = scopedIdsFor(app);
     const postId = (id: ObjectId) => `${ids.scope(demoUserId)}_${id}`;
@@ -64,10 +67,18 @@ export async function prepareDataset(
     await addLikers(store, fewId, FEW_LIKES, now);
     const jsonServerFile = join(dir, 'json-server.json');
     await writeJsonServerFile(store, jsonServerFile);
-    return { sqlitePath, jsonServerFile, accessToken, manyLikesPost: postId(manyId), fewLikesPost: postId(fewId), jsonServerPerson: demoUserId };
+    return { sqlitePath, jsonServerFile, accessToken, writerToken, manyLikesPost: postId(manyId), fewLikesPost: postId(fewId), jsonServerPerson: demoUserId };
   } finally {
     await store.close();
   }
+}
+
+async function newWriter(store: Store, appId: ObjectId, now: number): Promise<string> {
+  const { results } = await store.write([{ op: 'createObject', object: { type: 'user', owner: null, createdTime: now, data: { name: 'Bench Writer' } } }]);
+  const userId = results[0] as ObjectId;
+  const scopes = ['public_profile', 'publish_actions'];
+  await store.setGrants(appId, [{ userId, grants: scopes.map((scope) => ({ scope, status: 'granted' as const })) }]);
+  return (await issueUserToken(store, { appId, userId, scopes, expiresIn: 0, now })).accessToken;
 }
 
 async function createPosts(store: Store, owner: ObjectId, now: number): Promise<ObjectId[]> {

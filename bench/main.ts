@@ -54,7 +54,7 @@ function cases(data: Dataset, batchAvailable: boolean): Case[] {
     { name: 'GET /me?fields=posts.limit(25){…} (nested)', server: 'loom', path: `/v2.4/me?fields=${encodeURIComponent(NESTED)}&${token}`, goal: '≥ 0.05' },
     { name: '25 likes of a post with many likes', server: 'loom', path: `/v2.4/${data.manyLikesPost}/likes?limit=25&${token}` },
     { name: '25 likes of a post with 100 likes', server: 'loom', path: `/v2.4/${data.fewLikesPost}/likes?limit=25&${token}` },
-    { name: 'POST /me/feed', server: 'loom', path: '/v2.4/me/feed', method: 'POST', body: `message=benchmark&${token}` },
+    { name: 'POST /me/feed', server: 'loom', path: '/v2.4/me/feed', method: 'POST', body: `message=benchmark&access_token=${data.writerToken}` },
   ];
   if (batchAvailable) {
     list.push({ name: `batch of ${BATCH_SIZE} GET /me (per request)`, server: 'loom', path: '/v2.4/', method: 'POST', body: `batch=${encodeURIComponent(batch)}&${token}`, opsPerRequest: BATCH_SIZE });
