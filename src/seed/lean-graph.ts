@@ -3,14 +3,15 @@
  * written as import records in large transactions with the indexes built once at the end. Each
  * person has a name, about `friends` friends, `posts` public posts, and each post `likes` likes
  * from the author's friends; the demo user and app are as in the demo graph. Deterministic: the
- * same seed, size, profile and `now` on an empty store give the same graph.
+ * same seed, size, profile and `now` on an empty store give the same graph, app-scoped ids and
+ * password salt included (only the app's secret is random).
  *
  * Friendships follow a fixed set of random offsets (person i is friends with i ± each offset,
  * modulo the number of people), so both sides of every friendship, and who likes what, are
  * computed from a person's number alone, in id order, with nothing held in memory per person.
  */
 import { registerApp } from '../auth/apps.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword, SALT_BYTES } from '../auth/passwords.js';
 import type { StoreRecord } from '../store/records.js';
 import type { ObjectId, Store } from '../store/store.js';
 import { APP_USER_BASE_SCOPES, DEMO_SCOPES } from './demo-scopes.js';
@@ -62,7 +63,7 @@ export async function seedLeanGraph(store: Store, options: LeanSeedOptions): Pro
     if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number, not ${value}`);
   }
   const random = new Random(options.seed);
-  const app = await registerApp(store, { name: DEMO_APP_NAME, now });
+  const app = await registerApp(store, { name: DEMO_APP_NAME, now, idKey: random.fork('app-id-key').bytes(16).toString('hex') });
   const [sequence] = await store.scanRecords('idSequence', undefined, 1);
   const first = (sequence?.record === 'idSequence' ? sequence.last : 0) + 1;
 
@@ -139,7 +140,8 @@ export async function seedLeanGraph(store: Store, options: LeanSeedOptions): Pro
   });
 
   const demoUserId = userId(0);
-  await store.setCredentials({ userId: demoUserId, email: demoEmail, passwordHash: await hashPassword(DEMO_PASSWORD) });
+  const salt = random.fork('password-salt').bytes(SALT_BYTES);
+  await store.setCredentials({ userId: demoUserId, email: demoEmail, passwordHash: await hashPassword(DEMO_PASSWORD, salt) });
   await store.setSetting('demo.app_id', String(app.id));
   // Written last: the graph is complete once it is there.
   await store.setSetting('demo.user_id', String(demoUserId));
