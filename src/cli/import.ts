@@ -19,7 +19,7 @@ Options:
 `;
 
 /** Records per transaction. */
-const BATCH = 1000;
+const BATCH = 20_000;
 
 export async function importCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(argv, { db: { type: 'string' } });
@@ -35,15 +35,26 @@ export async function importCommand(argv: string[]): Promise<void> {
   }
 }
 
-/** Loads the records of an export, a batch per transaction, reading the input as it arrives. */
+/**
+ * Loads the records of an export, a batch per transaction, reading the input as it arrives; the
+ * store builds its secondary indexes once at the end (a bulk load).
+ */
 export async function importGraph(store: Store, input: Readable): Promise<number> {
+  let loaded = 0;
+  await store.bulkLoad(async (load) => {
+    loaded = await readGraph(input, load);
+  });
+  return loaded;
+}
+
+async function readGraph(input: Readable, load: (records: readonly StoreRecord[]) => Promise<void>): Promise<number> {
   const progress = createProgress('Importing the graph', process.stderr);
   let total: number | undefined;
   let ended = false;
   let loaded = 0;
   let batch: StoreRecord[] = [];
   const flush = async () => {
-    await store.loadRecords(batch);
+    await load(batch);
     loaded += batch.length;
     batch = [];
     progress.update(loaded, Math.max(loaded, total ?? 0));

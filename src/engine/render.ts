@@ -146,9 +146,11 @@ export async function renderObjectsById(
   context: ReadContext,
   ids: readonly number[],
   children: Selection[] | undefined,
+  /** The objects, when a page query brought them along already. */
+  preloaded?: ReadonlyMap<number, StoredObject>,
 ): Promise<Map<number, Json>> {
   if (ids.length === 0) return new Map();
-  const loaded = await context.store.getObjects(ids);
+  const loaded = preloaded ?? (await context.store.getObjects(ids));
   const visible = await visibleObjects(context, ids.map((id) => loaded.get(id)).filter((o): o is StoredObject => o !== undefined));
   const byType = new Map<string, StoredObject[]>();
   for (const object of visible) {

@@ -51,6 +51,9 @@ export class SqliteSnapshots {
         // Rows come back in any order; their references need only hold once all are back.
         this.db.pragma('defer_foreign_keys = ON');
         for (const table of tables) {
+          // The auth version only moves forwards: the triggers of the rows copied here move it on,
+          // so every process drops its cached tokens; setting it back could revive a stale cache.
+          if (table === 'auth_version') continue;
           const quoted = `"${table.replace(/"/g, '""')}"`;
           const keep = table === 'settings' ? ` WHERE key NOT LIKE '${LIVE_SETTING_PREFIX}%'` : '';
           this.db.exec(`DELETE FROM main.${quoted}${keep}`);

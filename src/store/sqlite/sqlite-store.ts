@@ -41,6 +41,8 @@ import {
   type TokenRow,
 } from '../rows.js';
 
+/** Page cache of a bulk load, in KiB (negative: a size rather than a page count); the index builds sort in it. */
+const BULK_CACHE_KIB = -128 * 1024;
 /** How long a statement waits for another process's write lock before failing. */
 const BUSY_TIMEOUT_MS = 5000;
 
@@ -204,6 +206,10 @@ export class SqliteStore implements Store {
   }
 
   async getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>> {
+    return this.readObjects(ids);
+  }
+
+  private readObjects(ids: readonly ObjectId[]): Map<ObjectId, StoredObject> {
     const objects = new Map<ObjectId, StoredObject>();
     if (ids.length === 0) return objects;
     for (const row of this.statements.selectObjects.all(JSON.stringify(ids))) {
@@ -213,6 +219,10 @@ export class SqliteStore implements Store {
   }
 
   async getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>> {
+    return this.readPages(request);
+  }
+
+  private readPages(request: PageRequest): Map<ObjectId, Association[]> {
     const pages = new Map<ObjectId, Association[]>();
     if (request.id1s.length === 0) return pages;
     if (!Number.isInteger(request.limit) || request.limit < 0) {
@@ -238,6 +248,17 @@ export class SqliteStore implements Store {
       }
     });
     return pages;
+  }
+
+  async getPagesWithObjects(request: PageRequest): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }> {
+    // In process, two calls cost no more than one; reading both in one snapshot keeps them consistent.
+    let result: { pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> } | undefined;
+    this.inSnapshot(() => {
+      const pages = this.readPages(request);
+      const ids = [...new Set([...pages.values()].flatMap((rows) => rows.map((row) => row.id2)))];
+      result = { pages, objects: this.readObjects(ids) };
+    });
+    return result!;
   }
 
   async getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>> {
@@ -404,6 +425,31 @@ export class SqliteStore implements Store {
 
   async deleteSnapshot(name: string): Promise<boolean> {
     return new SqliteSnapshots(this.db).delete(name);
+  }
+
+  async bulkLoad(fill: (load: (records: readonly StoreRecord[]) => Promise<void>) => Promise<void>): Promise<void> {
+    // Indexes with SQL of their own; those behind primary keys and UNIQUE constraints stay.
+    const indexes = this.db
+      .prepare<[], { name: string; sql: string }>(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`)
+      .all();
+    for (const { name } of indexes) this.db.exec(`DROP INDEX "${name.replace(/"/g, '""')}"`);
+    // Each load is durable once the whole import is: a crash midway leaves a store to discard anyway.
+    this.db.pragma('synchronous = OFF');
+    const cacheSize = this.db.pragma('cache_size', { simple: true }) as number;
+    this.db.pragma(`cache_size = ${BULK_CACHE_KIB}`);
+    try {
+      await fill((records) => this.loadRecords(records));
+    } finally {
+      for (const { sql } of indexes) this.db.exec(sql);
+      this.db.pragma(`cache_size = ${cacheSize}`);
+      this.db.pragma('synchronous = FULL');
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    }
+  }
+
+  async authVersion(): Promise<number> {
+    // The auth tables' triggers move it on in the transaction of each change, made by any process.
+    return this.statements.selectAuthVersion.get()!.version;
   }
 
   async close(): Promise<void> {
@@ -614,6 +660,7 @@ function prepareStatements(db: Database.Database) {
       `INSERT OR REPLACE INTO tokens (hash, kind, app_id, user_id, scopes, issued_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
+    selectAuthVersion: db.prepare<[], { version: number }>('SELECT version FROM auth_version'),
     selectToken: db.prepare<[string], TokenRow>(
       'SELECT hash, kind, app_id, user_id, scopes, issued_at, expires_at FROM tokens WHERE hash = ?',
     ),
