@@ -14,7 +14,8 @@ export class MediaStore {
   async save(bytes: Buffer): Promise<string> {
     const key = randomBytes(16).toString('hex');
     const folder = this.folderOf(key);
-    await mkdir(folder, { recursive: true });
+    // Photos may be private: the directory tree is the server's alone.
+    await mkdir(folder, { recursive: true, mode: 0o700 });
     const partial = join(folder, `${key}.partial`);
     const file = await open(partial, 'wx', 0o600);
     try {
