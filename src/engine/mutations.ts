@@ -236,8 +236,7 @@ export async function deleteNode(context: ReadContext, idText: string): Promise<
   if (context.viewer.kind === 'app') return deleteTestUser(context, idText);
   const viewer = requirePublisher(context, PUBLISH);
   const { object, type } = await loadRoot(context, idText, 'delete');
-  const wall = object.data.to;
-  const mayDelete = type.name !== 'user' && (object.owner === viewer || (Array.isArray(wall) && wall.includes(viewer)));
+  const mayDelete = type.name !== 'user' && (object.owner === viewer || isOnWallOf(object, viewer) || (await ownsThreadOf(context, object, viewer)));
   if (!mayDelete) throw GraphError.permission('You may only delete what you wrote or what was written on your wall');
   const companions = await listed(context, type.deletesWith ?? [], [object.id]);
   const comments = await listed(context, ['comments'], [object.id, ...companions]);
@@ -251,6 +250,23 @@ export async function deleteNode(context: ReadContext, idText: string): Promise<
   const key = type.ownsMedia ? imageKeyOf(object.data) : undefined;
   if (key) await context.media.store.remove(key);
   return SUCCESS;
+}
+
+/** Whether the object was written on this person's wall (a friend's post to their timeline). */
+function isOnWallOf(object: StoredObject, userId: number): boolean {
+  const wall = object.data.to;
+  return Array.isArray(wall) && wall.includes(userId);
+}
+
+/**
+ * Whether a comment hangs under something that is this person's, their own post or one on their
+ * wall: the owner of a conversation may remove anyone's comment in it, as on the real service.
+ */
+async function ownsThreadOf(context: ReadContext, object: StoredObject, userId: number): Promise<boolean> {
+  const threadId = threadOf(context, object);
+  if (threadId === object.id) return false;
+  const thread = (await context.store.getObjects([threadId])).get(threadId);
+  return thread !== undefined && (thread.owner === userId || isOnWallOf(thread, userId));
 }
 
 /** The nodes these association types list from these ids, one page query per type. */

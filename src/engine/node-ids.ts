@@ -44,7 +44,12 @@ function parseNodeId(context: ReadContext, text: string): NodeRef | undefined {
   return undefined;
 }
 
-/** Loads the node a path names, or fails the way the real service does for ids it cannot serve. */
+/**
+ * Loads the node a path names, or fails the way the real service does for ids it cannot serve.
+ * A person who never used the app is such an id to read for its people; the app itself, with
+ * its app token, still reaches its test users, installed or not, and a friend request still
+ * reaches its recipient.
+ */
 export async function loadRoot(
   context: ReadContext,
   text: string,
@@ -62,7 +67,7 @@ export async function loadRoot(
   const object = (await context.store.getObjects([ref.id])).get(ref.id);
   const type = object && context.schema.type(object.type);
   const sameForm = type?.idForm === ref.form && (ref.owner === undefined || ref.owner === object?.owner);
-  if (!object || !type || !sameForm || (await visibleObjects(context, [object])).length === 0) {
+  if (!object || !type || !sameForm || (await visibleObjects(context, [object], { people: method === 'get' && context.viewer.kind !== 'app' })).length === 0) {
     throw GraphError.objectNotFound(text, method);
   }
   return { object, type };
