@@ -30,3 +30,13 @@ export function envProfileHost(): string | undefined {
 export function envTokenLifetime(): string | undefined {
   return process.env.LOOM_TOKEN_LIFETIME || undefined;
 }
+
+/** `LOOM_HEADER_TIMEOUT`, in seconds, when set. */
+export function envHeaderTimeout(): string | undefined {
+  return process.env.LOOM_HEADER_TIMEOUT || undefined;
+}
+
+/** `LOOM_BODY_TIMEOUT`, in seconds, when set. */
+export function envBodyTimeout(): string | undefined {
+  return process.env.LOOM_BODY_TIMEOUT || undefined;
+}

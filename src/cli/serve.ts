@@ -1,6 +1,19 @@
 import cluster from 'node:cluster';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
-import { DEFAULT_PORT, DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, envTokenLifetime } from '../config.js';
+import {
+  DEFAULT_PORT,
+  DEMO_SEED,
+  DEMO_USERS,
+  envBodyTimeout,
+  envDb,
+  envHeaderTimeout,
+  envMediaDir,
+  envPort,
+  envProfileHost,
+  envPublicUrl,
+  envTokenLifetime,
+} from '../config.js';
+import { DEFAULT_TIMEOUTS, type RequestTimeouts } from '../http/connection-limits.js';
 import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
 import { Schema } from '../schema/registry.js';
@@ -12,9 +25,12 @@ import { seedDemo } from './seed.js';
 import { startWorkers } from './workers.js';
 
 const MAX_PORT = 65_535;
+/** A day: a longer timeout is no timeout, and Node's timers hold at most about 24 days. */
+const MAX_TIMEOUT = 86_400;
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
                   [--public-url URL] [--profile-host URL] [--token-lifetime S] [--allow-private-photo-urls] [--no-demo]
+                  [--header-timeout S] [--body-timeout S]
 
 Serves the Graph API. On an empty database it first seeds the demo graph, then
 prints the URL, a demo user access token, the demo user's sign-in email and
@@ -37,6 +53,11 @@ Options:
                       let photo uploads by url fetch from loopback and private networks
                       (refused by default, so a token cannot probe the machines around Loom)
   --no-demo           do not seed the demo graph into an empty database
+  --header-timeout S  seconds a client may take to send a request's line and headers;
+                      default: $LOOM_HEADER_TIMEOUT or ${DEFAULT_TIMEOUTS.headerMs / 1000}
+  --body-timeout S    seconds a request's body may pause without a byte (an upload of any
+                      length is never cut while bytes arrive); default: $LOOM_BODY_TIMEOUT or
+                      ${DEFAULT_TIMEOUTS.bodyIdleMs / 1000}. Either answers 408 and closes the connection
   -h, --help          show this help
 `;
 
@@ -52,6 +73,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'no-demo': { type: 'boolean' },
     'allow-private-photo-urls': { type: 'boolean' },
     workers: { type: 'string' },
+    'header-timeout': { type: 'string' },
+    'body-timeout': { type: 'string' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
   const port = positiveIntegerFrom({ '--port': values.port, PORT: envPort() }, DEFAULT_PORT, MAX_PORT);
@@ -64,6 +87,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
     SHORT_LIVED_SECONDS,
   );
   const workers = positiveInteger('workers', values.workers, 1);
+  const timeouts: RequestTimeouts = {
+    headerMs: 1000 * positiveIntegerFrom({ '--header-timeout': values['header-timeout'], LOOM_HEADER_TIMEOUT: envHeaderTimeout() }, DEFAULT_TIMEOUTS.headerMs / 1000, MAX_TIMEOUT),
+    bodyIdleMs: 1000 * positiveIntegerFrom({ '--body-timeout': values['body-timeout'], LOOM_BODY_TIMEOUT: envBodyTimeout() }, DEFAULT_TIMEOUTS.bodyIdleMs / 1000, MAX_TIMEOUT),
+  };
   const listen: Listen = {
     port,
     host,
@@ -72,6 +99,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     tokenLifetime,
     mediaDir: values['media-dir'] ?? envMediaDir(),
     allowPrivatePhotoUrls: values['allow-private-photo-urls'] === true,
+    timeouts,
   };
 
   const store = openStore(db);
@@ -116,9 +144,10 @@ interface Listen {
   tokenLifetime: number;
   mediaDir: string;
   allowPrivatePhotoUrls: boolean;
+  timeouts: RequestTimeouts;
 }
 
-async function serveRequests(store: Store, { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls }: Listen): Promise<void> {
+async function serveRequests(store: Store, { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls, timeouts }: Listen): Promise<void> {
   const allowedHosts = loopbackHosts(host, publicUrl);
   const app = await buildApp({
     store,
@@ -127,6 +156,7 @@ async function serveRequests(store: Store, { port, host, publicUrl, profileHost,
     ...(allowedHosts ? { allowedHosts } : {}),
     logger: true,
     tokenLifetime,
+    timeouts,
     ...(publicUrl ? { publicUrl } : {}),
     ...(profileHost ? { profileHost } : {}),
   });

@@ -11,6 +11,7 @@ import type { Store } from '../store/store.js';
 import type { FetchLimits } from '../media/fetch-image.js';
 import { MediaStore } from '../media/media-store.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
+import { answerIdleSockets, DEFAULT_TIMEOUTS, refuseOversizedUploads, serverOptions, timeoutError, type RequestTimeouts } from './connection-limits.js';
 import { authenticateHeader, errorBody, fromFrameworkError } from './error-envelope.js';
 import { explorerRoutes } from './explorer-routes.js';
 import { graphRoutes } from './graph-routes.js';
@@ -48,6 +49,8 @@ export interface AppOptions {
   tokenLifetime?: number;
   /** Failed sign-ins allowed per email and per client address (defaults: 10 and 50 in 15 minutes). */
   signInLimits?: Partial<SignInLimits>;
+  /** How long a request's head, and each pause in its body, may take (defaults: 10 s and 30 s). */
+  timeouts?: Partial<RequestTimeouts>;
 }
 
 export interface AppSettings {
@@ -68,6 +71,8 @@ export const API_VERSION = 'v2.4';
 export const JSON_TYPE = 'application/json; charset=UTF-8';
 /** The real service's limit for photo uploads. */
 const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/** Files one multipart request may carry. */
+const MAX_FILES = 1;
 
 /** The Loom HTTP app: the same instance serves the CLI and the tests. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -91,6 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (!Number.isSafeInteger(settings.tokenLifetime) || settings.tokenLifetime <= 0) {
     throw new RangeError(`tokenLifetime must be a positive number of seconds, not ${options.tokenLifetime}`);
   }
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger ? { level: 'info' } : false,
     // Loom writes its own single line per request (without the query string, which holds tokens).
@@ -98,9 +104,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit,
     genReqId: () => randomBytes(8).toString('base64url').slice(0, 11),
     requestIdHeader: false,
-    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    ...serverOptions(timeouts, MAX_HEADER_BYTES),
     clientErrorHandler: answerClientError,
+    // A path that does not decode (`/v2.4/%ZZ`) is answered like any other bad request, without echoing it.
+    frameworkErrors: (_error, request, reply) => {
+      request.log.info({ method: request.method, status: 400 }, 'request');
+      sendError(request, reply, GraphError.invalidParameter('The request path could not be read'));
+    },
   });
+
+  // Node leaves a request without Host to Loom (requireHostHeader is off), so it gets the envelope too.
+  app.addHook('onRequest', async (request) => {
+    if (!request.headers.host) throw GraphError.invalidParameter('The request has no Host header');
+  });
+  answerIdleSockets(app, (request, reply) => sendError(request, reply, timeoutError(timeouts)));
+  refuseOversizedUploads(app, { maxFiles: MAX_FILES, maxFileBytes: settings.media.maxBytes });
 
   // Form bodies are as common as query strings among Graph clients; parse them into plain strings.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -117,17 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('facebook-api-version', API_VERSION);
-    reply.header('x-fb-trace-id', request.id);
-    // Images and pages set their own type and caching; every Graph answer is exactly this JSON type, never cached.
-    const type = reply.getHeader('content-type');
-    if (type !== undefined && !String(type).startsWith('application/json')) return payload;
-    reply.header('content-type', JSON_TYPE);
-    // Any page may call the API, as the real service allows; HTML pages (the dialog) are not shared.
-    reply.header('access-control-allow-origin', '*');
-    reply.header('cache-control', 'private, no-cache, no-store, must-revalidate');
-    reply.header('pragma', 'no-cache');
-    reply.header('expires', 'Sat, 01 Jan 2000 00:00:00 GMT');
+    setGraphHeaders(request, reply);
     return payload;
   });
 
@@ -151,7 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     throwFileSizeLimit: true,
     // Parts are read before the token is known (it may be one of them), so their total stays small:
     // 50 fields of at most 256 KiB (a message of 63,206 characters fits) and one image.
-    limits: { fileSize: settings.media.maxBytes, files: 1, fields: 50, parts: 51, fieldNameSize: 100, fieldSize: Math.min(bodyLimit, 256 * 1024) },
+    limits: { fileSize: settings.media.maxBytes, files: MAX_FILES, fields: 50, parts: 51, fieldNameSize: 100, fieldSize: Math.min(bodyLimit, 256 * 1024) },
   });
   await app.register(mediaRoutes, { media: settings.media.store });
   await app.register(oauthRoutes, { settings });
@@ -168,9 +176,28 @@ export function sendJson(request: FastifyRequest, reply: FastifyReply, status: n
   return reply.code(status).type(JSON_TYPE).send(pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body));
 }
 
+/** The headers of every answer; the ones of a Graph answer too unless it is an image or a page. */
+function setGraphHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('facebook-api-version', API_VERSION);
+  reply.header('x-fb-trace-id', request.id);
+  // Images and pages set their own type and caching; every Graph answer is exactly this JSON type, never cached.
+  const type = reply.getHeader('content-type');
+  if (type !== undefined && !String(type).startsWith('application/json')) return;
+  reply.header('content-type', JSON_TYPE);
+  // Any page may call the API, as the real service allows; HTML pages (the dialog) are not shared.
+  reply.header('access-control-allow-origin', '*');
+  reply.header('cache-control', 'private, no-cache, no-store, must-revalidate');
+  reply.header('pragma', 'no-cache');
+  reply.header('expires', 'Sat, 01 Jan 2000 00:00:00 GMT');
+}
+
 function sendError(request: FastifyRequest, reply: FastifyReply, error: GraphError): FastifyReply {
   const header = authenticateHeader(error);
   if (header) reply.header('www-authenticate', header);
+  // An error before the body was read in full (too large, stalled, unreadable) reads no more of it.
+  if (!request.raw.complete) reply.header('connection', 'close');
   const suppressed = (request.query as Record<string, unknown> | undefined)?.suppress_http_code === '1';
+  // Answers of framework errors skip the onSend hook; these headers are set on every path alike.
+  setGraphHeaders(request, reply);
   return sendJson(request, reply, suppressed ? 200 : error.status, errorBody(error, request.id));
 }

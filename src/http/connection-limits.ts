@@ -1,0 +1,88 @@
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GraphError } from '../errors.js';
+
+/**
+ * How long a client may take to send a request: its head as a whole, and its body between two
+ * bytes. An upload at any speed a person would call working never waits that long for a byte,
+ * so only stalled or deliberately slow clients are cut, and none holds a connection for ever.
+ */
+export interface RequestTimeouts {
+  /** Milliseconds for the request line and headers, from the connection's first byte. */
+  headerMs: number;
+  /** Milliseconds without a byte while a request is under way. */
+  bodyIdleMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: RequestTimeouts = { headerMs: 10_000, bodyIdleMs: 30_000 };
+
+/** Room for the plain fields of a multipart form beside its files. */
+export const FORM_MARGIN_BYTES = 1024 * 1024;
+
+/** The Fastify options that make Node enforce the timeouts, and leave a missing Host to Loom. */
+export function serverOptions(timeouts: RequestTimeouts, maxHeaderSize: number) {
+  return {
+    // The socket's inactivity timeout: Loom answers it (see answerIdleSockets).
+    connectionTimeout: timeouts.bodyIdleMs,
+    http: {
+      maxHeaderSize,
+      headersTimeout: timeouts.headerMs,
+      // Node checks the header deadline on this period; its default (30 s) would triple a 10 s limit.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(timeouts.headerMs / 4))),
+      requireHostHeader: false,
+    },
+  };
+}
+
+export function timeoutError(timeouts: RequestTimeouts): GraphError {
+  return new GraphError(100, `(#100) The request body stalled for more than ${timeouts.bodyIdleMs / 1000} seconds`, { status: 408 });
+}
+
+/**
+ * When a socket sits idle past the body timeout, a request still waiting for its body gets a
+ * 408 in the Graph envelope (through `answer`), then the connection closes; a socket with no
+ * request to answer just closes.
+ */
+export function answerIdleSockets(
+  app: FastifyInstance,
+  answer: (request: FastifyRequest, reply: FastifyReply) => void,
+): void {
+  const waiting = new WeakMap<Socket, { request: FastifyRequest; reply: FastifyReply }>();
+  app.addHook('onRequest', async (request, reply) => {
+    waiting.set(request.raw.socket, { request, reply });
+  });
+  app.addHook('onResponse', async (request) => {
+    if (waiting.get(request.raw.socket)?.request === request) waiting.delete(request.raw.socket);
+  });
+  app.server.on('timeout', (socket: Socket) => {
+    const pending = waiting.get(socket);
+    waiting.delete(socket);
+    if (!pending || pending.reply.sent || pending.reply.raw.headersSent) return void socket.destroy();
+    pending.reply.raw.once('finish', () => socket.destroy());
+    // A client that reads nothing cannot hold the socket by not taking the answer either.
+    setTimeout(() => socket.destroy(), 1000).unref();
+    answer(pending.request, pending.reply);
+  });
+}
+
+/**
+ * Refuses a multipart body whose declared length already passes the limit, before a byte of it
+ * is read: its files (at most `maxFiles` of `maxFileBytes`) and a margin for the other fields.
+ * Other bodies have Fastify's own body limit, which checks the declared length the same way.
+ */
+export function refuseOversizedUploads(app: FastifyInstance, limits: { maxFiles: number; maxFileBytes: number }): void {
+  const maxBytes = uploadLimit(limits);
+  app.addHook('onRequest', async (request) => {
+    if (!request.headers['content-type']?.toLowerCase().startsWith('multipart/')) return;
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) throw uploadTooLarge(maxBytes);
+  });
+}
+
+export function uploadLimit(limits: { maxFiles: number; maxFileBytes: number }): number {
+  return limits.maxFiles * limits.maxFileBytes + FORM_MARGIN_BYTES;
+}
+
+export function uploadTooLarge(maxBytes: number): GraphError {
+  return new GraphError(100, `(#100) The request body is larger than the limit of ${maxBytes} bytes`, { status: 413 });
+}
