@@ -14,6 +14,8 @@ import {
   envTokenLifetime,
 } from '../config.js';
 import { DEFAULT_TIMEOUTS, type RequestTimeouts } from '../http/connection-limits.js';
+import { MediaStore } from '../media/media-store.js';
+import { sweepMedia } from '../media/media-sweep.js';
 import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
 import { Schema } from '../schema/registry.js';
@@ -106,6 +108,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // A worker runs this same command line, and only serves: the primary seeded and reports.
   if (cluster.isWorker) return serveRequests(store, listen);
   if (!values['no-demo']) await seedDemo(store, redactPassword(db), DEMO_USERS, DEMO_SEED);
+  const swept = sweepAtStart(store, listen.mediaDir);
   if (workers > 1) await startWorkers(workers);
   else await serveRequests(store, listen);
 
@@ -133,7 +136,25 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
   // The workers serve with their own connections.
-  if (workers > 1) await store.close();
+  if (workers > 1) {
+    await swept;
+    await store.close();
+  }
+}
+
+/** Files changed this recently may belong to an upload another process is making. */
+const SWEEP_GRACE_MS = 60_000;
+
+/** Settles the photo files a crash left behind, beside serving; the sweep only reads the store. */
+async function sweepAtStart(store: Store, mediaDir: string): Promise<void> {
+  try {
+    const { published, removed } = await sweepMedia(store, new MediaStore(mediaDir), { olderThan: Date.now() - SWEEP_GRACE_MS });
+    if (published + removed > 0) {
+      process.stderr.write(`Media: ${published} uploaded photos put in place, ${removed} files no photo uses removed\n`);
+    }
+  } catch (error) {
+    process.stderr.write(`The media directory could not be swept: ${(error as Error).message}\n`);
+  }
 }
 
 interface Listen {

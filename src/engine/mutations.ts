@@ -86,9 +86,11 @@ export async function postToEdge(
     ({ results } = await writePost(context, post, parties, created, story));
   } catch (error) {
     // The bytes were made durable first; without the row that points at them they are garbage.
-    if (image) await context.media.store.remove(image.key);
+    if (image) await context.media.store.discard(image.key);
     throw error;
   }
+  // Only a committed row's image is put in place; a crash before this leaves a staged file the sweep settles.
+  if (image) await context.media.store.publish(image.key);
   if (!post.creates) return SUCCESS;
   const createdId = externalId(context, context.schema.type(post.creates)!, { id: results[0] as ObjectId, owner: viewer } as StoredObject);
   if (params.fields !== undefined) return readNode(context, createdId, { fields: params.fields });
@@ -159,7 +161,7 @@ async function receiveImage(context: ReadContext, upload: Buffer | undefined, ur
   if (bytes === undefined) throw new GraphError(324, '(#324) Requires upload file: send the image as a file part or give its url');
   if (bytes.length > maxBytes) throw tooLarge(maxBytes);
   const info = inspectImage(bytes);
-  return { ...info, key: await store.save(bytes) };
+  return { ...info, key: await store.stage(bytes) };
 }
 
 async function checkAllowed(context: ReadContext, post: EdgePost, object: StoredObject, viewer: ObjectId): Promise<void> {

@@ -26,7 +26,7 @@ describe('files Loom creates', () => {
   it('keeps uploaded media in directories only their owner can enter', async () => {
     const root = join(directory, 'media');
     const media = new MediaStore(root);
-    const key = await media.save(Buffer.from('image bytes'));
+    const key = await media.stage(Buffer.from('image bytes'));
     assert.equal(modeOf(root), 0o700);
     assert.equal(modeOf(join(root, 'photos')), 0o700);
     assert.equal(modeOf(join(root, 'photos', key.slice(0, 2))), 0o700);
