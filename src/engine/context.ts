@@ -7,7 +7,8 @@ import type { FieldContext } from '../schema/definition.js';
 import type { Store } from '../store/store.js';
 import { CursorCodec } from './cursors.js';
 import type { PageLimits } from './edge-options.js';
-import { ItemBudget } from './item-budget.js';
+import { CostBudget } from './cost-budget.js';
+import { RequestObjects } from './request-objects.js';
 
 /** Everything one read needs; built per request by the caller (the HTTP layer, or a test). */
 export interface ReadContext {
@@ -31,11 +32,13 @@ export interface ReadContext {
   businessKey: string;
   cursors: CursorCodec;
   fieldContext: FieldContext;
-  /** What is left of the request's `limits.maxItems`. */
-  budget: ItemBudget;
+  /** What the request has spent of its cost limits, and when it should pause for others. */
+  budget: CostBudget;
+  /** The objects this request has loaded, each read once however often it is shown. */
+  objects: RequestObjects;
 }
 
-export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget'>;
+export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'objects'>;
 
 export function createReadContext(input: ReadContextInput): ReadContext {
   const { viewer } = input;
@@ -43,7 +46,8 @@ export function createReadContext(input: ReadContextInput): ReadContext {
   return {
     ...input,
     cursors: new CursorCodec(viewer.app.idKey, viewer.ids),
-    budget: new ItemBudget(input.limits.maxItems),
+    budget: new CostBudget(input.limits),
+    objects: new RequestObjects(input.store),
     fieldContext: {
       userIdFor: (internalId) => viewer.ids.scope(internalId),
       publicUrl: input.publicUrl,

@@ -82,7 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     schema: options.schema ?? Schema.default(),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),
-    limits: { defaultLimit: 25, maxLimit: 100, maxItems: 50_000, ...options.limits },
+    limits: { defaultLimit: 25, maxLimit: 100, maxItems: 50_000, maxBytes: 8 * 1024 * 1024, maxWorkMs: 5000, ...options.limits },
     clock: options.clock ?? (() => Math.floor(Date.now() / 1000)),
     media: {
       store: new MediaStore(options.mediaDir),
