@@ -41,7 +41,7 @@ export function timeoutError(timeouts: RequestTimeouts): GraphError {
 /**
  * When a socket sits idle past the body timeout, a request still waiting for its body gets a
  * 408 in the Graph envelope (through `answer`), then the connection closes; a socket with no
- * request to answer just closes.
+ * request to answer just closes, and one whose request is being worked on stays open.
  */
 export function answerIdleSockets(
   app: FastifyInstance,
@@ -56,6 +56,8 @@ export function answerIdleSockets(
   });
   app.server.on('timeout', (socket: Socket) => {
     const pending = waiting.get(socket);
+    // A request read in full is being worked on: its own cost budget bounds it, not this timeout.
+    if (pending && pending.request.raw.complete && !pending.reply.sent) return;
     waiting.delete(socket);
     if (!pending || pending.reply.sent || pending.reply.raw.headersSent) return void socket.destroy();
     pending.reply.raw.once('finish', () => socket.destroy());

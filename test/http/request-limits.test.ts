@@ -4,7 +4,7 @@ import { before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Fixture } from '../helpers/fixture.js';
 import { rawExchange, rawRequest, type RawAnswer } from '../helpers/raw-http.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { startServer, useFixtureServer, type TestServer } from '../helpers/server.js';
 
 const MiB = 1024 * 1024;
 
@@ -61,6 +61,19 @@ describe('slow, stalled, oversized and malformed requests', () => {
     }, 20_000);
     assert.equal(answer.status, 200, answer.body);
     assert.match(JSON.parse(answer.body).id, /^\d+_\d+$/);
+  });
+
+  it('never times out a request whose work takes longer than the body timeout', async () => {
+    const quick = await startServer(fixture.store, { clock: () => fixture.now, timeouts: { headerMs: 1000, bodyIdleMs: 50 } });
+    try {
+      // Far more than 50 ms of work: 300 lists of Alice's friends.
+      const fields = Array.from({ length: 300 }, (_, i) => `friends.as(f${i}).limit(25){name,birthday}`).join(',');
+      const reply = await quick.get('/v2.4/me', { access_token: fixture.aliceToken, fields });
+      assert.equal(reply.status, 200, reply.text.slice(0, 200));
+      assert.equal(Object.keys(reply.body).length, 301);
+    } finally {
+      await quick.close();
+    }
   });
 
   it('refuses a declared 1 GiB upload with 413 before reading 11 MiB of it', async () => {
