@@ -11,7 +11,16 @@ import type { Store } from '../store/store.js';
 import type { FetchLimits } from '../media/fetch-image.js';
 import { MediaStore } from '../media/media-store.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
-import { answerIdleSockets, DEFAULT_TIMEOUTS, refuseOversizedUploads, serverOptions, timeoutError, type RequestTimeouts } from './connection-limits.js';
+import {
+  answerIdleSockets,
+  closeAfterAnswer,
+  DEFAULT_TIMEOUTS,
+  MAX_UPLOAD_FILES,
+  refuseOversizedUploads,
+  serverOptions,
+  timeoutError,
+  type RequestTimeouts,
+} from './connection-limits.js';
 import { authenticateHeader, errorBody, fromFrameworkError } from './error-envelope.js';
 import { explorerRoutes } from './explorer-routes.js';
 import { graphRoutes } from './graph-routes.js';
@@ -71,8 +80,6 @@ export const API_VERSION = 'v2.4';
 export const JSON_TYPE = 'application/json; charset=UTF-8';
 /** The real service's limit for photo uploads. */
 const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-/** Files one multipart request may carry. */
-const MAX_FILES = 1;
 
 /** The Loom HTTP app: the same instance serves the CLI and the tests. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -118,7 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (!request.headers.host) throw GraphError.invalidParameter('The request has no Host header');
   });
   answerIdleSockets(app, (request, reply) => sendError(request, reply, timeoutError(timeouts)));
-  refuseOversizedUploads(app, { maxFiles: MAX_FILES, maxFileBytes: settings.media.maxBytes });
+  refuseOversizedUploads(app, settings.media.maxBytes);
 
   // Form bodies are as common as query strings among Graph clients; parse them into plain strings.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -159,7 +166,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     throwFileSizeLimit: true,
     // Parts are read before the token is known (it may be one of them), so their total stays small:
     // 50 fields of at most 256 KiB (a message of 63,206 characters fits) and one image.
-    limits: { fileSize: settings.media.maxBytes, files: MAX_FILES, fields: 50, parts: 51, fieldNameSize: 100, fieldSize: Math.min(bodyLimit, 256 * 1024) },
+    limits: { fileSize: settings.media.maxBytes, files: MAX_UPLOAD_FILES, fields: 50, parts: 51, fieldNameSize: 100, fieldSize: Math.min(bodyLimit, 256 * 1024) },
   });
   await app.register(mediaRoutes, { media: settings.media.store });
   await app.register(oauthRoutes, { settings });
@@ -195,7 +202,7 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: GraphErr
   const header = authenticateHeader(error);
   if (header) reply.header('www-authenticate', header);
   // An error before the body was read in full (too large, stalled, unreadable) reads no more of it.
-  if (!request.raw.complete) reply.header('connection', 'close');
+  if (!request.raw.complete) closeAfterAnswer(request, reply);
   const suppressed = (request.query as Record<string, unknown> | undefined)?.suppress_http_code === '1';
   // Answers of framework errors skip the onSend hook; these headers are set on every path alike.
   setGraphHeaders(request, reply);

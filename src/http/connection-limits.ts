@@ -18,6 +18,8 @@ export const DEFAULT_TIMEOUTS: RequestTimeouts = { headerMs: 10_000, bodyIdleMs:
 
 /** Room for the plain fields of a multipart form beside its files. */
 export const FORM_MARGIN_BYTES = 1024 * 1024;
+/** Files one multipart request may carry; the upload limit counts each of them. */
+export const MAX_UPLOAD_FILES = 1;
 
 /** The Fastify options that make Node enforce the timeouts, and leave a missing Host to Loom. */
 export function serverOptions(timeouts: RequestTimeouts, maxHeaderSize: number) {
@@ -60,20 +62,21 @@ export function answerIdleSockets(
     if (pending && pending.request.raw.complete && !pending.reply.sent) return;
     waiting.delete(socket);
     if (!pending || pending.reply.sent || pending.reply.raw.headersSent) return void socket.destroy();
-    pending.reply.raw.once('finish', () => socket.destroy());
-    // A client that reads nothing cannot hold the socket by not taking the answer either.
-    setTimeout(() => socket.destroy(), 1000).unref();
+    // The answer closes the connection once sent (closeAfterAnswer); a client that reads
+    // nothing cannot hold the socket by not taking it either.
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
     answer(pending.request, pending.reply);
   });
 }
 
 /**
  * Refuses a multipart body whose declared length already passes the limit, before a byte of it
- * is read: its files (at most `maxFiles` of `maxFileBytes`) and a margin for the other fields.
- * Other bodies have Fastify's own body limit, which checks the declared length the same way.
+ * is read: its files (at most MAX_UPLOAD_FILES of `maxFileBytes`) and a margin for the other
+ * fields. Bodies sent without a length are counted as they are read (readMultipart). Other
+ * bodies have Fastify's own body limit, which checks the declared length the same way.
  */
-export function refuseOversizedUploads(app: FastifyInstance, limits: { maxFiles: number; maxFileBytes: number }): void {
-  const maxBytes = uploadLimit(limits);
+export function refuseOversizedUploads(app: FastifyInstance, maxFileBytes: number): void {
+  const maxBytes = uploadLimit(maxFileBytes);
   app.addHook('onRequest', async (request) => {
     if (!request.headers['content-type']?.toLowerCase().startsWith('multipart/')) return;
     const declared = Number(request.headers['content-length']);
@@ -81,10 +84,38 @@ export function refuseOversizedUploads(app: FastifyInstance, limits: { maxFiles:
   });
 }
 
-export function uploadLimit(limits: { maxFiles: number; maxFileBytes: number }): number {
-  return limits.maxFiles * limits.maxFileBytes + FORM_MARGIN_BYTES;
+export function uploadLimit(maxFileBytes: number): number {
+  return MAX_UPLOAD_FILES * maxFileBytes + FORM_MARGIN_BYTES;
 }
 
 export function uploadTooLarge(maxBytes: number): GraphError {
   return new GraphError(100, `(#100) The request body is larger than the limit of ${maxBytes} bytes`, { status: 413 });
+}
+
+/** How long, and how much more, an early answer's connection keeps reading (and dropping) before it closes. */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 1024 * 1024;
+const LINGER_CHECK_MS = 10;
+
+/**
+ * Closes the connection of a request answered before its body was read (too large, stalled,
+ * unreadable), without reading the rest. Closing at once would lose the answer: a socket closed
+ * with unread bytes is reset, and the reset discards what the client had not read yet. So it
+ * drops what still arrives for a moment (curl and browsers stop sending once an answer comes),
+ * then closes, whatever the client does.
+ */
+export function closeAfterAnswer(request: FastifyRequest, reply: FastifyReply): void {
+  reply.raw.once('finish', () => {
+    const socket = request.raw.socket;
+    const readBefore = socket.bytesRead;
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    // Node drops the unread body once the answer is sent, without events: the socket's count shows it.
+    const watch = setInterval(() => {
+      if (socket.bytesRead - readBefore > LINGER_BYTES) socket.destroy();
+    }, LINGER_CHECK_MS).unref();
+    socket.once('close', () => {
+      clearTimeout(timer);
+      clearInterval(watch);
+    });
+  });
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { GraphError } from '../errors.js';
 import { tooLarge } from '../media/fetch-image.js';
+import { uploadLimit, uploadTooLarge } from './connection-limits.js';
 
 export interface MultipartBody {
   fields: Record<string, string>;
@@ -16,13 +17,27 @@ export interface MultipartBody {
 export async function readMultipart(request: FastifyRequest, maxFileBytes: number): Promise<MultipartBody> {
   const fields: Record<string, string> = {};
   let file: Buffer | undefined;
+  // A body sent without a length is counted as its parts arrive, against the same limit.
+  const maxBytes = uploadLimit(maxFileBytes);
+  let received = 0;
+  const count = (bytes: number) => {
+    received += bytes;
+    if (received > maxBytes) throw uploadTooLarge(maxBytes);
+  };
   try {
     for await (const part of request.parts()) {
+      count(Buffer.byteLength(part.fieldname));
       if (part.type === 'file') {
         if (file !== undefined) throw GraphError.invalidParameter('Send one image per request');
-        file = await part.toBuffer();
+        const chunks: Buffer[] = [];
+        for await (const chunk of part.file) {
+          count(chunk.length);
+          chunks.push(chunk);
+        }
+        file = Buffer.concat(chunks);
       } else {
         fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+        count(Buffer.byteLength(fields[part.fieldname]!));
       }
     }
   } catch (error) {

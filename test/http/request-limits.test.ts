@@ -94,6 +94,33 @@ describe('slow, stalled, oversized and malformed requests', () => {
     assert.ok(answer.written < 11 * MiB, `${answer.written} bytes were taken`);
   });
 
+  it('refuses an upload sent without a length once what arrived passes the limit', async () => {
+    const chunked = (text: string | Buffer) => Buffer.concat([Buffer.from(`${Buffer.byteLength(text).toString(16)}\r\n`), Buffer.from(text), Buffer.from('\r\n')]);
+    const answer = await rawExchange(server.url, async (socket) => {
+      // Like curl, the client stops sending once an answer starts to arrive.
+      let answered = false;
+      socket.once('data', () => (answered = true));
+      const send = async (bytes: Buffer) => {
+        if (answered) return;
+        if (!socket.destroyed && !socket.write(bytes)) await Promise.race([once(socket, 'drain'), once(socket, 'close')]);
+      };
+      socket.write(
+        `POST /v2.4/me/photos?access_token=${fixture.aliceToken} HTTP/1.1\r\nHost: ${host}\r\n` +
+          `Content-Type: multipart/form-data; boundary=xyz\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      );
+      // 4 MiB of fields, each within the size of a field, then an image that never ends: each
+      // part alone is within its own limit, but together they pass the body's 11 MiB.
+      for (let n = 0; n < 20; n++) await send(chunked(`--xyz\r\nContent-Disposition: form-data; name="f${n}"\r\n\r\n${'v'.repeat(200 * 1024)}\r\n`));
+      await send(chunked('--xyz\r\nContent-Disposition: form-data; name="source"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'));
+      const piece = chunked(Buffer.alloc(64 * 1024, 0x61));
+      for (let sent = 0; sent < 64 * MiB && !socket.destroyed && !answered; sent += piece.length) await send(piece);
+    }, 30_000);
+    assertEnvelope(answer, 413, fixture.aliceToken);
+    assert.ok(answer.closed, 'the server closed the connection');
+    // What the client could write includes what the loopback buffers took; far less than it tried.
+    assert.ok(answer.written < 24 * MiB, `${answer.written} bytes were taken`);
+  });
+
   it('answers a path that does not decode in the envelope, without echoing the token', async () => {
     const secret = 'EAAdoNotEchoThisToken123';
     const answer = await rawRequest(server.url, `GET /v2.4/%ZZ?access_token=${secret} HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
