@@ -11,19 +11,28 @@ export interface NewAppRequest {
   redirectUris?: readonly string[];
   /** Unix seconds. */
   now: number;
+  /**
+   * The key of its app-scoped user ids (32 hex digits), when they must be reproducible (a seeded
+   * demo app); random otherwise. The secret is always random: nothing that signs may be guessable.
+   */
+  idKey?: string;
 }
 
-/** Registers an app with a random secret and a random key for its app-scoped user ids. */
+/** Registers an app with a random secret and a key (random unless given) for its app-scoped user ids. */
 export async function registerApp(store: Store, request: NewAppRequest): Promise<AppRecord> {
   return store.createApp({
     name: request.name,
-    secret: randomBytes(32).toString('hex'),
-    idKey: randomBytes(16).toString('hex'),
+    secret: newAppSecret(),
+    idKey: request.idKey ?? randomBytes(16).toString('hex'),
     requireProof: request.requireProof ?? false,
     businessId: request.businessId ?? null,
     redirectUris: request.redirectUris ?? [],
     createdTime: request.now,
   });
+}
+
+export function newAppSecret(): string {
+  return randomBytes(32).toString('hex');
 }
 
 /** The app token every client can build for itself: `<app id>|<app secret>`. */

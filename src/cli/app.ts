@@ -1,20 +1,24 @@
-import { appAccessToken, registerApp } from '../auth/apps.js';
+import { appAccessToken, newAppSecret, registerApp } from '../auth/apps.js';
 import { registrableRedirectUri } from '../auth/redirect-uris.js';
 import { envDb } from '../config.js';
 import type { AppRecord, Store } from '../store/store.js';
 import { openStore } from '../store/open-store.js';
 import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
+import { openExistingStore } from './existing-store.js';
 
 const MAX_NAME = 100;
 const MAX_REDIRECT_URIS = 20;
 
 export const appHelp = `Usage: loom app create --name NAME [--redirect-uri URL]... [--business ID] [--require-proof] [--json] [--db PATH|URL]
        loom app list [--json] [--db PATH|URL]
+       loom app reset-secret ID [--json] [--db PATH|URL]
 
 "create" registers an app and prints its id and secret. The secret is shown this
 once only; "<id>|<secret>" is the app's access token. "list" shows every app's
 id, name, business, redirect URIs and whether it requires appsecret_proof, never
-a secret.
+a secret. "reset-secret" gives app ID a new secret and prints it (the only way to
+see a secret again, the demo app's included); the old one stops working at once,
+and so do app tokens and appsecret_proof made with it.
 
 Options:
   --name NAME          name of the new app (create; at most ${MAX_NAME} characters)
@@ -26,7 +30,7 @@ Options:
                        apps of one business share token_for_business and list each
                        other in me/ids_for_business
   --require-proof      refuse Graph calls of the app that lack an appsecret_proof
-  --json               create: print {"id","secret"}; list: print a JSON array
+  --json               create, reset-secret: print {"id","secret"}; list: print a JSON array
   --db PATH|URL        SQLite file or postgres:// URL (default: $LOOM_DB or ./loom.db)
   -h, --help           show this help
 
@@ -50,11 +54,13 @@ export async function appCommand(argv: string[]): Promise<void> {
   if (action === 'list') {
     const { values } = parseCommandArgs(rest, COMMON_OPTIONS);
     if (values.help) return void process.stdout.write(appHelp);
-    const apps = await withStore(values.db, (store) => store.listApps());
+    const apps = await withExistingStore(values.db, (store) => store.listApps());
     return void process.stdout.write(values.json ? listJson(apps) : listTable(apps));
   }
+  if (action === 'reset-secret') return resetSecret(rest);
   if (action !== 'create') {
-    throw new UsageError(action === undefined ? 'say "create" or "list"' : `unknown action "${action}"; say "create" or "list"`);
+    const actions = 'say "create", "list" or "reset-secret"';
+    throw new UsageError(action === undefined ? actions : `unknown action "${action}"; ${actions}`);
   }
   const { values } = parseCommandArgs(rest, CREATE_OPTIONS);
   if (values.help) return void process.stdout.write(appHelp);
@@ -78,6 +84,37 @@ export async function appCommand(argv: string[]): Promise<void> {
       `The secret is shown only now; keep it private.`,
     ].join('\n') + '\n',
   );
+}
+
+/** `app reset-secret ID`: a new random secret for the app, printed once like a new app's. */
+async function resetSecret(argv: string[]): Promise<void> {
+  const { values, positionals } = parseCommandArgs(argv, COMMON_OPTIONS, { positionals: true });
+  if (values.help) return void process.stdout.write(appHelp);
+  const [idText, ...extra] = positionals;
+  if (idText === undefined || extra.length > 0) throw new UsageError('reset-secret takes one app id');
+  if (!/^\d{1,15}$/.test(idText)) throw new UsageError(`"${idText}" is not an app id`);
+  const id = Number(idText);
+  const secret = newAppSecret();
+  const found = await withExistingStore(values.db, (store) => store.setAppSecret(id, secret));
+  if (!found) throw new UsageError(`there is no app with id ${id}`);
+  if (values.json) return void process.stdout.write(`${JSON.stringify({ id: String(id), secret })}\n`);
+  process.stdout.write(
+    [
+      `New secret of app ${id} (the old one no longer works)`,
+      `  App secret:   ${secret}`,
+      `  App token:    ${id}|${secret}`,
+      `The secret is shown only now; keep it private.`,
+    ].join('\n') + '\n',
+  );
+}
+
+async function withExistingStore<T>(db: string | undefined, use: (store: Store) => Promise<T>): Promise<T> {
+  const store = openExistingStore(db ?? envDb());
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
 }
 
 async function withStore<T>(db: string | undefined, use: (store: Store) => Promise<T>): Promise<T> {

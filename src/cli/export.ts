@@ -3,10 +3,10 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SERVER_KEY_SETTINGS } from '../auth/server-keys.js';
 import { envDb } from '../config.js';
-import { openStore } from '../store/open-store.js';
 import { RECORD_KINDS, recordKey, TOKEN_KINDS, type RecordKey, type RecordKind, type StoreRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { parseCommandArgs } from './args.js';
+import { openExistingStore } from './existing-store.js';
 import { endLine, headerLine } from './graph-file.js';
 import { createProgress } from './progress.js';
 
@@ -43,9 +43,12 @@ export async function exportCommand(argv: string[]): Promise<void> {
   if (values.help) return void process.stdout.write(exportHelp);
   const options = { tokens: values.tokens ?? false, secrets: values.secrets ?? false, keys: values.keys ?? false };
   if (options.keys || options.secrets) guardOutputFile();
-  const store = openStore(values.db ?? envDb());
+  const store = openExistingStore(values.db ?? envDb());
   try {
     await exportGraph(store, process.stdout, options);
+  } catch (error) {
+    // The reader stopped early (`loom export | head`): it has what it wanted.
+    if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
   } finally {
     await store.close();
   }

@@ -36,9 +36,14 @@ export interface ReadContext {
   budget: CostBudget;
   /** The objects this request has loaded, each read once however often it is shown. */
   objects: RequestObjects;
+  /**
+   * Why the answer holds less than was asked (a field left out for a permission not granted),
+   * one sentence each, for clients that ask to debug.
+   */
+  notes: Set<string>;
 }
 
-export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'objects'>;
+export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'objects' | 'notes'> & { notes?: Set<string> };
 
 export function createReadContext(input: ReadContextInput): ReadContext {
   const { viewer } = input;
@@ -48,6 +53,7 @@ export function createReadContext(input: ReadContextInput): ReadContext {
     cursors: new CursorCodec(viewer.app.idKey, viewer.ids),
     budget: new CostBudget(input.limits),
     objects: new RequestObjects(input.store),
+    notes: input.notes ?? new Set(),
     fieldContext: {
       userIdFor: (internalId) => viewer.ids.scope(internalId),
       publicUrl: input.publicUrl,

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphError } from '../errors.js';
+import { uploadLimit, uploadTooLarge } from './uploads.js';
 
 /**
  * How long a client may take to send a request: its head as a whole, and its body between two
@@ -16,10 +17,6 @@ export interface RequestTimeouts {
 
 export const DEFAULT_TIMEOUTS: RequestTimeouts = { headerMs: 10_000, bodyIdleMs: 30_000 };
 
-/** Room for the plain fields of a multipart form beside its files. */
-export const FORM_MARGIN_BYTES = 1024 * 1024;
-/** Files one multipart request may carry; the upload limit counts each of them. */
-export const MAX_UPLOAD_FILES = 1;
 
 /** The Fastify options that make Node enforce the timeouts, and leave a missing Host to Loom. */
 export function serverOptions(timeouts: RequestTimeouts, maxHeaderSize: number) {
@@ -71,8 +68,8 @@ export function answerIdleSockets(
 
 /**
  * Refuses a multipart body whose declared length already passes the limit, before a byte of it
- * is read: its files (at most MAX_UPLOAD_FILES of `maxFileBytes`) and a margin for the other
- * fields. Bodies sent without a length are counted as they are read (readMultipart). Other
+ * is read: its files (at most MAX_FILES of `maxFileBytes`) and a margin for the other fields.
+ * Bodies sent without a length are counted as they are read (readMultipart). Other
  * bodies have Fastify's own body limit, which checks the declared length the same way.
  */
 export function refuseOversizedUploads(app: FastifyInstance, maxFileBytes: number): void {
@@ -82,14 +79,6 @@ export function refuseOversizedUploads(app: FastifyInstance, maxFileBytes: numbe
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBytes) throw uploadTooLarge(maxBytes);
   });
-}
-
-export function uploadLimit(maxFileBytes: number): number {
-  return MAX_UPLOAD_FILES * maxFileBytes + FORM_MARGIN_BYTES;
-}
-
-export function uploadTooLarge(maxBytes: number): GraphError {
-  return new GraphError(100, `(#100) The request body is larger than the limit of ${maxBytes} bytes`, { status: 413 });
 }
 
 /** How long, and how much more, an early answer's connection keeps reading (and dropping) before it closes. */

@@ -1,22 +1,36 @@
 import type { FastifyRequest } from 'fastify';
 import { GraphError } from '../errors.js';
 import { tooLarge } from '../media/fetch-image.js';
-import { uploadLimit, uploadTooLarge } from './connection-limits.js';
+import type { UploadedFile } from './graph-request.js';
+
+/** A batch may attach several files (one per photo upload), each within the image limit. */
+export const MAX_FILES = 10;
+/** Room for the plain fields of a multipart form beside its files. */
+export const FORM_MARGIN_BYTES = 1024 * 1024;
+
+/** The largest multipart body: every file it may carry at its largest, and the other fields. */
+export function uploadLimit(maxFileBytes: number): number {
+  return MAX_FILES * maxFileBytes + FORM_MARGIN_BYTES;
+}
+
+export function uploadTooLarge(maxBytes: number): GraphError {
+  return new GraphError(100, `(#100) The request body is larger than the limit of ${maxBytes} bytes`, { status: 413 });
+}
 
 export interface MultipartBody {
   fields: Record<string, string>;
-  /** The bytes of the first file part, whatever its name (`source`, `file`, `image`…). */
-  file: Buffer | undefined;
+  /** The file parts in the order sent, each under its part name (`source`, `file1`…). */
+  files: UploadedFile[];
 }
 
 /**
- * Reads a multipart body: its plain parts become parameters, its one file part the upload. The
+ * Reads a multipart body: its plain parts become parameters, its file parts the uploads. The
  * limits are those given to @fastify/multipart; breaking one is a client error in the Graph
  * envelope, not a dropped connection.
  */
 export async function readMultipart(request: FastifyRequest, maxFileBytes: number): Promise<MultipartBody> {
   const fields: Record<string, string> = {};
-  let file: Buffer | undefined;
+  const files: UploadedFile[] = [];
   // A body sent without a length is counted as its parts arrive, against the same limit.
   const maxBytes = uploadLimit(maxFileBytes);
   let received = 0;
@@ -28,13 +42,12 @@ export async function readMultipart(request: FastifyRequest, maxFileBytes: numbe
     for await (const part of request.parts()) {
       count(Buffer.byteLength(part.fieldname));
       if (part.type === 'file') {
-        if (file !== undefined) throw GraphError.invalidParameter('Send one image per request');
         const chunks: Buffer[] = [];
         for await (const chunk of part.file) {
           count(chunk.length);
           chunks.push(chunk);
         }
-        file = Buffer.concat(chunks);
+        files.push({ name: part.fieldname, bytes: Buffer.concat(chunks) });
       } else {
         fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
         count(Buffer.byteLength(fields[part.fieldname]!));
@@ -43,7 +56,7 @@ export async function readMultipart(request: FastifyRequest, maxFileBytes: numbe
   } catch (error) {
     throw asGraphError(error, maxFileBytes);
   }
-  return { fields, file };
+  return { fields, files };
 }
 
 function asGraphError(error: unknown, maxFileBytes: number): GraphError {
@@ -52,7 +65,7 @@ function asGraphError(error: unknown, maxFileBytes: number): GraphError {
     case 'FST_REQ_FILE_TOO_LARGE':
       return tooLarge(maxFileBytes);
     case 'FST_FILES_LIMIT':
-      return GraphError.invalidParameter('Send one image per request');
+      return GraphError.invalidParameter(`A request may carry at most ${MAX_FILES} files`);
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
       return GraphError.invalidParameter('The request has too many parameters');

@@ -214,6 +214,8 @@ export interface Store {
   createApp(app: NewApp): Promise<AppRecord>;
   getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>>;
   listApps(): Promise<AppRecord[]>;
+  /** Replaces an app's secret; false when there is no such app. */
+  setAppSecret(appId: ObjectId, secret: string): Promise<boolean>;
 
   /** Saves tokens (one or many) in one call, one transaction; a hash saved again replaces its record. */
   saveTokens(tokens: readonly TokenRecord[]): Promise<void>;
@@ -242,7 +244,8 @@ export interface Store {
   findCredentialsByEmail(email: string): Promise<Credentials | undefined>;
   getCredentials(userId: ObjectId): Promise<Credentials | undefined>;
 
-  saveAuthCode(code: AuthCode): Promise<void>;
+  /** Saves codes (one or many) in one call, one transaction. */
+  saveAuthCodes(codes: readonly AuthCode[]): Promise<void>;
   /** Returns the code and deletes it in one step, so a code can be redeemed once only. */
   takeAuthCode(hash: string): Promise<AuthCode | undefined>;
 

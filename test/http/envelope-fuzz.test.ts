@@ -11,7 +11,8 @@ const SECRET = 'EAAfuzzTokenThatMustNeverComeBack';
 
 const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'get', 'BREW'];
 const SEGMENTS = ['me', 'feed', 'friends', 'likes', 'comments', 'photos', '%ZZ', '%', '%00', '..', '', 'x'.repeat(300), '%E2%82', '1', '0_0', '9'.repeat(20), 'oauth', 'access_token', 'debug_token', '~', 'ü', '%2F'];
-const PARAMS = ['fields', 'limit', 'after', 'before', 'since', 'summary', 'method', 'callback', 'pretty', 'ids', 'metadata', 'suppress_http_code', 'batch', 'q'];
+// Not `callback`: a JSONP answer wraps the envelope by design.
+const PARAMS = ['fields', 'limit', 'after', 'before', 'since', 'summary', 'method', 'pretty', 'ids', 'metadata', 'suppress_http_code', 'batch', 'q'];
 const VALUES = ['id,name', 'friends.limit(2){name}', '{', '((', '-1', 'abc', '1e400', '%ZZ', '', 'true', '[', 'x'.repeat(2000), 'post', 'delete', 'me,%ZZ', 'friends.as(f).limit(5)'];
 const TYPES = [
   undefined,

@@ -95,8 +95,10 @@ describe('slow, stalled, oversized and malformed requests', () => {
   });
 
   it('refuses an upload sent without a length once what arrived passes the limit', async () => {
+    // Images of at most 100 kB: the body may hold ten of them and 1 MiB of other fields.
+    const small = await startServer(fixture.store, { clock: () => fixture.now, maxImageBytes: 100_000 });
     const chunked = (text: string | Buffer) => Buffer.concat([Buffer.from(`${Buffer.byteLength(text).toString(16)}\r\n`), Buffer.from(text), Buffer.from('\r\n')]);
-    const answer = await rawExchange(server.url, async (socket) => {
+    const answer = await rawExchange(small.url, async (socket) => {
       // Like curl, the client stops sending once an answer starts to arrive.
       let answered = false;
       socket.once('data', () => (answered = true));
@@ -108,14 +110,16 @@ describe('slow, stalled, oversized and malformed requests', () => {
         `POST /v2.4/me/photos?access_token=${fixture.aliceToken} HTTP/1.1\r\nHost: ${host}\r\n` +
           `Content-Type: multipart/form-data; boundary=xyz\r\nTransfer-Encoding: chunked\r\n\r\n`,
       );
-      // 4 MiB of fields, each within the size of a field, then an image that never ends: each
-      // part alone is within its own limit, but together they pass the body's 11 MiB.
+      // Fields of 200 KiB, each within the size of a field and fewer than the count of fields,
+      // then an image: each part alone is within its own limit, together they pass the body's.
       for (let n = 0; n < 20; n++) await send(chunked(`--xyz\r\nContent-Disposition: form-data; name="f${n}"\r\n\r\n${'v'.repeat(200 * 1024)}\r\n`));
       await send(chunked('--xyz\r\nContent-Disposition: form-data; name="source"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'));
       const piece = chunked(Buffer.alloc(64 * 1024, 0x61));
       for (let sent = 0; sent < 64 * MiB && !socket.destroyed && !answered; sent += piece.length) await send(piece);
     }, 30_000);
+    await small.close();
     assertEnvelope(answer, 413, fixture.aliceToken);
+    assert.match(JSON.parse(answer.body).error.message, /larger than the limit of 2048576 bytes/);
     assert.ok(answer.closed, 'the server closed the connection');
     // What the client could write includes what the loopback buffers took; far less than it tried.
     assert.ok(answer.written < 24 * MiB, `${answer.written} bytes were taken`);

@@ -521,7 +521,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         assert.ok(await store.findRevokedToken(`${person}`.padEnd(64, 'e')));
         await store.setCredentials({ userId: person, email: `gone.${person}@example.com`, passwordHash: 'h' });
         const code = { hash: `${person}`.padEnd(64, 'd'), appId: 71, userId: person, redirectUri: 'https://a.example/', scopes: [], expiresAt: 9 };
-        await store.saveAuthCode(code);
+        await store.saveAuthCodes([code]);
 
         assert.deepEqual((await store.write([{ op: 'deleteUser', id: person, cascade: ['comments'] }])).results, [true]);
 
@@ -674,6 +674,13 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         const listed = await store.listApps();
         assert.deepEqual(listed.find((x) => x.id === a.id), a);
         assert.deepEqual(listed.find((x) => x.id === b.id), b);
+      });
+
+      it("replaces an app's secret and nothing else", async () => {
+        const app = await store.createApp({ name: 'Renewed', secret: 'old', idKey: 'kr', createdTime: 3 });
+        assert.equal(await store.setAppSecret(app.id, 'new'), true);
+        assert.deepEqual((await store.getApps([app.id])).get(app.id), { ...app, secret: 'new' });
+        assert.equal(await store.setAppSecret(app.id + 1_000_000, 'new'), false);
       });
     });
 
@@ -876,10 +883,24 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
           scopes: ['public_profile', 'email'],
           expiresAt: 2_000,
         };
-        await store.saveAuthCode(code);
+        await store.saveAuthCodes([code]);
         const [first, second] = await Promise.all([store.takeAuthCode(code.hash), store.takeAuthCode(code.hash)]);
         assert.deepEqual([first, second].filter((x) => x !== undefined), [code]);
         assert.equal(await store.takeAuthCode(code.hash), undefined);
+      });
+
+      it('saves many codes in one call, each taken once', async () => {
+        const codes = [1, 2, 3].map((n) => ({
+          hash: `${Date.now()}-${n}`.padEnd(64, 'm'),
+          appId: 10,
+          userId: 20 + n,
+          redirectUri: 'https://app.example/',
+          scopes: [],
+          expiresAt: 3_000,
+        }));
+        await store.saveAuthCodes(codes);
+        await store.saveAuthCodes([]);
+        assert.deepEqual(await Promise.all(codes.map((code) => store.takeAuthCode(code.hash))), codes);
       });
     });
 

@@ -148,6 +148,10 @@ export class PostgresStore implements Store {
     return (await this.rows<AppRow>(statements.selectAllApps, [])).map(toAppRecord);
   }
 
+  async setAppSecret(appId: ObjectId, secret: string): Promise<boolean> {
+    return (await this.rows(statements.updateAppSecret, [secret, appId])).length > 0;
+  }
+
   async saveTokens(tokens: readonly TokenRecord[]): Promise<void> {
     if (tokens.length > 0) await this.rows(statements.upsertTokens, tokenValues(tokens));
   }
@@ -225,14 +229,15 @@ export class PostgresStore implements Store {
     return row === undefined ? undefined : toCredentials(row);
   }
 
-  async saveAuthCode(code: AuthCode): Promise<void> {
-    await this.rows(statements.insertAuthCode, [
-      code.hash,
-      code.appId,
-      code.userId,
-      code.redirectUri,
-      JSON.stringify(code.scopes),
-      code.expiresAt,
+  async saveAuthCodes(codes: readonly AuthCode[]): Promise<void> {
+    if (codes.length === 0) return;
+    await this.rows(statements.insertAuthCodes, [
+      codes.map((code) => code.hash),
+      codes.map((code) => code.appId),
+      codes.map((code) => code.userId),
+      codes.map((code) => code.redirectUri),
+      codes.map((code) => JSON.stringify(code.scopes)),
+      codes.map((code) => code.expiresAt),
     ]);
   }
 

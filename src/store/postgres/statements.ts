@@ -105,6 +105,7 @@ export const statements = {
      JOIN associations a ON a.id1 = p.id1 AND a.type = $1 AND a.id2 = p.id2`,
   ),
 
+  updateAppSecret: statement('updateAppSecret', 'UPDATE apps SET secret = $1 WHERE id = $2 RETURNING id'),
   insertApp: statement(
     'insertApp',
     `WITH object AS (
@@ -182,9 +183,10 @@ export const statements = {
     'SELECT user_id, email, password_hash FROM credentials WHERE user_id = $1',
   ),
 
-  insertAuthCode: statement(
-    'insertAuthCode',
-    `INSERT INTO auth_codes (${AUTH_CODE_COLUMNS}) VALUES ($1, $2, $3, $4, $5::json, $6)`,
+  insertAuthCodes: statement(
+    'insertAuthCodes',
+    `INSERT INTO auth_codes (${AUTH_CODE_COLUMNS})
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::json[], $6::bigint[])`,
   ),
   // DELETE … RETURNING is one statement, so two redemptions of one code cannot both win.
   deleteAuthCode: statement('deleteAuthCode', `DELETE FROM auth_codes WHERE hash = $1 RETURNING ${AUTH_CODE_COLUMNS}`),

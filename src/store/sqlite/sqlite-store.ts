@@ -129,6 +129,7 @@ export class SqliteStore implements Store {
   >;
   private readonly moveTokensToRevoked: Database.Transaction<(appId: ObjectId, userId: ObjectId, now: number) => void>;
   private readonly putTokens: Database.Transaction<(tokens: readonly TokenRecord[]) => void>;
+  private readonly putAuthCodes: Database.Transaction<(codes: readonly AuthCode[]) => void>;
   private readonly records: SqliteRecords;
   private readonly loadInTransaction: Database.Transaction<(records: readonly StoreRecord[]) => void>;
 
@@ -172,6 +173,11 @@ export class SqliteStore implements Store {
     });
     this.putTokens = db.transaction((tokens: readonly TokenRecord[]) => {
       for (const token of tokens) this.putToken(token);
+    });
+    this.putAuthCodes = db.transaction((codes: readonly AuthCode[]) => {
+      for (const code of codes) {
+        this.statements.insertAuthCode.run(code.hash, code.appId, code.userId, code.redirectUri, JSON.stringify(code.scopes), code.expiresAt);
+      }
     });
     this.records = new SqliteRecords(db);
     this.loadInTransaction = db.transaction((records: readonly StoreRecord[]) => this.records.load(records));
@@ -249,6 +255,10 @@ export class SqliteStore implements Store {
     return this.statements.selectAllApps.all().map(toAppRecord);
   }
 
+  async setAppSecret(appId: ObjectId, secret: string): Promise<boolean> {
+    return this.statements.updateAppSecret.run(secret, appId).changes > 0;
+  }
+
   async saveTokens(tokens: readonly TokenRecord[]): Promise<void> {
     if (tokens.length > 0) this.putTokens.immediate(tokens);
   }
@@ -303,15 +313,8 @@ export class SqliteStore implements Store {
     return row === undefined ? undefined : toCredentials(row);
   }
 
-  async saveAuthCode(code: AuthCode): Promise<void> {
-    this.statements.insertAuthCode.run(
-      code.hash,
-      code.appId,
-      code.userId,
-      code.redirectUri,
-      JSON.stringify(code.scopes),
-      code.expiresAt,
-    );
+  async saveAuthCodes(codes: readonly AuthCode[]): Promise<void> {
+    if (codes.length > 0) this.putAuthCodes.immediate(codes);
   }
 
   async takeAuthCode(hash: string): Promise<AuthCode | undefined> {
@@ -517,6 +520,7 @@ function prepareStatements(db: Database.Database) {
     insertApp: db.prepare<[ObjectId, string, string, number, ObjectId | null, number, string]>(
       'INSERT INTO apps (id, secret, id_key, require_proof, business_id, created_time, redirect_uris) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
+    updateAppSecret: db.prepare<[string, ObjectId]>('UPDATE apps SET secret = ? WHERE id = ?'),
     selectApps: db.prepare<[string], AppRow>(
       `SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id
        WHERE a.id IN (SELECT value FROM json_each(?))`,
