@@ -13,8 +13,9 @@ export const importHelp = `Usage: loom import [--db PATH|URL] < graph.ndjson
 
 Loads a graph written by "loom export" into an empty database, SQLite or PostgreSQL, keeping
 every id, so user ids, post ids and (when exported with --tokens) access tokens stay valid.
-An app exported without its secret gets a fresh one nobody knows (export with --secrets to
-keep them), and a file without the server's keys leaves the copy to make fresh ones.
+An app exported without its secret gets a fresh one ("loom app reset-secret ID" shows a new
+one; export with --secrets to keep them), and a file without the server's keys leaves the copy
+to make fresh ones.
 
 Options:
   --db PATH|URL   SQLite file or postgres:// URL to fill (default: $LOOM_DB or ./loom.db)

@@ -40,9 +40,15 @@ function unchunk(text: string): string {
 
 /**
  * Opens a connection and lets `drive` write to it as slowly or as much as it likes; resolves
- * with the first answer once the server closes the connection, or after `waitMs` at most.
+ * with the first answer once the server closes the connection (or, `untilAnswered`, once the
+ * answer is whole), or after `waitMs` at most.
  */
-export function rawExchange(url: string, drive: (socket: Socket) => void | Promise<void>, waitMs = 10_000): Promise<RawAnswer> {
+export function rawExchange(
+  url: string,
+  drive: (socket: Socket) => void | Promise<void>,
+  waitMs = 10_000,
+  options: { untilAnswered?: boolean } = {},
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
@@ -61,7 +67,10 @@ export function rawExchange(url: string, drive: (socket: Socket) => void | Promi
       resolve({ ...parseAnswer(Buffer.concat(chunks).toString('utf8')), written, closed });
     };
     const timer = setTimeout(finish, waitMs);
-    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('data', (chunk) => {
+      chunks.push(chunk);
+      if (options.untilAnswered && isComplete(Buffer.concat(chunks))) finish();
+    });
     socket.on('error', () => undefined);
     socket.on('close', () => {
       closed = true;
@@ -71,7 +80,22 @@ export function rawExchange(url: string, drive: (socket: Socket) => void | Promi
   });
 }
 
-/** Sends one complete request and resolves with the answer (the connection is closed after it). */
+/**
+ * Sends one complete request and resolves with the answer. The client does not half-close the
+ * connection after its request: Node drops a request whose client did, if its answer is not ready.
+ */
 export function rawRequest(url: string, request: string | Buffer, waitMs = 10_000): Promise<RawAnswer> {
-  return rawExchange(url, (socket) => void socket.end(request), waitMs);
+  return rawExchange(url, (socket) => void socket.write(request), waitMs, { untilAnswered: true });
+}
+
+/** Whether the bytes hold a whole answer: its head and as much body as it announces. */
+function isComplete(bytes: Buffer): boolean {
+  const end = bytes.indexOf('\r\n\r\n');
+  if (end < 0) return false;
+  const head = bytes.subarray(0, end).toString('latin1').toLowerCase();
+  const body = bytes.subarray(end + 4);
+  const length = /\r\ncontent-length: *(\d+)/.exec(head);
+  if (length) return body.length >= Number(length[1]);
+  if (/\r\ntransfer-encoding: *chunked/.test(head)) return body.includes('0\r\n\r\n');
+  return false;
 }

@@ -141,7 +141,7 @@ describe('slow, stalled, oversized and malformed requests', () => {
     const secret = 'EAAanotherSecretToken456';
     const json = await rawRequest(
       server.url,
-      `POST /v2.4/me/feed?access_token=${secret} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 9\r\n\r\n{"a":tru`,
+      `POST /v2.4/me/feed?access_token=${secret} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 8\r\n\r\n{"a":tru`,
     );
     assertEnvelope(json, 400, secret);
     const unknownType = await rawRequest(
