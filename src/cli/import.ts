@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { envDb } from '../config.js';
@@ -12,6 +13,9 @@ export const importHelp = `Usage: loom import [--db PATH|URL] < graph.ndjson
 
 Loads a graph written by "loom export" into an empty database, SQLite or PostgreSQL, keeping
 every id, so user ids, post ids and (when exported with --tokens) access tokens stay valid.
+An app exported without its secret gets a fresh one ("loom app reset-secret ID" shows a new
+one; export with --secrets to keep them), and a file without the server's keys leaves the copy
+to make fresh ones.
 
 Options:
   --db PATH|URL   SQLite file or postgres:// URL to fill (default: $LOOM_DB or ./loom.db)
@@ -82,6 +86,7 @@ async function readGraph(input: Readable, load: (records: readonly StoreRecord[]
       ended = true;
       continue;
     }
+    withFreshSecret(value);
     const problem = recordProblem(value);
     if (problem !== undefined) throw fail(`${problem}: ${line.slice(0, 120)}`);
     batch.push(value as StoreRecord);
@@ -92,6 +97,12 @@ async function readGraph(input: Readable, load: (records: readonly StoreRecord[]
   await flush();
   progress.finish();
   return loaded;
+}
+
+/** An app exported without its secret (no --secrets) gets a fresh one, as a new app would. */
+function withFreshSecret(value: unknown): void {
+  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  if (record.record === 'app' && record.secret === undefined) record.secret = randomBytes(32).toString('hex');
 }
 
 function partial(records: number): string {

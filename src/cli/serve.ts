@@ -8,7 +8,23 @@ import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { Clock } from '../control/clock.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../control/journal.js';
 import { prepareGraph } from '../testing/start-loom.js';
-import { DEFAULT_PORT, DEMO_SEED, DEMO_USERS, envAdminKey, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, envTokenLifetime } from '../config.js';
+import {
+  DEFAULT_PORT,
+  DEMO_SEED,
+  DEMO_USERS,
+  envAdminKey,
+  envBodyTimeout,
+  envDb,
+  envHeaderTimeout,
+  envMediaDir,
+  envPort,
+  envProfileHost,
+  envPublicUrl,
+  envTokenLifetime,
+} from '../config.js';
+import { DEFAULT_TIMEOUTS, type RequestTimeouts } from '../http/connection-limits.js';
+import { MediaStore } from '../media/media-store.js';
+import { sweepMedia } from '../media/media-sweep.js';
 import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
 import { Schema } from '../schema/registry.js';
@@ -20,10 +36,13 @@ import { seedDemo, startOfToday } from './seed.js';
 import { startWorkers } from './workers.js';
 
 const MAX_PORT = 65_535;
+/** A day: a longer timeout is no timeout, and Node's timers hold at most about 24 days. */
+const MAX_TIMEOUT = 86_400;
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
                   [--public-url URL] [--profile-host URL] [--token-lifetime S] [--allow-private-photo-urls]
                   [--log FILE|-|off] [--no-demo] [--admin-key KEY] [--journal-size N] [--ephemeral] [--rate-limits]
+                  [--header-timeout S] [--body-timeout S]
 
 Serves the Graph API. On an empty database it first seeds the demo graph (and
 prints the demo app's secret, this once), then prints the URL, a demo user access
@@ -62,6 +81,11 @@ Options:
   --ephemeral         serve a fresh temporary database (the demo graph, or one app
                       with --no-demo), print one JSON line {"url","app_id","app_secret"}
                       on stdout once ready, and delete the data on exit
+  --header-timeout S  seconds a client may take to send a request's line and headers;
+                      default: $LOOM_HEADER_TIMEOUT or ${DEFAULT_TIMEOUTS.headerMs / 1000}
+  --body-timeout S    seconds a request's body may pause without a byte (an upload of any
+                      length is never cut while bytes arrive); default: $LOOM_BODY_TIMEOUT or
+                      ${DEFAULT_TIMEOUTS.bodyIdleMs / 1000}. Either answers 408 and closes the connection
   -h, --help          show this help
 `;
 
@@ -77,6 +101,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'no-demo': { type: 'boolean' },
     'allow-private-photo-urls': { type: 'boolean' },
     workers: { type: 'string' },
+    'header-timeout': { type: 'string' },
+    'body-timeout': { type: 'string' },
     log: { type: 'string' },
     'admin-key': { type: 'string' },
     'journal-size': { type: 'string' },
@@ -98,6 +124,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const adminKey = values['admin-key'] ?? envAdminKey();
   const journalSize = positiveInteger('journal-size', values['journal-size'], DEFAULT_JOURNAL_SIZE);
   if (journalSize > MAX_JOURNAL_SIZE) throw new UsageError(`--journal-size must be at most ${MAX_JOURNAL_SIZE}`);
+  const timeouts: RequestTimeouts = {
+    headerMs: 1000 * positiveIntegerFrom({ '--header-timeout': values['header-timeout'], LOOM_HEADER_TIMEOUT: envHeaderTimeout() }, DEFAULT_TIMEOUTS.headerMs / 1000, MAX_TIMEOUT),
+    bodyIdleMs: 1000 * positiveIntegerFrom({ '--body-timeout': values['body-timeout'], LOOM_BODY_TIMEOUT: envBodyTimeout() }, DEFAULT_TIMEOUTS.bodyIdleMs / 1000, MAX_TIMEOUT),
+  };
   const listen: Listen = {
     port,
     host,
@@ -106,6 +136,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     tokenLifetime,
     mediaDir: values['media-dir'] ?? envMediaDir(),
     allowPrivatePhotoUrls: values['allow-private-photo-urls'] === true,
+    timeouts,
     log: requestLog(values.log),
     ...(adminKey ? { adminKey } : {}),
     journalSize,
@@ -120,6 +151,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // A worker runs this same command line, and only serves: the primary seeded and reports.
   if (cluster.isWorker) return void (await serveRequests(store, listen));
   const seeded = values['no-demo'] ? undefined : await seedDemo(store, redactPassword(db), { users: DEMO_USERS, seed: DEMO_SEED, now: startOfToday() });
+  const swept = sweepAtStart(store, listen.mediaDir);
   if (workers > 1) {
     // Built once here, without serving, so that every key the app makes is in the start state.
     await (await buildApp({ store, mediaDir: listen.mediaDir, recordStart: true })).close();
@@ -155,7 +187,25 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (listen.log === false) lines.push(`Request logs are off (--log FILE keeps them in a file, --log - prints them here)`);
   process.stdout.write(`${lines.join('\n')}\n\n`);
   // The workers serve with their own connections.
-  if (workers > 1) await store.close();
+  if (workers > 1) {
+    await swept;
+    await store.close();
+  }
+}
+
+/** Files changed this recently may belong to an upload another process is making. */
+const SWEEP_GRACE_MS = 60_000;
+
+/** Settles the photo files a crash left behind, beside serving; the sweep only reads the store. */
+async function sweepAtStart(store: Store, mediaDir: string): Promise<void> {
+  try {
+    const { published, removed } = await sweepMedia(store, new MediaStore(mediaDir), { olderThan: Date.now() - SWEEP_GRACE_MS });
+    if (published + removed > 0) {
+      process.stderr.write(`Media: ${published} uploaded photos put in place, ${removed} files no photo uses removed\n`);
+    }
+  } catch (error) {
+    process.stderr.write(`The media directory could not be swept: ${(error as Error).message}\n`);
+  }
 }
 
 /**
@@ -188,6 +238,7 @@ interface Listen {
   tokenLifetime: number;
   mediaDir: string;
   allowPrivatePhotoUrls: boolean;
+  timeouts: RequestTimeouts;
   log: boolean | { file: string };
   adminKey?: string;
   journalSize: number;
@@ -195,7 +246,7 @@ interface Listen {
 }
 
 async function serveRequests(store: Store, listen: Listen, recordStart = false, ephemeral?: { remove: () => void }): Promise<FastifyInstance> {
-  const { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls, adminKey, journalSize, rateLimits, log } = listen;
+  const { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls, adminKey, journalSize, rateLimits, log, timeouts } = listen;
   const allowedHosts = loopbackHosts(host, publicUrl);
   const app = await buildApp({
     store,
@@ -209,6 +260,7 @@ async function serveRequests(store: Store, listen: Listen, recordStart = false, 
     // An ephemeral server's stdout carries only its one line of JSON.
     logger: ephemeral !== undefined ? false : log,
     tokenLifetime,
+    timeouts,
     ...(publicUrl ? { publicUrl } : {}),
     ...(profileHost ? { profileHost } : {}),
   });

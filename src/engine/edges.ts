@@ -30,6 +30,7 @@ export async function loadEdge(
   request: EdgeRequest,
 ): Promise<Map<number, Json | undefined>> {
   const options = readEdgeOptions(request.raw, context.limits);
+  await context.budget.pace();
   if (edge.special) return loadSpecialEdge(context, edge, parents);
   const result = new Map<number, Json | undefined>();
   if (parents.length === 0) return result;
@@ -87,7 +88,7 @@ async function loadPages(
   // Items that are plain objects come with the page: one store call (one round trip) per level.
   const { pages: rows, objects } =
     edge.items === undefined ? await context.store.getPagesWithObjects(request) : { pages: await context.store.getPages(request), objects: undefined };
-  context.budget.spend([...rows.values()].reduce((sum, list) => sum + list.length, 0));
+  context.budget.spendItems([...rows.values()].reduce((sum, list) => sum + list.length, 0));
   for (const [id1, list] of rows) {
     const more = list.length > options.limit;
     // Reading backwards, the surplus row is the first of the list; forwards, the last.
@@ -117,6 +118,7 @@ function pagingOf(
   const paging: Json = { cursors: { before, after } };
   if (positioned && (!backwards || page.more)) paging.previous = context.link(path, { ...params, before });
   if (backwards || page.more) paging.next = context.link(path, { ...params, after });
+  context.budget.spendBytes(before.length + after.length + String(paging.previous ?? '').length + String(paging.next ?? '').length);
   return paging;
 }
 

@@ -14,6 +14,7 @@ import type { Store } from '../store/store.js';
 import { MediaStore } from '../media/media-store.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { registerBodyParsers } from './body-parsers.js';
+import { answerIdleSockets, DEFAULT_TIMEOUTS, refuseOversizedUploads, serverOptions, timeoutError, type RequestTimeouts } from './connection-limits.js';
 import { fromFrameworkError } from './error-envelope.js';
 import { explorerRoutes } from './explorer-routes.js';
 import { controlRoutes } from './control-routes.js';
@@ -71,6 +72,8 @@ export interface AppOptions {
    * starts a server does it once, before any process serves.
    */
   recordStart?: boolean;
+  /** How long a request's head, and each pause in its body, may take (defaults: 10 s and 30 s). */
+  timeouts?: Partial<RequestTimeouts>;
 }
 
 /** The real service's limit for photo uploads. */
@@ -85,7 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     schema: options.schema ?? Schema.default(),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),
-    limits: { defaultLimit: 25, maxLimit: 100, maxItems: 50_000, ...options.limits },
+    limits: { defaultLimit: 25, maxLimit: 100, maxItems: 50_000, maxBytes: 8 * 1024 * 1024, maxWorkMs: 5000, ...options.limits },
     clock,
     media: {
       store: new MediaStore(options.mediaDir),
@@ -101,6 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (!Number.isSafeInteger(settings.tokenLifetime) || settings.tokenLifetime <= 0) {
     throw new RangeError(`tokenLifetime must be a positive number of seconds, not ${options.tokenLifetime}`);
   }
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: typeof options.logger === 'object' ? { level: 'info', file: options.logger.file } : options.logger ? { level: 'info' } : false,
     // Loom writes its own single line per request (without the query string, which holds tokens).
@@ -108,9 +112,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit,
     genReqId: () => randomBytes(8).toString('base64url').slice(0, 11),
     requestIdHeader: false,
-    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    ...serverOptions(timeouts, MAX_HEADER_BYTES),
     clientErrorHandler: answerClientError,
+    // A path that does not decode (`/v2.4/%ZZ`) is answered like any other bad request, without echoing it.
+    frameworkErrors: (_error, request, reply) => {
+      // Such a request skips the hooks: it is logged, and its headers set, here.
+      request.log.info({ method: request.method, status: 400 }, 'request');
+      reply.header('x-fb-trace-id', request.id);
+      sendError(request, reply, GraphError.invalidParameter('The request path could not be read'));
+    },
   });
+
+  // Node leaves a request without Host to Loom (requireHostHeader is off), so it gets the envelope too.
+  app.addHook('onRequest', async (request) => {
+    if (!request.headers.host) throw GraphError.invalidParameter('The request has no Host header');
+  });
+  answerIdleSockets(app, (request, reply) => sendError(request, reply, timeoutError(timeouts)));
+  refuseOversizedUploads(app, settings.media.maxBytes);
 
   registerBodyParsers(app);
 

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { closeSync, openSync } from 'node:fs';
 import type {
   AppRecord,
   Association,
@@ -52,6 +53,7 @@ const BUSY_TIMEOUT_MS = 5000;
  * loss, not just a killed process.
  */
 export function openSqliteStore(path: string): SqliteStore {
+  createPrivately(path);
   const db = new Database(path);
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -63,6 +65,21 @@ export function openSqliteStore(path: string): SqliteStore {
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/**
+ * The database holds password hashes, app secrets and the server's keys, so a new file is
+ * readable by its owner only. SQLite gives the -wal and -shm files the mode of the database
+ * file, so creating the file first (empty, which SQLite takes as a new database) covers all three.
+ */
+function createPrivately(path: string): void {
+  if (path === '' || path === ':memory:' || path.startsWith('file:')) return;
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (error) {
+    // An existing file keeps its mode; a missing directory is reported by SQLite as usual.
+    if (!['EEXIST', 'ENOENT'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
   }
 }
 
