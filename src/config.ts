@@ -35,3 +35,13 @@ export function envTokenLifetime(): string | undefined {
 export function envAdminKey(): string | undefined {
   return process.env.LOOM_ADMIN_KEY || undefined;
 }
+
+/** `LOOM_HEADER_TIMEOUT`, in seconds, when set. */
+export function envHeaderTimeout(): string | undefined {
+  return process.env.LOOM_HEADER_TIMEOUT || undefined;
+}
+
+/** `LOOM_BODY_TIMEOUT`, in seconds, when set. */
+export function envBodyTimeout(): string | undefined {
+  return process.env.LOOM_BODY_TIMEOUT || undefined;
+}

@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_SEED, DEMO_USERS, envDb } from '../config.js';
 import { seedGraph } from '../seed/demo-graph.js';
+import { LEAN_PROFILE, seedLeanGraph, type LeanProfile } from '../seed/lean-graph.js';
 import { openStore, redactPassword } from '../store/open-store.js';
 import { isEmptyStore } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
+import { findDemo } from './demo.js';
 import { createProgress } from './progress.js';
 
 /** Claimed by the process that seeds, so processes starting at once on one database seed it once. */
@@ -16,35 +18,103 @@ const DONE_SETTING = 'demo.user_id';
 const STALL_MS = 2 * 60_000;
 const POLL_MS = 200;
 
-export const seedHelp = `Usage: loom seed [--db PATH|URL] [--users N] [--seed S]
+/** Above this many users the lean profile is the default: the full one would take hours and tens of GB. */
+const FULL_PROFILE_MAX_USERS = 10_000;
 
-Fills an empty database with a deterministic demo graph: N users with profiles,
-friendships, posts over the last six months, likes, comments, albums, photos and
-liked pages, one demo app and a demo user. The same seed and user count give the
-same graph.
+export const seedHelp = `Usage: loom seed [--db PATH|URL] [--users N] [--seed S] [--now T]
+                 [--profile full|lean] [--friends N] [--posts N] [--likes N]
+
+Fills an empty database with a deterministic demo graph, one demo app and a demo
+user. The same seed, user count, profile and T give the same graph on every run,
+SQLite or PostgreSQL: the same object ids, app id, app-scoped user ids, post ids,
+times and password salts. Only the demo app's secret (and the keys the server
+makes for itself) are random every time.
+
+The full profile gives N users with profiles, friendships, posts over the six
+months before T, likes, comments, albums, photos and liked pages. The lean profile,
+for large graphs (a million users in minutes and a few GB), gives each user a name,
+--friends friends, --posts public posts and --likes likes per post from the
+author's friends, written in large transactions with the indexes built at the end.
 
 Options:
-  --db PATH|URL SQLite file or postgres:// URL to fill (default: $LOOM_DB or ./loom.db)
-  --users N     number of users (default: ${DEMO_USERS})
-  --seed S      seed of the generator (default: ${DEMO_SEED})
-  -h, --help    show this help
+  --db PATH|URL  SQLite file or postgres:// URL to fill (default: $LOOM_DB or ./loom.db)
+  --users N      number of users (default: ${DEMO_USERS})
+  --seed S       seed of the generator (default: ${DEMO_SEED})
+  --now T        the graph's present, as unix seconds or an ISO 8601 date or time
+                 (e.g. 2026-01-31); default: the start of today (UTC)
+  --profile P    full or lean (default: full up to ${FULL_PROFILE_MAX_USERS.toLocaleString('en-US')} users, lean above)
+  --friends N    lean profile: friends per user (default: ${LEAN_PROFILE.friends})
+  --posts N      lean profile: posts per user (default: ${LEAN_PROFILE.posts})
+  --likes N      lean profile: likes per post (default: ${LEAN_PROFILE.likes})
+  -h, --help     show this help
 `;
 
+export const SEED_OPTIONS = {
+  db: { type: 'string' },
+  users: { type: 'string' },
+  seed: { type: 'string' },
+  now: { type: 'string' },
+  profile: { type: 'string' },
+  friends: { type: 'string' },
+  posts: { type: 'string' },
+  likes: { type: 'string' },
+} as const;
+
 export async function seedCommand(argv: string[]): Promise<void> {
-  const { values } = parseCommandArgs(argv, {
-    db: { type: 'string' },
-    users: { type: 'string' },
-    seed: { type: 'string' },
-  });
+  const { values } = parseCommandArgs(argv, SEED_OPTIONS);
   if (values.help) return void process.stdout.write(seedHelp);
+  await seedAndReport(values.db ?? envDb(), demoSeedOf(values));
+}
+
+/** The graph that `--users`, `--seed`, `--now` and the profile options ask for. */
+export function demoSeedOf(values: {
+  users?: string;
+  seed?: string;
+  now?: string;
+  profile?: string;
+  friends?: string;
+  posts?: string;
+  likes?: string;
+}): DemoSeed {
   const users = positiveInteger('users', values.users, DEMO_USERS);
-  const db = values.db ?? envDb();
+  return {
+    users,
+    seed: values.seed ?? DEMO_SEED,
+    now: values.now === undefined ? startOfToday() : graphNow(values.now),
+    profile: seedProfileOf(values, users),
+  };
+}
+
+function seedProfileOf(values: { profile?: string; friends?: string; posts?: string; likes?: string }, users: number): SeedProfile {
+  const kind = values.profile ?? (users > FULL_PROFILE_MAX_USERS ? 'lean' : 'full');
+  if (kind !== 'full' && kind !== 'lean') throw new UsageError(`--profile must be full or lean, not ${kind}`);
+  const density = [values.friends, values.posts, values.likes].some((value) => value !== undefined);
+  if (kind === 'full' && density) throw new UsageError('--friends, --posts and --likes apply to the lean profile only');
+  if (kind === 'full') return { kind };
+  return {
+    kind,
+    friends: positiveInteger('friends', values.friends, LEAN_PROFILE.friends),
+    posts: positiveInteger('posts', values.posts, LEAN_PROFILE.posts),
+    likes: positiveInteger('likes', values.likes, LEAN_PROFILE.likes),
+  };
+}
+
+/** Seeds an empty database and says what it holds, with the demo app's secret, shown this once. */
+export async function seedAndReport(db: string, demo: DemoSeed): Promise<void> {
+  const shown = redactPassword(db);
   const store = openStore(db);
   try {
-    const outcome = await seedDemo(store, redactPassword(db), users, values.seed ?? DEMO_SEED);
-    if (outcome === 'not empty') throw new UsageError(`${redactPassword(db)} already holds a graph; seed into a new database`);
-    if (outcome === 'seeded elsewhere') process.stdout.write(`Another process seeded ${redactPassword(db)} at the same time\n`);
-    else process.stdout.write(`Seeded ${redactPassword(db)}: ${formatCounts(outcome)}\n`);
+    const outcome = await seedDemo(store, shown, demo);
+    if (outcome === 'not empty') throw new UsageError(`${shown} already holds a graph; seed into a new database, or start over with "loom reseed"`);
+    if (outcome === 'seeded elsewhere') return void process.stdout.write(`Another process seeded ${shown} at the same time\n`);
+    const app = (await findDemo(store))?.app;
+    process.stdout.write(`Seeded ${shown}: ${formatCounts(outcome)}\n`);
+    if (app) {
+      process.stdout.write(
+        `Demo app "${app.name}": id ${app.id}, secret ${app.secret}\n` +
+          `The secret is shown only now; "loom app reset-secret ${app.id}" prints a new one.\n`,
+      );
+    }
   } finally {
     await store.close();
   }
@@ -56,16 +126,37 @@ export async function seedCommand(argv: string[]): Promise<void> {
  * complete. Answers the counts of this process's seed, 'seeded elsewhere' when it waited for
  * another's, or 'not empty' when the database held a graph already.
  */
-export async function seedDemo(
-  store: Store,
-  shown: string,
-  users: number,
-  seed: string,
-): Promise<Record<string, number> | 'seeded elsewhere' | 'not empty'> {
+export interface DemoSeed {
+  users: number;
+  seed: string;
+  /** Unix seconds: the graph's present. */
+  now: number;
+  /** The full demo graph when absent. */
+  profile?: SeedProfile;
+}
+
+/** How dense a seeded graph is: the full demo graph, or the lean one at this density. */
+export type SeedProfile = { kind: 'full' } | ({ kind: 'lean' } & LeanProfile);
+
+/** The default present of a seeded graph: the start of the current day, UTC. */
+export function startOfToday(): number {
+  return Math.floor(Date.now() / 86_400_000) * 86_400;
+}
+
+/** `--now` as unix seconds: a whole number of seconds, or an ISO 8601 date or date and time. */
+export function graphNow(text: string): number {
+  const seconds = /^\d+$/.test(text) ? Number(text) : /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) / 1000 : NaN;
+  if (!Number.isSafeInteger(seconds) || seconds <= 0) {
+    throw new UsageError(`--now must be unix seconds or an ISO 8601 date such as 2026-01-31, not "${text}"`);
+  }
+  return seconds;
+}
+
+export async function seedDemo(store: Store, shown: string, demo: DemoSeed): Promise<Record<string, number> | 'seeded elsewhere' | 'not empty'> {
   const claim = randomBytes(16).toString('hex');
   if ((await isEmptyStore(store)) && (await store.initSetting(SEEDING_SETTING, claim)) === claim) {
     process.stderr.write(`Seeding the demo graph into ${shown}…\n`);
-    return seedInto(store, users, seed);
+    return seedInto(store, demo);
   }
   if ((await store.getSetting(SEEDING_SETTING)) === undefined || (await store.getSetting(DONE_SETTING)) !== undefined) return 'not empty';
   process.stderr.write(`Another process is seeding ${shown}; waiting for it to finish…\n`);
@@ -90,10 +181,13 @@ async function lastObjectId(store: Store): Promise<number> {
 }
 
 /** Seeds with a progress bar (shown only when the work takes more than a second). */
-async function seedInto(store: Store, users: number, seed: string): Promise<Record<string, number>> {
+async function seedInto(store: Store, { users, seed, now, profile }: DemoSeed): Promise<Record<string, number>> {
   const progress = createProgress('Seeding the demo graph', process.stderr);
-  const now = Math.floor(Date.now() / 86_400_000) * 86_400;
-  const result = await seedGraph(store, { users, seed, now, onProgress: (done, total) => progress.update(done, total) });
+  const onProgress = (done: number, total: number) => progress.update(done, total);
+  const result =
+    profile?.kind === 'lean'
+      ? await seedLeanGraph(store, { users, seed, now, profile, onProgress })
+      : await seedGraph(store, { users, seed, now, onProgress });
   progress.finish();
   return result.counts;
 }

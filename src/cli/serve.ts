@@ -3,32 +3,53 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { appAccessToken } from '../auth/apps.js';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { Clock } from '../control/clock.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../control/journal.js';
 import { prepareGraph } from '../testing/start-loom.js';
-import { DEFAULT_PORT, DEMO_SEED, DEMO_USERS, envAdminKey, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, envTokenLifetime } from '../config.js';
+import {
+  DEFAULT_PORT,
+  DEMO_SEED,
+  DEMO_USERS,
+  envAdminKey,
+  envBodyTimeout,
+  envDb,
+  envHeaderTimeout,
+  envMediaDir,
+  envPort,
+  envProfileHost,
+  envPublicUrl,
+  envTokenLifetime,
+} from '../config.js';
+import { DEFAULT_TIMEOUTS, type RequestTimeouts } from '../http/connection-limits.js';
+import { MediaStore } from '../media/media-store.js';
+import { sweepMedia } from '../media/media-sweep.js';
 import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
 import { Schema } from '../schema/registry.js';
 import { openStore, redactPassword } from '../store/open-store.js';
-import type { Store } from '../store/store.js';
+import type { AppRecord, Store } from '../store/store.js';
 import { parseCommandArgs, positiveInteger, positiveIntegerFrom, UsageError } from './args.js';
 import { findDemo, issueToken } from './demo.js';
-import { seedDemo } from './seed.js';
+import { seedDemo, startOfToday } from './seed.js';
 import { startWorkers } from './workers.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js';
 
 const MAX_PORT = 65_535;
+/** A day: a longer timeout is no timeout, and Node's timers hold at most about 24 days. */
+const MAX_TIMEOUT = 86_400;
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
-                  [--public-url URL] [--profile-host URL] [--token-lifetime S] [--allow-private-photo-urls] [--no-demo]
-                  [--admin-key KEY] [--journal-size N] [--ephemeral] [--rate-limits]
+                  [--public-url URL] [--profile-host URL] [--token-lifetime S] [--allow-private-photo-urls]
+                  [--log FILE|-|off] [--no-demo] [--admin-key KEY] [--journal-size N] [--ephemeral] [--rate-limits]
+                  [--header-timeout S] [--body-timeout S]
                   [--allow-private-webhooks] [--webhook-window MS] [--webhook-retry-for S]
 
-Serves the Graph API. On an empty database it first seeds the demo graph, then
-prints the URL, a demo user access token, the demo user's sign-in email and
-password (for the OAuth dialog) and example requests.
+Serves the Graph API. On an empty database it first seeds the demo graph (and
+prints the demo app's secret, this once), then prints the URL, a demo user access
+token, the demo user's sign-in email and password (for the OAuth dialog) and
+example requests.
 
 Options:
   --port N            port to listen on (default: $PORT or 8080; 0: a free one)
@@ -46,6 +67,9 @@ Options:
   --allow-private-photo-urls
                       let photo uploads by url fetch from loopback and private networks
                       (refused by default, so a token cannot probe the machines around Loom)
+  --log FILE|-|off    where the one JSON line per request goes: appended to FILE,
+                      "-" for standard output, or "off"; default: off when standard
+                      output is a terminal (it shows the banner), else standard output
   --no-demo           do not seed the demo graph into an empty database
   --admin-key KEY     open the control API (/_loom/: reset, snapshots, clock, faults,
                       request journal) to requests from any address that send
@@ -67,6 +91,11 @@ Options:
   --ephemeral         serve a fresh temporary database (the demo graph, or one app
                       with --no-demo), print one JSON line {"url","app_id","app_secret"}
                       on stdout once ready, and delete the data on exit
+  --header-timeout S  seconds a client may take to send a request's line and headers;
+                      default: $LOOM_HEADER_TIMEOUT or ${DEFAULT_TIMEOUTS.headerMs / 1000}
+  --body-timeout S    seconds a request's body may pause without a byte (an upload of any
+                      length is never cut while bytes arrive); default: $LOOM_BODY_TIMEOUT or
+                      ${DEFAULT_TIMEOUTS.bodyIdleMs / 1000}. Either answers 408 and closes the connection
   -h, --help          show this help
 `;
 
@@ -82,6 +111,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'no-demo': { type: 'boolean' },
     'allow-private-photo-urls': { type: 'boolean' },
     workers: { type: 'string' },
+    'header-timeout': { type: 'string' },
+    'body-timeout': { type: 'string' },
+    log: { type: 'string' },
     'admin-key': { type: 'string' },
     'journal-size': { type: 'string' },
     ephemeral: { type: 'boolean' },
@@ -105,6 +137,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const adminKey = values['admin-key'] ?? envAdminKey();
   const journalSize = positiveInteger('journal-size', values['journal-size'], DEFAULT_JOURNAL_SIZE);
   if (journalSize > MAX_JOURNAL_SIZE) throw new UsageError(`--journal-size must be at most ${MAX_JOURNAL_SIZE}`);
+  const timeouts: RequestTimeouts = {
+    headerMs: 1000 * positiveIntegerFrom({ '--header-timeout': values['header-timeout'], LOOM_HEADER_TIMEOUT: envHeaderTimeout() }, DEFAULT_TIMEOUTS.headerMs / 1000, MAX_TIMEOUT),
+    bodyIdleMs: 1000 * positiveIntegerFrom({ '--body-timeout': values['body-timeout'], LOOM_BODY_TIMEOUT: envBodyTimeout() }, DEFAULT_TIMEOUTS.bodyIdleMs / 1000, MAX_TIMEOUT),
+  };
   const listen: Listen = {
     port,
     host,
@@ -113,6 +149,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
     tokenLifetime,
     mediaDir: values['media-dir'] ?? envMediaDir(),
     allowPrivatePhotoUrls: values['allow-private-photo-urls'] === true,
+    timeouts,
+    log: requestLog(values.log),
     ...(adminKey ? { adminKey } : {}),
     journalSize,
     rateLimits: values['rate-limits'] === true,
@@ -131,7 +169,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const store = openStore(db);
   // A worker runs this same command line, and only serves: the primary seeded and reports.
   if (cluster.isWorker) return void (await serveRequests(store, listen));
-  if (!values['no-demo']) await seedDemo(store, redactPassword(db), DEMO_USERS, DEMO_SEED);
+  const seeded = values['no-demo'] ? undefined : await seedDemo(store, redactPassword(db), { users: DEMO_USERS, seed: DEMO_SEED, now: startOfToday() });
+  const swept = sweepAtStart(store, listen.mediaDir);
   if (workers > 1) {
     // Built once here, without serving, so that every key the app makes is in the start state.
     await (await buildApp({ store, mediaDir: listen.mediaDir, recordStart: true })).close();
@@ -150,6 +189,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const credentials = await store.getCredentials(demo.user.id);
     lines.push(
       `Demo user: ${String(demo.user.data.name)} (id ${token.scopedUserId}), app "${demo.app.name}" (id ${demo.app.id})`,
+      ...demoAppSecretLines(demo.app, typeof seeded === 'object'),
       `Access token (valid ${describeSeconds(tokenLifetime)}): ${token.accessToken}`,
       `Explorer (get and renew tokens, run queries): ${base}/explorer`,
       ...(credentials ? [`Demo sign-in (OAuth dialog): email ${credentials.email}, password ${DEMO_PASSWORD}`] : []),
@@ -163,9 +203,50 @@ export async function serveCommand(argv: string[]): Promise<void> {
   } else {
     lines.push(`This database holds no demo graph (started with --no-demo).`);
   }
+  if (listen.log === false) lines.push(`Request logs are off (--log FILE keeps them in a file, --log - prints them here)`);
   process.stdout.write(`${lines.join('\n')}\n\n`);
   // The workers serve with their own connections.
-  if (workers > 1) await store.close();
+  if (workers > 1) {
+    await swept;
+    await store.close();
+  }
+}
+
+/** Files changed this recently may belong to an upload another process is making. */
+const SWEEP_GRACE_MS = 60_000;
+
+/** Settles the photo files a crash left behind, beside serving; the sweep only reads the store. */
+async function sweepAtStart(store: Store, mediaDir: string): Promise<void> {
+  try {
+    const { published, removed } = await sweepMedia(store, new MediaStore(mediaDir), { olderThan: Date.now() - SWEEP_GRACE_MS });
+    if (published + removed > 0) {
+      process.stderr.write(`Media: ${published} uploaded photos put in place, ${removed} files no photo uses removed\n`);
+    }
+  } catch (error) {
+    process.stderr.write(`The media directory could not be swept: ${(error as Error).message}\n`);
+  }
+}
+
+/**
+ * The demo app's secret is printed once, by the process that created it; after that only
+ * `app reset-secret` shows one (a new one), so the banner says so.
+ */
+function demoAppSecretLines(app: AppRecord, createdNow: boolean): string[] {
+  const again = `bin/loom app reset-secret ${app.id}`;
+  if (!createdNow) return [`Demo app secret: shown when it was created; "${again}" prints a new one`];
+  return [
+    `Demo app secret (shown this once; "${again}" prints a new one): ${app.secret}`,
+    `Demo app token (for test users, debug_token, the code exchange): ${appAccessToken(app)}`,
+  ];
+}
+
+/** Where request logs go: `--log`, else nowhere when a person watches the banner, else standard output. */
+function requestLog(choice: string | undefined): Listen['log'] {
+  if (choice === undefined) return process.stdout.isTTY ? false : true;
+  if (choice === 'off') return false;
+  if (choice === '-') return true;
+  if (choice === '') throw new UsageError('--log needs a file, "-" or "off"');
+  return { file: choice };
 }
 
 interface Listen {
@@ -176,6 +257,8 @@ interface Listen {
   tokenLifetime: number;
   mediaDir: string;
   allowPrivatePhotoUrls: boolean;
+  timeouts: RequestTimeouts;
+  log: boolean | { file: string };
   adminKey?: string;
   journalSize: number;
   rateLimits: boolean;
@@ -183,8 +266,7 @@ interface Listen {
 }
 
 async function serveRequests(store: Store, listen: Listen, recordStart = false, ephemeral?: { remove: () => void }): Promise<FastifyInstance> {
-  const quiet = ephemeral !== undefined;
-  const { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls, adminKey, journalSize, rateLimits, webhooks } = listen;
+  const { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls, adminKey, journalSize, rateLimits, log, timeouts, webhooks } = listen;
   const allowedHosts = loopbackHosts(host, publicUrl);
   const app = await buildApp({
     store,
@@ -196,9 +278,10 @@ async function serveRequests(store: Store, listen: Listen, recordStart = false, 
     ...(adminKey ? { adminKey } : {}),
     ...(allowedHosts ? { allowedHosts } : {}),
     // An ephemeral server's stdout carries only its one line of JSON.
-    logger: !quiet,
+    logger: ephemeral !== undefined ? false : log,
     tokenLifetime,
     webhooks: { ...webhooks, deliver: true },
+    timeouts,
     ...(publicUrl ? { publicUrl } : {}),
     ...(profileHost ? { profileHost } : {}),
   });
@@ -210,7 +293,16 @@ async function serveRequests(store: Store, listen: Listen, recordStart = false, 
   };
   process.once('SIGINT', close);
   process.once('SIGTERM', close);
-  await app.listen({ port, host });
+  try {
+    await app.listen({ port, host });
+  } catch (error) {
+    await app.close();
+    await store.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new UsageError(`port ${port} on ${host} is already in use (another Loom?); choose another with --port N or PORT=N`, { help: false });
+    }
+    throw error;
+  }
   return app;
 }
 

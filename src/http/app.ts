@@ -17,12 +17,14 @@ import { DeliveryWorker } from '../webhooks/worker.js';
 import { MediaStore } from '../media/media-store.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { registerBodyParsers } from './body-parsers.js';
+import { answerIdleSockets, DEFAULT_TIMEOUTS, refuseOversizedUploads, serverOptions, timeoutError, type RequestTimeouts } from './connection-limits.js';
 import { fromFrameworkError } from './error-envelope.js';
 import { explorerRoutes } from './explorer-routes.js';
 import { controlRoutes } from './control-routes.js';
 import { graphRoutes } from './graph-routes.js';
 import { mediaRoutes } from './media-routes.js';
 import { debugTokenRoute } from './debug-token-route.js';
+import { loginRoutes } from './login-routes.js';
 import { dialogRoutes } from './dialog-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { API_VERSION } from './graph-response.js';
@@ -40,8 +42,11 @@ export interface AppOptions {
   limits?: Partial<PageLimits>;
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
-  /** Log one line per request (the CLI turns this on; tests leave it off). */
-  logger?: boolean;
+  /**
+   * Log one JSON line per request, to standard output (true) or appended to a file (the CLI
+   * chooses; tests leave it off).
+   */
+  logger?: boolean | { file: string };
   /** The server's one clock (default: real time); tests freeze or move it to expire tokens. */
   clock?: Clock;
   /** Directory that keeps uploaded images. */
@@ -75,6 +80,8 @@ export interface AppOptions {
    * delivery worker, stopped when the app closes.
    */
   webhooks?: Partial<WebhookSettings> & { deliver?: boolean };
+  /** How long a request's head, and each pause in its body, may take (defaults: 10 s and 30 s). */
+  timeouts?: Partial<RequestTimeouts>;
 }
 
 /** The real service's limit for photo uploads. */
@@ -92,7 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     schema: options.schema ?? Schema.default(),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),
-    limits: { defaultLimit: 25, maxLimit: 100, maxItems: 50_000, ...options.limits },
+    limits: { defaultLimit: 25, maxLimit: 100, maxItems: 50_000, maxBytes: 8 * 1024 * 1024, maxWorkMs: 5000, ...options.limits },
     clock,
     media: {
       store: new MediaStore(options.mediaDir),
@@ -109,16 +116,31 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (!Number.isSafeInteger(settings.tokenLifetime) || settings.tokenLifetime <= 0) {
     throw new RangeError(`tokenLifetime must be a positive number of seconds, not ${options.tokenLifetime}`);
   }
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
-    logger: options.logger ? { level: 'info' } : false,
+    logger: typeof options.logger === 'object' ? { level: 'info', file: options.logger.file } : options.logger ? { level: 'info' } : false,
     // Loom writes its own single line per request (without the query string, which holds tokens).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit,
     genReqId: () => randomBytes(8).toString('base64url').slice(0, 11),
     requestIdHeader: false,
-    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    ...serverOptions(timeouts, MAX_HEADER_BYTES),
     clientErrorHandler: answerClientError,
+    // A path that does not decode (`/v2.4/%ZZ`) is answered like any other bad request, without echoing it.
+    frameworkErrors: (_error, request, reply) => {
+      // Such a request skips the hooks: it is logged, and its headers set, here.
+      request.log.info({ method: request.method, status: 400 }, 'request');
+      reply.header('x-fb-trace-id', request.id);
+      sendError(request, reply, GraphError.invalidParameter('The request path could not be read'));
+    },
   });
+
+  // Node leaves a request without Host to Loom (requireHostHeader is off), so it gets the envelope too.
+  app.addHook('onRequest', async (request) => {
+    if (!request.headers.host) throw GraphError.invalidParameter('The request has no Host header');
+  });
+  answerIdleSockets(app, (request, reply) => sendError(request, reply, timeoutError(timeouts)));
+  refuseOversizedUploads(app, settings.media.maxBytes);
 
   registerBodyParsers(app);
 
@@ -166,6 +188,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mediaRoutes, { media: settings.media.store });
   await app.register(oauthRoutes, { settings });
   await app.register(dialogRoutes, { settings });
+  await app.register(loginRoutes, { settings });
   await app.register(debugTokenRoute, { settings });
   await app.register(explorerRoutes, { settings });
   await app.register(controlRoutes, { settings, adminKey: options.adminKey });

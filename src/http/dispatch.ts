@@ -2,7 +2,9 @@ import { resolveViewer, type Viewer } from '../auth/viewer.js';
 import { createReadContext, type ReadContext } from '../engine/context.js';
 import { deleteFromEdge, deleteNode, postToEdge, updateNode } from '../engine/mutations.js';
 import { answerPermissions } from '../engine/permissions.js';
-import { readEdge, readManyEdges, readManyNodes, readNode, Redirect } from '../engine/read.js';
+import { Redirect } from '../engine/picture.js';
+import { readPublicPicture } from '../engine/public-picture.js';
+import { readEdge, readManyEdges, readManyNodes, readNode } from '../engine/read.js';
 import { GraphError } from '../errors.js';
 import { answerWebhookEdge, WEBHOOK_EDGES } from '../webhooks/subscriptions-api.js';
 import { runBatch } from './batch.js';
@@ -74,6 +76,9 @@ async function answer(settings: AppSettings, graph: GraphRequest, notes: Set<str
     return answerPermissions(await readContext(settings, graph, id, notes, note), id, graph.method, item);
   }
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, item, ...rest].join('/')}`);
+  if (!graph.accessToken && graph.method === 'get' && edge === 'picture' && item === undefined && id !== 'me') {
+    return readPublicPicture(settings.store, settings.schema, settings.publicUrl ?? graph.origin, id, graph.params);
+  }
   const context = await readContext(settings, graph, id, notes, note);
   if (edge !== undefined && WEBHOOK_EDGES.has(edge) && item === undefined) {
     return answerWebhookEdge(context, settings.webhooks, id, edge, graph.method, graph.params);

@@ -136,6 +136,11 @@ export interface AppRecord {
   secret: string;
   /** Key of the app's app-scoped user id mapping. */
   idKey: string;
+  /**
+   * Which slot of the scoped-id space the app's user ids fall in: the slot can be read off an id,
+   * so the apps an id may belong to are found by this (indexed) number. 0 for apps made before slots.
+   */
+  idTag: number;
   requireProof: boolean;
   businessId: ObjectId | null;
   createdTime: number;
@@ -159,6 +164,8 @@ export interface NewApp {
   name: string;
   secret: string;
   idKey: string;
+  /** 0 when absent. */
+  idTag?: number;
   requireProof?: boolean;
   businessId?: ObjectId | null;
   createdTime: number;
@@ -243,6 +250,11 @@ export interface Store {
   getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>>;
   /** One page per id1, in the requested order (newest first by default). Every id1 asked for is a key (an empty list when none). */
   getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>>;
+  /**
+   * getPages, and the objects its associations point at (each id2's, when it exists) in the same
+   * call: across a network, a level of a query then costs one round trip rather than two.
+   */
+  getPagesWithObjects(request: PageRequest): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }>;
   /** Count of associations of `type` from each id1 (0 when none). */
   getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>>;
   /** Which of the (id1, id2) pairs exist for `type`; answered as a set of `${id1}:${id2}`. */
@@ -253,6 +265,8 @@ export interface Store {
   createApp(app: NewApp): Promise<AppRecord>;
   getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>>;
   listApps(): Promise<AppRecord[]>;
+  /** The apps whose idTag is this one. */
+  findAppsByIdTag(idTag: number): Promise<AppRecord[]>;
   /**
    * Changes an app in one transaction (`now` becomes its object's updated time when its data
    * changes); answers the app as it now is, or undefined when there is no such app.
@@ -297,7 +311,8 @@ export interface Store {
   findCredentialsByEmail(email: string): Promise<Credentials | undefined>;
   getCredentials(userId: ObjectId): Promise<Credentials | undefined>;
 
-  saveAuthCode(code: AuthCode): Promise<void>;
+  /** Saves codes (one or many) in one call, one transaction. */
+  saveAuthCodes(codes: readonly AuthCode[]): Promise<void>;
   /** Returns the code and deletes it in one step, so a code can be redeemed once only. */
   takeAuthCode(hash: string): Promise<AuthCode | undefined>;
 
@@ -316,6 +331,21 @@ export interface Store {
    * present is an error; an idSequence record only ever moves the id sequence forwards.
    */
   loadRecords(records: readonly StoreRecord[]): Promise<void>;
+  /**
+   * Import of a large graph into an empty store: `fill` loads records (as loadRecords, each call
+   * its own transaction) while the secondary indexes are set aside; they are built once at the
+   * end, from sorted data, far faster than kept up to date row by row. A load cut short leaves a
+   * store to throw away, as any partial import does.
+   */
+  bulkLoad(fill: (load: (records: readonly StoreRecord[]) => Promise<void>) => Promise<void>): Promise<void>;
+
+  /**
+   * A number that moves on whenever an app, a token, a grant or a credential changes, through
+   * this store or any other process on the same database, and never otherwise goes back to a
+   * value it had: what a cache learnt of a token holds while the number stays the same. (The
+   * databases' triggers on those tables move it, so every revocation path reaches the caches.)
+   */
+  authVersion(): Promise<number>;
 
   /**
    * Counts one call for each subject (an app, one user of an app, …) in `minute` and answers

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { registerApp } from '../auth/apps.js';
 import { findDemo } from '../cli/demo.js';
 import { importGraph } from '../cli/import.js';
-import { seedDemo } from '../cli/seed.js';
+import { seedDemo, startOfToday } from '../cli/seed.js';
 import { DEMO_SEED, DEMO_USERS } from '../config.js';
 import { Clock } from '../control/clock.js';
 import { buildApp } from '../http/app.js';
@@ -103,7 +103,7 @@ export async function startLoom(options: StartLoomOptions = {}): Promise<Running
 /** Fills the new store as asked and answers the app the tests use: the demo app, or a new one. */
 export async function prepareGraph(store: Store, options: Pick<StartLoomOptions, 'demo' | 'graphFile'>, clock: Clock): Promise<AppRecord> {
   if (options.graphFile !== undefined) await importGraph(store, createReadStream(options.graphFile));
-  else if (options.demo) await seedDemo(store, 'a temporary database', DEMO_USERS, DEMO_SEED);
+  else if (options.demo) await seedDemo(store, 'a temporary database', { users: DEMO_USERS, seed: DEMO_SEED, now: startOfToday() });
   const demo = await findDemo(store);
   if (demo) return demo.app;
   const apps = await store.listApps();

@@ -20,7 +20,7 @@ async function exported(store: Store): Promise<string> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (chunk: Buffer) => chunks.push(chunk));
-  await exportGraph(store, out, { tokens: true });
+  await exportGraph(store, out, { tokens: true, secrets: true, keys: true });
   return Buffer.concat(chunks)
     .toString('utf8')
     .split('\n')

@@ -147,18 +147,18 @@ describe('PostgreSQL store', { skip: testPostgresUrl === undefined && 'LOOM_TEST
     });
   });
 
-  it('keeps bigint ids as numbers and moves the sequence forwards only', async () => {
+  it('keeps bigint ids as numbers and moves the sequence forwards only, never to a fixed id above it', async () => {
     await withStores(scratchLocation('postgres'), 1, async ([store]) => {
       // Above the sequence's range (fixed app ids live there): kept as a number, the sequence left alone.
       const high = 2 ** 52;
-      const inRange = SEQUENCE_ID_LIMIT - 10;
+      const below = SEQUENCE_ID_LIMIT - 10;
       await store!.loadRecords([
-        { record: 'object', id: high, type: 'user', owner: null, createdTime: 1, updatedTime: 1, data: {} },
-        { record: 'object', id: inRange, type: 'user', owner: null, createdTime: 1, updatedTime: 1, data: {} },
+        { record: 'object', id: below, type: 'user', owner: null, createdTime: 1, updatedTime: 1, data: {} },
+        { record: 'object', id: high, type: 'application', owner: null, createdTime: 1, updatedTime: 1, data: {} },
       ]);
       assert.equal((await store!.getObjects([high])).get(high)?.id, high);
       const { results } = await store!.write([{ op: 'createObject', object: { type: 'user', owner: null, createdTime: 1, data: {} } }]);
-      assert.equal(results[0], inRange + 1);
+      assert.equal(results[0], below + 1);
     });
   });
 });

@@ -139,13 +139,16 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 6,
-    description: 'tombstones of deleted apps',
+    description: "tombstones of deleted apps, and the slot of each app's scoped user ids",
     sql: `
       -- Only the id stays, so a deleted app's credentials and tokens get their own answer.
       CREATE TABLE deleted_apps (
         id bigint PRIMARY KEY,
         deleted_time bigint NOT NULL
       );
+      -- Apps made before slots keep slot 0, so the user ids they handed out stay the same.
+      ALTER TABLE apps ADD COLUMN id_tag integer NOT NULL DEFAULT 0;
+      CREATE INDEX apps_by_id_tag ON apps (id_tag);
     `,
   },
   {
@@ -163,6 +166,30 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 8,
+    description: 'a notification on every change to the auth tables, for the caches of tokens',
+    sql: `
+      -- Every process caches what a token stands for until told that an app, a token, a grant or
+      -- a credential changed. The triggers notify in the very transaction of the change (delivered
+      -- at its commit), so no revocation, whichever code or process makes it, goes unnoticed. The
+      -- payload names the schema, as several Loom graphs may share one database.
+      CREATE FUNCTION auth_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('loom_auth_changed', current_schema());
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER apps_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON apps
+        FOR EACH STATEMENT EXECUTE FUNCTION auth_changed();
+      CREATE TRIGGER tokens_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON tokens
+        FOR EACH STATEMENT EXECUTE FUNCTION auth_changed();
+      CREATE TRIGGER grants_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON grants
+        FOR EACH STATEMENT EXECUTE FUNCTION auth_changed();
+      CREATE TRIGGER credentials_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON credentials
+        FOR EACH STATEMENT EXECUTE FUNCTION auth_changed();
+    `,
+  },
+  {
+    version: 9,
     description: 'webhook subscriptions, the outbox of changes and the delivery queue',
     sql: `
       CREATE TABLE webhook_subscriptions (

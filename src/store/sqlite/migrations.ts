@@ -133,13 +133,16 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 6,
-    description: 'tombstones of deleted apps',
+    description: "tombstones of deleted apps, and the slot of each app's scoped user ids",
     sql: `
       -- Only the id stays, so a deleted app's credentials and tokens get their own answer.
       CREATE TABLE deleted_apps (
         id INTEGER PRIMARY KEY,
         deleted_time INTEGER NOT NULL
       );
+      -- Apps made before slots keep slot 0, so the user ids they handed out stay the same.
+      ALTER TABLE apps ADD COLUMN id_tag INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX apps_by_id_tag ON apps (id_tag);
     `,
   },
   {
@@ -157,6 +160,32 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 8,
+    description: 'a version of the auth tables, moved on by every change to them, for the caches of tokens',
+    sql: `
+      -- Every process caches what a token stands for while this number stays the same. Triggers
+      -- move it on in the very transaction that changes an app, a token, a grant or a credential,
+      -- so no revocation, whichever code or process makes it, can leave a cache serving a token.
+      CREATE TABLE auth_version (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        version INTEGER NOT NULL
+      );
+      INSERT INTO auth_version (id, version) VALUES (1, 0);
+      CREATE TRIGGER apps_changed_on_insert AFTER INSERT ON apps BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER apps_changed_on_update AFTER UPDATE ON apps BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER apps_changed_on_delete AFTER DELETE ON apps BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER tokens_changed_on_insert AFTER INSERT ON tokens BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER tokens_changed_on_update AFTER UPDATE ON tokens BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER tokens_changed_on_delete AFTER DELETE ON tokens BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER grants_changed_on_insert AFTER INSERT ON grants BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER grants_changed_on_update AFTER UPDATE ON grants BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER grants_changed_on_delete AFTER DELETE ON grants BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER credentials_changed_on_insert AFTER INSERT ON credentials BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER credentials_changed_on_update AFTER UPDATE ON credentials BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER credentials_changed_on_delete AFTER DELETE ON credentials BEGIN UPDATE auth_version SET version = version + 1; END;
+    `,
+  },
+  {
+    version: 9,
     description: 'webhook subscriptions, the outbox of changes and the delivery queue',
     sql: `
       CREATE TABLE webhook_subscriptions (

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { closeSync, openSync } from 'node:fs';
 import type {
   AppRecord,
   Association,
@@ -43,6 +44,8 @@ import {
   type TokenRow,
 } from '../rows.js';
 
+/** Page cache of a bulk load, in KiB (negative: a size rather than a page count); the index builds sort in it. */
+const BULK_CACHE_KIB = -128 * 1024;
 /** How long a statement waits for another process's write lock before failing. */
 const BUSY_TIMEOUT_MS = 5000;
 
@@ -52,6 +55,7 @@ const BUSY_TIMEOUT_MS = 5000;
  * loss, not just a killed process.
  */
 export function openSqliteStore(path: string): SqliteStore {
+  createPrivately(path);
   const db = new Database(path);
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -63,6 +67,21 @@ export function openSqliteStore(path: string): SqliteStore {
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/**
+ * The database holds password hashes, app secrets and the server's keys, so a new file is
+ * readable by its owner only. SQLite gives the -wal and -shm files the mode of the database
+ * file, so creating the file first (empty, which SQLite takes as a new database) covers all three.
+ */
+function createPrivately(path: string): void {
+  if (path === '' || path === ':memory:' || path.startsWith('file:')) return;
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (error) {
+    // An existing file keeps its mode; a missing directory is reported by SQLite as usual.
+    if (!['EEXIST', 'ENOENT'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
   }
 }
 
@@ -99,7 +118,7 @@ interface PageShape {
 
 type PageParams = Record<string, number | string>;
 
-const APP_COLUMNS = `a.id, json_extract(o.data, '$.name') AS name, a.secret, a.id_key, a.require_proof,
+const APP_COLUMNS = `a.id, json_extract(o.data, '$.name') AS name, a.secret, a.id_key, a.id_tag, a.require_proof,
   a.business_id, a.created_time, a.redirect_uris`;
 
 export class SqliteStore implements Store {
@@ -121,6 +140,7 @@ export class SqliteStore implements Store {
   private readonly appStatements: ReturnType<typeof prepareAppStatements>;
   private readonly changeApp: Database.Transaction<(id: ObjectId, changes: AppChanges, now: number) => boolean>;
   private readonly removeApp: Database.Transaction<(id: ObjectId, now: number) => boolean>;
+  private readonly putAuthCodes: Database.Transaction<(codes: readonly AuthCode[]) => void>;
   private readonly records: SqliteRecords;
   private readonly callCounts: SqliteCallCounts;
   private readonly loadInTransaction: Database.Transaction<(records: readonly StoreRecord[]) => void>;
@@ -170,6 +190,7 @@ export class SqliteStore implements Store {
         id,
         app.secret,
         app.idKey,
+        app.idTag ?? 0,
         app.requireProof ? 1 : 0,
         app.businessId ?? null,
         app.createdTime,
@@ -201,12 +222,21 @@ export class SqliteStore implements Store {
     this.putTokens = db.transaction((tokens: readonly TokenRecord[]) => {
       for (const token of tokens) this.putToken(token);
     });
+    this.putAuthCodes = db.transaction((codes: readonly AuthCode[]) => {
+      for (const code of codes) {
+        this.statements.insertAuthCode.run(code.hash, code.appId, code.userId, code.redirectUri, JSON.stringify(code.scopes), code.expiresAt);
+      }
+    });
     this.records = new SqliteRecords(db);
     this.callCounts = new SqliteCallCounts(db);
     this.loadInTransaction = db.transaction((records: readonly StoreRecord[]) => this.records.load(records));
   }
 
   async getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>> {
+    return this.readObjects(ids);
+  }
+
+  private readObjects(ids: readonly ObjectId[]): Map<ObjectId, StoredObject> {
     const objects = new Map<ObjectId, StoredObject>();
     if (ids.length === 0) return objects;
     for (const row of this.statements.selectObjects.all(JSON.stringify(ids))) {
@@ -216,6 +246,10 @@ export class SqliteStore implements Store {
   }
 
   async getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>> {
+    return this.readPages(request);
+  }
+
+  private readPages(request: PageRequest): Map<ObjectId, Association[]> {
     const pages = new Map<ObjectId, Association[]>();
     if (request.id1s.length === 0) return pages;
     if (!Number.isInteger(request.limit) || request.limit < 0) {
@@ -241,6 +275,17 @@ export class SqliteStore implements Store {
       }
     });
     return pages;
+  }
+
+  async getPagesWithObjects(request: PageRequest): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }> {
+    // In process, two calls cost no more than one; reading both in one snapshot keeps them consistent.
+    let result: { pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> } | undefined;
+    this.inSnapshot(() => {
+      const pages = this.readPages(request);
+      const ids = [...new Set([...pages.values()].flatMap((rows) => rows.map((row) => row.id2)))];
+      result = { pages, objects: this.readObjects(ids) };
+    });
+    return result!;
   }
 
   async getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>> {
@@ -278,6 +323,10 @@ export class SqliteStore implements Store {
     return this.statements.selectAllApps.all().map(toAppRecord);
   }
 
+  async findAppsByIdTag(idTag: number): Promise<AppRecord[]> {
+    return this.statements.selectAppsByIdTag.all(idTag).map(toAppRecord);
+  }
+
   async updateApp(id: ObjectId, changes: AppChanges, now: number): Promise<AppRecord | undefined> {
     if (!this.changeApp.immediate(id, changes, now)) return undefined;
     return (await this.getApps([id])).get(id);
@@ -291,6 +340,7 @@ export class SqliteStore implements Store {
     if (ids.length === 0) return new Set();
     return new Set(this.appStatements.selectDeletedApps.all(JSON.stringify(ids)).map((row) => row.id));
   }
+
 
   async saveTokens(tokens: readonly TokenRecord[]): Promise<void> {
     if (tokens.length > 0) this.putTokens.immediate(tokens);
@@ -346,15 +396,8 @@ export class SqliteStore implements Store {
     return row === undefined ? undefined : toCredentials(row);
   }
 
-  async saveAuthCode(code: AuthCode): Promise<void> {
-    this.statements.insertAuthCode.run(
-      code.hash,
-      code.appId,
-      code.userId,
-      code.redirectUri,
-      JSON.stringify(code.scopes),
-      code.expiresAt,
-    );
+  async saveAuthCodes(codes: readonly AuthCode[]): Promise<void> {
+    if (codes.length > 0) this.putAuthCodes.immediate(codes);
   }
 
   async takeAuthCode(hash: string): Promise<AuthCode | undefined> {
@@ -409,6 +452,31 @@ export class SqliteStore implements Store {
 
   async deleteSnapshot(name: string): Promise<boolean> {
     return new SqliteSnapshots(this.db).delete(name);
+  }
+
+  async bulkLoad(fill: (load: (records: readonly StoreRecord[]) => Promise<void>) => Promise<void>): Promise<void> {
+    // Indexes with SQL of their own; those behind primary keys and UNIQUE constraints stay.
+    const indexes = this.db
+      .prepare<[], { name: string; sql: string }>(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`)
+      .all();
+    for (const { name } of indexes) this.db.exec(`DROP INDEX "${name.replace(/"/g, '""')}"`);
+    // Each load is durable once the whole import is: a crash midway leaves a store to discard anyway.
+    this.db.pragma('synchronous = OFF');
+    const cacheSize = this.db.pragma('cache_size', { simple: true }) as number;
+    this.db.pragma(`cache_size = ${BULK_CACHE_KIB}`);
+    try {
+      await fill((records) => this.loadRecords(records));
+    } finally {
+      for (const { sql } of indexes) this.db.exec(sql);
+      this.db.pragma(`cache_size = ${cacheSize}`);
+      this.db.pragma('synchronous = FULL');
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    }
+  }
+
+  async authVersion(): Promise<number> {
+    // The auth tables' triggers move it on in the transaction of each change, made by any process.
+    return this.statements.selectAuthVersion.get()!.version;
   }
 
   async close(): Promise<void> {
@@ -608,9 +676,10 @@ function prepareStatements(db: Database.Database) {
     ),
     deleteCountsOf: db.prepare<[ObjectId]>('DELETE FROM counts WHERE id1 = ?'),
 
-    insertApp: db.prepare<[ObjectId, string, string, number, ObjectId | null, number, string]>(
-      'INSERT INTO apps (id, secret, id_key, require_proof, business_id, created_time, redirect_uris) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    insertApp: db.prepare<[ObjectId, string, string, number, number, ObjectId | null, number, string]>(
+      'INSERT INTO apps (id, secret, id_key, id_tag, require_proof, business_id, created_time, redirect_uris) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
+    selectAppsByIdTag: db.prepare<[number], AppRow>(`SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id WHERE a.id_tag = ?`),
     selectApps: db.prepare<[string], AppRow>(
       `SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id
        WHERE a.id IN (SELECT value FROM json_each(?))`,
@@ -621,6 +690,7 @@ function prepareStatements(db: Database.Database) {
       `INSERT OR REPLACE INTO tokens (hash, kind, app_id, user_id, scopes, issued_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
+    selectAuthVersion: db.prepare<[], { version: number }>('SELECT version FROM auth_version'),
     selectToken: db.prepare<[string], TokenRow>(
       'SELECT hash, kind, app_id, user_id, scopes, issued_at, expires_at FROM tokens WHERE hash = ?',
     ),
