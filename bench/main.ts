@@ -3,7 +3,9 @@
  * own process and driven by autocannon in another, pinned to separate cores where `taskset`
  * exists. Prints requests per second and the ratio to Fastify hello measured in the same round
  * (machine speed cancels out of a ratio), and writes bench/results/latest.md and latest.svg.
+ * Then runs the webhook benchmark (bench/webhooks.ts), which measures deliveries, not requests.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -175,6 +177,9 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
     if (postgresServer && postgresUrl) await dropDatabase(postgresServer, postgresUrl);
   }
+  // A process of its own, as `npm run bench:webhooks` runs it: its figures print after the table.
+  log('webhook deliveries (npm run bench:webhooks)');
+  execFileSync(process.execPath, [join(root, 'dist', 'bench', 'webhooks.js')], { stdio: 'inherit' });
 }
 
 /** Whether this build answers a batch of operations at `POST /` with one result per operation. */
