@@ -1,5 +1,6 @@
 import { appCommand, appHelp } from './app.js';
 import { UsageError } from './args.js';
+import { caCommand, caHelp } from './ca.js';
 import { exportCommand, exportHelp } from './export.js';
 import { importCommand, importHelp } from './import.js';
 import { seedCommand, seedHelp } from './seed.js';
@@ -13,6 +14,7 @@ const commands: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   app: { run: appCommand, help: appHelp },
   export: { run: exportCommand, help: exportHelp },
   import: { run: importCommand, help: importHelp },
+  ca: { run: caCommand, help: caHelp },
 };
 
 const mainHelp = `Usage: loom <command> [options]
@@ -26,6 +28,7 @@ Commands:
   app      register an app (prints its id and secret) or list the apps
   export   write a database's whole graph to standard output
   import   load an exported graph into an empty database
+  ca       print the path of the certificate "serve --intercept" uses, to trust it
 
 Run "loom <command> --help" for a command's options.
 

@@ -3,6 +3,7 @@ import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { DEFAULT_PORT, DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, envTokenLifetime } from '../config.js';
 import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
+import { authorityDirFor, INTERCEPTED_HOSTS, openCertificateAuthority, type HostCredentials } from '../intercept/certificate-authority.js';
 import { Schema } from '../schema/registry.js';
 import { openStore, redactPassword } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
@@ -14,7 +15,7 @@ import { startWorkers } from './workers.js';
 const MAX_PORT = 65_535;
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
-                  [--public-url URL] [--profile-host URL] [--token-lifetime S] [--allow-private-photo-urls] [--no-demo]
+                  [--public-url URL] [--profile-host URL] [--token-lifetime S] [--allow-private-photo-urls] [--intercept] [--no-demo]
 
 Serves the Graph API. On an empty database it first seeds the demo graph, then
 prints the URL, a demo user access token, the demo user's sign-in email and
@@ -36,6 +37,12 @@ Options:
   --allow-private-photo-urls
                       let photo uploads by url fetch from loopback and private networks
                       (refused by default, so a token cannot probe the machines around Loom)
+  --intercept         also act as an HTTPS proxy for clients that cannot change their
+                      host (HTTPS_PROXY=http://HOST:PORT): a CONNECT to port 443 of
+                      ${INTERCEPTED_HOSTS.join('\n                      ')}
+                      is answered by Loom itself, with a certificate of its local
+                      authority ("loom ca" prints its path); any other CONNECT is
+                      refused with 403
   --no-demo           do not seed the demo graph into an empty database
   -h, --help          show this help
 `;
@@ -51,6 +58,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'token-lifetime': { type: 'string' },
     'no-demo': { type: 'boolean' },
     'allow-private-photo-urls': { type: 'boolean' },
+    intercept: { type: 'boolean' },
     workers: { type: 'string' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
@@ -72,8 +80,11 @@ export async function serveCommand(argv: string[]): Promise<void> {
     tokenLifetime,
     mediaDir: values['media-dir'] ?? envMediaDir(),
     allowPrivatePhotoUrls: values['allow-private-photo-urls'] === true,
+    interceptAuthorityDir: values.intercept ? authorityDirFor(db) : undefined,
   };
 
+  // The primary creates the authority before any worker starts, so they all load the same one.
+  if (listen.interceptAuthorityDir && cluster.isPrimary) await openCertificateAuthority(listen.interceptAuthorityDir);
   const store = openStore(db);
   // A worker runs this same command line, and only serves: the primary seeded and reports.
   if (cluster.isWorker) return serveRequests(store, listen);
@@ -85,6 +96,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const demo = await findDemo(store);
   const processes = workers > 1 ? ` from ${workers} worker processes` : '';
   const lines = [``, `Loom is serving the Graph API at ${base}/v2.4/${processes}`];
+  if (listen.interceptAuthorityDir) {
+    const authority = await openCertificateAuthority(listen.interceptAuthorityDir);
+    lines.push(`Intercepting ${INTERCEPTED_HOSTS.join(', ')}: HTTPS_PROXY=${base} NODE_EXTRA_CA_CERTS=${authority.certificatePath}`);
+  }
   if (demo) {
     const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(), tokenLifetime);
     const credentials = await store.getCredentials(demo.user.id);
@@ -116,10 +131,16 @@ interface Listen {
   tokenLifetime: number;
   mediaDir: string;
   allowPrivatePhotoUrls: boolean;
+  /** Where the intercepting proxy's authority lives; no proxy when absent. */
+  interceptAuthorityDir: string | undefined;
 }
 
-async function serveRequests(store: Store, { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls }: Listen): Promise<void> {
+async function serveRequests(store: Store, listen: Listen): Promise<void> {
+  const { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls } = listen;
   const allowedHosts = loopbackHosts(host, publicUrl);
+  const intercept: HostCredentials | undefined = listen.interceptAuthorityDir
+    ? await (await openCertificateAuthority(listen.interceptAuthorityDir)).issueHostCredentials()
+    : undefined;
   const app = await buildApp({
     store,
     mediaDir,
@@ -129,6 +150,7 @@ async function serveRequests(store: Store, { port, host, publicUrl, profileHost,
     tokenLifetime,
     ...(publicUrl ? { publicUrl } : {}),
     ...(profileHost ? { profileHost } : {}),
+    ...(intercept ? { intercept } : {}),
   });
   const close = async () => {
     await app.close();

@@ -18,6 +18,8 @@ import { mediaRoutes } from './media-routes.js';
 import { debugTokenRoute } from './debug-token-route.js';
 import { dialogRoutes } from './dialog-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
+import { interceptConnect, isIntercepted } from './intercept-proxy.js';
+import type { HostCredentials } from '../intercept/certificate-authority.js';
 
 export interface AppOptions {
   store: Store;
@@ -48,6 +50,11 @@ export interface AppOptions {
   tokenLifetime?: number;
   /** Failed sign-ins allowed per email and per client address (defaults: 10 and 50 in 15 minutes). */
   signInLimits?: Partial<SignInLimits>;
+  /**
+   * Also act as an HTTPS proxy that answers CONNECTs to the Graph API's own hosts with these
+   * credentials (for clients that cannot change their host); off when absent.
+   */
+  intercept?: HostCredentials;
 }
 
 export interface AppSettings {
@@ -110,11 +117,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.allowedHosts) {
     const allowed = new Set(options.allowedHosts.map((name) => name.toLowerCase()));
     app.addHook('onRequest', async (request) => {
+      // An intercepted request names a Graph host by design, and reached Loom through its own CONNECT.
+      if (isIntercepted(request)) return;
       if (!allowed.has(request.hostname.toLowerCase())) {
         throw new GraphError(100, `(#100) This server does not answer for the host ${request.hostname.slice(0, 100)}`, { status: 421 });
       }
     });
   }
+
+  if (options.intercept) interceptConnect(app.server, options.intercept);
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('facebook-api-version', API_VERSION);

@@ -8,6 +8,7 @@ import { GraphError } from '../errors.js';
 import { API_VERSION, JSON_TYPE, sendJson, type AppSettings } from './app.js';
 import { readMultipart } from './uploads.js';
 import { toGraphRequest, type GraphRequest } from './graph-request.js';
+import { linkBaseUrl } from './intercept-proxy.js';
 
 /** Node and edge paths: `/<id>`, `/<id>/<edge>`, with or without a version prefix. */
 export async function graphRoutes(app: FastifyInstance, { settings }: { settings: AppSettings }): Promise<void> {
@@ -44,7 +45,7 @@ async function answer(settings: AppSettings, request: FastifyRequest, graph: Gra
 
 async function readContext(settings: AppSettings, request: FastifyRequest, graph: GraphRequest, id: string): Promise<ReadContext> {
   const viewer = await authenticate(settings, graph, id);
-  const publicUrl = settings.publicUrl ?? `${request.protocol}://${request.host}`;
+  const publicUrl = linkBaseUrl(request, settings.publicUrl);
   // Links carry the token the way the request did: as a parameter when it came as one, never
   // copied out of an Authorization header into a URL.
   const linkParams: Record<string, string> = {};
