@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { openCertificateAuthority } from '../../src/intercept/certificate-authority.js';
+import { runFb, type FbProxy } from '../helpers/fb-child.js';
+import { buildFixture, type Fixture } from '../helpers/fixture.js';
+import { pngBytes } from '../helpers/images.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+/** npm `fb`, unmodified, through `loom serve --intercept`: it only knows https://graph.facebook.com. */
+describe('npm fb through the intercepting proxy', () => {
+  let fixture: Fixture;
+  let server: TestServer;
+  let proxy: FbProxy;
+  before(async () => {
+    fixture = await buildFixture();
+    const authority = await openCertificateAuthority(join(mkdtempSync(join(tmpdir(), 'loom-ca-')), 'ca'));
+    server = await startServer(fixture.store, { clock: () => fixture.now, intercept: await authority.issueHostCredentials() });
+    proxy = { proxyUrl: server.url, certificatePath: authority.certificatePath };
+  });
+  after(async () => {
+    await server.close();
+    await fixture.store.close();
+  });
+
+  it('reads, writes and deletes with FB.api and FB.napi', async () => {
+    const token = await fixture.tokenFor(fixture.users.alice, ['public_profile', 'user_posts', 'publish_actions']);
+    const [me, posted, read, deleted, gone] = await runFb(proxy, { version: 'v2.4', accessToken: token }, [
+      { path: '/me', params: { fields: 'id,name' } },
+      { path: '/me/feed', method: 'post', params: { message: 'Hello from fb' } },
+      { path: 'me/feed', params: { fields: 'message', limit: 1 }, napi: true },
+      { path: '/me/feed', method: 'get', params: { limit: 1, fields: 'id' } },
+      { path: '/404', params: {} },
+    ]);
+    assert.deepEqual(me, { result: { id: fixture.scoped(fixture.users.alice), name: 'Alice Arden' } });
+    assert.ok('result' in posted!, JSON.stringify(posted));
+    const postId: string = posted.result.id;
+    assert.equal((read as any).result.data[0].message, 'Hello from fb');
+    assert.equal((deleted as any).result.data[0].id, postId);
+    assert.ok('error' in gone!);
+    assert.equal(gone.error.name, 'FacebookApiException');
+    assert.equal(gone.error.response.error.code, 100);
+    const [removed, after] = await runFb(proxy, { version: 'v2.4', accessToken: token }, [
+      { path: postId, method: 'delete' },
+      { path: postId, params: { fields: 'id' } },
+    ]);
+    assert.deepEqual(removed, { result: { success: true } });
+    assert.ok('error' in after!);
+  });
+
+  it('uploads a photo as multipart', async () => {
+    const token = await fixture.tokenFor(fixture.users.bob, ['public_profile', 'user_photos', 'publish_actions']);
+    const [uploaded] = await runFb(proxy, { version: 'v2.4', accessToken: token }, [
+      { path: '/me/photos', method: 'post', params: { source: { $png: pngBytes(8, 6).toString('base64') }, caption: 'From fb' } },
+    ]);
+    assert.ok('result' in uploaded!, JSON.stringify(uploaded));
+    const photo = await server.get(`/v2.4/${uploaded.result.id}`, { access_token: token, fields: 'width,height,name' });
+    assert.deepEqual(photo.body, { width: 8, height: 6, name: 'From fb', id: uploaded.result.id });
+  });
+});
