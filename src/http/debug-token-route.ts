@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { debugToken } from '../auth/debug-token.js';
 import { resolveViewer } from '../auth/viewer.js';
 import { GraphError } from '../errors.js';
-import { sendJson, type AppSettings } from './app.js';
+import { sendJson } from './reply.js';
+import type { AppSettings } from './settings.js';
 import { toGraphRequest, versionedPaths } from './graph-request.js';
 
 /** `GET /debug_token?input_token=…` with an app token, or a user token, of the same app. */

@@ -19,14 +19,17 @@ export function isIntercepted(request: FastifyRequest): boolean {
   return interceptedSockets.has(request.raw.socket);
 }
 
+/** The origin links in an answer are built from: the Graph host for an intercepted request, else the one it was addressed to. */
+export function requestOrigin(request: FastifyRequest): string {
+  return isIntercepted(request) ? INTERCEPTED_BASE_URL : `${request.protocol}://${request.host}`;
+}
+
 /**
- * The base of the absolute links in an answer: the Graph host for an intercepted request (the
- * client can only reach Loom through that name), else the configured public URL, else the
- * request's own host.
+ * The base of the absolute links in an answer. An intercepted request's client can only reach
+ * Loom through the Graph host, so its links name that host whatever the public URL is.
  */
-export function linkBaseUrl(request: FastifyRequest, publicUrl: string | undefined): string {
-  if (isIntercepted(request)) return INTERCEPTED_BASE_URL;
-  return publicUrl ?? `${request.protocol}://${request.host}`;
+export function linkBaseUrl(origin: string, publicUrl: string | undefined): string {
+  return origin === INTERCEPTED_BASE_URL ? origin : (publicUrl ?? origin);
 }
 
 /**
