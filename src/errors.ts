@@ -43,11 +43,12 @@ export class GraphError extends Error {
     return new GraphError(2500, `Unknown path components: ${components}`);
   }
 
+  /** Subcode 33 is what clients' suites match on; the service has sent it in every version since 2016. */
   static objectNotFound(id: string, method: 'get' | 'post' | 'delete' = 'get'): GraphError {
     return new GraphError(
       100,
       `Unsupported ${method} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
-      { type: 'GraphMethodException' },
+      { type: 'GraphMethodException', subcode: 33 },
     );
   }
 

@@ -3,7 +3,7 @@ import { fetchImage, tooLarge } from '../media/fetch-image.js';
 import { inspectImage, type ImageInfo } from '../media/image-check.js';
 import type { EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
 import { imageKeyOf } from '../schema/media.js';
-import { PUBLISH } from '../schema/writes.js';
+import { ALWAYS_GRANTED, PUBLISH } from '../schema/writes.js';
 import { CountLimitError, type IdOrRef, type ObjectId, type StoredObject, type WriteOp } from '../store/store.js';
 import { requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
@@ -91,7 +91,7 @@ export async function postToEdge(
   }
   if (!post.creates) return SUCCESS;
   const createdId = externalId(context, context.schema.type(post.creates)!, { id: results[0] as ObjectId, owner: viewer } as StoredObject);
-  if (params.fields !== undefined) return readNode(context, createdId, { fields: params.fields });
+  if (params.fields !== undefined) return readAsWriter(context, post.creates, createdId, params.fields);
   if (storyIndex === undefined) return { id: createdId };
   const postId = externalId(context, context.schema.type('post')!, { id: results[storyIndex] as ObjectId, owner: viewer } as StoredObject);
   return { id: createdId, post_id: postId };
@@ -113,7 +113,19 @@ export async function updateNode(context: ReadContext, idText: string, params: R
     throw GraphError.invalidParameter(`Nothing to update: give ${writable.map((def) => def.name).join(' or ')}`);
   }
   await context.store.write([{ op: 'updateObject', id: object.id, data: changes, updatedTime: context.now }]);
-  return params.fields === undefined ? SUCCESS : readNode(context, idText, { fields: params.fields });
+  return params.fields === undefined ? SUCCESS : readAsWriter(context, type.name, idText, params.fields);
+}
+
+/**
+ * The answer of a write with `fields`: the node just written, read by its writer. The writer sees
+ * what they wrote whatever read permission they hold (an uploader without `user_photos` still
+ * gets the caption back), so the written type's own permission counts as granted for this read.
+ */
+function readAsWriter(context: ReadContext, typeName: string, idText: string, fields: string): Promise<Json> {
+  const scope = context.schema.type(typeName)?.scope;
+  if (scope === undefined) return readNode(context, idText, { fields });
+  const viewer = { ...context.viewer, scopes: new Set([...context.viewer.scopes, scope]) };
+  return readNode({ ...context, viewer }, idText, { fields });
 }
 
 /**
@@ -282,7 +294,7 @@ function threadOf(context: ReadContext, object: StoredObject): number {
 function requirePublisher(context: ReadContext, scope: string): number {
   const { viewer } = context;
   if (viewer.userId === null) throw GraphError.activeTokenRequired();
-  if (!viewer.scopes.has(scope)) throw GraphError.permission(`Requires extended permission: ${scope}`);
+  if (scope !== ALWAYS_GRANTED && !viewer.scopes.has(scope)) throw GraphError.permission(`Requires extended permission: ${scope}`);
   return viewer.userId;
 }
 

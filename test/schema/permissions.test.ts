@@ -21,7 +21,7 @@ describe('the permission list the Explorer offers', () => {
     assert.deepEqual(permission('user_posts')?.edges, ['user/feed', 'user/home', 'user/posts', 'user/tagged']);
     assert.ok(permission('user_photos')?.fields.includes('photo.source'), 'a type-level scope covers its fields');
     assert.ok(!permission('user_photos')?.fields.includes('photo.id'), 'but not the id');
-    assert.ok(permission('user_friends')?.writes.includes('user/friends'), 'a write names its own permission');
+    assert.ok(permission('public_profile')?.writes.includes('user/friends'), 'a write names its own permission');
     assert.ok(!permission('publish_actions')?.writes.includes('application/accounts'), 'an app-token write needs no person');
     const writes = permission('publish_actions')?.writes ?? [];
     for (const edge of ['user/feed', 'post/likes', 'post/comments']) assert.ok(writes.includes(edge), edge);
