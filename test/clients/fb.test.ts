@@ -59,4 +59,47 @@ describe('npm fb through the intercepting proxy', () => {
     const photo = await server.get(`/v2.4/${uploaded.result.id}`, { access_token: token, fields: 'width,height,name' });
     assert.deepEqual(photo.body, { width: 8, height: 6, name: 'From fb', id: uploaded.result.id });
   });
+
+  it('asks for fields as an array, including nested ones, on graph.facebook.com and its beta host', async () => {
+    const token = await fixture.tokenFor(fixture.users.alice, ['public_profile', 'user_friends']);
+    const [me, beta] = await runFb(proxy, { version: 'v2.4', accessToken: token }, [
+      { path: '/me', params: { fields: ['id', 'name', 'friends.limit(2){name}'] } },
+      { path: '/me', params: { fields: ['name'] }, options: { beta: true } },
+    ]);
+    assert.ok('result' in me!, JSON.stringify(me));
+    assert.equal(me.result.name, 'Alice Arden');
+    assert.equal(me.result.friends.data.length, 2);
+    assert.deepEqual(Object.keys(me.result.friends.data[0]), ['name', 'id']);
+    assert.match(me.result.friends.paging.next, /^https:\/\/graph\.facebook\.com\/v2\.4\//);
+    assert.deepEqual(beta, { result: { name: 'Alice Arden', id: fixture.scoped(fixture.users.alice) } });
+  });
+
+  it('sends a batch, with a photo in attached_files', async () => {
+    const token = await fixture.tokenFor(fixture.users.carol, ['public_profile', 'user_photos', 'user_posts', 'publish_actions']);
+    const [answer] = await runFb(proxy, { version: 'v2.4', accessToken: token }, [
+      {
+        path: '',
+        method: 'post',
+        params: {
+          batch: [
+            { method: 'GET', relative_url: 'me?fields=name' },
+            { method: 'POST', relative_url: 'me/feed', body: 'message=Batched+by+fb', name: 'post' },
+            { method: 'GET', relative_url: '?ids={result=post:$.id}&fields=message' },
+            { method: 'POST', relative_url: 'me/photos', body: 'caption=Attached', attached_files: 'file1' },
+          ],
+          file1: { $png: pngBytes(5, 4).toString('base64') },
+        },
+      },
+    ]);
+    assert.ok('result' in answer!, JSON.stringify(answer));
+    const items = answer.result as { code: number; body: string }[];
+    assert.equal(items.length, 4);
+    assert.deepEqual(JSON.parse(items[0]!.body), { name: 'Carol Crane', id: fixture.scoped(fixture.users.carol) });
+    assert.equal(items[1], null, 'a referenced operation answers null');
+    const posts = JSON.parse(items[2]!.body);
+    assert.deepEqual(Object.values(posts).map((post: any) => post.message), ['Batched by fb']);
+    assert.equal(items[3]!.code, 200);
+    const photo = await server.get(`/v2.4/${JSON.parse(items[3]!.body).id}`, { access_token: token, fields: 'width,height' });
+    assert.deepEqual([photo.body.width, photo.body.height], [5, 4]);
+  });
 });
