@@ -1,10 +1,6 @@
 import { GraphError } from '../errors.js';
+import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import type { Grant, GrantStatus, ObjectId, Store } from '../store/store.js';
-
-import { ALWAYS_GRANTED } from '../schema/writes.js';
-
-/** Granted with every authorisation, and revoked only with the whole app. */
-export { ALWAYS_GRANTED };
 
 export function grantedScopes(grants: readonly Grant[] | undefined): Set<string> {
   return new Set((grants ?? []).filter((grant) => grant.status === 'granted').map((grant) => grant.scope));

@@ -1,4 +1,5 @@
-import { ALWAYS_GRANTED, grantedScopes } from '../auth/grants.js';
+import { grantedScopes } from '../auth/grants.js';
+import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import type { Viewer } from '../auth/viewer.js';
 import { GraphError } from '../errors.js';
 import type { EdgeDef } from '../schema/definition.js';

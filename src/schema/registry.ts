@@ -11,9 +11,8 @@ import { pageType } from './types/page.js';
 import { photoType } from './types/photo.js';
 import { postType } from './types/post.js';
 import { userType } from './types/user.js';
+import { offeredPermissions } from './permissions.js';
 
-/** Scopes no field or edge declares but every app may ask for: the baseline grant and the right to write. */
-const BASELINE_SCOPES = ['public_profile', 'publish_actions'];
 
 interface TypeIndex {
   fields: Map<string, FieldDef>;
@@ -24,6 +23,7 @@ export class Schema {
   readonly types: readonly NodeTypeDef[];
   private readonly byName = new Map<string, NodeTypeDef>();
   private readonly indexes = new Map<string, TypeIndex>();
+  private readonly scopes = new Set(offeredPermissions().map((permission) => permission.name));
 
   constructor(types: readonly NodeTypeDef[]) {
     this.types = types;
@@ -31,6 +31,10 @@ export class Schema {
       if (this.byName.has(type.name)) throw new Error(`Schema: node type "${type.name}" is declared twice`);
       this.byName.set(type.name, type);
       this.indexes.set(type.name, indexType(type));
+      if (type.scope !== undefined) this.scopes.add(type.scope);
+      for (const item of [...type.fields, ...type.edges]) {
+        if (item.scope !== undefined) this.scopes.add(item.scope);
+      }
     }
     for (const type of types) {
       for (const edge of type.edges) {
@@ -65,16 +69,14 @@ export class Schema {
     return this.indexes.get(type.name)?.edges.get(name);
   }
 
-  /** The permissions an app can request: those the schema relies on plus the baseline ones, sorted. */
+  /** The permissions an app can request: the catalogue's (permissions.ts) and any the schema relies on, sorted. */
   allScopes(): string[] {
-    const scopes = new Set(BASELINE_SCOPES);
-    for (const type of this.types) {
-      if (type.scope !== undefined) scopes.add(type.scope);
-      for (const item of [...type.fields, ...type.edges]) {
-        if (item.scope !== undefined) scopes.add(item.scope);
-      }
-    }
-    return [...scopes].sort();
+    return [...this.scopes].sort();
+  }
+
+  /** Whether an app may request this permission. */
+  offersScope(name: string): boolean {
+    return this.scopes.has(name);
   }
 }
 

@@ -3,9 +3,7 @@
  * runs every one of them through the same create path.
  */
 import type { EdgePost } from './definition.js';
-
-/** Granted with every authorisation: a POST that names it needs no permission at all. */
-export const ALWAYS_GRANTED = 'public_profile';
+import { ALWAYS_GRANTED } from './permissions.js';
 
 /** Longest message the real service accepts on a post or comment. */
 export const MESSAGE_LENGTH = 63_206;
