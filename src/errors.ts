@@ -79,6 +79,11 @@ export class GraphError extends Error {
     });
   }
 
+  /** Any use of a deleted app's id, secret or tokens. */
+  static appDeleted(): GraphError {
+    return new GraphError(190, 'Error validating application. Application has been deleted.', { authenticate: 'invalid_token' });
+  }
+
   static permission(detail = "The user hasn't authorized the application to perform this action"): GraphError {
     return new GraphError(200, `(#200) ${detail}`, { status: 403, authenticate: 'insufficient_scope' });
   }

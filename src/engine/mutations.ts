@@ -12,6 +12,7 @@ import { externalId, loadRoot } from './node-ids.js';
 import { readNode } from './read.js';
 import { followedId } from './visibility.js';
 import type { Json } from './render.js';
+import { updateAppSettings } from './app-settings.js';
 import { deleteTestUser, prepareTestUser, updateTestUser } from './test-users.js';
 
 const SUCCESS = { success: true };
@@ -103,7 +104,10 @@ export async function postToEdge(
  * they wrote; an app renames its test users or sets their password.
  */
 export async function updateNode(context: ReadContext, idText: string, params: Record<string, string>): Promise<Json> {
-  if (context.viewer.kind === 'app') return updateTestUser(context, idText, params);
+  if (context.viewer.kind === 'app') {
+    const own = idText === 'app' || idText === String(context.viewer.app.id);
+    return own ? updateAppSettings(context, params) : updateTestUser(context, idText, params);
+  }
   const { object, type } = await loadRoot(context, idText, 'post');
   const writable: ParamDef[] = type.fields.flatMap((field) => (field.writable ? [{ name: field.name, ...field.writable }] : []));
   if (writable.length === 0) throw GraphError.objectNotFound(idText, 'post');
