@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import graph from 'fbgraph';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { openCertificateAuthority } from '../../src/intercept/certificate-authority.js';
+import { loom } from '../helpers/cli.js';
 import { runFb, type FbProxy } from '../helpers/fb-child.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { pngBytes } from '../helpers/images.js';
@@ -87,5 +88,31 @@ describe('a client test suite set-up, through npm fbgraph and fb', () => {
     assert.ok('result' in photo!, JSON.stringify(photo));
     assert.deepEqual(Object.keys(photo.result).sort(), ['id', 'name']);
     assert.equal(photo.result.name, 'Uploaded by a suite');
+  });
+
+  it('uses an app created under a fixed id and secret, then is refused with the exact message once it is deleted', async () => {
+    const [id, secret] = ['987654321012345', 'f1xed5ecret0f1xed5ecret0f1xed5ec'];
+    const created = loom('app', 'create', '--name', 'Suite App', '--id', id, '--secret', secret, '--json', '--db', fixture.path);
+    assert.equal(created.code, 0, created.stderr);
+    assert.deepEqual(JSON.parse(created.stdout), { id, secret });
+    const issued = await ok('get', '/oauth/access_token', { client_id: id, client_secret: secret, grant_type: 'client_credentials' });
+    assert.equal(issued.access_token, `${id}|${secret}`);
+    await ok('post', `/${id}/accounts/test-users`, { access_token: issued.access_token, installed: 'true', permissions: 'read_insights' });
+    assert.deepEqual(await ok('post', `/${id}`, { access_token: issued.access_token, restrictions: JSON.stringify({ age: '21+' }) }), { success: true });
+    const app = await ok('get', `/${id}?fields=id,name,restrictions&access_token=${issued.access_token}`);
+    assert.deepEqual(app, { id, name: 'Suite App', restrictions: { age: '21+' } });
+
+    const deleted = loom('app', 'delete', id, '--db', fixture.path);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    const message = 'Error validating application. Application has been deleted.';
+    for (const [path, params] of [
+      ['/oauth/access_token', { client_id: id, client_secret: secret, grant_type: 'client_credentials' }],
+      [`/${id}`, { access_token: `${id}|${secret}` }],
+      [`/${id}/accounts/test-users`, { access_token: `${id}|${secret}` }],
+    ] as const) {
+      const { error } = await call('get', path, params);
+      assert.equal(error?.message, message, path);
+      assert.equal(error?.code, 190, path);
+    }
   });
 });
