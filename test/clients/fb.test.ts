@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,5 +102,27 @@ describe('npm fb through the intercepting proxy', () => {
     assert.equal(items[3]!.code, 200);
     const photo = await server.get(`/v2.4/${JSON.parse(items[3]!.body).id}`, { access_token: token, fields: 'width,height' });
     assert.deepEqual([photo.body.width, photo.body.height], [5, 4]);
+  });
+
+  it('signs calls with appsecret_proof given appSecret, and calls as another person with withAccessToken', async () => {
+    const alice = await fixture.tokenFor(fixture.users.alice, ['public_profile']);
+    const bob = await fixture.tokenFor(fixture.users.bob, ['public_profile']);
+    const [proved, other, wrong] = await runFb(proxy, { version: 'v2.4', accessToken: alice, appSecret: fixture.app.secret }, [
+      { path: '/me', params: { fields: 'id' } },
+      { path: '/me', params: { fields: 'id' }, withAccessToken: bob },
+      { path: '/me', params: { fields: 'id' }, options: { appSecret: 'not-the-secret' } },
+    ]);
+    assert.deepEqual(proved, { result: { id: fixture.scoped(fixture.users.alice) } });
+    assert.deepEqual(other, { result: { id: fixture.scoped(fixture.users.bob) } });
+    assert.ok('error' in wrong!);
+    assert.match(wrong.error.response.error.message, /appsecret_proof/);
+  });
+
+  it('reads a signed request with parseSignedRequest (no request to the server)', async () => {
+    const { FB } = (await import('fb')).default;
+    const payload = Buffer.from(JSON.stringify({ algorithm: 'HMAC-SHA256', user_id: '42', issued_at: 1 })).toString('base64url');
+    const signature = createHmac('sha256', fixture.app.secret).update(payload).digest('base64url');
+    assert.deepEqual(FB.parseSignedRequest(`${signature}.${payload}`, fixture.app.secret), { algorithm: 'HMAC-SHA256', user_id: '42', issued_at: 1 });
+    assert.equal(FB.parseSignedRequest(`${signature}x.${payload}`, fixture.app.secret), undefined);
   });
 });

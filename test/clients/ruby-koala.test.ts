@@ -90,6 +90,14 @@ describe('the requests of Ruby koala', () => {
     assert.equal(answers.body[3].code, 400, 'an unknown post fails alone');
   });
 
+  it('set_app_restrictions: a POST to the app with the restrictions as JSON', async () => {
+    const app = { accessToken: appToken, apiVersion: V };
+    const set = await koalaRequest(server, app, String(fixture.app.id), { restrictions: JSON.stringify({ age: '21+' }) }, 'post');
+    assert.deepEqual(set.body, { success: true }, set.text);
+    const read = await koalaRequest(server, app, String(fixture.app.id), { fields: 'restrictions' });
+    assert.deepEqual(read.body.restrictions, { age: '21+' });
+  });
+
   it('debug_token with the app token', async () => {
     const debugged = await koalaRequest(server, { accessToken: appToken, apiVersion: V }, 'debug_token', { input_token: token });
     assert.equal(debugged.body.data.is_valid, true, debugged.text);

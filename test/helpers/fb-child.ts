@@ -15,6 +15,8 @@ export interface FbCall {
   napi?: boolean;
   /** Options set with `FB.options(...)` before this call (for example `{ beta: true }`). */
   options?: Record<string, unknown>;
+  /** Make the call on `FB.withAccessToken(token)`, a new instance that inherits the others' options. */
+  withAccessToken?: string;
 }
 
 export type FbOutcome = { result: any } | { error: { name: string; message: string; response: any } };
@@ -61,10 +63,11 @@ async function childMain(): Promise<void> {
       }),
     );
     const args = [call.path, call.method ?? 'get', params];
+    const client = call.withAccessToken === undefined ? FB : FB.withAccessToken(call.withAccessToken);
     try {
       const result = call.napi
-        ? await new Promise((resolve, reject) => FB.napi(...args, (error: unknown, response: unknown) => (error ? reject(error) : resolve(response))))
-        : await FB.api(...args);
+        ? await new Promise((resolve, reject) => client.napi(...args, (error: unknown, response: unknown) => (error ? reject(error) : resolve(response))))
+        : await client.api(...args);
       outcomes.push({ result });
     } catch (error) {
       const failure = error as Error & { response?: unknown };
