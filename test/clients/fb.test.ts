@@ -118,8 +118,11 @@ describe('npm fb through the intercepting proxy', () => {
     assert.match(wrong.error.response.error.message, /appsecret_proof/);
   });
 
-  it('reads a signed request with parseSignedRequest (no request to the server)', async () => {
-    const { FB } = (await import('fb')).default;
+  it('keeps its token with setAccessToken and reads a signed request with parseSignedRequest (no request to the server)', async () => {
+    const { FB, Facebook } = (await import('fb')).default;
+    const own = new Facebook();
+    own.setAccessToken('a-token');
+    assert.equal(own.getAccessToken(), 'a-token');
     const payload = Buffer.from(JSON.stringify({ algorithm: 'HMAC-SHA256', user_id: '42', issued_at: 1 })).toString('base64url');
     const signature = createHmac('sha256', fixture.app.secret).update(payload).digest('base64url');
     assert.deepEqual(FB.parseSignedRequest(`${signature}.${payload}`, fixture.app.secret), { algorithm: 'HMAC-SHA256', user_id: '42', issued_at: 1 });

@@ -126,7 +126,13 @@ describe('the requests of Ruby koala', () => {
     const renamed = await koalaRequest(server, { accessToken: two.access_token, apiVersion: V }, one.id, { fields: 'name' });
     assert.equal(renamed.body.name, 'Renamed Koala');
     assert.deepEqual((await koalaRequest(server, app, one.id, {}, 'delete')).body, { success: true });
-    assert.deepEqual((await koalaRequest(server, app, two.id, {}, 'delete')).body, { success: true });
+    // delete_all: the remaining test users deleted in batches of delete_object operations.
+    const three = (await koalaRequest(server, app, path, { installed: 'false' }, 'post')).body;
+    const batch = JSON.stringify([two.id, three.id].map((id) => ({ method: 'delete', relative_url: id })));
+    const deleted = await koalaRequest(server, app, '/', { batch }, 'post');
+    assert.deepEqual(deleted.body.map((answer: { body: string }) => JSON.parse(answer.body)), [{ success: true }, { success: true }]);
+    const left = await koalaRequest(server, app, path);
+    assert.ok(!left.body.data.some((user: { id: string }) => [one.id, two.id, three.id].includes(user.id)));
   });
 
   it('OAuth: get_access_token_info (code) and exchange_access_token_info (POST fb_exchange_token)', async () => {
