@@ -51,6 +51,14 @@ describe('npm fbgraph through setGraphUrl', () => {
     assert.equal(missing.error.error_subcode, 33);
   });
 
+  it('reads a picture as fbgraph knows it: { image, location } from the redirect', async () => {
+    const picture = await ok('get', '/me/picture');
+    assert.equal(picture.image, true);
+    assert.match(picture.location, new RegExp(`^${server.url}/media/`));
+    const data = await ok('get', '/me/picture', { redirect: 'false' });
+    assert.equal(data.data.url, picture.location);
+  });
+
   it('posts to a feed (a form body with no Content-Type) and deletes with graph.del', async () => {
     const posted = await ok('post', '/me/feed', { message: 'Hello from fbgraph' });
     assert.match(posted.id, /^\d+_\d+$/);
