@@ -61,7 +61,6 @@ export interface AppOptions {
   intercept?: HostCredentials;
 }
 
-
 /** The real service's limit for photo uploads. */
 const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 

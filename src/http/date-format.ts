@@ -7,6 +7,7 @@ const LETTERS: Record<string, (date: Date) => string> = {
   d: (date) => two(date.getUTCDate()),
   D: (date) => WEEKDAYS[date.getUTCDay()]!.slice(0, 3),
   j: (date) => String(date.getUTCDate()),
+  S: (date) => ordinalSuffix(date.getUTCDate()),
   l: (date) => WEEKDAYS[date.getUTCDay()]!,
   N: (date) => String(date.getUTCDay() || 7),
   w: (date) => String(date.getUTCDay()),
@@ -33,6 +34,11 @@ const LETTERS: Record<string, (date: Date) => string> = {
   c: (date) => `${date.toISOString().slice(0, 19)}+00:00`,
   r: (date) => `${LETTERS.D!(date)}, ${LETTERS.d!(date)} ${LETTERS.M!(date)} ${LETTERS.Y!(date)} ${LETTERS.H!(date)}:${LETTERS.i!(date)}:${LETTERS.s!(date)} +0000`,
 };
+
+function ordinalSuffix(day: number): string {
+  if (day >= 11 && day <= 13) return 'th';
+  return ['th', 'st', 'nd', 'rd'][day % 10] ?? 'th';
+}
 
 /** Formats unix seconds with a PHP `date()` pattern; `\x` writes x as it is, unknown letters stand for themselves. */
 export function formatDate(unixSeconds: number, pattern: string): string {

@@ -5,7 +5,7 @@ import { answerPermissions } from '../engine/permissions.js';
 import { readEdge, readManyEdges, readManyNodes, readNode, Redirect } from '../engine/read.js';
 import { GraphError } from '../errors.js';
 import { runBatch } from './batch.js';
-import { API_VERSION, presentError, presentRedirect, presentValue, type GraphResponse } from './graph-response.js';
+import { API_VERSION, presentError, presentRedirect, presentValue, type DebugMessage, type GraphResponse } from './graph-response.js';
 import type { GraphRequest } from './graph-request.js';
 import { linkBaseUrl } from './intercept-proxy.js';
 import { outputOptions } from './output-options.js';
@@ -23,9 +23,11 @@ export async function dispatch(settings: AppSettings, request: GraphRequest): Pr
     // The name is refused, never echoed: an error answer is not wrapped in it either.
     if (options.callbackRefused) throw GraphError.invalidParameter('The callback parameter must be a JavaScript name: letters, digits, _ and $, joined by dots');
     const normalised = withFieldsText(request);
-    const outcome = await answer(settings, normalised);
+    const notes = new Set<string>();
+    const outcome = await answer(settings, normalised, notes);
     if (outcome instanceof Redirect) return presentRedirect(outcome.location);
-    return presentValue(options, { method: normalised.method, ifNoneMatch: normalised.headers['if-none-match'] }, 200, outcome, {});
+    const debug = [...notes].map((message): DebugMessage => ({ message, type: 'warning' }));
+    return presentValue(options, { method: normalised.method, ifNoneMatch: normalised.headers['if-none-match'] }, 200, outcome, {}, debug);
   } catch (error) {
     if (error instanceof GraphError) return presentError(options, error, request.traceId);
     throw error;
@@ -49,18 +51,19 @@ function withFieldsText(request: GraphRequest): GraphRequest {
   return { ...request, params: { ...request.params, fields: list.join(',') } };
 }
 
-async function answer(settings: AppSettings, graph: GraphRequest): Promise<unknown> {
+/** Notes on what the answer leaves out go to `notes`, for `debug=`. */
+async function answer(settings: AppSettings, graph: GraphRequest, notes: Set<string>): Promise<unknown> {
   // A third component is an edge's alias (`accounts/test-users`) or the node a POST addresses (`friends/<id>`).
   const [id, edge, item, ...rest] = graph.components;
-  if (graph.params.ids !== undefined && edge === undefined) return answerIds(settings, graph, id);
+  if (graph.params.ids !== undefined && edge === undefined) return answerIds(settings, graph, id, notes);
   if (id === undefined) return answerRoot(settings, graph);
   if (graph.files.length > 1) throw GraphError.invalidParameter('Send one image per request');
   const upload = graph.files[0]?.bytes;
   if (edge === 'permissions' && (item !== undefined || graph.method === 'delete') && rest.length === 0) {
-    return answerPermissions(await readContext(settings, graph, id), id, graph.method, item);
+    return answerPermissions(await readContext(settings, graph, id, notes), id, graph.method, item);
   }
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, item, ...rest].join('/')}`);
-  const context = await readContext(settings, graph, id);
+  const context = await readContext(settings, graph, id, notes);
   if (graph.method === 'post') {
     return edge === undefined ? updateNode(context, id, graph.params) : postToEdge(context, id, edge, graph.params, { itemText: item, upload });
   }
@@ -74,6 +77,8 @@ async function answer(settings: AppSettings, graph: GraphRequest): Promise<unkno
 async function answerRoot(settings: AppSettings, graph: GraphRequest): Promise<unknown> {
   if (graph.params.batch === undefined || graph.method !== 'post') throw GraphError.invalidParameter('No node specified');
   if (graph.inBatch) throw new GraphError(1, 'A batch operation cannot hold a batch of its own', { type: 'GraphBatchException' });
+  // A bad batch token fails the whole call, as on the real service, not each operation that would use it.
+  if (graph.accessToken) await authenticate(settings, graph, '');
   return runBatch(graph, (operation) => dispatch(settings, operation));
 }
 
@@ -81,18 +86,18 @@ async function answerRoot(settings: AppSettings, graph: GraphRequest): Promise<u
 export const MAX_IDS = 50;
 
 /** `GET /?ids=a,b` (nodes) and `GET /<edge>?ids=a,b` (one collection per id), keyed by each id as given. */
-async function answerIds(settings: AppSettings, graph: GraphRequest, edge: string | undefined): Promise<unknown> {
+async function answerIds(settings: AppSettings, graph: GraphRequest, edge: string | undefined, notes: Set<string>): Promise<unknown> {
   if (graph.method !== 'get') throw GraphError.invalidParameter(`Unsupported ${graph.method} request with ids`);
   const ids = graph.params.ids!.split(',').map((id) => id.trim());
   if (ids.some((id) => id === '')) throw GraphError.invalidParameter('Cannot specify an empty identifier');
   if (ids.length > MAX_IDS) throw GraphError.invalidParameter(`Too many ids: at most ${MAX_IDS} may be requested at once`);
-  const context = await readContext(settings, graph, ids.includes('me') ? 'me' : ids[0]!);
+  const context = await readContext(settings, graph, ids.includes('me') ? 'me' : ids[0]!, notes);
   if (edge !== undefined) return readManyEdges(context, ids, edge, graph.params);
   const { fields, limit, since, until } = graph.params;
   return readManyNodes(context, ids, { fields, edgeDefaults: { limit, since, until } });
 }
 
-async function readContext(settings: AppSettings, graph: GraphRequest, id: string): Promise<ReadContext> {
+async function readContext(settings: AppSettings, graph: GraphRequest, id: string, notes: Set<string>): Promise<ReadContext> {
   const viewer = await authenticate(settings, graph, id);
   const publicUrl = linkBaseUrl(graph.origin, settings.publicUrl);
   // Links carry the token the way the request did: as a parameter when it came as one, never
@@ -112,6 +117,7 @@ async function readContext(settings: AppSettings, graph: GraphRequest, id: strin
     tokenLifetime: settings.tokenLifetime,
     linkParams,
     businessKey: settings.businessKey,
+    notes,
     link: (path, params) => {
       const query = new URLSearchParams(params).toString();
       return `${publicUrl}/${API_VERSION}${path}${query ? `?${query}` : ''}`;
