@@ -77,6 +77,18 @@ describe('a client test suite set-up, through npm fbgraph and fb', () => {
     }
   });
 
+  it('reads a picture with no token (fbgraph reads the redirect; fb asks redirect=false)', async () => {
+    const person = fixture.scoped(fixture.users.bob);
+    const picture = await ok('get', `/${person}/picture`);
+    assert.equal(picture.image, true);
+    assert.match(picture.location, new RegExp(`^${server.url}/media/`));
+    const [described] = await runFb(proxy, { version: 'v2.4' }, [{ path: `/${person}/picture`, params: { redirect: 'false', type: 'large' } }]);
+    assert.ok('result' in described!, JSON.stringify(described));
+    assert.equal(described.result.data.is_silhouette, true);
+    assert.match(described.result.data.url, /^https:\/\/graph\.facebook\.com\/media\//);
+    assert.equal(described.result.data.width, 200);
+  });
+
   it('answers a feed write with the fields asked for (fbgraph) and a photo upload with its name (fb)', async () => {
     const token = await fixture.tokenFor(fixture.users.dave, ['public_profile', 'publish_actions']);
     const post = await ok('post', `/me/feed?access_token=${token}`, { message: 'Written by a suite', fields: 'message' });
