@@ -19,6 +19,8 @@ export interface AppUpdate {
   description?: string;
   /** Who may see the app (`{"age":"21+"}`, `{"location":"DE"}`, …), kept as given. */
   restrictions?: Record<string, unknown>;
+  /** The app's call budget per rolling hour when rate limits are counted; null: the real formula. */
+  callsPerHour?: number | null;
 }
 
 const MAX_NAME = 100;
@@ -38,6 +40,9 @@ export function appUpdateProblem(update: AppUpdate): string | undefined {
   if (update.restrictions !== undefined && JSON.stringify(update.restrictions).length > MAX_TEXT) {
     return `the restrictions must be at most ${MAX_TEXT} characters of JSON`;
   }
+  if (update.callsPerHour !== undefined && update.callsPerHour !== null && (!Number.isSafeInteger(update.callsPerHour) || update.callsPerHour < 1)) {
+    return 'the calls per hour must be a positive whole number';
+  }
   return undefined;
 }
 
@@ -51,6 +56,7 @@ export async function updateApp(store: Store, appId: ObjectId, update: AppUpdate
   for (const key of ['namespace', 'category', 'description'] as const) {
     if (update[key] !== undefined) data[key] = update[key] === '' ? null : update[key];
   }
+  if (update.callsPerHour !== undefined) data.calls_per_hour = update.callsPerHour;
   if (update.restrictions !== undefined) data.restrictions = Object.keys(update.restrictions).length === 0 ? null : update.restrictions;
   const changes: AppChanges = {
     secret: update.secret,

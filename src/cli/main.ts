@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { appCommand, appHelp } from './app.js';
 import { UsageError } from './args.js';
 import { caCommand, caHelp } from './ca.js';
+import { ctlCommand, ctlHelp, requestsCommand, requestsHelp } from './ctl.js';
 import { exportCommand, exportHelp } from './export.js';
 import { importCommand, importHelp } from './import.js';
 import { reseedCommand, reseedHelp } from './reseed.js';
@@ -18,6 +19,8 @@ const commands: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   export: { run: exportCommand, help: exportHelp },
   import: { run: importCommand, help: importHelp },
   ca: { run: caCommand, help: caHelp },
+  ctl: { run: ctlCommand, help: ctlHelp },
+  requests: { run: requestsCommand, help: requestsHelp },
 };
 
 const mainHelp = `Usage: loom <command> [options]
@@ -34,6 +37,8 @@ Commands:
   export   write a database's whole graph to standard output
   import   load an exported graph into an empty database
   ca       print the path of the certificate "serve --intercept" uses, to trust it
+  ctl      steer a running server: reset, snapshots, clock, faults, request journal
+  requests print a running server's request journal (--follow to tail it)
 
 Run "loom <command> --help" for a command's options, "loom --version" for the version.
 
@@ -44,6 +49,8 @@ Environment:
   LOOM_PUBLIC_URL   base URL of the links Loom writes
   LOOM_PROFILE_HOST host of people's profile links (default https://www.facebook.com)
   LOOM_TOKEN_LIFETIME  seconds the sign-in dialog's user tokens last (default 7200)
+  LOOM_ADMIN_KEY    key of the control API (serve, ctl, requests)
+  LOOM_URL          the server "ctl" and "requests" talk to (default http://127.0.0.1:8080)
 `;
 
 /** The version in package.json, which ships with Loom. */

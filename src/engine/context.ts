@@ -7,7 +7,8 @@ import type { FieldContext } from '../schema/definition.js';
 import type { Store } from '../store/store.js';
 import { CursorCodec } from './cursors.js';
 import type { PageLimits } from './edge-options.js';
-import { ItemBudget } from './item-budget.js';
+import { CostBudget } from './cost-budget.js';
+import { RequestObjects } from './request-objects.js';
 
 /** Everything one read needs; built per request by the caller (the HTTP layer, or a test). */
 export interface ReadContext {
@@ -31,8 +32,10 @@ export interface ReadContext {
   businessKey: string;
   cursors: CursorCodec;
   fieldContext: FieldContext;
-  /** What is left of the request's `limits.maxItems`. */
-  budget: ItemBudget;
+  /** What the request has spent of its cost limits, and when it should pause for others. */
+  budget: CostBudget;
+  /** The objects this request has loaded, each read once however often it is shown. */
+  objects: RequestObjects;
   /**
    * Why the answer holds less than was asked (a field left out for a permission not granted),
    * one sentence each, for clients that ask to debug.
@@ -40,7 +43,7 @@ export interface ReadContext {
   notes: Set<string>;
 }
 
-export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'notes'> & { notes?: Set<string> };
+export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'objects' | 'notes'> & { notes?: Set<string> };
 
 export function createReadContext(input: ReadContextInput): ReadContext {
   const { viewer } = input;
@@ -48,7 +51,8 @@ export function createReadContext(input: ReadContextInput): ReadContext {
   return {
     ...input,
     cursors: new CursorCodec(viewer.app.idKey, viewer.ids),
-    budget: new ItemBudget(input.limits.maxItems),
+    budget: new CostBudget(input.limits),
+    objects: new RequestObjects(input.store),
     notes: input.notes ?? new Set(),
     fieldContext: {
       userIdFor: (internalId) => viewer.ids.scope(internalId),

@@ -12,7 +12,7 @@ export async function debugTokenRoute(app: FastifyInstance, { settings }: { sett
     app.get(url, async (request, reply) => {
       const graph = toGraphRequest(request);
       if (!graph.accessToken) throw GraphError.noToken();
-      const now = settings.clock();
+      const now = settings.clock.now();
       const caller = await resolveViewer(settings.store, graph.accessToken, now, graph.params.appsecret_proof);
       return sendJson(request, reply, 200, await debugToken(settings.store, caller, graph.params.input_token, now));
     });

@@ -12,7 +12,7 @@ export async function oauthRoutes(app: FastifyInstance, { settings }: { settings
       url,
       handler: async (request, reply) => {
         const { params } = toGraphRequest(request);
-        const body = await answerTokenRequest(settings.store, params, { now: settings.clock(), tokenLifetime: settings.tokenLifetime });
+        const body = await answerTokenRequest(settings.store, params, { now: settings.clock.now(), tokenLifetime: settings.tokenLifetime });
         return sendJson(request, reply, 200, body);
       },
     });

@@ -1,3 +1,6 @@
+import type { RateLimits } from '../control/rate-limits.js';
+import type { Clock } from '../control/clock.js';
+import type { ControlPlane } from '../control/control-plane.js';
 import type { SignInLimits } from '../auth/sign-in-throttle.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import type { FetchLimits } from '../media/fetch-image.js';
@@ -12,10 +15,14 @@ export interface AppSettings {
   publicUrl: string | undefined;
   profileHost: string;
   limits: PageLimits;
-  clock: () => number;
+  clock: Clock;
   media: { store: MediaStore } & FetchLimits;
   /** Key of every `token_for_business`, read once at start. */
   businessKey: string;
   tokenLifetime: number;
   signInLimits: SignInLimits;
+  /** The test control plane: shared clock state, faults, the journal, snapshots. */
+  control: ControlPlane;
+  /** Per-app and per-user call budgets, when the server counts them. */
+  rateLimits: RateLimits | undefined;
 }

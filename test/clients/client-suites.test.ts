@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import graph from 'fbgraph';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
+import { Clock } from '../../src/control/clock.js';
 import { openCertificateAuthority } from '../../src/intercept/certificate-authority.js';
 import { loom } from '../helpers/cli.js';
 import { runFb, type FbProxy } from '../helpers/fb-child.js';
@@ -36,7 +37,7 @@ describe('a client test suite set-up, through npm fbgraph and fb', () => {
   before(async () => {
     fixture = await buildFixture();
     const authority = await openCertificateAuthority(join(mkdtempSync(join(tmpdir(), 'loom-ca-')), 'ca'));
-    server = await startServer(fixture.store, { clock: () => fixture.now, intercept: await authority.issueHostCredentials() });
+    server = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), intercept: await authority.issueHostCredentials() });
     proxy = { proxyUrl: server.url, certificatePath: authority.certificatePath };
     appToken = `${fixture.app.id}|${fixture.app.secret}`;
     graph.setGraphUrl(server.url).setVersion('2.4').setAccessToken(null);

@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { Clock } from '../../src/control/clock.js';
 import { openCertificateAuthority } from '../../src/intercept/certificate-authority.js';
 import { runFb, type FbProxy } from '../helpers/fb-child.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
@@ -18,7 +19,7 @@ describe('npm fb through the intercepting proxy', () => {
   before(async () => {
     fixture = await buildFixture();
     const authority = await openCertificateAuthority(join(mkdtempSync(join(tmpdir(), 'loom-ca-')), 'ca'));
-    server = await startServer(fixture.store, { clock: () => fixture.now, intercept: await authority.issueHostCredentials() });
+    server = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), intercept: await authority.issueHostCredentials() });
     proxy = { proxyUrl: server.url, certificatePath: authority.certificatePath };
   });
   after(async () => {

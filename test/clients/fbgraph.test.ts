@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import graph from 'fbgraph';
 import { issueAuthCode } from '../../src/auth/auth-codes.js';
+import { Clock } from '../../src/control/clock.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -23,7 +24,7 @@ describe('npm fbgraph through setGraphUrl', () => {
   let token: string;
   before(async () => {
     fixture = await buildFixture();
-    server = await startServer(fixture.store, { clock: () => fixture.now });
+    server = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now) });
     token = await fixture.tokenFor(fixture.users.alice, ['public_profile', 'user_posts', 'user_friends', 'publish_actions']);
     graph.setGraphUrl(server.url).setVersion('2.4').setAccessToken(token).setAppSecret(null);
   });

@@ -26,7 +26,7 @@ describe('the requests of Ruby koala', () => {
     assert.deepEqual(me.body, { id: fixture.scoped(fixture.users.alice), name: 'Alice Arden' });
     const metadata = await koalaRequest(server, api(), 'me', { metadata: '1' });
     assert.equal(metadata.body.metadata.type, 'user');
-    const ids = [fixture.scoped(fixture.users.alice), fixture.scoped(fixture.users.carol)];
+    const ids = [fixture.scoped(fixture.users.alice), fixture.scoped(fixture.users.bob)];
     const many = await koalaRequest(server, api(), '', { ids: ids.join(','), fields: 'name' });
     assert.deepEqual(Object.keys(many.body), ids);
     const friends = await koalaRequest(server, api(), 'me/friends', { limit: '2' });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { X509Certificate } from 'node:crypto';
+import { Clock } from '../../src/control/clock.js';
 import { openCertificateAuthority, type CertificateAuthority } from '../../src/intercept/certificate-authority.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { connectThrough, httpsThroughProxy } from '../helpers/proxy-client.js';
@@ -26,11 +27,11 @@ describe('the intercepting proxy', () => {
     authority = await openCertificateAuthority(authorityDir);
     // The loopback-only host list, as `loom serve` sets it: intercepted requests pass it anyway.
     server = await startServer(fixture.store, {
-      clock: () => fixture.now,
+      clock: Clock.frozenAt(fixture.now),
       allowedHosts: ['localhost', '127.0.0.1'],
       intercept: await authority.issueHostCredentials(),
     });
-    plain = await startServer(fixture.store, { clock: () => fixture.now });
+    plain = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now) });
     bystander = createServer((socket) => {
       bystanderConnections += 1;
       socket.destroy();
