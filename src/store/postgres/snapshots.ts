@@ -55,6 +55,8 @@ async function insertOrder(client: pg.ClientBase, schema: string, tables: string
 export async function saveSnapshot(client: pg.ClientBase, schema: string, name: string, createdTime: number): Promise<void> {
   const target = snapshotSchema(schema, name);
   const quoted = quoteIdentifier(target);
+  // Servers started together each record the start state: saves of one name take turns.
+  await lockSnapshot(client, target);
   await client.query(`DROP SCHEMA IF EXISTS ${quoted} CASCADE`);
   await client.query(`CREATE SCHEMA ${quoted}`);
   for (const table of await dataTables(client, schema)) {
@@ -75,6 +77,7 @@ export async function saveSnapshot(client: pg.ClientBase, schema: string, name: 
 
 export async function restoreSnapshot(client: pg.ClientBase, schema: string, name: string): Promise<boolean> {
   const source = snapshotSchema(schema, name);
+  await lockSnapshot(client, source);
   const { rowCount } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [source]);
   if (rowCount === 0) return false;
   const tables = await dataTables(client, schema);
@@ -113,4 +116,9 @@ export async function deleteSnapshot(client: pg.ClientBase, schema: string, name
   if (rowCount === 0) return false;
   await client.query(`DROP SCHEMA ${quoteIdentifier(target)} CASCADE`);
   return true;
+}
+
+/** Holds the snapshot's lock until the transaction ends, so no save or restore of it runs alongside. */
+async function lockSnapshot(client: pg.ClientBase, snapshot: string): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [snapshot]);
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -24,18 +25,24 @@ export class SqliteSnapshots {
   save(name: string, createdTime: number): void {
     const target = this.file(name);
     mkdirSync(this.directory, { recursive: true });
-    const partial = `${target}.partial`;
-    rmSync(partial, { force: true });
-    this.db.prepare('VACUUM INTO ?').run(partial);
-    const copy = new Database(partial);
+    // A name of its own: servers started together each record the start state, and the last
+    // whole copy to be renamed into place wins.
+    const partial = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.partial`;
     try {
-      copy.exec('CREATE TABLE loom_snapshot (name TEXT NOT NULL, created_time INTEGER NOT NULL)');
-      copy.prepare('INSERT INTO loom_snapshot (name, created_time) VALUES (?, ?)').run(name, createdTime);
-    } finally {
-      copy.close();
+      this.db.prepare('VACUUM INTO ?').run(partial);
+      const copy = new Database(partial);
+      try {
+        copy.exec('CREATE TABLE loom_snapshot (name TEXT NOT NULL, created_time INTEGER NOT NULL)');
+        copy.prepare('INSERT INTO loom_snapshot (name, created_time) VALUES (?, ?)').run(name, createdTime);
+      } finally {
+        copy.close();
+      }
+      // Taking the same name again replaces the old snapshot only once the new one is whole.
+      renameSync(partial, target);
+    } catch (error) {
+      rmSync(partial, { force: true });
+      throw error;
     }
-    // Taking the same name again replaces the old snapshot only once the new one is whole.
-    renameSync(partial, target);
   }
 
   restore(name: string): boolean {
