@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { appCommand, appHelp } from './app.js';
 import { UsageError } from './args.js';
+import { caCommand, caHelp } from './ca.js';
 import { ctlCommand, ctlHelp, requestsCommand, requestsHelp } from './ctl.js';
 import { exportCommand, exportHelp } from './export.js';
 import { importCommand, importHelp } from './import.js';
@@ -18,6 +19,7 @@ const commands: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   app: { run: appCommand, help: appHelp },
   export: { run: exportCommand, help: exportHelp },
   import: { run: importCommand, help: importHelp },
+  ca: { run: caCommand, help: caHelp },
   ctl: { run: ctlCommand, help: ctlHelp },
   requests: { run: requestsCommand, help: requestsHelp },
   webhooks: { run: webhooksCommand, help: webhooksHelp },
@@ -36,6 +38,7 @@ Commands:
            apps, or give one a new secret
   export   write a database's whole graph to standard output
   import   load an exported graph into an empty database
+  ca       print the path of the certificate "serve --intercept" uses, to trust it
   ctl      steer a running server: reset, snapshots, clock, faults, request journal
   requests print a running server's request journal (--follow to tail it)
   webhooks list subscriptions and deliveries, redeliver one, queue a test notification

@@ -27,6 +27,7 @@ import { MediaStore } from '../media/media-store.js';
 import { sweepMedia } from '../media/media-sweep.js';
 import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
+import { authorityDirFor, INTERCEPTED_HOSTS, openCertificateAuthority, type HostCredentials } from '../intercept/certificate-authority.js';
 import { Schema } from '../schema/registry.js';
 import { openStore, redactPassword } from '../store/open-store.js';
 import type { AppRecord, Store } from '../store/store.js';
@@ -42,8 +43,8 @@ const MAX_TIMEOUT = 86_400;
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
                   [--public-url URL] [--profile-host URL] [--token-lifetime S] [--allow-private-photo-urls]
-                  [--log FILE|-|off] [--no-demo] [--admin-key KEY] [--journal-size N] [--ephemeral] [--rate-limits]
-                  [--header-timeout S] [--body-timeout S]
+                  [--intercept] [--log FILE|-|off] [--no-demo] [--admin-key KEY] [--journal-size N] [--ephemeral]
+                  [--rate-limits] [--header-timeout S] [--body-timeout S]
                   [--allow-private-webhooks] [--webhook-window MS] [--webhook-retry-for S]
 
 Serves the Graph API. On an empty database it first seeds the demo graph (and
@@ -67,6 +68,12 @@ Options:
   --allow-private-photo-urls
                       let photo uploads by url fetch from loopback and private networks
                       (refused by default, so a token cannot probe the machines around Loom)
+  --intercept         also act as an HTTPS proxy for clients that cannot change their
+                      host (HTTPS_PROXY=http://HOST:PORT): a CONNECT to port 443 of
+                      ${INTERCEPTED_HOSTS.join('\n                      ')}
+                      is answered by Loom itself, with a certificate of its local
+                      authority ("loom ca" prints its path); any other CONNECT is
+                      refused with 403
   --log FILE|-|off    where the one JSON line per request goes: appended to FILE,
                       "-" for standard output, or "off"; default: off when standard
                       output is a terminal (it shows the banner), else standard output
@@ -110,6 +117,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'token-lifetime': { type: 'string' },
     'no-demo': { type: 'boolean' },
     'allow-private-photo-urls': { type: 'boolean' },
+    intercept: { type: 'boolean' },
     workers: { type: 'string' },
     'header-timeout': { type: 'string' },
     'body-timeout': { type: 'string' },
@@ -149,6 +157,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     tokenLifetime,
     mediaDir: values['media-dir'] ?? envMediaDir(),
     allowPrivatePhotoUrls: values['allow-private-photo-urls'] === true,
+    interceptAuthorityDir: values.intercept ? authorityDirFor(db) : undefined,
     timeouts,
     log: requestLog(values.log),
     ...(adminKey ? { adminKey } : {}),
@@ -166,6 +175,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
     return serveEphemeral(listen, values['no-demo'] !== true);
   }
 
+  // The primary creates the authority before any worker starts, so they all load the same one.
+  if (listen.interceptAuthorityDir && cluster.isPrimary) await openCertificateAuthority(listen.interceptAuthorityDir);
   const store = openStore(db);
   // A worker runs this same command line, and only serves: the primary seeded and reports.
   if (cluster.isWorker) return void (await serveRequests(store, listen));
@@ -184,6 +195,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const demo = await findDemo(store);
   const processes = workers > 1 ? ` from ${workers} worker processes` : '';
   const lines = [``, `Loom is serving the Graph API at ${base}/v2.4/${processes}`];
+  if (listen.interceptAuthorityDir) {
+    const authority = await openCertificateAuthority(listen.interceptAuthorityDir);
+    lines.push(`Intercepting ${INTERCEPTED_HOSTS.join(', ')}: HTTPS_PROXY=${base} NODE_EXTRA_CA_CERTS=${authority.certificatePath}`);
+  }
   if (demo) {
     const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(), tokenLifetime);
     const credentials = await store.getCredentials(demo.user.id);
@@ -263,11 +278,16 @@ interface Listen {
   journalSize: number;
   rateLimits: boolean;
   webhooks: Pick<WebhookSettings, 'allowPrivate' | 'windowMs' | 'retryFor'>;
+  /** Where the intercepting proxy's authority lives; no proxy when absent. */
+  interceptAuthorityDir: string | undefined;
 }
 
 async function serveRequests(store: Store, listen: Listen, recordStart = false, ephemeral?: { remove: () => void }): Promise<FastifyInstance> {
   const { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls, adminKey, journalSize, rateLimits, log, timeouts, webhooks } = listen;
   const allowedHosts = loopbackHosts(host, publicUrl);
+  const intercept: HostCredentials | undefined = listen.interceptAuthorityDir
+    ? await (await openCertificateAuthority(listen.interceptAuthorityDir)).issueHostCredentials()
+    : undefined;
   const app = await buildApp({
     store,
     mediaDir,
@@ -284,6 +304,7 @@ async function serveRequests(store: Store, listen: Listen, recordStart = false, 
     timeouts,
     ...(publicUrl ? { publicUrl } : {}),
     ...(profileHost ? { profileHost } : {}),
+    ...(intercept ? { intercept } : {}),
   });
   const close = async () => {
     await app.close();

@@ -27,6 +27,8 @@ import { debugTokenRoute } from './debug-token-route.js';
 import { loginRoutes } from './login-routes.js';
 import { dialogRoutes } from './dialog-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
+import { interceptConnect, isIntercepted } from './intercept-proxy.js';
+import type { HostCredentials } from '../intercept/certificate-authority.js';
 import { API_VERSION } from './graph-response.js';
 import { sendError } from './reply.js';
 import type { AppSettings } from './settings.js';
@@ -82,6 +84,11 @@ export interface AppOptions {
   webhooks?: Partial<WebhookSettings> & { deliver?: boolean };
   /** How long a request's head, and each pause in its body, may take (defaults: 10 s and 30 s). */
   timeouts?: Partial<RequestTimeouts>;
+  /**
+   * Also act as an HTTPS proxy that answers CONNECTs to the Graph API's own hosts with these
+   * credentials (for clients that cannot change their host); off when absent.
+   */
+  intercept?: HostCredentials;
 }
 
 /** The real service's limit for photo uploads. */
@@ -147,6 +154,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.allowedHosts) {
     const allowed = new Set(options.allowedHosts.map((name) => name.toLowerCase()));
     app.addHook('onRequest', async (request) => {
+      // An intercepted request names a Graph host by design, and reached Loom through its own CONNECT.
+      if (isIntercepted(request)) return;
       if (!allowed.has(request.hostname.toLowerCase())) {
         throw new GraphError(100, `(#100) This server does not answer for the host ${request.hostname.slice(0, 100)}`, { status: 421 });
       }
@@ -155,6 +164,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Another process may have moved the clock, set faults or restored the graph.
   app.addHook('onRequest', async () => settings.control.sync());
+
+  if (options.intercept) interceptConnect(app.server, options.intercept);
 
   // Every answer names its version and trace id; Graph answers write their own type and caching (graph-response.ts).
   app.addHook('onSend', async (request, reply, payload) => {

@@ -11,6 +11,7 @@ import { runBatch } from './batch.js';
 import { callerKnown, journalAnswer, type CallerNote } from './control-hooks.js';
 import { API_VERSION, presentError, presentRedirect, presentValue, type DebugMessage, type GraphResponse } from './graph-response.js';
 import type { GraphRequest } from './graph-request.js';
+import { linkBaseUrl } from './intercept-proxy.js';
 import { outputOptions } from './output-options.js';
 import type { AppSettings } from './settings.js';
 
@@ -119,7 +120,7 @@ async function answerIds(settings: AppSettings, graph: GraphRequest, edge: strin
 async function readContext(settings: AppSettings, graph: GraphRequest, id: string, notes: Set<string>, note: CallerNote): Promise<ReadContext> {
   const viewer = await authenticate(settings, graph, id);
   await callerKnown(settings, graph, viewer, note);
-  const publicUrl = settings.publicUrl ?? graph.origin;
+  const publicUrl = linkBaseUrl(graph.origin, settings.publicUrl);
   // Links carry the token the way the request did: as a parameter when it came as one, never
   // copied out of an Authorization header into a URL.
   const linkParams: Record<string, string> = {};

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { requestOrigin } from './intercept-proxy.js';
 
 export type GraphMethod = 'get' | 'post' | 'delete';
 
@@ -91,7 +92,7 @@ export function toGraphRequest(request: FastifyRequest, body: unknown = request.
     headers,
     defaultToken: headerToken(request.headers.authorization),
     files,
-    origin: `${request.protocol}://${request.host}`,
+    origin: requestOrigin(request),
     traceId: request.id,
   });
 }

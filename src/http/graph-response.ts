@@ -8,6 +8,7 @@ import type { OutputOptions } from './output-options.js';
 export const API_VERSION = 'v2.4';
 export const JSON_TYPE = 'application/json; charset=UTF-8';
 const JSONP_TYPE = 'text/javascript; charset=UTF-8';
+const PICTURE_REDIRECT_TYPE = 'image/jpeg';
 
 /**
  * A Graph answer, free of any transport: what the HTTP route writes, and what a batch turns
@@ -76,9 +77,12 @@ export function presentError(options: OutputOptions, error: GraphError, traceId:
   return serialise(options, error.status, errorBody(error, traceId), header ? { 'WWW-Authenticate': header } : {});
 }
 
-/** A pointer elsewhere (a picture edge): a 302 with its Location and no body. */
+/**
+ * A pointer elsewhere (a picture edge): a 302 with its Location and no body. Its type is an
+ * image's, as the real service sends it: clients (npm fbgraph) tell a picture from a JSON answer by it.
+ */
 export function presentRedirect(location: string): GraphResponse {
-  return { status: 302, headers: { ...commonHeaders(JSON_TYPE), Location: location }, body: '' };
+  return { status: 302, headers: { ...commonHeaders(PICTURE_REDIRECT_TYPE), Location: location }, body: '' };
 }
 
 function serialise(options: OutputOptions, status: number, value: unknown, extraHeaders: Record<string, string>): GraphResponse {

@@ -13,6 +13,8 @@ import { after, describe, it } from 'node:test';
 import { startServeWithEnv } from '../helpers/cli.js';
 
 const DOCS = 'docs';
+/** A page whose commands run longer than this has a command that never ends (a server, a --follow). */
+const PAGE_TIMEOUT_MS = 180_000;
 const directory = mkdtempSync(join(tmpdir(), 'loom-docs-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
 
@@ -43,7 +45,7 @@ describe('the shell commands of the docs', () => {
       const server = await startServeWithEnv(env);
       try {
         const script = ['set -euo pipefail', ...page.blocks].join('\n').replaceAll('http://localhost:8080', server.url);
-        const ran = spawnSync('bash', ['-c', script], { cwd, encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
+        const ran = spawnSync('bash', ['-c', script], { cwd, encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024, timeout: PAGE_TIMEOUT_MS });
         assert.equal(ran.status, 0, `docs/${page.name} failed:\n${ran.stderr}\n${ran.stdout.slice(-2000)}`);
         // curl succeeds on an error answer too: the pages show none, so any is a stale example.
         assert.doesNotMatch(ran.stdout, /\{"error":\{/, `docs/${page.name} got an error answer:\n${ran.stdout.slice(-2000)}`);
