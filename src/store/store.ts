@@ -137,6 +137,8 @@ export interface AppRecord {
    * without query or fragment, each allowing itself and the paths below it.
    */
   redirectUris: string[];
+  /** The API version the app's unversioned calls are answered in (`v2.0`…); null: the server's default. */
+  apiVersion: string | null;
 }
 
 export interface NewApp {
@@ -148,6 +150,8 @@ export interface NewApp {
   createdTime: number;
   /** None when absent. */
   redirectUris?: readonly string[];
+  /** The server's default when absent. */
+  apiVersion?: string | null;
 }
 
 export interface TokenRecord {

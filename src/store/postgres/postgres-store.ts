@@ -24,7 +24,7 @@ import { pageQuery } from './page-query.js';
 import { countTable, loadRecords, scanTable } from './records.js';
 import { statements, type Statement } from './statements.js';
 import { applyOps, tokenValues } from './write-batch.js';
-import { createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
+import { appData, createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 import {
   toAppRecord,
   toAuthCode,
@@ -127,7 +127,7 @@ export class PostgresStore implements Store {
   async createApp(app: NewApp): Promise<AppRecord> {
     const [row] = await this.rows<{ id: number }>(statements.insertApp, [
       app.createdTime,
-      JSON.stringify({ name: app.name }),
+      JSON.stringify(appData(app)),
       app.secret,
       app.idKey,
       app.requireProof ?? false,

@@ -23,7 +23,7 @@ import { migrate } from './migrations.js';
 import { filledData, mergeData, resolveId } from '../write-ops.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
 import { SqliteRecords } from './records.js';
-import { createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
+import { appData, createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 import {
   toAppRecord,
   toAuthCode,
@@ -94,7 +94,7 @@ interface PageShape {
 type PageParams = Record<string, number | string>;
 
 const APP_COLUMNS = `a.id, json_extract(o.data, '$.name') AS name, a.secret, a.id_key, a.require_proof,
-  a.business_id, a.created_time, a.redirect_uris`;
+  a.business_id, a.created_time, a.redirect_uris, json_extract(o.data, '$.api_version') AS api_version`;
 
 export class SqliteStore implements Store {
   /** The connection itself, for diagnostics and tests; everything else goes through Store. */
@@ -126,7 +126,7 @@ export class SqliteStore implements Store {
       return results;
     });
     this.insertApp = db.transaction((app: NewApp) => {
-      const id = this.insertObject('application', null, app.createdTime, app.createdTime, { name: app.name });
+      const id = this.insertObject('application', null, app.createdTime, app.createdTime, appData(app));
       this.statements.insertApp.run(
         id,
         app.secret,
