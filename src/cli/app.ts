@@ -3,12 +3,14 @@ import { registrableRedirectUri } from '../auth/redirect-uris.js';
 import { envDb } from '../config.js';
 import type { AppRecord, Store } from '../store/store.js';
 import { openStore } from '../store/open-store.js';
+import { apiVersionOption } from './api-version-option.js';
 import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
 
 const MAX_NAME = 100;
 const MAX_REDIRECT_URIS = 20;
 
-export const appHelp = `Usage: loom app create --name NAME [--redirect-uri URL]... [--business ID] [--require-proof] [--json] [--db PATH|URL]
+export const appHelp = `Usage: loom app create --name NAME [--redirect-uri URL]... [--business ID] [--require-proof]
+                       [--api-version V] [--json] [--db PATH|URL]
        loom app list [--json] [--db PATH|URL]
 
 "create" registers an app and prints its id and secret. The secret is shown this
@@ -26,6 +28,10 @@ Options:
                        apps of one business share token_for_business and list each
                        other in me/ids_for_business
   --require-proof      refuse Graph calls of the app that lack an appsecret_proof
+  --api-version V      the API version (v2.0 … v2.4, or any later published one)
+                       the app's unversioned calls are answered in, as the version
+                       set in a real app's dashboard; default: the server's
+                       (serve --default-version, v2.4)
   --json               create: print {"id","secret"}; list: print a JSON array
   --db PATH|URL        SQLite file or postgres:// URL (default: $LOOM_DB or ./loom.db)
   -h, --help           show this help
@@ -42,6 +48,7 @@ const CREATE_OPTIONS = {
   'require-proof': { type: 'boolean' },
   'redirect-uri': { type: 'string', multiple: true },
   business: { type: 'string' },
+  'api-version': { type: 'string' },
 } as const;
 
 export async function appCommand(argv: string[]): Promise<void> {
@@ -63,8 +70,9 @@ export async function appCommand(argv: string[]): Promise<void> {
   if (name.length > MAX_NAME) throw new UsageError(`--name must be at most ${MAX_NAME} characters`);
   const redirectUris = registrableUris(values['redirect-uri'] ?? []);
   const businessId = values.business === undefined ? null : positiveInteger('business', values.business, 0);
+  const apiVersion = values['api-version'] === undefined ? null : apiVersionOption('--api-version', values['api-version']);
   const app = await withStore(values.db, (store) =>
-    registerApp(store, { name, requireProof: values['require-proof'] === true, businessId, redirectUris, now: Math.floor(Date.now() / 1000) }),
+    registerApp(store, { name, requireProof: values['require-proof'] === true, businessId, redirectUris, apiVersion, now: Math.floor(Date.now() / 1000) }),
   );
   if (values.json) return void process.stdout.write(`${JSON.stringify({ id: String(app.id), secret: app.secret })}\n`);
   process.stdout.write(
@@ -74,6 +82,7 @@ export async function appCommand(argv: string[]): Promise<void> {
       `  App secret:   ${app.secret}`,
       `  App token:    ${appAccessToken(app)}`,
       ...(app.businessId === null ? [] : [`  Business:     ${app.businessId}`]),
+      ...(app.apiVersion === null ? [] : [`  API version:  ${app.apiVersion}`]),
       ...app.redirectUris.map((uri) => `  Redirect URI: ${uri}`),
       `The secret is shown only now; keep it private.`,
     ].join('\n') + '\n',
@@ -107,6 +116,7 @@ function listJson(apps: readonly AppRecord[]): string {
     require_proof: app.requireProof,
     business_id: app.businessId === null ? null : String(app.businessId),
     redirect_uris: app.redirectUris,
+    api_version: app.apiVersion,
   }));
   return `${JSON.stringify(listed)}\n`;
 }

@@ -1,3 +1,5 @@
+import { DEFAULT_API_VERSION, type ApiVersion } from '../schema/versions.js';
+import { apiVersionOption } from './api-version-option.js';
 import cluster from 'node:cluster';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { DEFAULT_PORT, DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, envTokenLifetime } from '../config.js';
@@ -14,7 +16,8 @@ import { startWorkers } from './workers.js';
 const MAX_PORT = 65_535;
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
-                  [--public-url URL] [--profile-host URL] [--token-lifetime S] [--allow-private-photo-urls] [--no-demo]
+                  [--public-url URL] [--profile-host URL] [--token-lifetime S] [--default-version V]
+                  [--allow-private-photo-urls] [--no-demo]
 
 Serves the Graph API. On an empty database it first seeds the demo graph, then
 prints the URL, a demo user access token, the demo user's sign-in email and
@@ -33,6 +36,9 @@ Options:
                       default: $LOOM_PROFILE_HOST, else https://www.facebook.com
   --token-lifetime S  seconds the user tokens of the sign-in dialog (and the printed
                       demo token) last; default: $LOOM_TOKEN_LIFETIME or ${SHORT_LIVED_SECONDS}
+  --default-version V the API version of unversioned calls made without a token or by
+                      an app that names none (bin/loom app create --api-version);
+                      default: v2.4. Versioned paths (/v2.0/me) always answer in theirs
   --allow-private-photo-urls
                       let photo uploads by url fetch from loopback and private networks
                       (refused by default, so a token cannot probe the machines around Loom)
@@ -52,6 +58,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'no-demo': { type: 'boolean' },
     'allow-private-photo-urls': { type: 'boolean' },
     workers: { type: 'string' },
+    'default-version': { type: 'string' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
   const port = positiveIntegerFrom({ '--port': values.port, PORT: envPort() }, DEFAULT_PORT, MAX_PORT);
@@ -70,6 +77,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     publicUrl,
     profileHost,
     tokenLifetime,
+    defaultVersion: values['default-version'] === undefined ? DEFAULT_API_VERSION : apiVersionOption('--default-version', values['default-version']),
     mediaDir: values['media-dir'] ?? envMediaDir(),
     allowPrivatePhotoUrls: values['allow-private-photo-urls'] === true,
   };
@@ -84,9 +92,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const base = publicUrl ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
   const demo = await findDemo(store);
   const processes = workers > 1 ? ` from ${workers} worker processes` : '';
-  const lines = [``, `Loom is serving the Graph API at ${base}/v2.4/${processes}`];
+  const lines = [``, `Loom is serving the Graph API at ${base}/${listen.defaultVersion}/${processes}`];
   if (demo) {
-    const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(), tokenLifetime);
+    const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(listen.defaultVersion), tokenLifetime);
     const credentials = await store.getCredentials(demo.user.id);
     lines.push(
       `Demo user: ${String(demo.user.data.name)} (id ${token.scopedUserId}), app "${demo.app.name}" (id ${demo.app.id})`,
@@ -114,11 +122,12 @@ interface Listen {
   publicUrl: string | undefined;
   profileHost: string | undefined;
   tokenLifetime: number;
+  defaultVersion: ApiVersion;
   mediaDir: string;
   allowPrivatePhotoUrls: boolean;
 }
 
-async function serveRequests(store: Store, { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls }: Listen): Promise<void> {
+async function serveRequests(store: Store, { port, host, publicUrl, profileHost, tokenLifetime, defaultVersion, mediaDir, allowPrivatePhotoUrls }: Listen): Promise<void> {
   const allowedHosts = loopbackHosts(host, publicUrl);
   const app = await buildApp({
     store,
@@ -127,6 +136,7 @@ async function serveRequests(store: Store, { port, host, publicUrl, profileHost,
     ...(allowedHosts ? { allowedHosts } : {}),
     logger: true,
     tokenLifetime,
+    defaultVersion,
     ...(publicUrl ? { publicUrl } : {}),
     ...(profileHost ? { profileHost } : {}),
   });

@@ -19,11 +19,11 @@ export interface NodeRead {
 export async function readNode(context: ReadContext, idText: string, read: NodeRead = {}): Promise<Json> {
   const { object, type } = await loadRoot(context, idText);
   const selections = read.fields === undefined ? undefined : withEdgeDefaults(context, type.name, parseFields(read.fields), read.edgeDefaults);
-  const node = (await renderNodes(context, type, [object], selections)).get(object.id)!;
+  const node = (await renderNodes(context, type, [object], selections, true)).get(object.id)!;
   if (!read.metadata) return node;
   // Every rendered node carries its id; metadata goes just before it.
   const { id, ...rest } = node;
-  const metadata = renderMetadata(type, (edge) => context.link(`/${String(id)}/${edge}`, context.linkParams));
+  const metadata = renderMetadata(context.schema, context.version, type, (edge) => context.link(`/${String(id)}/${edge}`, context.linkParams));
   return { ...rest, metadata, id };
 }
 
@@ -44,7 +44,7 @@ export async function readEdge(
   aliasText?: string,
 ): Promise<Json | Redirect> {
   const { object, type } = await loadRoot(context, idText);
-  const edge = context.schema.edge(type, edgeName);
+  const edge = context.schema.edge(type, edgeName, context.version);
   if (!edge || (aliasText !== undefined && aliasText !== edge.alias)) {
     throw GraphError.unknownPath(`/${[edgeName, aliasText].filter((part) => part !== undefined).join('/')}`);
   }
@@ -83,7 +83,7 @@ function withEdgeDefaults(
   if (given.length === 0) return selections;
   const type = context.schema.type(typeName)!;
   return selections.map((selection) => {
-    if (!context.schema.edge(type, selection.name)) return selection;
+    if (!context.schema.edge(type, selection.name, context.version)) return selection;
     const modifiers = { ...selection.modifiers };
     for (const name of given) modifiers[name] ??= defaults![name]!;
     return { ...selection, modifiers };

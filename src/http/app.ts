@@ -7,6 +7,7 @@ import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../auth/sign-in-throt
 import { GraphError } from '../errors.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import { Schema } from '../schema/registry.js';
+import { DEFAULT_API_VERSION, type ApiVersion } from '../schema/versions.js';
 import type { Store } from '../store/store.js';
 import type { FetchLimits } from '../media/fetch-image.js';
 import { MediaStore } from '../media/media-store.js';
@@ -48,6 +49,8 @@ export interface AppOptions {
   tokenLifetime?: number;
   /** Failed sign-ins allowed per email and per client address (defaults: 10 and 50 in 15 minutes). */
   signInLimits?: Partial<SignInLimits>;
+  /** The API version of unversioned calls without a token, or whose app names none (default v2.4). */
+  defaultVersion?: ApiVersion;
 }
 
 export interface AppSettings {
@@ -62,9 +65,9 @@ export interface AppSettings {
   businessKey: string;
   tokenLifetime: number;
   signInLimits: SignInLimits;
+  defaultVersion: ApiVersion;
 }
 
-export const API_VERSION = 'v2.4';
 export const JSON_TYPE = 'application/json; charset=UTF-8';
 /** The real service's limit for photo uploads. */
 const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -87,6 +90,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     businessKey: await businessTokenKey(options.store),
     tokenLifetime: options.tokenLifetime ?? SHORT_LIVED_SECONDS,
     signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
+    defaultVersion: options.defaultVersion ?? DEFAULT_API_VERSION,
   };
   if (!Number.isSafeInteger(settings.tokenLifetime) || settings.tokenLifetime <= 0) {
     throw new RangeError(`tokenLifetime must be a positive number of seconds, not ${options.tokenLifetime}`);
@@ -117,7 +121,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('facebook-api-version', API_VERSION);
+    // Graph routes name the version that answered; everything else answers in the server's.
+    if (!reply.hasHeader('facebook-api-version')) reply.header('facebook-api-version', settings.defaultVersion);
     reply.header('x-fb-trace-id', request.id);
     // Images and pages set their own type and caching; every Graph answer is exactly this JSON type, never cached.
     const type = reply.getHeader('content-type');

@@ -7,6 +7,8 @@ export interface GraphRequest {
   method: GraphMethod;
   /** Path components after the optional version prefix, percent-decoded. */
   components: string[];
+  /** The version prefix of the path as written (`v2.3`), published or not; undefined when there is none. */
+  versionText: string | undefined;
   /** Query string and body parameters together (the body wins), in the order they were sent. */
   params: Record<string, string>;
   accessToken: string | undefined;
@@ -25,7 +27,7 @@ export function toGraphRequest(request: FastifyRequest, body: unknown = request.
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
   const components = path.split('/').filter((part) => part !== '').map(safeDecode);
-  if (components.length > 0 && VERSION.test(components[0]!)) components.shift();
+  const versionText = components.length > 0 && VERSION.test(components[0]!) ? components.shift() : undefined;
 
   const params: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(queryStart === -1 ? '' : url.slice(queryStart + 1))) params[key] = value;
@@ -36,7 +38,7 @@ export function toGraphRequest(request: FastifyRequest, body: unknown = request.
     override === 'get' || override === 'post' || override === 'delete'
       ? override
       : (request.method.toLowerCase() as GraphMethod);
-  return { method, components, params, accessToken: params.access_token || headerToken(request.headers.authorization) };
+  return { method, components, versionText, params, accessToken: params.access_token || headerToken(request.headers.authorization) };
 }
 
 /** Form bodies arrive as strings; JSON bodies may nest (`privacy={"value":"SELF"}`), kept as JSON text. */

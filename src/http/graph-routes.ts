@@ -1,11 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { resolveViewer, type Viewer } from '../auth/viewer.js';
 import { createReadContext, type ReadContext } from '../engine/context.js';
 import { deleteFromEdge, deleteNode, postToEdge, updateNode } from '../engine/mutations.js';
 import { answerPermissions } from '../engine/permissions.js';
 import { readEdge, readNode, Redirect } from '../engine/read.js';
 import { GraphError } from '../errors.js';
-import { API_VERSION, JSON_TYPE, sendJson, type AppSettings } from './app.js';
+import type { ApiVersion } from '../schema/versions.js';
+import { announceVersion, answeringVersion, pathVersion } from './api-version.js';
+import { JSON_TYPE, sendJson, type AppSettings } from './app.js';
 import { readMultipart } from './uploads.js';
 import { toGraphRequest, type GraphRequest } from './graph-request.js';
 
@@ -17,22 +19,31 @@ export async function graphRoutes(app: FastifyInstance, { settings }: { settings
     handler: async (request, reply) => {
       const multipart = request.isMultipart() ? await readMultipart(request, settings.media.maxBytes) : undefined;
       const graph = toGraphRequest(request, multipart ? multipart.fields : request.body);
-      const result = await answer(settings, request, graph, multipart?.file);
+      const result = await answer(settings, request, reply, graph, multipart?.file);
       if (result instanceof Redirect) return reply.code(302).header('location', result.location).type(JSON_TYPE).send('');
       return sendJson(request, reply, 200, result);
     },
   });
 }
 
-async function answer(settings: AppSettings, request: FastifyRequest, graph: GraphRequest, upload: Buffer | undefined): Promise<unknown> {
+async function answer(
+  settings: AppSettings,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  graph: GraphRequest,
+  upload: Buffer | undefined,
+): Promise<unknown> {
+  const version = pathVersion(graph.versionText, graph.components);
+  if (version) announceVersion(reply, version);
+  const readContext = (id: string) => versionedContext(settings, request, reply, graph, id, version);
   // A third component is an edge's alias (`accounts/test-users`) or the node a POST addresses (`friends/<id>`).
   const [id, edge, item, ...rest] = graph.components;
   if (id === undefined) throw GraphError.invalidParameter('No node specified');
   if (edge === 'permissions' && (item !== undefined || graph.method === 'delete') && rest.length === 0) {
-    return answerPermissions(await readContext(settings, request, graph, id), id, graph.method, item);
+    return answerPermissions(await readContext(id), id, graph.method, item);
   }
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, item, ...rest].join('/')}`);
-  const context = await readContext(settings, request, graph, id);
+  const context = await readContext(id);
   if (graph.method === 'post') {
     return edge === undefined ? updateNode(context, id, graph.params) : postToEdge(context, id, edge, graph.params, { itemText: item, upload });
   }
@@ -42,8 +53,17 @@ async function answer(settings: AppSettings, request: FastifyRequest, graph: Gra
   return readNode(context, id, { fields, metadata: metadata === '1' || metadata === 'true', edgeDefaults: { limit, since, until } });
 }
 
-async function readContext(settings: AppSettings, request: FastifyRequest, graph: GraphRequest, id: string): Promise<ReadContext> {
+async function versionedContext(
+  settings: AppSettings,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  graph: GraphRequest,
+  id: string,
+  fromPath: ApiVersion | undefined,
+): Promise<ReadContext> {
   const viewer = await authenticate(settings, graph, id);
+  const version = answeringVersion(fromPath, viewer.app, settings.defaultVersion);
+  announceVersion(reply, version);
   const publicUrl = settings.publicUrl ?? `${request.protocol}://${request.host}`;
   // Links carry the token the way the request did: as a parameter when it came as one, never
   // copied out of an Authorization header into a URL.
@@ -54,6 +74,7 @@ async function readContext(settings: AppSettings, request: FastifyRequest, graph
     store: settings.store,
     schema: settings.schema,
     viewer,
+    version,
     now: settings.clock(),
     publicUrl,
     profileHost: settings.profileHost,
@@ -64,7 +85,7 @@ async function readContext(settings: AppSettings, request: FastifyRequest, graph
     businessKey: settings.businessKey,
     link: (path, params) => {
       const query = new URLSearchParams(params).toString();
-      return `${publicUrl}/${API_VERSION}${path}${query ? `?${query}` : ''}`;
+      return `${publicUrl}/${version}${path}${query ? `?${query}` : ''}`;
     },
   });
 }

@@ -11,6 +11,7 @@ import { pageType } from './types/page.js';
 import { photoType } from './types/photo.js';
 import { postType } from './types/post.js';
 import { userType } from './types/user.js';
+import { DEFAULT_API_VERSION, rules, VERSIONED_PERMISSIONS, type ApiVersion } from './versions.js';
 
 /** Scopes no field or edge declares but every app may ask for: the baseline grant and the right to write. */
 const BASELINE_SCOPES = ['public_profile', 'publish_actions'];
@@ -57,24 +58,48 @@ export class Schema {
     return this.byName.get(name);
   }
 
-  field(type: NodeTypeDef, name: string): FieldDef | undefined {
-    return this.indexes.get(type.name)?.fields.get(name);
+  /** The field of that name in this API version (by default, the version unversioned calls get). */
+  field(type: NodeTypeDef, name: string, version: ApiVersion = DEFAULT_API_VERSION): FieldDef | undefined {
+    const field = this.indexes.get(type.name)?.fields.get(name);
+    return field && rules.allows(field.versions, version) ? field : undefined;
   }
 
-  edge(type: NodeTypeDef, name: string): EdgeDef | undefined {
-    return this.indexes.get(type.name)?.edges.get(name);
+  /** The edge of that name in this API version. */
+  edge(type: NodeTypeDef, name: string, version: ApiVersion = DEFAULT_API_VERSION): EdgeDef | undefined {
+    const edge = this.indexes.get(type.name)?.edges.get(name);
+    return edge && rules.allows(edge.versions, version) ? edge : undefined;
   }
 
-  /** The permissions an app can request: those the schema relies on plus the baseline ones, sorted. */
-  allScopes(): string[] {
+  /** The type's fields and edges that exist in this API version, in declaration order. */
+  fieldsIn(type: NodeTypeDef, version: ApiVersion): FieldDef[] {
+    return type.fields.filter((field) => rules.allows(field.versions, version));
+  }
+
+  edgesIn(type: NodeTypeDef, version: ApiVersion): EdgeDef[] {
+    return type.edges.filter((edge) => rules.allows(edge.versions, version));
+  }
+
+  /** What a read without `fields` sends in this API version, for a node read by its own path (`root`) or inside another answer. */
+  defaultFields(type: NodeTypeDef, version: ApiVersion, root: boolean): string[] {
+    const full = type.fullDefaultFields;
+    if (!full || rules.has('minimal-default-fields', version) || (full.rootOnly && !root)) return type.defaultFields;
+    return full.names.filter((name) => this.field(type, name, version) ?? this.edge(type, name, version));
+  }
+
+  /**
+   * The permissions an app can request in this API version, sorted: those the schema relies on,
+   * the baseline ones and the versioned ones of versions.ts, each where it exists in this version.
+   */
+  allScopes(version: ApiVersion = DEFAULT_API_VERSION): string[] {
     const scopes = new Set(BASELINE_SCOPES);
     for (const type of this.types) {
       if (type.scope !== undefined) scopes.add(type.scope);
-      for (const item of [...type.fields, ...type.edges]) {
+      for (const item of [...this.fieldsIn(type, version), ...this.edgesIn(type, version)]) {
         if (item.scope !== undefined) scopes.add(item.scope);
       }
     }
-    return [...scopes].sort();
+    for (const scope of Object.keys(VERSIONED_PERMISSIONS)) scopes.add(scope);
+    return [...scopes].filter((scope) => rules.permissionExists(scope, version)).sort();
   }
 }
 
@@ -100,6 +125,9 @@ function indexType(type: NodeTypeDef): TypeIndex {
   }
   for (const name of type.defaultFields) {
     if (!fields.has(name)) throw new Error(`Schema: default field "${type.name}.${name}" is not a declared field`);
+  }
+  for (const name of type.fullDefaultFields?.names ?? []) {
+    if (!fields.has(name) && !edges.has(name)) throw new Error(`Schema: default field "${type.name}.${name}" is neither a field nor an edge`);
   }
   return { fields, edges };
 }

@@ -171,6 +171,9 @@ export const VERSIONED_PERMISSIONS: Readonly<Record<string, { rule: RuleName; re
   manage_notifications: { rule: 'permission-manage-notifications' },
 };
 
+/** What a write that creates nothing answers: `{"success":true}`, or in v2.0 a bare `true`. */
+export type BooleanResult = true | { success: true };
+
 /** The one question code asks about versions. */
 export const rules = {
   has(name: RuleName, version: ApiVersion): boolean {
@@ -195,7 +198,7 @@ export const rules = {
     }
     return readers;
   },
-  booleanResult(version: ApiVersion): true | { success: true } {
+  booleanResult(version: ApiVersion): BooleanResult {
     return rules.has('boolean-result-object', version) ? { success: true } : true;
   },
 };

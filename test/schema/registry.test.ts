@@ -71,12 +71,15 @@ test('allScopes lists every declared scope plus the baseline ones, sorted and on
   }
 });
 
-test('allScopes of a schema without scoped items is just the baseline', () => {
-  assert.deepEqual(new Schema([nodeType({})]).allScopes(), ['public_profile', 'publish_actions']);
+test('allScopes of a schema without scoped items is the baseline and the versioned permissions of that version', () => {
+  assert.deepEqual(new Schema([nodeType({})]).allScopes(), ['public_profile', 'publish_actions', 'user_managed_groups', 'user_posts']);
+  assert.deepEqual(new Schema([nodeType({})]).allScopes('v2.0'), [
+    'manage_notifications', 'public_profile', 'publish_actions', 'read_mailbox', 'read_stream', 'user_groups', 'user_interests', 'user_status',
+  ]);
   const scoped = nodeType({
     edges: [{ name: 'friends', target: 'thing', scope: 'user_friends', description: 'Friends.' }],
   });
-  assert.deepEqual(new Schema([scoped]).allScopes(), ['public_profile', 'publish_actions', 'user_friends']);
+  assert.deepEqual(new Schema([scoped]).allScopes(), ['public_profile', 'publish_actions', 'user_friends', 'user_managed_groups', 'user_posts']);
 });
 
 test('a type declared twice is rejected', () => {
