@@ -104,6 +104,8 @@ export interface EdgeDef {
   post?: EdgePost;
   /** The edge exists only in the API versions where this rule of versions.ts holds; in every version when absent. */
   versions?: RuleName;
+  /** In the API versions where this rule holds, paging links count items (`offset`) instead of showing cursors. */
+  offsetPaging?: RuleName;
 }
 
 export type Visibility =

@@ -206,6 +206,7 @@ const edges: EdgeDef[] = [
     description: 'People waiting for this person to accept their friend request.' },
   { name: 'friends', target: 'user', assoc: 'friends', scope: 'user_friends',
     summary: 'count', alwaysSummary: true, itemsGranted: 'user_friends', post: befriend,
+    offsetPaging: 'friends-offset-paging',
     description: 'Friends of this person who also use the viewing app; the summary counts them all.' },
   { name: 'ids_for_business', target: 'user', scope: 'public_profile', readers: 'self', special: 'idsForBusiness',
     description: 'The ids this person has in other apps of the same business.' },
