@@ -2,7 +2,7 @@
  * Every failure a client can cause is a GraphError: it carries the Graph error code, type and
  * message, and the HTTP status and WWW-Authenticate class the real service pairs with them.
  */
-export type GraphErrorType = 'OAuthException' | 'GraphMethodException' | 'FacebookApiException' | 'Exception';
+export type GraphErrorType = 'OAuthException' | 'GraphMethodException' | 'GraphBatchException' | 'FacebookApiException' | 'Exception';
 export type AuthenticateClass = 'invalid_token' | 'invalid_request' | 'not_found' | 'insufficient_scope';
 
 export interface GraphErrorOptions {

@@ -36,9 +36,14 @@ export interface ReadContext {
   fieldContext: FieldContext;
   /** What is left of the request's `limits.maxItems`. */
   budget: ItemBudget;
+  /**
+   * Why the answer holds less than was asked (a field left out for a permission not granted),
+   * one sentence each, for clients that ask to debug.
+   */
+  notes: Set<string>;
 }
 
-export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget'>;
+export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'notes'> & { notes?: Set<string> };
 
 export function createReadContext(input: ReadContextInput): ReadContext {
   const { viewer } = input;
@@ -47,6 +52,7 @@ export function createReadContext(input: ReadContextInput): ReadContext {
     ...input,
     cursors: new CursorCodec(viewer.app.idKey, viewer.ids),
     budget: new ItemBudget(input.limits.maxItems),
+    notes: input.notes ?? new Set(),
     fieldContext: {
       userIdFor: (internalId) => viewer.ids.scope(internalId),
       publicUrl: input.publicUrl,

@@ -50,20 +50,36 @@ export async function loadRoot(
   text: string,
   method: 'get' | 'post' | 'delete' = 'get',
 ): Promise<{ object: StoredObject; type: NodeTypeDef }> {
-  if (!/^[\w.-]{1,128}$/.test(text)) throw GraphError.objectNotFound(text.slice(0, 128), method);
-  const ref = parseNodeId(context, text);
-  if (!ref) {
+  return (await loadRoots(context, [text], method))[0]!;
+}
+
+/**
+ * Loads the nodes of several ids (`ids=a,b`) with one object load and one visibility check, in
+ * the order given. The first id that cannot be served fails them all, with the error it gets alone.
+ */
+export async function loadRoots(
+  context: ReadContext,
+  texts: readonly string[],
+  method: 'get' | 'post' | 'delete' = 'get',
+): Promise<{ object: StoredObject; type: NodeTypeDef }[]> {
+  const refs = texts.map((text) => {
+    if (!/^[\w.-]{1,128}$/.test(text)) throw GraphError.objectNotFound(text.slice(0, 128), method);
+    const ref = parseNodeId(context, text);
+    if (ref) return ref;
     if (/^\d/.test(text)) throw GraphError.objectNotFound(text, method);
     throw new GraphError(803, `(#803) Some of the aliases you requested do not exist: ${text}`, {
       status: 404,
       authenticate: 'not_found',
     });
-  }
-  const object = (await context.store.getObjects([ref.id])).get(ref.id);
-  const type = object && context.schema.type(object.type);
-  const sameForm = type?.idForm === ref.form && (ref.owner === undefined || ref.owner === object?.owner);
-  if (!object || !type || !sameForm || (await visibleObjects(context, [object])).length === 0) {
-    throw GraphError.objectNotFound(text, method);
-  }
-  return { object, type };
+  });
+  const loaded = await context.store.getObjects([...new Set(refs.map((ref) => ref.id))]);
+  const candidates = [...loaded.values()];
+  const visible = new Set((await visibleObjects(context, candidates)).map((object) => object.id));
+  return refs.map((ref, index) => {
+    const object = loaded.get(ref.id);
+    const type = object && context.schema.type(object.type);
+    const sameForm = type?.idForm === ref.form && (ref.owner === undefined || ref.owner === object?.owner);
+    if (!object || !type || !sameForm || !visible.has(object.id)) throw GraphError.objectNotFound(texts[index]!, method);
+    return { object, type };
+  });
 }

@@ -1,11 +1,12 @@
 import { GraphError } from '../errors.js';
 import { parseFields } from '../query/parser.js';
 import type { Selection } from '../query/selection.js';
+import type { StoredObject } from '../store/store.js';
 import { renderMetadata } from '../schema/metadata.js';
 import { isReader, loadAccess, requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
 import { loadEdge } from './edges.js';
-import { loadRoot } from './node-ids.js';
+import { loadRoot, loadRoots } from './node-ids.js';
 import { renderNodes, type Json } from './render.js';
 
 export interface NodeRead {
@@ -43,28 +44,73 @@ export async function readEdge(
   params: Record<string, string>,
   aliasText?: string,
 ): Promise<Json | Redirect> {
-  const { object, type } = await loadRoot(context, idText);
-  const edge = context.schema.edge(type, edgeName, context.version);
-  if (!edge || (aliasText !== undefined && aliasText !== edge.alias)) {
-    throw GraphError.unknownPath(`/${[edgeName, aliasText].filter((part) => part !== undefined).join('/')}`);
-  }
-  // Asking for an app's own edge with the wrong token is a mistake worth naming, not an empty page.
-  if (edge.readers === 'app') requireOwnApp(context.viewer, object.id);
-  const access = await loadAccess(context, [object], [edge.scope]);
-  if (!access(object, edge.scope) || !isReader(context.viewer, edge, object)) return { data: [] };
-  const children = params.fields === undefined ? undefined : parseFields(params.fields);
-  const collections = await loadEdge(context, type, edge, [object], {
-    raw: params,
-    children,
-    nested: false,
-    requestParams: params,
-  });
-  const answer = collections.get(object.id) ?? { data: [] };
-  if (edge.special === 'picture' && !['false', '0'].includes(params.redirect ?? '')) {
+  const roots = await loadRoots(context, [idText]);
+  const [answer] = await readEdgeOf(context, roots, edgeName, params, aliasText);
+  if (context.schema.edge(roots[0]!.type, edgeName, context.version)?.special === 'picture' && !['false', '0'].includes(params.redirect ?? '')) {
     const url = (answer as { data?: { url?: unknown } }).data?.url;
     if (typeof url === 'string') return new Redirect(url);
   }
-  return answer;
+  return answer!;
+}
+
+/** `GET /?ids=a,b`: each node, keyed by its id exactly as given (`me` stays `me`). */
+export async function readManyNodes(context: ReadContext, idTexts: readonly string[], read: NodeRead = {}): Promise<Json> {
+  const roots = await loadRoots(context, idTexts);
+  const parsed = read.fields === undefined ? undefined : parseFields(read.fields);
+  const byType = groupByType(roots);
+  const rendered = new Map<number, Json>();
+  for (const [type, objects] of byType) {
+    const selections = parsed === undefined ? undefined : withEdgeDefaults(context, type.name, parsed, read.edgeDefaults);
+    for (const [id, node] of await renderNodes(context, type, objects, selections, true)) rendered.set(id, node);
+  }
+  return keyedByText(idTexts, roots.map((root) => rendered.get(root.object.id)!));
+}
+
+/** `GET /<edge>?ids=a,b`: the edge's first page for each id, keyed by the id as given. */
+export async function readManyEdges(context: ReadContext, idTexts: readonly string[], edgeName: string, params: Record<string, string>): Promise<Json> {
+  return keyedByText(idTexts, await readEdgeOf(context, await loadRoots(context, idTexts), edgeName, params));
+}
+
+type Root = Awaited<ReturnType<typeof loadRoots>>[number];
+
+/** One page of the edge for each root, in order, loaded together for roots of one type. */
+async function readEdgeOf(
+  context: ReadContext,
+  roots: readonly Root[],
+  edgeName: string,
+  params: Record<string, string>,
+  aliasText?: string,
+): Promise<Json[]> {
+  const children = params.fields === undefined ? undefined : parseFields(params.fields);
+  const answers = new Map<number, Json>();
+  for (const [type, objects] of groupByType(roots)) {
+    const edge = context.schema.edge(type, edgeName, context.version);
+    if (!edge || (aliasText !== undefined && aliasText !== edge.alias)) {
+      throw GraphError.unknownPath(`/${[edgeName, aliasText].filter((part) => part !== undefined).join('/')}`);
+    }
+    // Asking for an app's own edge with the wrong token is a mistake worth naming, not an empty page.
+    if (edge.readers === 'app') for (const object of objects) requireOwnApp(context.viewer, object.id);
+    const access = await loadAccess(context, objects, [edge.scope]);
+    const allowed = objects.filter((object) => access(object, edge.scope) && isReader(context.viewer, edge, object));
+    const collections = await loadEdge(context, type, edge, allowed, { raw: params, children, nested: false, requestParams: params });
+    for (const object of objects) answers.set(object.id, collections.get(object.id) ?? { data: [] });
+  }
+  return roots.map((root) => answers.get(root.object.id)!);
+}
+
+function groupByType(roots: readonly Root[]): Map<Root['type'], StoredObject[]> {
+  const groups = new Map<Root['type'], StoredObject[]>();
+  for (const { object, type } of roots) {
+    const group = groups.get(type) ?? [];
+    if (!group.some((existing) => existing.id === object.id)) group.push(object);
+    groups.set(type, group);
+  }
+  return groups;
+}
+
+/** Fresh keys, defined as data: an id written `__proto__` would fail to load before it got here. */
+function keyedByText(idTexts: readonly string[], values: readonly Json[]): Json {
+  return Object.fromEntries(idTexts.map((text, index) => [text, values[index]]));
 }
 
 const DEFAULTABLE = ['limit', 'since', 'until'] as const;

@@ -53,10 +53,16 @@ async function renderColumn(
 ): Promise<Column> {
   if (entry.kind === 'edge') {
     const allowed = objects.filter((object) => access(object, entry.edge.scope) && isReader(context.viewer, entry.edge, object));
+    if (objects.some((object) => !access(object, entry.edge.scope))) noteMissingScope(context, type, 'edge', entry.edge.name, entry.edge.scope);
     return loadNestedEdge(context, type, entry.edge, objects, allowed, entry.selection);
   }
   const permitted = objects.filter((object) => access(object, entry.field.scope));
+  if (permitted.length < objects.length) noteMissingScope(context, type, 'field', entry.field.name, entry.field.scope);
   return renderField(context, type, entry.field, permitted, entry.selection);
+}
+
+function noteMissingScope(context: ReadContext, type: NodeTypeDef, kind: 'field' | 'edge', name: string, scope: string | undefined): void {
+  context.notes.add(`The ${kind} '${name}' is only accessible on the ${type.label} object after the user grants the '${scope}' permission.`);
 }
 
 async function loadNestedEdge(

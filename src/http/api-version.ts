@@ -20,6 +20,31 @@ export function answeringVersion(fromPath: ApiVersion | undefined, app: AppRecor
   return fromPath ?? (app?.apiVersion ? publishedVersion(app.apiVersion) : undefined) ?? serverDefault;
 }
 
+/**
+ * The version one Graph request is answered in, settled once per request: the path's as soon as
+ * the path is read, else, once the token is known, its app's default, else the server's.
+ */
+export class AnsweringVersion {
+  current: ApiVersion;
+  private fromPath: ApiVersion | undefined;
+
+  constructor(private readonly serverDefault: ApiVersion) {
+    this.current = serverDefault;
+  }
+
+  /** Reads the path's version prefix; one never published is refused as pathVersion says. */
+  readPath(versionText: string | undefined, components: readonly string[]): void {
+    this.fromPath = pathVersion(versionText, components);
+    this.current = this.fromPath ?? this.serverDefault;
+  }
+
+  /** Settles the version for a request made with a token of this app. */
+  settle(app: AppRecord): ApiVersion {
+    this.current = answeringVersion(this.fromPath, app, this.serverDefault);
+    return this.current;
+  }
+}
+
 /** Names the version that answered, as the real service does on every answer. */
 export function announceVersion(reply: FastifyReply, version: ApiVersion): void {
   reply.header('facebook-api-version', version);

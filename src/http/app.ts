@@ -1,24 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import multipart from '@fastify/multipart';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { businessTokenKey } from '../auth/business-tokens.js';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../auth/sign-in-throttle.js';
 import { GraphError } from '../errors.js';
 import type { PageLimits } from '../engine/edge-options.js';
-import { Schema } from '../schema/registry.js';
 import { DEFAULT_API_VERSION, type ApiVersion } from '../schema/versions.js';
+import { Schema } from '../schema/registry.js';
 import type { Store } from '../store/store.js';
-import type { FetchLimits } from '../media/fetch-image.js';
 import { MediaStore } from '../media/media-store.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
-import { authenticateHeader, errorBody, fromFrameworkError } from './error-envelope.js';
+import { registerBodyParsers } from './body-parsers.js';
+import { fromFrameworkError } from './error-envelope.js';
 import { explorerRoutes } from './explorer-routes.js';
 import { graphRoutes } from './graph-routes.js';
 import { mediaRoutes } from './media-routes.js';
 import { debugTokenRoute } from './debug-token-route.js';
 import { dialogRoutes } from './dialog-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
+import { sendError } from './reply.js';
+import type { AppSettings } from './settings.js';
+import { MAX_FILES } from './uploads.js';
 
 export interface AppOptions {
   store: Store;
@@ -53,22 +56,7 @@ export interface AppOptions {
   defaultVersion?: ApiVersion;
 }
 
-export interface AppSettings {
-  store: Store;
-  schema: Schema;
-  publicUrl: string | undefined;
-  profileHost: string;
-  limits: PageLimits;
-  clock: () => number;
-  media: { store: MediaStore } & FetchLimits;
-  /** Key of every `token_for_business`, read once at start. */
-  businessKey: string;
-  tokenLifetime: number;
-  signInLimits: SignInLimits;
-  defaultVersion: ApiVersion;
-}
 
-export const JSON_TYPE = 'application/json; charset=UTF-8';
 /** The real service's limit for photo uploads. */
 const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
@@ -106,10 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler: answerClientError,
   });
 
-  // Form bodies are as common as query strings among Graph clients; parse them into plain strings.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  registerBodyParsers(app);
 
   if (options.allowedHosts) {
     const allowed = new Set(options.allowedHosts.map((name) => name.toLowerCase()));
@@ -120,19 +105,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
 
+  // Every answer names its version and trace id; Graph answers write their own type and caching (graph-response.ts).
   app.addHook('onSend', async (request, reply, payload) => {
-    // Graph routes name the version that answered; everything else answers in the server's.
+    // Graph answers name the version that answered; everything else answers in the server's.
     if (!reply.hasHeader('facebook-api-version')) reply.header('facebook-api-version', settings.defaultVersion);
     reply.header('x-fb-trace-id', request.id);
-    // Images and pages set their own type and caching; every Graph answer is exactly this JSON type, never cached.
-    const type = reply.getHeader('content-type');
-    if (type !== undefined && !String(type).startsWith('application/json')) return payload;
-    reply.header('content-type', JSON_TYPE);
-    // Any page may call the API, as the real service allows; HTML pages (the dialog) are not shared.
-    reply.header('access-control-allow-origin', '*');
-    reply.header('cache-control', 'private, no-cache, no-store, must-revalidate');
-    reply.header('pragma', 'no-cache');
-    reply.header('expires', 'Sat, 01 Jan 2000 00:00:00 GMT');
     return payload;
   });
 
@@ -155,8 +132,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(multipart, {
     throwFileSizeLimit: true,
     // Parts are read before the token is known (it may be one of them), so their total stays small:
-    // 50 fields of at most 256 KiB (a message of 63,206 characters fits) and one image.
-    limits: { fileSize: settings.media.maxBytes, files: 1, fields: 50, parts: 51, fieldNameSize: 100, fieldSize: Math.min(bodyLimit, 256 * 1024) },
+    // 50 fields of at most 256 KiB (a message of 63,206 characters fits) and a few images (a batch's).
+    limits: { fileSize: settings.media.maxBytes, files: MAX_FILES, fields: 50, parts: 50 + MAX_FILES, fieldNameSize: 100, fieldSize: Math.min(bodyLimit, 256 * 1024) },
   });
   await app.register(mediaRoutes, { media: settings.media.store });
   await app.register(oauthRoutes, { settings });
@@ -165,17 +142,4 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(explorerRoutes, { settings });
   await app.register(graphRoutes, { settings });
   return app;
-}
-
-export function sendJson(request: FastifyRequest, reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  const params = request.query as Record<string, unknown> | undefined;
-  const pretty = params?.pretty === '1' || params?.pretty === 'true';
-  return reply.code(status).type(JSON_TYPE).send(pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body));
-}
-
-function sendError(request: FastifyRequest, reply: FastifyReply, error: GraphError): FastifyReply {
-  const header = authenticateHeader(error);
-  if (header) reply.header('www-authenticate', header);
-  const suppressed = (request.query as Record<string, unknown> | undefined)?.suppress_http_code === '1';
-  return sendJson(request, reply, suppressed ? 200 : error.status, errorBody(error, request.id));
 }

@@ -3,7 +3,8 @@ import { debugToken } from '../auth/debug-token.js';
 import { resolveViewer } from '../auth/viewer.js';
 import { GraphError } from '../errors.js';
 import { announceVersion, answeringVersion, pathVersion } from './api-version.js';
-import { sendJson, type AppSettings } from './app.js';
+import { sendJson } from './reply.js';
+import type { AppSettings } from './settings.js';
 import { toGraphRequest, versionedPaths } from './graph-request.js';
 
 /** `GET /debug_token?input_token=…` with an app token, or a user token, of the same app. */

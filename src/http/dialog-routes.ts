@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DialogError, finishDialog, openDialog, signIn, type DialogRequest } from '../auth/dialog.js';
 import { SignInThrottle } from '../auth/sign-in-throttle.js';
 import { isNonce, newNonce, openTicket, sealTicket, ticketKey, TICKET_SECONDS, type DialogTicket } from '../auth/dialog-ticket.js';
-import type { AppSettings } from './app.js';
+import type { AppSettings } from './settings.js';
 import { consentPage, messagePage, signInPage } from './dialog-pages.js';
 import { versionedPaths } from './graph-request.js';
 

@@ -9,7 +9,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describePermissions } from '../schema/permissions.js';
-import { sendJson, type AppSettings } from './app.js';
+import { sendJson } from './reply.js';
+import type { AppSettings } from './settings.js';
 
 /** The project root, seen from this module compiled to `dist/src/http/`. */
 const ROOT = new URL('../../../', import.meta.url);

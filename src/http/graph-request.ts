@@ -2,7 +2,17 @@ import type { FastifyRequest } from 'fastify';
 
 export type GraphMethod = 'get' | 'post' | 'delete';
 
-/** A request as the Graph dialect sees it: path components, one flat parameter map, a token. */
+/** A file sent with a request: multipart parts, or a batch operation's `attached_files`. */
+export interface UploadedFile {
+  /** The multipart part's field name (`source`, `file1`…). */
+  name: string;
+  bytes: Buffer;
+}
+
+/**
+ * A request as the Graph dialect sees it, free of any transport: a request sent alone and each
+ * operation of a batch are both one of these.
+ */
 export interface GraphRequest {
   method: GraphMethod;
   /** Path components after the optional version prefix, percent-decoded. */
@@ -12,6 +22,29 @@ export interface GraphRequest {
   /** Query string and body parameters together (the body wins), in the order they were sent. */
   params: Record<string, string>;
   accessToken: string | undefined;
+  /** Request headers that matter to the graph (`if-none-match`), names in lower case. */
+  headers: Record<string, string>;
+  files: UploadedFile[];
+  /** Scheme and host the request was addressed to, the base of links when no public URL is set. */
+  origin: string;
+  /** The id the answer names in errors and the `x-fb-trace-id` header. */
+  traceId: string;
+  /** Set on the operations of a batch, which may not hold batches themselves. */
+  inBatch?: boolean;
+}
+
+export interface RequestParts {
+  /** The HTTP verb, in any case. */
+  verb: string;
+  /** Path and query string, as in a request line or a batch operation's `relative_url`. */
+  url: string;
+  body: Record<string, string>;
+  headers: Record<string, string>;
+  /** The token that counts when neither the query nor the body names one (an Authorization header, a batch's own). */
+  defaultToken?: string | undefined;
+  files: UploadedFile[];
+  origin: string;
+  traceId: string;
 }
 
 const VERSION = /^v\d+\.\d+$/;
@@ -21,24 +54,49 @@ export function versionedPaths(path: string): string[] {
   return [path, `/:version(^v\\d+\\.\\d+$)${path}`];
 }
 
-/** `body` is the parsed body: Fastify's, or the plain parts of a multipart body. */
-export function toGraphRequest(request: FastifyRequest, body: unknown = request.body): GraphRequest {
-  const url = request.raw.url ?? '/';
-  const queryStart = url.indexOf('?');
-  const path = queryStart === -1 ? url : url.slice(0, queryStart);
+/** The one way a request becomes a GraphRequest, whether it came over HTTP or inside a batch. */
+export function buildGraphRequest(parts: RequestParts): GraphRequest {
+  const queryStart = parts.url.indexOf('?');
+  const path = queryStart === -1 ? parts.url : parts.url.slice(0, queryStart);
   const components = path.split('/').filter((part) => part !== '').map(safeDecode);
   const versionText = components.length > 0 && VERSION.test(components[0]!) ? components.shift() : undefined;
 
   const params: Record<string, string> = {};
-  for (const [key, value] of new URLSearchParams(queryStart === -1 ? '' : url.slice(queryStart + 1))) params[key] = value;
-  Object.assign(params, bodyParams(body));
+  for (const [key, value] of new URLSearchParams(queryStart === -1 ? '' : parts.url.slice(queryStart + 1))) params[key] = value;
+  Object.assign(params, parts.body);
 
   const override = params.method?.toLowerCase();
-  const method =
-    override === 'get' || override === 'post' || override === 'delete'
-      ? override
-      : (request.method.toLowerCase() as GraphMethod);
-  return { method, components, versionText, params, accessToken: params.access_token || headerToken(request.headers.authorization) };
+  const verb = parts.verb.toLowerCase();
+  const method: GraphMethod =
+    override === 'get' || override === 'post' || override === 'delete' ? override : verb === 'post' || verb === 'delete' ? verb : 'get';
+  return {
+    method,
+    components,
+    versionText,
+    params,
+    accessToken: params.access_token || parts.defaultToken,
+    headers: parts.headers,
+    files: parts.files,
+    origin: parts.origin,
+    traceId: parts.traceId,
+  };
+}
+
+/** `body` is the parsed body: Fastify's, or the plain parts of a multipart body. */
+export function toGraphRequest(request: FastifyRequest, body: unknown = request.body, files: UploadedFile[] = []): GraphRequest {
+  const headers: Record<string, string> = {};
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch !== undefined) headers['if-none-match'] = ifNoneMatch;
+  return buildGraphRequest({
+    verb: request.method,
+    url: request.raw.url ?? '/',
+    body: bodyParams(body),
+    headers,
+    defaultToken: headerToken(request.headers.authorization),
+    files,
+    origin: `${request.protocol}://${request.host}`,
+    traceId: request.id,
+  });
 }
 
 /** Form bodies arrive as strings; JSON bodies may nest (`privacy={"value":"SELF"}`), kept as JSON text. */

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { answerTokenRequest, formEncodedToken } from '../auth/token-endpoint.js';
 import { rules } from '../schema/versions.js';
 import { announceVersion, answeringVersion, pathVersion } from './api-version.js';
-import { sendJson, type AppSettings } from './app.js';
+import { sendJson } from './reply.js';
+import type { AppSettings } from './settings.js';
 import { toGraphRequest, versionedPaths } from './graph-request.js';
 
 /** `GET|POST /oauth/access_token`, parameters in the query string or the body. */

@@ -1,26 +1,29 @@
 import type { FastifyRequest } from 'fastify';
 import { GraphError } from '../errors.js';
 import { tooLarge } from '../media/fetch-image.js';
+import type { UploadedFile } from './graph-request.js';
+
+/** A batch may attach several files (one per photo upload), each within the image limit. */
+export const MAX_FILES = 10;
 
 export interface MultipartBody {
   fields: Record<string, string>;
-  /** The bytes of the first file part, whatever its name (`source`, `file`, `image`…). */
-  file: Buffer | undefined;
+  /** The file parts in the order sent, each under its part name (`source`, `file1`…). */
+  files: UploadedFile[];
 }
 
 /**
- * Reads a multipart body: its plain parts become parameters, its one file part the upload. The
+ * Reads a multipart body: its plain parts become parameters, its file parts the uploads. The
  * limits are those given to @fastify/multipart; breaking one is a client error in the Graph
  * envelope, not a dropped connection.
  */
 export async function readMultipart(request: FastifyRequest, maxFileBytes: number): Promise<MultipartBody> {
   const fields: Record<string, string> = {};
-  let file: Buffer | undefined;
+  const files: UploadedFile[] = [];
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
-        if (file !== undefined) throw GraphError.invalidParameter('Send one image per request');
-        file = await part.toBuffer();
+        files.push({ name: part.fieldname, bytes: await part.toBuffer() });
       } else {
         fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
       }
@@ -28,7 +31,7 @@ export async function readMultipart(request: FastifyRequest, maxFileBytes: numbe
   } catch (error) {
     throw asGraphError(error, maxFileBytes);
   }
-  return { fields, file };
+  return { fields, files };
 }
 
 function asGraphError(error: unknown, maxFileBytes: number): GraphError {
@@ -37,7 +40,7 @@ function asGraphError(error: unknown, maxFileBytes: number): GraphError {
     case 'FST_REQ_FILE_TOO_LARGE':
       return tooLarge(maxFileBytes);
     case 'FST_FILES_LIMIT':
-      return GraphError.invalidParameter('Send one image per request');
+      return GraphError.invalidParameter(`A request may carry at most ${MAX_FILES} files`);
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
       return GraphError.invalidParameter('The request has too many parameters');

@@ -95,4 +95,20 @@ describe('batched execution', () => {
     const { calls: made } = await storeCalls('friends.limit(25){posts.limit(5){likes.limit(5){name}}}');
     assert.equal(made.filter((call) => call === 'getPages').length, 3);
   });
+
+  it('loads all the ids of an ids= request with the same store calls for 25 ids as for 2', async () => {
+    const idsCalls = async (ids: string[], edge = '') => {
+      calls.length = 0;
+      const reply = await server.get(`/v2.4/${edge}`, { access_token: fixture.aliceToken, ids: ids.join(','), fields: edge ? 'message' : 'name,posts.limit(2){message}' });
+      assert.equal(reply.status, 200, reply.text);
+      assert.deepEqual(Object.keys(reply.body), ids);
+      return [...calls].sort();
+    };
+    const friends = fixture.appFriends.map((id) => fixture.scoped(id));
+    const many = await idsCalls(['me', ...friends]);
+    const few = await idsCalls(['me', friends[0]!]);
+    assert.deepEqual(many, few);
+    assert.equal(many.filter((call) => call === 'getObjects').length, few.filter((call) => call === 'getObjects').length);
+    assert.deepEqual(await idsCalls(friends, 'posts'), await idsCalls(friends.slice(0, 2), 'posts'));
+  });
 });

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import type { GraphError } from '../errors.js';
+import { reformatTimes } from './date-format.js';
+import { authenticateHeader, errorBody } from './error-envelope.js';
+import type { OutputOptions } from './output-options.js';
+
+export const JSON_TYPE = 'application/json; charset=UTF-8';
+const JSONP_TYPE = 'text/javascript; charset=UTF-8';
+
+/**
+ * A Graph answer, free of any transport: what the HTTP route writes, and what a batch turns
+ * into one of its items. Header names are written the way the real service writes them.
+ */
+export interface GraphResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A note for `debug=all`: why the answer differs from what was asked. */
+export interface DebugMessage {
+  message: string;
+  type: 'info' | 'warning';
+  link?: string;
+}
+
+/**
+ * Headers every Graph answer carries, the one error-free way to write them. `Facebook-API-Version`
+ * is added by whoever knows which version answered (dispatch, or the app's default for the rest).
+ */
+function commonHeaders(contentType: string): Record<string, string> {
+  return {
+    'Content-Type': contentType,
+    'Access-Control-Allow-Origin': '*',
+    'Cache-Control': 'private, no-cache, no-store, must-revalidate',
+    Pragma: 'no-cache',
+    Expires: 'Sat, 01 Jan 2000 00:00:00 GMT',
+  };
+}
+
+/** What a request says about caching: its `If-None-Match`, and whether it reads (only reads get an ETag). */
+export interface Conditions {
+  method: string;
+  ifNoneMatch?: string | undefined;
+}
+
+/**
+ * A successful value written as the options ask: times reformatted, debug notes added, indented,
+ * wrapped for JSONP. A 200 read carries the SHA-1 of its exact bytes as its ETag, and becomes an
+ * empty 304 when the client already holds those bytes.
+ */
+export function presentValue(
+  options: OutputOptions,
+  conditions: Conditions,
+  status: number,
+  value: unknown,
+  extraHeaders: Record<string, string>,
+  debugMessages: readonly DebugMessage[] = [],
+): GraphResponse {
+  let shaped = options.dateFormat === undefined ? value : reformatTimes(value, options.dateFormat);
+  if (options.debug && shaped !== null && typeof shaped === 'object' && !Array.isArray(shaped)) {
+    shaped = { ...shaped, __debug__: { messages: debugMessages } };
+  }
+  const response = serialise(options, status, shaped, extraHeaders);
+  if (conditions.method !== 'get' || status !== 200) return response;
+  const etag = `"${createHash('sha1').update(response.body).digest('hex')}"`;
+  response.headers.ETag = etag;
+  if (!matchesEtag(conditions.ifNoneMatch, etag)) return response;
+  const { 'Content-Type': _type, ...headers } = response.headers;
+  return { status: 304, headers, body: '' };
+}
+
+/** The Graph error envelope, with the WWW-Authenticate header some clients read before the body. */
+export function presentError(options: OutputOptions, error: GraphError, traceId: string): GraphResponse {
+  const header = authenticateHeader(error);
+  return serialise(options, error.status, errorBody(error, traceId), header ? { 'WWW-Authenticate': header } : {});
+}
+
+/** A pointer elsewhere (a picture edge): a 302 with its Location and no body. */
+export function presentRedirect(location: string): GraphResponse {
+  return { status: 302, headers: { ...commonHeaders(JSON_TYPE), Location: location }, body: '' };
+}
+
+function serialise(options: OutputOptions, status: number, value: unknown, extraHeaders: Record<string, string>): GraphResponse {
+  const json = options.pretty ? JSON.stringify(value, null, 3) : JSON.stringify(value);
+  const body = options.callback === undefined ? json : `/**/ ${options.callback}(${json});`;
+  return {
+    status: options.suppressHttpCode ? 200 : status,
+    headers: { ...commonHeaders(options.callback === undefined ? JSON_TYPE : JSONP_TYPE), ...extraHeaders },
+    body,
+  };
+}
+
+/** `If-None-Match: "a", "b"` or `*`; weak tags (`W/"a"`) match too, as they only ever name these bytes. */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}

@@ -1,0 +1,24 @@
+import type { SignInLimits } from '../auth/sign-in-throttle.js';
+import type { PageLimits } from '../engine/edge-options.js';
+import type { FetchLimits } from '../media/fetch-image.js';
+import type { MediaStore } from '../media/media-store.js';
+import type { Schema } from '../schema/registry.js';
+import type { ApiVersion } from '../schema/versions.js';
+import type { Store } from '../store/store.js';
+
+/** What every route reads, resolved once when the app is built (defaults applied). */
+export interface AppSettings {
+  store: Store;
+  schema: Schema;
+  publicUrl: string | undefined;
+  profileHost: string;
+  limits: PageLimits;
+  clock: () => number;
+  media: { store: MediaStore } & FetchLimits;
+  /** Key of every `token_for_business`, read once at start. */
+  businessKey: string;
+  tokenLifetime: number;
+  signInLimits: SignInLimits;
+  /** The API version of unversioned calls without a token, or whose app names none. */
+  defaultVersion: ApiVersion;
+}
