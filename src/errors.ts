@@ -43,11 +43,12 @@ export class GraphError extends Error {
     return new GraphError(2500, `Unknown path components: ${components}`);
   }
 
+  /** Subcode 33 is what clients' suites match on; the service has sent it in every version since 2016. */
   static objectNotFound(id: string, method: 'get' | 'post' | 'delete' = 'get'): GraphError {
     return new GraphError(
       100,
       `Unsupported ${method} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
-      { type: 'GraphMethodException' },
+      { type: 'GraphMethodException', subcode: 33 },
     );
   }
 
@@ -76,6 +77,11 @@ export class GraphError extends Error {
       subcode: 458,
       authenticate: 'invalid_token',
     });
+  }
+
+  /** Any use of a deleted app's id, secret or tokens. */
+  static appDeleted(): GraphError {
+    return new GraphError(190, 'Error validating application. Application has been deleted.', { authenticate: 'invalid_token' });
   }
 
   static permission(detail = "The user hasn't authorized the application to perform this action"): GraphError {

@@ -11,6 +11,13 @@ const DOMAIN = HALF * HALF;
 /** Scoped ids live in [BASE, BASE + DOMAIN): disjoint from internal ids, which stay below DOMAIN. */
 const BASE = 2 ** 50;
 
+/** The numbers scoped user ids are drawn from, which nothing else may use as an id. */
+export const SCOPED_ID_RANGE = { first: BASE, last: BASE + DOMAIN - 1 };
+
+export function isScopedUserId(id: number): boolean {
+  return id >= SCOPED_ID_RANGE.first && id <= SCOPED_ID_RANGE.last;
+}
+
 export class AppScopedIds {
   private readonly keys: number[];
 

@@ -1,8 +1,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { GraphError } from '../errors.js';
-import type { AppRecord, Store } from '../store/store.js';
+import { SEQUENCE_ID_LIMIT, type AppRecord, type Store } from '../store/store.js';
+import { isScopedUserId, SCOPED_ID_RANGE } from './app-scoped-ids.js';
 
 export interface NewAppRequest {
+  /** A fixed id (checked by fixedAppIdProblem), as test suites that hard-code app credentials need; a new one when absent. */
+  id?: number;
+  /** A fixed secret (checked by appSecretProblem); a random one when absent. */
+  secret?: string;
   name: string;
   requireProof?: boolean;
   /** The business the app belongs to: its apps share `token_for_business` and `ids_for_business`. */
@@ -15,11 +20,23 @@ export interface NewAppRequest {
   now: number;
 }
 
-/** Registers an app with a random secret and a random key for its app-scoped user ids. */
+/**
+ * Registers an app, under a fixed id and secret when given (a taken id is refused), with a random
+ * key for its app-scoped user ids.
+ */
 export async function registerApp(store: Store, request: NewAppRequest): Promise<AppRecord> {
+  if (request.id !== undefined) {
+    const problem = fixedAppIdProblem(request.id);
+    if (problem) throw new RangeError(problem);
+  }
+  if (request.secret !== undefined) {
+    const problem = appSecretProblem(request.secret);
+    if (problem) throw new RangeError(problem);
+  }
   return store.createApp({
+    id: request.id,
     name: request.name,
-    secret: randomBytes(32).toString('hex'),
+    secret: request.secret ?? randomBytes(32).toString('hex'),
     idKey: randomBytes(16).toString('hex'),
     requireProof: request.requireProof ?? false,
     businessId: request.businessId ?? null,
@@ -27,6 +44,22 @@ export async function registerApp(store: Store, request: NewAppRequest): Promise
     apiVersion: request.apiVersion ?? null,
     createdTime: request.now,
   });
+}
+
+/**
+ * Why a fixed app id cannot be used, or undefined when it can: ids below SEQUENCE_ID_LIMIT are
+ * the store's own, and app-scoped user ids live in a range of their own. Real app ids (15 or 16
+ * digits) fit.
+ */
+export function fixedAppIdProblem(id: number): string | undefined {
+  if (!Number.isSafeInteger(id) || id < SEQUENCE_ID_LIMIT) return `an app id must be a whole number from ${SEQUENCE_ID_LIMIT} to ${Number.MAX_SAFE_INTEGER}`;
+  if (isScopedUserId(id)) return `an app id must not lie in ${SCOPED_ID_RANGE.first}..${SCOPED_ID_RANGE.last}, where user ids are`;
+  return undefined;
+}
+
+/** Why a chosen secret cannot be used, or undefined when it can. */
+export function appSecretProblem(secret: string): string | undefined {
+  return /^[A-Za-z0-9_-]{16,128}$/.test(secret) ? undefined : 'an app secret must be 16 to 128 letters, digits, "_" or "-"';
 }
 
 /** The app token every client can build for itself: `<app id>|<app secret>`. */
@@ -49,6 +82,7 @@ export async function authenticateClient(
   if (!clientId) throw new GraphError(101, 'Missing client_id parameter.');
   const id = /^\d{1,15}$/.test(clientId) ? Number(clientId) : undefined;
   const app = id === undefined ? undefined : (await store.getApps([id])).get(id);
+  if (!app && id !== undefined && (await store.getDeletedApps([id])).has(id)) throw GraphError.appDeleted();
   if (!app) throw new GraphError(101, 'Error validating application. Invalid application ID.');
   if (!clientSecret) throw new GraphError(1, 'Missing client_secret parameter.');
   if (!sameSecret(app.secret, clientSecret)) throw new GraphError(1, 'Error validating client secret.');

@@ -1,6 +1,7 @@
 import type { AppRecord, ObjectId, Store } from '../store/store.js';
 import { issueAuthCode } from './auth-codes.js';
-import { ALWAYS_GRANTED, recordConsent } from './grants.js';
+import { ALWAYS_GRANTED } from '../schema/permissions.js';
+import { recordConsent } from './grants.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { isAllowedRedirect, parseRedirectUri } from './redirect-uris.js';
 import { issueUserToken } from './tokens.js';

@@ -1,8 +1,6 @@
 import { GraphError } from '../errors.js';
+import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import type { Grant, GrantStatus, ObjectId, Store } from '../store/store.js';
-
-/** Granted with every authorisation, and revoked only with the whole app. */
-export const ALWAYS_GRANTED = 'public_profile';
 
 export function grantedScopes(grants: readonly Grant[] | undefined): Set<string> {
   return new Set((grants ?? []).filter((grant) => grant.status === 'granted').map((grant) => grant.scope));

@@ -52,8 +52,10 @@ export async function resolveViewer(store: Store, token: string, now: number, pr
 export async function inspectToken(store: Store, token: string, now: number): Promise<TokenInspection> {
   const appToken = /^(\d{1,15})\|(.+)$/.exec(token);
   if (appToken) {
-    const app = (await store.getApps([Number(appToken[1])])).get(Number(appToken[1]));
-    if (!app || !sameSecret(app.secret, appToken[2]!)) return { valid: false, error: GraphError.invalidToken() };
+    const appId = Number(appToken[1]);
+    const app = (await store.getApps([appId])).get(appId);
+    if (!app) return { valid: false, error: (await store.getDeletedApps([appId])).has(appId) ? GraphError.appDeleted() : GraphError.invalidToken() };
+    if (!sameSecret(app.secret, appToken[2]!)) return { valid: false, error: GraphError.invalidToken() };
     return { valid: true, viewer: appViewer(app), record: undefined };
   }
   const hash = hashToken(token);
@@ -82,6 +84,7 @@ export async function inspectToken(store: Store, token: string, now: number): Pr
 async function inspectRevoked(store: Store, hash: string): Promise<TokenInspection> {
   const revoked = await store.findRevokedToken(hash);
   const app = revoked && (await store.getApps([revoked.appId])).get(revoked.appId);
+  if (revoked && !app && (await store.getDeletedApps([revoked.appId])).has(revoked.appId)) return { valid: false, error: GraphError.appDeleted() };
   if (!revoked || !app) return { valid: false, error: GraphError.invalidToken() };
   const error = GraphError.appNotAuthorized(scopedIdsFor(app).scope(revoked.userId), app.id);
   return { valid: false, error, app, userId: revoked.userId };

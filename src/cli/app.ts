@@ -1,7 +1,8 @@
-import { appAccessToken, registerApp } from '../auth/apps.js';
+import { appUpdateProblem, deleteApp, updateApp, type AppUpdate } from '../auth/app-admin.js';
+import { appAccessToken, appSecretProblem, fixedAppIdProblem, registerApp } from '../auth/apps.js';
 import { registrableRedirectUri } from '../auth/redirect-uris.js';
 import { envDb } from '../config.js';
-import type { AppRecord, Store } from '../store/store.js';
+import { IdTakenError, SEQUENCE_ID_LIMIT, type AppRecord, type Store } from '../store/store.js';
 import { openStore } from '../store/open-store.js';
 import { apiVersionOption } from './api-version-option.js';
 import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
@@ -9,29 +10,47 @@ import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
 const MAX_NAME = 100;
 const MAX_REDIRECT_URIS = 20;
 
-export const appHelp = `Usage: loom app create --name NAME [--redirect-uri URL]... [--business ID] [--require-proof]
+export const appHelp = `Usage: loom app create --name NAME [--id ID --secret SECRET] [--redirect-uri URL]... [--business ID] [--require-proof]
                        [--api-version V] [--json] [--db PATH|URL]
        loom app list [--json] [--db PATH|URL]
+       loom app update ID [--name NAME] [--redirect-uri URL]... [--business ID|--no-business]
+                          [--require-proof|--no-require-proof] [--namespace NS] [--category TEXT]
+                          [--api-version V] [--restrictions JSON] [--db PATH|URL]
+       loom app delete ID [--db PATH|URL]
 
 "create" registers an app and prints its id and secret. The secret is shown this
-once only; "<id>|<secret>" is the app's access token. "list" shows every app's
-id, name, business, redirect URIs and whether it requires appsecret_proof, never
-a secret.
+once only; "<id>|<secret>" is the app's access token. With --id and --secret the
+app takes the id and secret given (as test suites that hard-code an app's
+credentials need); an id already taken, by an app or any other object, or by an
+app deleted before, is refused. "list" shows every app's id, name, business,
+redirect URIs and whether it requires appsecret_proof, never a secret.
+"update" changes what it is given and leaves the rest; --redirect-uri replaces
+the whole list. "delete" removes the app with its grants, tokens and codes; from
+then on its id, secret and tokens are answered "Error validating application.
+Application has been deleted." (its test users stay, without the app).
 
 Options:
-  --name NAME          name of the new app (create; at most ${MAX_NAME} characters)
+  --name NAME          name of the app (at most ${MAX_NAME} characters)
+  --id ID              create: the app's id, a whole number from ${SEQUENCE_ID_LIMIT}
+                       up (real app ids, of 15 or 16 digits, fit); needs --secret
+  --secret SECRET      create: the app's secret, 16 to 128 letters, digits, "_" or "-"
   --redirect-uri URL   an address the sign-in dialog may send people back to, with
                        the paths below it (repeatable, at most ${MAX_REDIRECT_URIS}; http or https,
                        no ?query or #fragment). Loom's own address and localhost,
                        127.0.0.1 and [::1] are always allowed; any other is refused
   --business ID        put the app in business ID (a positive whole number): the
                        apps of one business share token_for_business and list each
-                       other in me/ids_for_business
+                       other in me/ids_for_business (update: --no-business takes it out)
   --require-proof      refuse Graph calls of the app that lack an appsecret_proof
+                       (update: --no-require-proof stops requiring it)
   --api-version V      the API version (v2.0 … v2.4, or any later published one)
                        the app's unversioned calls are answered in, as the version
                        set in a real app's dashboard; default: the server's
                        (serve --default-version, v2.4)
+  --namespace NS       update: the app's namespace (lower case; "" removes it)
+  --category TEXT      update: the app's category ("" removes it)
+  --restrictions JSON  update: who may see the app, a JSON object such as
+                       '{"age":"21+"}' ('{}' removes them)
   --json               create: print {"id","secret"}; list: print a JSON array
   --db PATH|URL        SQLite file or postgres:// URL (default: $LOOM_DB or ./loom.db)
   -h, --help           show this help
@@ -48,8 +67,24 @@ const CREATE_OPTIONS = {
   'require-proof': { type: 'boolean' },
   'redirect-uri': { type: 'string', multiple: true },
   business: { type: 'string' },
+  id: { type: 'string' },
+  secret: { type: 'string' },
   'api-version': { type: 'string' },
 } as const;
+const UPDATE_OPTIONS = {
+  db: { type: 'string' },
+  name: { type: 'string' },
+  'require-proof': { type: 'boolean' },
+  'no-require-proof': { type: 'boolean' },
+  'redirect-uri': { type: 'string', multiple: true },
+  business: { type: 'string' },
+  'no-business': { type: 'boolean' },
+  namespace: { type: 'string' },
+  category: { type: 'string' },
+  restrictions: { type: 'string' },
+  'api-version': { type: 'string' },
+} as const;
+const ACTIONS = '"create", "list", "update" or "delete"';
 
 export async function appCommand(argv: string[]): Promise<void> {
   const [action, ...rest] = argv;
@@ -60,20 +95,43 @@ export async function appCommand(argv: string[]): Promise<void> {
     const apps = await withStore(values.db, (store) => store.listApps());
     return void process.stdout.write(values.json ? listJson(apps) : listTable(apps));
   }
-  if (action !== 'create') {
-    throw new UsageError(action === undefined ? 'say "create" or "list"' : `unknown action "${action}"; say "create" or "list"`);
-  }
-  const { values } = parseCommandArgs(rest, CREATE_OPTIONS);
+  if (action === 'create') return createCommand(rest);
+  if (action === 'update') return updateCommand(rest);
+  if (action === 'delete') return deleteCommand(rest);
+  throw new UsageError(action === undefined ? `say ${ACTIONS}` : `unknown action "${action}"; say ${ACTIONS}`);
+}
+
+async function createCommand(argv: string[]): Promise<void> {
+  const { values } = parseCommandArgs(argv, CREATE_OPTIONS);
   if (values.help) return void process.stdout.write(appHelp);
   const name = values.name?.trim() ?? '';
   if (name === '') throw new UsageError('--name is required');
   if (name.length > MAX_NAME) throw new UsageError(`--name must be at most ${MAX_NAME} characters`);
+  if ((values.id === undefined) !== (values.secret === undefined)) throw new UsageError('--id and --secret go together');
+  const id = values.id === undefined ? undefined : fixedId(values.id);
+  if (values.secret !== undefined) {
+    const problem = appSecretProblem(values.secret);
+    if (problem) throw new UsageError(`--secret: ${problem}`);
+  }
   const redirectUris = registrableUris(values['redirect-uri'] ?? []);
   const businessId = values.business === undefined ? null : positiveInteger('business', values.business, 0);
-  const apiVersion = values['api-version'] === undefined ? null : apiVersionOption('--api-version', values['api-version']);
-  const app = await withStore(values.db, (store) =>
-    registerApp(store, { name, requireProof: values['require-proof'] === true, businessId, redirectUris, apiVersion, now: Math.floor(Date.now() / 1000) }),
-  );
+  const app = await withStore(values.db, async (store) => {
+    try {
+      return await registerApp(store, {
+        id,
+        secret: values.secret,
+        name,
+        requireProof: values['require-proof'] === true,
+        businessId,
+        redirectUris,
+        apiVersion: values['api-version'] === undefined ? null : apiVersionOption('--api-version', values['api-version']),
+        now: Math.floor(Date.now() / 1000),
+      });
+    } catch (error) {
+      if (error instanceof IdTakenError) throw new UsageError(`--id: the id ${error.id} is already taken`);
+      throw error;
+    }
+  });
   if (values.json) return void process.stdout.write(`${JSON.stringify({ id: String(app.id), secret: app.secret })}\n`);
   process.stdout.write(
     [
@@ -87,6 +145,67 @@ export async function appCommand(argv: string[]): Promise<void> {
       `The secret is shown only now; keep it private.`,
     ].join('\n') + '\n',
   );
+}
+
+/** `loom app update ID …`: changes what is given, through the one function that changes apps. */
+async function updateCommand(argv: string[]): Promise<void> {
+  const [idText, ...rest] = argv;
+  if (idText === '--help' || idText === '-h') return void process.stdout.write(appHelp);
+  const id = existingId(idText);
+  const { values } = parseCommandArgs(rest, UPDATE_OPTIONS);
+  if (values.help) return void process.stdout.write(appHelp);
+  if (values['require-proof'] && values['no-require-proof']) throw new UsageError('--require-proof and --no-require-proof exclude each other');
+  if (values.business !== undefined && values['no-business']) throw new UsageError('--business and --no-business exclude each other');
+  const update: AppUpdate = {
+    name: values.name,
+    requireProof: values['require-proof'] ? true : values['no-require-proof'] ? false : undefined,
+    businessId: values['no-business'] ? null : values.business === undefined ? undefined : positiveInteger('business', values.business, 0),
+    redirectUris: values['redirect-uri'] === undefined ? undefined : registrableUris(values['redirect-uri']),
+    namespace: values.namespace,
+    category: values.category,
+    restrictions: values.restrictions === undefined ? undefined : restrictionsOption(values.restrictions),
+    apiVersion: values['api-version'] === undefined ? undefined : apiVersionOption('--api-version', values['api-version']),
+  };
+  if (Object.values(update).every((value) => value === undefined)) throw new UsageError('nothing to update: give at least one option');
+  const problem = appUpdateProblem(update);
+  if (problem) throw new UsageError(problem);
+  const app = await withStore(values.db, (store) => updateApp(store, id, update, Math.floor(Date.now() / 1000)));
+  if (!app) throw new UsageError(`there is no app ${id}`);
+  process.stdout.write(`Updated app ${app.id} "${app.name}"\n`);
+}
+
+/** `loom app delete ID`: through the one function that deletes apps. */
+async function deleteCommand(argv: string[]): Promise<void> {
+  const [idText, ...rest] = argv;
+  if (idText === '--help' || idText === '-h') return void process.stdout.write(appHelp);
+  const id = existingId(idText);
+  const { values } = parseCommandArgs(rest, COMMON_OPTIONS);
+  if (values.help) return void process.stdout.write(appHelp);
+  const deleted = await withStore(values.db, (store) => deleteApp(store, id, Math.floor(Date.now() / 1000)));
+  if (!deleted) throw new UsageError(`there is no app ${id}`);
+  process.stdout.write(`Deleted app ${id}\n`);
+}
+
+function existingId(text: string | undefined): number {
+  if (text === undefined || !/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UsageError('give the id of an app');
+  return Number(text);
+}
+
+function fixedId(text: string): number {
+  const id = /^\d{1,16}$/.test(text) ? Number(text) : NaN;
+  const problem = fixedAppIdProblem(id);
+  if (problem) throw new UsageError(`--id: ${problem}`);
+  return id;
+}
+
+function restrictionsOption(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // Said below.
+  }
+  throw new UsageError('--restrictions must be a JSON object');
 }
 
 async function withStore<T>(db: string | undefined, use: (store: Store) => Promise<T>): Promise<T> {

@@ -23,7 +23,7 @@ Commands:
   serve    serve the Graph API (seeds a demo graph into an empty database)
   seed     fill an empty database with a deterministic demo graph
   token    print a fresh user access token
-  app      register an app (prints its id and secret) or list the apps
+  app      register an app (prints its id and secret), list, update or delete apps
   export   write a database's whole graph to standard output
   import   load an exported graph into an empty database
 

@@ -1,8 +1,9 @@
-import { ALWAYS_GRANTED, grantedScopes } from '../auth/grants.js';
+import { grantedScopes } from '../auth/grants.js';
+import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import type { Viewer } from '../auth/viewer.js';
 import { GraphError } from '../errors.js';
 import type { EdgeDef } from '../schema/definition.js';
-import { rules } from '../schema/versions.js';
+import { readersOf } from '../schema/permissions.js';
 import type { Grant, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 
@@ -33,7 +34,7 @@ export async function loadAccess(
   const granted = new Map<number, Set<string>>();
   for (const [userId, list] of grants) granted.set(userId, grantedScopes(list));
   // In some versions another permission reads what this one does (read_stream what user_posts does).
-  const readers = (scope: string) => rules.permissionsReading(scope, context.version);
+  const readers = (scope: string) => readersOf(scope, context.version);
   return (object, scope) => {
     if (scope === undefined || scope === ALWAYS_GRANTED) return true;
     const owner = ownerOf(object);

@@ -4,6 +4,7 @@ import { fetchImage, tooLarge } from '../media/fetch-image.js';
 import { inspectImage, type ImageInfo } from '../media/image-check.js';
 import type { EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
 import { imageKeyOf } from '../schema/media.js';
+import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import { PUBLISH } from '../schema/writes.js';
 import { CountLimitError, type IdOrRef, type ObjectId, type StoredObject, type WriteOp } from '../store/store.js';
 import { requireOwnApp } from './access.js';
@@ -12,6 +13,7 @@ import { externalId, loadRoot } from './node-ids.js';
 import { readNode } from './read.js';
 import { followedId } from './visibility.js';
 import type { Json } from './render.js';
+import { updateAppSettings } from './app-settings.js';
 import { deleteTestUser, prepareTestUser, updateTestUser } from './test-users.js';
 
 /** Most comments and replies one delete cascades through; beyond that the delete is refused rather than left half done. */
@@ -91,7 +93,7 @@ export async function postToEdge(
   }
   if (!post.creates) return rules.booleanResult(context.version);
   const createdId = externalId(context, context.schema.type(post.creates)!, { id: results[0] as ObjectId, owner: viewer } as StoredObject);
-  if (params.fields !== undefined) return readNode(context, createdId, { fields: params.fields });
+  if (params.fields !== undefined) return readAsWriter(context, post.creates, createdId, params.fields);
   if (storyIndex === undefined) return { id: createdId };
   const postId = externalId(context, context.schema.type('post')!, { id: results[storyIndex] as ObjectId, owner: viewer } as StoredObject);
   return { id: createdId, post_id: postId };
@@ -102,7 +104,10 @@ export async function postToEdge(
  * they wrote; an app renames its test users or sets their password.
  */
 export async function updateNode(context: ReadContext, idText: string, params: Record<string, string>): Promise<Json | BooleanResult> {
-  if (context.viewer.kind === 'app') return updateTestUser(context, idText, params);
+  if (context.viewer.kind === 'app') {
+    const own = idText === 'app' || idText === String(context.viewer.app.id);
+    return own ? updateAppSettings(context, params) : updateTestUser(context, idText, params);
+  }
   const { object, type } = await loadRoot(context, idText, 'post');
   const writable: ParamDef[] = type.fields.flatMap((field) => (field.writable ? [{ name: field.name, ...field.writable }] : []));
   if (writable.length === 0) throw GraphError.objectNotFound(idText, 'post');
@@ -113,7 +118,19 @@ export async function updateNode(context: ReadContext, idText: string, params: R
     throw GraphError.invalidParameter(`Nothing to update: give ${writable.map((def) => def.name).join(' or ')}`);
   }
   await context.store.write([{ op: 'updateObject', id: object.id, data: changes, updatedTime: context.now }]);
-  return params.fields === undefined ? rules.booleanResult(context.version) : readNode(context, idText, { fields: params.fields });
+  return params.fields === undefined ? rules.booleanResult(context.version) : readAsWriter(context, type.name, idText, params.fields);
+}
+
+/**
+ * The answer of a write with `fields`: the node just written, read by its writer. The writer sees
+ * what they wrote whatever read permission they hold (an uploader without `user_photos` still
+ * gets the caption back), so the written type's own permission counts as granted for this read.
+ */
+function readAsWriter(context: ReadContext, typeName: string, idText: string, fields: string): Promise<Json> {
+  const scope = context.schema.type(typeName)?.scope;
+  if (scope === undefined) return readNode(context, idText, { fields });
+  const viewer = { ...context.viewer, scopes: new Set([...context.viewer.scopes, scope]) };
+  return readNode({ ...context, viewer }, idText, { fields });
 }
 
 /**
@@ -282,7 +299,7 @@ function threadOf(context: ReadContext, object: StoredObject): number {
 function requirePublisher(context: ReadContext, scope: string): number {
   const { viewer } = context;
   if (viewer.userId === null) throw GraphError.activeTokenRequired();
-  if (!viewer.scopes.has(scope)) throw GraphError.permission(`Requires extended permission: ${scope}`);
+  if (scope !== ALWAYS_GRANTED && !viewer.scopes.has(scope)) throw GraphError.permission(`Requires extended permission: ${scope}`);
   return viewer.userId;
 }
 

@@ -31,6 +31,8 @@ function parseNodeId(context: ReadContext, text: string): NodeRef | undefined {
     if (context.viewer.userId === null) throw GraphError.activeTokenRequired();
     return { id: context.viewer.userId, form: 'user' };
   }
+  // The app the token belongs to, as the real service answers `/app`.
+  if (text === 'app') return { id: context.viewer.app.id, form: 'plain' };
   const compound = /^(\d{1,16})_(\d{1,15})$/.exec(text);
   if (compound) {
     const owner = ids.unscope(compound[1]!);

@@ -17,6 +17,7 @@ export async function answerPermissions(
 ): Promise<Json | BooleanResult> {
   const { object, type } = await loadRoot(context, idText, method === 'delete' ? 'delete' : 'get');
   if (!context.schema.edge(type, 'permissions', context.version)) throw GraphError.unknownPath(`/permissions${scope === undefined ? '' : `/${scope}`}`);
+  if (scope !== undefined) requireKnownPermission(context, scope);
   const { viewer, store } = context;
   if (viewer.kind !== 'app' && object.id !== viewer.userId) throw GraphError.permission();
   if (method === 'get') {
@@ -28,4 +29,12 @@ export async function answerPermissions(
   if (scope === undefined) await deauthorize(store, viewer.app.id, object.id, context.now);
   else await revokePermission(store, viewer.app.id, object.id, scope);
   return rules.booleanResult(context.version);
+}
+
+/**
+ * Fails unless the catalogue offers the permission (or the schema relies on it). The wording of
+ * the real service's answer for such a name is not confirmed; code 100 is.
+ */
+export function requireKnownPermission(context: ReadContext, name: string): void {
+  if (!context.schema.offersScope(name, context.version)) throw GraphError.invalidParameter(`Invalid permission: ${name.slice(0, 64)}`);
 }

@@ -15,6 +15,7 @@ import type { Association, IdOrRef, ObjectId, Ref, StoredObject, TokenRecord, Wr
 import type { ReadContext } from './context.js';
 import type { ItemOf } from './edge-items.js';
 import { loadRoot } from './node-ids.js';
+import { requireKnownPermission } from './permissions.js';
 import type { Json } from './render.js';
 
 const DEFAULT_PERMISSIONS = ['public_profile', 'user_friends'];
@@ -140,12 +141,10 @@ function readInstalled(value: unknown): boolean {
   }
 }
 
-/** The requested permissions, each one the schema knows; `public_profile` is always among them. */
+/** The requested permissions, each one the catalogue offers; `public_profile` is always among them. */
 function readPermissions(context: ReadContext, value: unknown): string[] {
   const requested = value === undefined ? DEFAULT_PERMISSIONS : String(value).split(',').map((scope) => scope.trim()).filter((scope) => scope !== '');
-  const known = new Set(context.schema.allScopes(context.version));
-  const unknown = requested.find((scope) => !known.has(scope));
-  if (unknown !== undefined) throw GraphError.invalidParameter(`Invalid permission: ${unknown.slice(0, 64)}`);
+  for (const scope of requested) requireKnownPermission(context, scope);
   return [...new Set(['public_profile', ...requested])];
 }
 

@@ -2,7 +2,7 @@
  * The sign-in dialog's pages: self-contained HTML and CSS (no scripts, no external assets) that
  * read well on a phone. Browser tests rely on the form field names and button labels.
  */
-import { ALWAYS_GRANTED } from '../auth/grants.js';
+import { ALWAYS_GRANTED, permissionDef } from '../schema/permissions.js';
 
 const STYLE = `
 :root{color-scheme:light dark;--bg:#eef1f5;--card:#fff;--text:#1c1e21;--muted:#5f6670;--accent:#2d6cdf;--line:#d8dce2;--bad:#b3261e;--badbg:#fdecea}
@@ -25,9 +25,10 @@ button[value=deny]{color:var(--text);background:transparent;border:1px solid var
 ul{list-style:none;margin:0;padding:0;border:1px solid var(--line);border-radius:8px}
 li+li{border-top:1px solid var(--line)}
 li label{display:flex;align-items:center;gap:12px;padding:12px;cursor:pointer}
-li input{width:20px;height:20px;margin:0;accent-color:var(--accent)}
+li input{flex:none;width:20px;height:20px;margin:0;accent-color:var(--accent)}
 code{font-size:.95rem;word-break:break-all}
 .tag{margin-left:auto;font-size:.8rem;color:var(--muted)}
+.what{display:block;font-size:.85rem;color:var(--muted)}
 `;
 
 export function escapeHtml(text: string): string {
@@ -72,10 +73,15 @@ ${view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '
 
 export function consentPage(view: { appName: string; userName: string; scopes: readonly string[]; ticket: string }): string {
   const optional = view.scopes.filter((scope) => scope !== ALWAYS_GRANTED);
+  // What granting each one means, from the permission catalogue, read before ticking it.
+  const described = (scope: string) => {
+    const description = permissionDef(scope)?.description;
+    return `<code>${escapeHtml(scope)}</code>${description ? `<span class="what">${escapeHtml(description)}</span>` : ''}`;
+  };
   const rows = [
-    `<li><label><input type="checkbox" name="scope" value="${ALWAYS_GRANTED}" checked disabled> <code>${ALWAYS_GRANTED}</code><span class="tag">required</span></label></li>`,
+    `<li><label><input type="checkbox" name="scope" value="${ALWAYS_GRANTED}" checked disabled> <span>${described(ALWAYS_GRANTED)}</span><span class="tag">required</span></label></li>`,
     ...optional.map(
-      (scope) => `<li><label><input type="checkbox" name="scope" value="${escapeHtml(scope)}" checked> <code>${escapeHtml(scope)}</code></label></li>`,
+      (scope) => `<li><label><input type="checkbox" name="scope" value="${escapeHtml(scope)}" checked> <span>${described(scope)}</span></label></li>`,
     ),
   ];
   return page(

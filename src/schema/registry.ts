@@ -11,10 +11,9 @@ import { pageType } from './types/page.js';
 import { photoType } from './types/photo.js';
 import { postType } from './types/post.js';
 import { userType } from './types/user.js';
-import { DEFAULT_API_VERSION, rules, VERSIONED_PERMISSIONS, type ApiVersion } from './versions.js';
+import { offeredIn, offeredPermissions, permissionDef } from './permissions.js';
+import { DEFAULT_API_VERSION, rules, type ApiVersion } from './versions.js';
 
-/** Scopes no field or edge declares but every app may ask for: the baseline grant and the right to write. */
-const BASELINE_SCOPES = ['public_profile', 'publish_actions'];
 
 interface TypeIndex {
   fields: Map<string, FieldDef>;
@@ -25,6 +24,8 @@ export class Schema {
   readonly types: readonly NodeTypeDef[];
   private readonly byName = new Map<string, NodeTypeDef>();
   private readonly indexes = new Map<string, TypeIndex>();
+  /** Permissions the declarations name (the catalogue says in which versions each is offered). */
+  private readonly scopes = new Set<string>();
 
   constructor(types: readonly NodeTypeDef[]) {
     this.types = types;
@@ -32,6 +33,10 @@ export class Schema {
       if (this.byName.has(type.name)) throw new Error(`Schema: node type "${type.name}" is declared twice`);
       this.byName.set(type.name, type);
       this.indexes.set(type.name, indexType(type));
+      if (type.scope !== undefined) this.scopes.add(type.scope);
+      for (const item of [...type.fields, ...type.edges]) {
+        if (item.scope !== undefined) this.scopes.add(item.scope);
+      }
     }
     for (const type of types) {
       for (const edge of type.edges) {
@@ -87,19 +92,18 @@ export class Schema {
   }
 
   /**
-   * The permissions an app can request in this API version, sorted: those the schema relies on,
-   * the baseline ones and the versioned ones of versions.ts, each where it exists in this version.
+   * The permissions an app can request in this API version, sorted: those the catalogue
+   * (permissions.ts) offers in it, and any the schema relies on that the catalogue does not list.
    */
   allScopes(version: ApiVersion = DEFAULT_API_VERSION): string[] {
-    const scopes = new Set(BASELINE_SCOPES);
-    for (const type of this.types) {
-      if (type.scope !== undefined) scopes.add(type.scope);
-      for (const item of [...this.fieldsIn(type, version), ...this.edgesIn(type, version)]) {
-        if (item.scope !== undefined) scopes.add(item.scope);
-      }
-    }
-    for (const scope of Object.keys(VERSIONED_PERMISSIONS)) scopes.add(scope);
-    return [...scopes].filter((scope) => rules.permissionExists(scope, version)).sort();
+    const unlisted = [...this.scopes].filter((name) => !permissionDef(name));
+    return [...offeredPermissions(version).map((permission) => permission.name), ...unlisted].sort();
+  }
+
+  /** Whether an app may request this permission in this API version. */
+  offersScope(name: string, version: ApiVersion = DEFAULT_API_VERSION): boolean {
+    const listed = permissionDef(name);
+    return listed ? offeredIn(listed, version) : this.scopes.has(name);
   }
 }
 

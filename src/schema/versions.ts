@@ -73,7 +73,11 @@ export interface VersionRule {
   source: string;
 }
 
-/** The behaviours that differ by version. Fields, edges and permissions name these in their `versions` key. */
+/**
+ * The behaviours that differ by version. Fields and edges name these in their `versions` key;
+ * permissions carry their own since/until in the permission catalogue (permissions.ts), compared
+ * by withinVersions below.
+ */
 export const VERSION_RULES = {
   'boolean-result-object': {
     since: 'v2.1',
@@ -111,92 +115,38 @@ export const VERSION_RULES = {
     description: "A person's statuses and links edges exist (v2.4 folds them into feed and posts).",
     source: 'Graph API changelog v2.4 "Accessing Timeline Posts"; fb_graph2#122 ("links edge is no longer available", "statuses edge is no longer available")',
   },
-  'permission-read-stream': {
-    until: 'v2.4',
-    description: 'The read_stream permission exists and reads posts and feeds (as user_posts does from v2.3).',
-    source: 'Graph API changelog v2.4 (read_stream deprecated); Login permissions reference, v2.0–v2.3',
-  },
-  'permission-user-posts': {
-    since: 'v2.3',
-    description: 'The user_posts permission exists.',
-    source: 'Graph API changelog v2.3 ("New permission user_posts")',
-  },
-  'permission-user-status': {
-    until: 'v2.4',
-    description: 'The user_status permission exists and reads statuses.',
-    source: 'Graph API changelog v2.4 (user_status deprecated, use user_posts)',
-  },
-  'permission-user-interests': {
-    until: 'v2.4',
-    description: 'The user_interests permission exists.',
-    source: 'Graph API changelog v2.4 (user_interests deprecated with the interests edge)',
-  },
-  'permission-user-groups': {
-    until: 'v2.4',
-    description: 'The user_groups permission exists and reads groups (user_managed_groups from v2.4).',
-    source: 'Graph API changelog v2.4 (user_groups deprecated; user_managed_groups added)',
-  },
-  'permission-user-managed-groups': {
-    since: 'v2.4',
-    description: 'The user_managed_groups permission exists.',
-    source: 'Graph API changelog v2.4 (user_managed_groups added)',
-  },
-  'permission-read-mailbox': {
-    until: 'v2.4',
-    description: 'The read_mailbox permission exists.',
-    source: 'Graph API changelog v2.4 (read_mailbox deprecated; fb_graph2#122: inbox and outbox no longer available)',
-  },
-  'permission-manage-notifications': {
-    until: 'v2.4',
-    description: 'The manage_notifications permission exists.',
-    source: 'Graph API changelog v2.4 (manage_notifications deprecated; fb_graph2#122: notifications no longer available)',
-  },
 } as const satisfies Record<string, VersionRule>;
 
 export type RuleName = keyof typeof VERSION_RULES;
 
-/**
- * Permissions that exist only in some versions, and in those versions read what another
- * permission reads (read_stream reads what user_posts does). Permissions not listed exist in every
- * version.
- */
-export const VERSIONED_PERMISSIONS: Readonly<Record<string, { rule: RuleName; reads?: string }>> = {
-  read_stream: { rule: 'permission-read-stream', reads: 'user_posts' },
-  user_posts: { rule: 'permission-user-posts' },
-  user_status: { rule: 'permission-user-status' },
-  user_interests: { rule: 'permission-user-interests' },
-  user_groups: { rule: 'permission-user-groups', reads: 'user_managed_groups' },
-  user_managed_groups: { rule: 'permission-user-managed-groups' },
-  read_mailbox: { rule: 'permission-read-mailbox' },
-  manage_notifications: { rule: 'permission-manage-notifications' },
-};
-
 /** What a write that creates nothing answers: `{"success":true}`, or in v2.0 a bare `true`. */
 export type BooleanResult = true | { success: true };
+
+/**
+ * Whether `version` lies in [since, until): the one comparison of versions in Loom. Bounds may
+ * name v1.0, the unversioned API before v2.0, which is older than every version Loom serves.
+ */
+export function withinVersions(version: ApiVersion, since?: string, until?: string): boolean {
+  const at = rank(version);
+  return (since === undefined || at >= rank(since)) && (until === undefined || at < rank(until));
+}
+
+function rank(version: string): number {
+  if (version === 'v1.0') return -1;
+  const index = ORDER.get(version);
+  if (index === undefined) throw new Error(`Not a published API version: ${version}`);
+  return index;
+}
 
 /** The one question code asks about versions. */
 export const rules = {
   has(name: RuleName, version: ApiVersion): boolean {
     const rule: VersionRule = VERSION_RULES[name];
-    const at = ORDER.get(version)!;
-    return (rule.since === undefined || at >= ORDER.get(rule.since)!) && (rule.until === undefined || at < ORDER.get(rule.until)!);
+    return withinVersions(version, rule.since, rule.until);
   },
   /** A declaration's `versions` rule: none means every version. */
   allows(name: RuleName | undefined, version: ApiVersion): boolean {
     return name === undefined || rules.has(name, version);
-  },
-  /** Whether an app may ask for this permission in this version. */
-  permissionExists(scope: string, version: ApiVersion): boolean {
-    const entry = VERSIONED_PERMISSIONS[scope];
-    return entry === undefined || rules.has(entry.rule, version);
-  },
-  /** The permissions that, in this version, read what `scope` reads: itself and its stand-ins. */
-  permissionsReading(scope: string, version: ApiVersion): string[] {
-    const readers = [scope];
-    for (const [name, entry] of Object.entries(VERSIONED_PERMISSIONS)) {
-      if (entry.reads === scope && rules.has(entry.rule, version)) readers.push(name);
-    }
-    return readers;
   },
   booleanResult(version: ApiVersion): BooleanResult {
     return rules.has('boolean-result-object', version) ? { success: true } : true;

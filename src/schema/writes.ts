@@ -3,6 +3,7 @@
  * runs every one of them through the same create path.
  */
 import type { EdgePost } from './definition.js';
+import { ALWAYS_GRANTED } from './permissions.js';
 
 /** Longest message the real service accepts on a post or comment. */
 export const MESSAGE_LENGTH = 63_206;
@@ -129,11 +130,11 @@ export const createAlbum: EdgePost = {
 
 /**
  * `POST /<u1>/friends/<u2>` with u1's token asks u2; the same POST the other way round with u2's
- * token confirms, making them friends in both directions. Test users need no more than the
- * default `user_friends` for it.
+ * token confirms, making them friends in both directions. u1's token needs no permission beyond
+ * public_profile: client suites befriend test users created without `user_friends`.
  */
 export const befriend: EdgePost = {
-  scope: 'user_friends',
+  scope: ALWAYS_GRANTED,
   item: 'user',
   request: 'friend_requests',
   links: [

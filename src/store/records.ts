@@ -17,7 +17,9 @@ export type StoreRecord =
   | ({ record: 'credentials' } & Credentials)
   | { record: 'setting'; key: string; value: string }
   | ({ record: 'token' } & TokenRecord)
-  | ({ record: 'revokedToken' } & RevokedToken);
+  | ({ record: 'revokedToken' } & RevokedToken)
+  /** What remains of a deleted app: its id, so its credentials and tokens are answered for. */
+  | { record: 'deletedApp'; id: number; deletedTime: number };
 
 export type RecordKind = StoreRecord['record'];
 export type TableKind = Exclude<RecordKind, 'idSequence'>;
@@ -37,6 +39,7 @@ export const RECORD_KINDS: readonly RecordKind[] = [
   'setting',
   'token',
   'revokedToken',
+  'deletedApp',
 ];
 
 /** Whether the store holds no record of any kind (its id sequence aside): one single-row scan per kind. */
@@ -129,6 +132,7 @@ export const RECORD_TABLES: Readonly<Record<TableKind, RecordTable>> = {
     columns: [text('hash'), bigint('app_id', 'appId'), bigint('user_id', 'userId'), bigint('expires_at', 'expiresAt')],
     key: ['hash'],
   },
+  deletedApp: { table: 'deleted_apps', columns: [bigint('id'), bigint('deleted_time', 'deletedTime')], key: ['id'] },
 };
 
 export function recordKey(record: StoreRecord): RecordKey {

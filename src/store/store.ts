@@ -141,7 +141,16 @@ export interface AppRecord {
   apiVersion: string | null;
 }
 
+/**
+ * Object ids the store hands out stay below this bound (app-scoped user ids are a permutation
+ * of them). Larger ids are only ever chosen by callers (an app created with a fixed id) and never
+ * move the id sequence.
+ */
+export const SEQUENCE_ID_LIMIT = 2 ** 40;
+
 export interface NewApp {
+  /** A fixed id at or above SEQUENCE_ID_LIMIT, chosen by the caller; the next id of the sequence when absent. */
+  id?: ObjectId;
   name: string;
   secret: string;
   idKey: string;
@@ -152,6 +161,24 @@ export interface NewApp {
   redirectUris?: readonly string[];
   /** The server's default when absent. */
   apiVersion?: string | null;
+}
+
+/** createApp was given a fixed id that an object, or a deleted app, already has. */
+export class IdTakenError extends Error {
+  constructor(readonly id: ObjectId) {
+    super(`The id ${id} is already taken`);
+    this.name = 'IdTakenError';
+  }
+}
+
+/** What updateApp changes; absent fields stay as they are. */
+export interface AppChanges {
+  secret?: string;
+  requireProof?: boolean;
+  businessId?: ObjectId | null;
+  redirectUris?: readonly string[];
+  /** Merged into the app's application object (its name and other public settings); a null value removes a key. */
+  data?: Record<string, unknown>;
 }
 
 export interface TokenRecord {
@@ -218,6 +245,20 @@ export interface Store {
   createApp(app: NewApp): Promise<AppRecord>;
   getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>>;
   listApps(): Promise<AppRecord[]>;
+  /**
+   * Changes an app in one transaction (`now` becomes its object's updated time when its data
+   * changes); answers the app as it now is, or undefined when there is no such app.
+   */
+  updateApp(id: ObjectId, changes: AppChanges, now: number): Promise<AppRecord | undefined>;
+  /**
+   * Deletes an app in one transaction: its application object with the associations from and to
+   * it, its grants, tokens and authorization codes. A tombstone of its id stays (getDeletedApps),
+   * and so does a RevokedToken for each of its user tokens, so that using them can be answered
+   * for. Reports whether the app existed.
+   */
+  deleteApp(id: ObjectId, now: number): Promise<boolean>;
+  /** Which of these ids belonged to an app that was deleted. */
+  getDeletedApps(ids: readonly ObjectId[]): Promise<Set<ObjectId>>;
 
   /** Saves tokens (one or many) in one call, one transaction; a hash saved again replaces its record. */
   saveTokens(tokens: readonly TokenRecord[]): Promise<void>;

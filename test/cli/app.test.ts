@@ -13,7 +13,10 @@ describe('loom app', () => {
   it('explains itself', () => {
     const help = loom('app', '--help');
     assert.equal(help.code, 0);
-    assert.match(help.stdout, /^Usage: loom app create --name NAME \[--redirect-uri URL\]\.\.\. \[--business ID\] \[--require-proof\]\n\s+\[--api-version V\] \[--json\] \[--db PATH\|URL\]/);
+    assert.match(help.stdout, /^Usage: loom app create --name NAME \[--id ID --secret SECRET\] \[--redirect-uri URL\]\.\.\. \[--business ID\] \[--require-proof\]\n\s+\[--api-version V\] \[--json\] \[--db PATH\|URL\]/);
+    assert.match(help.stdout, /loom app update ID \[--name NAME\]/);
+    assert.match(help.stdout, /\[--api-version V\] \[--restrictions JSON\]/);
+    assert.match(help.stdout, /loom app delete ID \[--db PATH\|URL\]/);
     assert.match(help.stdout, /^\s+--db PATH\|URL\s+SQLite file or postgres:\/\/ URL/m);
     assert.match(help.stdout, /loom app list/);
     assert.equal(loom('app', 'create', '--help').code, 0);

@@ -91,7 +91,20 @@ describe('friend requests over HTTP', () => {
     assert.equal(nested.body.friendrequests.data.length, 1);
   });
 
-  it('refuses requests for someone else, to oneself, to nobody, and without user_friends', async () => {
+  it('befriends test users whose tokens carry no permission but public_profile', async () => {
+    const shy = await testUser('Shy Person', 'public_profile');
+    const quiet = await testUser('Quiet Person', 'public_profile');
+    assert.equal((await ask(shy, quiet)).text, SUCCESS);
+    assert.equal((await ask(quiet, shy)).text, SUCCESS);
+    const mine = await server.get(`/v2.4/${shy.id}/friends`, { access_token: appToken, fields: 'id' });
+    assert.equal(mine.status, 200, mine.text);
+    const withFriends = await testUser('Friendly Person');
+    assert.equal((await ask(withFriends, quiet)).text, SUCCESS);
+    assert.equal((await ask(quiet, withFriends)).text, SUCCESS);
+    assert.deepEqual((await friends(withFriends)).body.summary, { total_count: 1 });
+  });
+
+  it('refuses requests for someone else, to oneself, to nobody, and with an app token', async () => {
     const ann = await testUser('Ann Again');
     const ben = await testUser('Ben Again');
     assertError(await ask(ben, ann, ann.access_token), 403, 200);
@@ -100,10 +113,6 @@ describe('friend requests over HTTP', () => {
     assertError(await server.form(`/v2.4/me/friends/${ann.id}9`, { access_token: ann.access_token }), 400, 100);
     const post = fixture.postId(fixture.posts.popular, fixture.users.alice);
     assertError(await server.form(`/v2.4/me/friends/${post}`, { access_token: ann.access_token }), 400, 100);
-    const shy = await testUser('Shy Person', 'public_profile');
-    const refused = await ask(shy, ann);
-    assertError(refused, 403, 200);
-    assert.equal(refused.body.error.message, '(#200) Requires extended permission: user_friends');
     assertError(await ask(ann, ben, appToken), 400, 2500);
     assertError(await server.form(`/v2.4/me/feed/${ann.id}`, { access_token: ann.access_token, message: 'x' }), 400, 2500);
     const unfriend = await server.fetch(`${server.url}/v2.4/me/friends/${ben.id}?access_token=${ann.access_token}`, { method: 'DELETE' });

@@ -255,6 +255,7 @@ describe('node reads over HTTP', () => {
         "Unsupported get request. Object with ID '999999' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api",
       type: 'GraphMethodException',
       code: 100,
+      error_subcode: 33,
     });
     const alias = await server.get('/v2.4/nosuchalias', { access_token: token });
     assert.equal(alias.status, 404);

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeTypeDef } from '../../src/schema/definition.js';
+import { offeredPermissions } from '../../src/schema/permissions.js';
 import { Schema } from '../../src/schema/registry.js';
 
 function nodeType(overrides: Partial<NodeTypeDef>): NodeTypeDef {
@@ -57,7 +58,7 @@ test('every type declares an id field and default fields it actually has', () =>
   }
 });
 
-test('allScopes lists every declared scope plus the baseline ones, sorted and once each', () => {
+test('allScopes lists every declared scope and the catalogue, sorted and once each', () => {
   const scopes = Schema.default().allScopes();
   assert.deepEqual(scopes, [...scopes].sort());
   assert.equal(new Set(scopes).size, scopes.length);
@@ -71,15 +72,16 @@ test('allScopes lists every declared scope plus the baseline ones, sorted and on
   }
 });
 
-test('allScopes of a schema without scoped items is the baseline and the versioned permissions of that version', () => {
-  assert.deepEqual(new Schema([nodeType({})]).allScopes(), ['public_profile', 'publish_actions', 'user_managed_groups', 'user_posts']);
-  assert.deepEqual(new Schema([nodeType({})]).allScopes('v2.0'), [
-    'manage_notifications', 'public_profile', 'publish_actions', 'read_mailbox', 'read_stream', 'user_groups', 'user_interests', 'user_status',
-  ]);
+test('allScopes of a schema without scoped items is the catalogue of the served version', () => {
+  const catalogue = offeredPermissions().map((permission) => permission.name).sort();
+  assert.deepEqual(new Schema([nodeType({})]).allScopes(), catalogue);
+  assert.ok(new Schema([nodeType({})]).allScopes('v2.3').includes('read_stream'), 'offered before v2.4');
   const scoped = nodeType({
-    edges: [{ name: 'friends', target: 'thing', scope: 'user_friends', description: 'Friends.' }],
+    edges: [{ name: 'shoes', target: 'thing', scope: 'user_shoes', description: 'Shoes.' }],
   });
-  assert.deepEqual(new Schema([scoped]).allScopes(), ['public_profile', 'publish_actions', 'user_friends', 'user_managed_groups', 'user_posts']);
+  assert.deepEqual(new Schema([scoped]).allScopes(), [...catalogue, 'user_shoes'].sort());
+  assert.ok(new Schema([scoped]).offersScope('user_shoes'));
+  assert.ok(!new Schema([scoped]).offersScope('read_stream'), 'retired before the served version');
 });
 
 test('a type declared twice is rejected', () => {

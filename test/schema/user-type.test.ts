@@ -97,7 +97,8 @@ test('user edges with Loom data name their association; the others have none and
     { ...edge('friends') },
     {
       name: 'friends', target: 'user', assoc: 'friends', scope: 'user_friends', summary: 'count',
-      alwaysSummary: true, itemsGranted: 'user_friends', post: edge('friends')?.post, description: edge('friends')?.description,
+      alwaysSummary: true, itemsGranted: 'user_friends', post: edge('friends')?.post, offsetPaging: 'friends-offset-paging',
+      description: edge('friends')?.description,
     },
   );
   assert.equal(edge('feed')?.assoc, 'feed');

@@ -1,13 +1,19 @@
 /** An app registered with Loom: the holder of tokens and the party users grant permissions to. */
-import type { NodeTypeDef } from '../definition.js';
+import type { FieldContext, NodeTypeDef } from '../definition.js';
+import type { StoredObject } from '../../store/store.js';
 import { createTestUser } from '../writes.js';
+
+/** The app's page on the profile host, as the real service words it. */
+function appLink(object: StoredObject, context: FieldContext): string {
+  return `${context.profileHost}/apps/application.php?id=${object.id}`;
+}
 
 export const applicationType: NodeTypeDef = {
   name: 'application',
   label: 'Application',
   idForm: 'plain',
   visibility: 'public',
-  defaultFields: ['link', 'name'],
+  defaultFields: ['category', 'link', 'name', 'namespace'],
   fields: [
     { name: 'id', type: 'numeric string', source: { kind: 'id' },
       description: "The app's id." },
@@ -19,8 +25,10 @@ export const applicationType: NodeTypeDef = {
       description: 'The kind of app this is, such as a game or a utility.' },
     { name: 'description', type: 'string',
       description: 'What the app does, in its developer\'s words.' },
-    { name: 'link', type: 'string',
+    { name: 'link', type: 'string', source: { kind: 'computed', compute: appLink },
       description: 'The web address of the app.' },
+    { name: 'restrictions', type: 'object',
+      description: 'Who may see the app: age, location or type restrictions, as the app set them.' },
   ],
   edges: [
     { name: 'picture', target: 'photo', special: 'picture',

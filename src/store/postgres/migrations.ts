@@ -137,6 +137,17 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE apps ADD COLUMN redirect_uris json NOT NULL DEFAULT '[]';
     `,
   },
+  {
+    version: 6,
+    description: 'tombstones of deleted apps',
+    sql: `
+      -- Only the id stays, so a deleted app's credentials and tokens get their own answer.
+      CREATE TABLE deleted_apps (
+        id bigint PRIMARY KEY,
+        deleted_time bigint NOT NULL
+      );
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

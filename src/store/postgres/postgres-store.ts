@@ -18,6 +18,8 @@ import type {
   WriteOp,
   WriteResult,
 } from '../store.js';
+import { IdTakenError, SEQUENCE_ID_LIMIT, type AppChanges } from '../store.js';
+import { appStatements } from './app-statements.js';
 import { createPool, parsePostgresLocation } from './connection.js';
 import { migrate } from './migrations.js';
 import { pageQuery } from './page-query.js';
@@ -125,7 +127,7 @@ export class PostgresStore implements Store {
   }
 
   async createApp(app: NewApp): Promise<AppRecord> {
-    const [row] = await this.rows<{ id: number }>(statements.insertApp, [
+    const values = [
       app.createdTime,
       JSON.stringify(appData(app)),
       app.secret,
@@ -133,8 +135,53 @@ export class PostgresStore implements Store {
       app.requireProof ?? false,
       app.businessId ?? null,
       JSON.stringify(app.redirectUris ?? []),
-    ]);
-    return createdAppRecord(row!.id, app);
+    ];
+    if (app.id === undefined) {
+      const [row] = await this.rows<{ id: number }>(statements.insertApp, values);
+      return createdAppRecord(row!.id, app);
+    }
+    const id = app.id;
+    if (!Number.isSafeInteger(id) || id < SEQUENCE_ID_LIMIT) throw new RangeError(`A fixed id must be at least ${SEQUENCE_ID_LIMIT}, not ${id}`);
+    await this.transaction(async (client) => {
+      if ((await client.query({ ...appStatements.selectIdTaken, values: [id] })).rows.length > 0) throw new IdTakenError(id);
+      try {
+        await client.query({ ...appStatements.insertFixedApp, values: [...values, id] });
+      } catch (error) {
+        // Another process took the id meanwhile.
+        if ((error as { code?: string }).code === '23505') throw new IdTakenError(id);
+        throw error;
+      }
+    });
+    return createdAppRecord(id, app);
+  }
+
+  async updateApp(id: ObjectId, changes: AppChanges, now: number): Promise<AppRecord | undefined> {
+    const redirectUris = changes.redirectUris === undefined ? null : JSON.stringify(changes.redirectUris);
+    const found = await this.transaction(async (client) => {
+      const values = [changes.secret ?? null, changes.requireProof ?? null, changes.businessId !== undefined, changes.businessId ?? null, redirectUris, id];
+      if ((await client.query({ ...appStatements.updateApp, values })).rows.length === 0) return false;
+      if (changes.data !== undefined) await applyOps(client, [{ op: 'updateObject', id, data: changes.data, updatedTime: now }]);
+      return true;
+    });
+    return found ? (await this.getApps([id])).get(id) : undefined;
+  }
+
+  async deleteApp(id: ObjectId, now: number): Promise<boolean> {
+    return this.transaction(async (client) => {
+      await client.query({ ...statements.deleteStaleRevokedTokens, values: [now] });
+      if ((await client.query({ ...appStatements.deleteAppRow, values: [id] })).rows.length === 0) return false;
+      await client.query({ ...appStatements.revokeTokensOfApp, values: [id] });
+      await client.query({ ...appStatements.deleteGrantsOfApp, values: [id] });
+      await client.query({ ...appStatements.deleteAuthCodesOfApp, values: [id] });
+      await applyOps(client, [{ op: 'deleteObject', id }]);
+      await client.query({ ...appStatements.insertDeletedApp, values: [id, now] });
+      return true;
+    });
+  }
+
+  async getDeletedApps(ids: readonly ObjectId[]): Promise<Set<ObjectId>> {
+    if (ids.length === 0) return new Set();
+    return new Set((await this.rows<{ id: number }>(appStatements.selectDeletedApps, [ids])).map((row) => row.id));
   }
 
   async getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>> {

@@ -8,6 +8,7 @@ import {
   type StoreRecord,
   type TableKind,
 } from '../records.js';
+import { SEQUENCE_ID_LIMIT } from '../store.js';
 import { statements } from './statements.js';
 
 type TableRecord = Exclude<StoreRecord, { record: 'idSequence' }>;
@@ -54,7 +55,10 @@ export async function loadRecords(client: pg.ClientBase, records: readonly Store
       continue;
     }
     await insertRows(client, first.record, batch as TableRecord[]);
-    if (first.record === 'object') await advanceIds(client, highest(batch.map((r) => (r as { id: number }).id)));
+    // Objects under fixed ids (apps') are above the sequence and never move it.
+    if (first.record === 'object') {
+      await advanceIds(client, highest(batch.map((r) => (r as { id: number }).id).filter((id) => id < SEQUENCE_ID_LIMIT)));
+    }
   }
 }
 

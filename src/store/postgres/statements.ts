@@ -7,7 +7,7 @@ export interface Statement {
   text: string;
 }
 
-const statement = (name: string, text: string): Statement => ({ name: `loom.${name}`, text });
+export const statement = (name: string, text: string): Statement => ({ name: `loom.${name}`, text });
 
 const OBJECT_COLUMNS = 'id, type, owner, created_time, updated_time, data';
 const APP_COLUMNS = `a.id, o.data->>'name' AS name, a.secret, a.id_key, a.require_proof, a.business_id, a.created_time,

@@ -131,6 +131,17 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE apps ADD COLUMN redirect_uris TEXT NOT NULL DEFAULT '[]';
     `,
   },
+  {
+    version: 6,
+    description: 'tombstones of deleted apps',
+    sql: `
+      -- Only the id stays, so a deleted app's credentials and tokens get their own answer.
+      CREATE TABLE deleted_apps (
+        id INTEGER PRIMARY KEY,
+        deleted_time INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

@@ -9,6 +9,7 @@ import {
   type StoreRecord,
   type TableKind,
 } from '../records.js';
+import { SEQUENCE_ID_LIMIT } from '../store.js';
 
 /** Whole-table scans and loads for export and import, with statements prepared on first use. */
 export class SqliteRecords {
@@ -40,7 +41,10 @@ export class SqliteRecords {
         this.advanceIds(record.last);
         continue;
       }
+      // An object under a fixed id (an app's) must not move the sequence, as in createApp.
+      const mark = record.record === 'object' && record.id >= SEQUENCE_ID_LIMIT ? this.lastObjectId() : undefined;
       this.statement(insertSql(record.record)).run(...recordValues(record, encode));
+      if (mark !== undefined) this.statement(`UPDATE sqlite_sequence SET seq = ? WHERE name = 'objects'`).run(mark);
     }
   }
 

@@ -18,7 +18,8 @@ import type {
   WriteOp,
   WriteResult,
 } from '../store.js';
-import { CountLimitError } from '../store.js';
+import { CountLimitError, IdTakenError, SEQUENCE_ID_LIMIT, type AppChanges } from '../store.js';
+import { prepareAppStatements } from './app-statements.js';
 import { migrate } from './migrations.js';
 import { filledData, mergeData, resolveId } from '../write-ops.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
@@ -112,12 +113,39 @@ export class SqliteStore implements Store {
   >;
   private readonly moveTokensToRevoked: Database.Transaction<(appId: ObjectId, userId: ObjectId, now: number) => void>;
   private readonly putTokens: Database.Transaction<(tokens: readonly TokenRecord[]) => void>;
+  private readonly appStatements: ReturnType<typeof prepareAppStatements>;
+  private readonly changeApp: Database.Transaction<(id: ObjectId, changes: AppChanges, now: number) => boolean>;
+  private readonly removeApp: Database.Transaction<(id: ObjectId, now: number) => boolean>;
   private readonly records: SqliteRecords;
   private readonly loadInTransaction: Database.Transaction<(records: readonly StoreRecord[]) => void>;
 
   constructor(db: Database.Database) {
     this.db = db;
     this.statements = prepareStatements(db);
+    this.appStatements = prepareAppStatements(db);
+    this.changeApp = db.transaction((id: ObjectId, changes: AppChanges, now: number) => {
+      const a = this.appStatements;
+      if (a.selectAppExists.get(id) === undefined) return false;
+      const redirectUris = changes.redirectUris === undefined ? null : JSON.stringify(changes.redirectUris);
+      const requireProof = changes.requireProof === undefined ? null : changes.requireProof ? 1 : 0;
+      const business = changes.businessId !== undefined;
+      a.updateApp.run(changes.secret ?? null, requireProof, business ? 1 : 0, changes.businessId ?? null, redirectUris, id);
+      if (changes.data !== undefined) this.updateObject(id, changes.data, now);
+      return true;
+    });
+    this.removeApp = db.transaction((id: ObjectId, now: number) => {
+      const a = this.appStatements;
+      if (a.selectAppExists.get(id) === undefined) return false;
+      a.revokeTokensOfApp.run(id);
+      a.deleteTokensOfApp.run(id);
+      a.deleteGrantsOfApp.run(id);
+      a.deleteAuthCodesOfApp.run(id);
+      a.deleteAppRow.run(id);
+      this.deleteObject(id);
+      a.insertDeletedApp.run(id, now);
+      this.statements.deleteStaleRevokedTokens.run(now);
+      return true;
+    });
     // Reads of several lists share one transaction so they see one snapshot of the database.
     this.inSnapshot = db.transaction((work: () => void) => work());
     this.applyOps = db.transaction((ops: readonly WriteOp[]) => {
@@ -126,7 +154,10 @@ export class SqliteStore implements Store {
       return results;
     });
     this.insertApp = db.transaction((app: NewApp) => {
-      const id = this.insertObject('application', null, app.createdTime, app.createdTime, appData(app));
+      const id =
+        app.id === undefined
+          ? this.insertObject('application', null, app.createdTime, app.createdTime, appData(app))
+          : this.insertFixedObject(app.id, 'application', app.createdTime, appData(app));
       this.statements.insertApp.run(
         id,
         app.secret,
@@ -230,6 +261,20 @@ export class SqliteStore implements Store {
 
   async listApps(): Promise<AppRecord[]> {
     return this.statements.selectAllApps.all().map(toAppRecord);
+  }
+
+  async updateApp(id: ObjectId, changes: AppChanges, now: number): Promise<AppRecord | undefined> {
+    if (!this.changeApp.immediate(id, changes, now)) return undefined;
+    return (await this.getApps([id])).get(id);
+  }
+
+  async deleteApp(id: ObjectId, now: number): Promise<boolean> {
+    return this.removeApp.immediate(id, now);
+  }
+
+  async getDeletedApps(ids: readonly ObjectId[]): Promise<Set<ObjectId>> {
+    if (ids.length === 0) return new Set();
+    return new Set(this.appStatements.selectDeletedApps.all(JSON.stringify(ids)).map((row) => row.id));
   }
 
   async saveTokens(tokens: readonly TokenRecord[]): Promise<void> {
@@ -393,6 +438,19 @@ export class SqliteStore implements Store {
     for (const grant of grants) this.statements.insertGrant.run(appId, userId, grant.scope, grant.status);
   }
 
+  /**
+   * An object under an id the caller chose (at or above SEQUENCE_ID_LIMIT). SQLite raises the
+   * AUTOINCREMENT mark to any id inserted, so the mark is put back: the sequence stays where it was.
+   */
+  private insertFixedObject(id: ObjectId, type: string, createdTime: number, data: Record<string, unknown>): ObjectId {
+    if (!Number.isSafeInteger(id) || id < SEQUENCE_ID_LIMIT) throw new RangeError(`A fixed id must be at least ${SEQUENCE_ID_LIMIT}, not ${id}`);
+    if (this.statements.selectIdTaken.get(id, id) !== undefined) throw new IdTakenError(id);
+    const mark = this.statements.selectSequence.get()?.seq ?? 0;
+    this.statements.insertFixedObject.run(id, type, createdTime, createdTime, JSON.stringify(data));
+    this.statements.resetSequence.run(mark);
+    return id;
+  }
+
   private insertObject(
     type: string,
     owner: ObjectId | null,
@@ -459,8 +517,19 @@ function prepareStatements(db: Database.Database) {
        WHERE id IN (SELECT value FROM json_each(?))`,
     ),
     selectObjectData: db.prepare<[ObjectId], { data: string }>('SELECT data FROM objects WHERE id = ?'),
+    // The id is the sequence's next, named explicitly: SQLite's own choice would follow the
+    // largest id present, which may be a fixed app id far above the sequence.
     insertObject: db.prepare<[string, ObjectId | null, number, number, string]>(
-      'INSERT INTO objects (type, owner, created_time, updated_time, data) VALUES (?, ?, ?, ?, ?)',
+      `INSERT INTO objects (id, type, owner, created_time, updated_time, data)
+       VALUES (coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'objects'), 0) + 1, ?, ?, ?, ?, ?)`,
+    ),
+    insertFixedObject: db.prepare<[ObjectId, string, number, number, string]>(
+      'INSERT INTO objects (id, type, owner, created_time, updated_time, data) VALUES (?, ?, NULL, ?, ?, ?)',
+    ),
+    selectSequence: db.prepare<[], { seq: number }>(`SELECT seq FROM sqlite_sequence WHERE name = 'objects'`),
+    resetSequence: db.prepare<[number]>(`UPDATE sqlite_sequence SET seq = ? WHERE name = 'objects'`),
+    selectIdTaken: db.prepare<[ObjectId, ObjectId], { found: number }>(
+      'SELECT 1 AS found FROM objects WHERE id = ? UNION ALL SELECT 1 FROM deleted_apps WHERE id = ?',
     ),
     updateObject: db.prepare<[string, number, ObjectId]>('UPDATE objects SET data = ?, updated_time = ? WHERE id = ?'),
     deleteObject: db.prepare<[ObjectId]>('DELETE FROM objects WHERE id = ?'),
