@@ -6,7 +6,7 @@ import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { PERMISSIONS } from '../../src/schema/permissions.js';
 import { PUBLISHED_VERSIONS, rules, VERSION_RULES, type RuleName } from '../../src/schema/versions.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
+import { startServer, useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
 
 const SUCCESS = '{"success":true}';
 
@@ -261,6 +261,23 @@ describe('API versions over HTTP', () => {
       grant_type: 'client_credentials',
     });
     assert.equal(tokenAnswer.text, `access_token=${legacy.id}|${legacy.secret}`, 'the token endpoint follows the client app default');
+  });
+
+  it('a server started with another default version answers unversioned calls without an app version in it', async () => {
+    const old = await startServer(fixture.store, { clock: () => fixture.now, defaultVersion: 'v2.0' });
+    try {
+      const anonymous = await old.get('/me');
+      assert.equal(anonymous.status, 400);
+      assert.equal(anonymous.headers.get('facebook-api-version'), 'v2.0');
+      const me = await old.get('/me', { access_token: token });
+      assert.equal(me.headers.get('facebook-api-version'), 'v2.0');
+      assert.deepEqual(Object.keys(me.body).slice(0, 2), ['id', 'email']);
+      const client = { client_id: String(fixture.app.id), client_secret: fixture.app.secret, grant_type: 'client_credentials' };
+      assert.equal((await old.get('/oauth/access_token', client)).text, `access_token=${fixture.app.id}|${fixture.app.secret}`);
+      assert.deepEqual(Object.keys((await old.get('/v2.4/me', { access_token: token })).body), ['name', 'id']);
+    } finally {
+      await old.close();
+    }
   });
 
   it('facebook-sdk 3.x paths (/v2.7/ … /v3.1/) answer in the v2.4 dialect', async () => {
