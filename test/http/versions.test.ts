@@ -224,6 +224,15 @@ describe('API versions over HTTP', () => {
     }
   });
 
+  it('the sign-in dialog offers the permissions of its version', async () => {
+    const ask = (version: string) =>
+      server.get(`/${version}/dialog/oauth`, { client_id: String(fixture.app.id), redirect_uri: 'https://app.example/cb', scope: 'read_stream' });
+    assert.equal((await ask('v2.3')).status, 200);
+    const refused = await ask('v2.4');
+    assert.equal(refused.status, 400);
+    assert.match(refused.text, /Invalid Scopes: read_stream/);
+  });
+
   it('read_stream reads feeds up to v2.3, as user_posts does; from v2.4 it reads nothing', async () => {
     const user = await createTestUser('v2.3', 'read_stream,publish_actions');
     const posted = await server.form('/v2.3/me/feed', { access_token: user.body.access_token, message: 'Old times' });
