@@ -103,8 +103,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
       ...(credentials ? [`Demo sign-in (OAuth dialog): email ${credentials.email}, password ${DEMO_PASSWORD}`] : []),
       ``,
       `Try:`,
-      `  curl -g '${base}/v2.4/me?fields=id,name,birthday,friends.limit(3){name}&access_token=${token.accessToken}'`,
-      `  curl -g '${base}/v2.4/me/feed?limit=2&fields=message,likes.summary(true).limit(0)&access_token=${token.accessToken}'`,
+      `  curl -g '${base}/${listen.defaultVersion}/me?fields=id,name,birthday,friends.limit(3){name}&access_token=${token.accessToken}'`,
+      `  curl -g '${base}/${listen.defaultVersion}/me/feed?limit=2&fields=message,likes.summary(true).limit(0)&access_token=${token.accessToken}'`,
       ``,
       `A new token: bin/loom token --db ${redactPassword(db)}`,
     );

@@ -272,6 +272,31 @@ describe('API versions over HTTP', () => {
     assert.equal(tokenAnswer.text, `access_token=${legacy.id}|${legacy.secret}`, 'the token endpoint follows the client app default');
   });
 
+  it('batch operations answer in the batch version unless their relative_url names one; ids= follows the request version', async () => {
+    const post = fixture.postId(fixture.posts.quiet, fixture.users.alice);
+    const batch = JSON.stringify([
+      { method: 'POST', relative_url: `${post}/likes` },
+      { method: 'DELETE', relative_url: `v2.4/${post}/likes` },
+      { method: 'GET', relative_url: 'me' },
+    ]);
+    const reply = await server.form('/v2.0/', { access_token: token, batch });
+    assert.equal(reply.status, 200, reply.text);
+    const [liked, unliked, me] = reply.body;
+    assert.equal(liked.body, 'true');
+    assert.equal(unliked.body, SUCCESS);
+    assert.deepEqual(Object.keys(JSON.parse(me.body)).slice(0, 2), ['id', 'email']);
+    const versionOf = (item: { headers: { name: string; value: string }[] }) => item.headers.find((header) => header.name === 'Facebook-API-Version')?.value;
+    assert.deepEqual([liked, unliked, me].map(versionOf), ['v2.0', 'v2.4', 'v2.0']);
+
+    const alice = fixture.scoped(fixture.users.alice);
+    const ids = await server.get('/v2.3/', { access_token: token, ids: `me,${fixture.pages[0]}` });
+    assert.deepEqual(Object.keys(ids.body.me).slice(0, 2), ['id', 'email']);
+    assert.equal(ids.body.me.id, alice);
+    assert.deepEqual(Object.keys(ids.body[String(fixture.pages[0])]).slice(0, 2), ['id', 'category']);
+    const current = await server.get('/v2.4/', { access_token: token, ids: 'me' });
+    assert.deepEqual(Object.keys(current.body.me), ['name', 'id']);
+  });
+
   it('a server started with another default version answers unversioned calls without an app version in it', async () => {
     const old = await startServer(fixture.store, { clock: () => fixture.now, defaultVersion: 'v2.0' });
     try {
