@@ -56,7 +56,6 @@ export interface AppOptions {
   defaultVersion?: ApiVersion;
 }
 
-
 /** The real service's limit for photo uploads. */
 const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
