@@ -1,29 +1,44 @@
 /**
  * App-scoped user ids. Each app sees a person under its own id: a keyed permutation of the
  * internal object id (a four-round Feistel network over 40 bits), shifted above every internal
- * id. A permutation needs no table, maps both ways in constant time, and an id minted under one
- * app decodes under another to an unrelated number, almost always one that names nobody (and
- * the object it might name is checked to be a user, and visible, like any other).
+ * id into the app's slot (its idTag). A permutation needs no table, maps both ways in constant
+ * time, and an id minted under one app decodes under another to nothing (another slot) or to an
+ * unrelated number, almost always one that names nobody (and the object it might name is
+ * checked to be a user, and visible, like any other). The slot can be read off an id, so the
+ * apps an id may belong to are found without a token by one indexed lookup (apps by idTag).
  */
 const HALF_BITS = 20;
 const HALF = 2 ** HALF_BITS;
 const DOMAIN = HALF * HALF;
-/** Scoped ids live in [BASE, BASE + DOMAIN): disjoint from internal ids, which stay below DOMAIN. */
+/** Scoped ids live in [BASE, BASE + ID_TAGS * DOMAIN): disjoint from internal ids, which stay below DOMAIN. */
 const BASE = 2 ** 50;
+/** Slots of the scoped-id space; an app's idTag picks one. */
+export const ID_TAGS = 64;
 
 /** The numbers scoped user ids are drawn from, which nothing else may use as an id. */
-export const SCOPED_ID_RANGE = { first: BASE, last: BASE + DOMAIN - 1 };
+export const SCOPED_ID_RANGE = { first: BASE, last: BASE + ID_TAGS * DOMAIN - 1 };
 
 export function isScopedUserId(id: number): boolean {
   return id >= SCOPED_ID_RANGE.first && id <= SCOPED_ID_RANGE.last;
 }
 
+/** The slot a scoped id lies in, or undefined when the text is not a scoped id at all. */
+export function idTagOf(scopedId: string): number | undefined {
+  if (!/^\d{1,16}$/.test(scopedId)) return undefined;
+  const id = Number(scopedId);
+  return isScopedUserId(id) ? Math.floor((id - BASE) / DOMAIN) : undefined;
+}
+
 export class AppScopedIds {
   private readonly keys: number[];
+  /** Where this app's slot starts. */
+  private readonly start: number;
 
-  constructor(idKeyHex: string) {
+  constructor(idKeyHex: string, idTag: number) {
+    if (!Number.isInteger(idTag) || idTag < 0 || idTag >= ID_TAGS) throw new RangeError(`idTag out of range: ${idTag}`);
     const key = Buffer.from(idKeyHex.padEnd(32, '0').slice(0, 32), 'hex');
     this.keys = [0, 4, 8, 12].map((offset) => key.readUInt32LE(offset));
+    this.start = BASE + idTag * DOMAIN;
   }
 
   /** The scoped id of an internal id (used for users, and to hide positions inside cursors). */
@@ -36,13 +51,13 @@ export class AppScopedIds {
     for (const key of this.keys) {
       [left, right] = [right, (left ^ mix(right, key)) >>> 0];
     }
-    return String(BASE + left * HALF + right);
+    return String(this.start + left * HALF + right);
   }
 
   /** The internal id behind a scoped id, or undefined when the text is not a scoped id at all. */
   unscope(scopedId: string): number | undefined {
     if (!/^\d{1,16}$/.test(scopedId)) return undefined;
-    const value = Number(scopedId) - BASE;
+    const value = Number(scopedId) - this.start;
     if (value < 0 || value >= DOMAIN) return undefined;
     let left = Math.floor(value / HALF);
     let right = value % HALF;

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { GraphError } from '../errors.js';
 import { SEQUENCE_ID_LIMIT, type AppRecord, type Store } from '../store/store.js';
-import { isScopedUserId, SCOPED_ID_RANGE } from './app-scoped-ids.js';
+import { ID_TAGS, isScopedUserId, SCOPED_ID_RANGE } from './app-scoped-ids.js';
 
 export interface NewAppRequest {
   /** A fixed id (checked by fixedAppIdProblem), as test suites that hard-code app credentials need; a new one when absent. */
@@ -18,11 +18,16 @@ export interface NewAppRequest {
   apiVersion?: string | null;
   /** Unix seconds. */
   now: number;
+  /**
+   * The key of its app-scoped user ids (32 hex digits), when they must be reproducible (a seeded
+   * demo app); random otherwise. The secret is random unless fixed (`secret`, for test suites).
+   */
+  idKey?: string;
 }
 
 /**
- * Registers an app, under a fixed id and secret when given (a taken id is refused), with a random
- * key for its app-scoped user ids.
+ * Registers an app, under a fixed id and secret when given (a taken id is refused), with a key
+ * (random unless given) for its app-scoped user ids.
  */
 export async function registerApp(store: Store, request: NewAppRequest): Promise<AppRecord> {
   if (request.id !== undefined) {
@@ -33,11 +38,15 @@ export async function registerApp(store: Store, request: NewAppRequest): Promise
     const problem = appSecretProblem(request.secret);
     if (problem) throw new RangeError(problem);
   }
+  const idKey = request.idKey ?? randomBytes(16).toString('hex');
   return store.createApp({
     id: request.id,
     name: request.name,
-    secret: request.secret ?? randomBytes(32).toString('hex'),
-    idKey: randomBytes(16).toString('hex'),
+    secret: request.secret ?? newAppSecret(),
+    idKey,
+    // Drawn from the key, so a reproducible key gives reproducible ids. Slot 0 is left to the
+    // apps made before slots; new apps spread over the others.
+    idTag: 1 + (parseInt(idKey.slice(0, 4), 16) % (ID_TAGS - 1)),
     requireProof: request.requireProof ?? false,
     businessId: request.businessId ?? null,
     redirectUris: request.redirectUris ?? [],
@@ -60,6 +69,10 @@ export function fixedAppIdProblem(id: number): string | undefined {
 /** Why a chosen secret cannot be used, or undefined when it can. */
 export function appSecretProblem(secret: string): string | undefined {
   return /^[A-Za-z0-9_-]{16,128}$/.test(secret) ? undefined : 'an app secret must be 16 to 128 letters, digits, "_" or "-"';
+}
+
+export function newAppSecret(): string {
+  return randomBytes(32).toString('hex');
 }
 
 /** The app token every client can build for itself: `<app id>|<app secret>`. */

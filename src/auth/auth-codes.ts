@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { GraphError } from '../errors.js';
 import type { AuthCode, ObjectId, Store } from '../store/store.js';
+import { LOGIN_LINK_MARK } from './login-links.js';
 import { hashToken } from './tokens.js';
 
 /** How long a code from the sign-in dialog may wait to be exchanged. */
@@ -14,14 +15,14 @@ export async function issueAuthCode(
   grant: { appId: ObjectId; userId: ObjectId; redirectUri: string; scopes: readonly string[]; now: number },
 ): Promise<string> {
   const code = `AQ${randomBytes(48).toString('base64url')}`;
-  await store.saveAuthCode({
+  await store.saveAuthCodes([{
     hash: hashToken(code),
     appId: grant.appId,
     userId: grant.userId,
     redirectUri: grant.redirectUri,
     scopes: [...grant.scopes],
     expiresAt: grant.now + AUTH_CODE_SECONDS,
-  });
+  }]);
   return code;
 }
 
@@ -36,6 +37,7 @@ export async function redeemAuthCode(
   const stored = await store.takeAuthCode(hashToken(request.code));
   const valid =
     stored !== undefined &&
+    stored.redirectUri !== LOGIN_LINK_MARK &&
     stored.appId === request.appId &&
     stored.redirectUri === request.redirectUri &&
     stored.expiresAt > request.now;

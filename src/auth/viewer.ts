@@ -24,10 +24,11 @@ export type TokenInspection =
 const idsByKey = new Map<string, AppScopedIds>();
 
 export function scopedIdsFor(app: AppRecord): AppScopedIds {
-  let ids = idsByKey.get(app.idKey);
+  const key = `${app.idKey}/${app.idTag}`;
+  let ids = idsByKey.get(key);
   if (!ids) {
-    ids = new AppScopedIds(app.idKey);
-    idsByKey.set(app.idKey, ids);
+    ids = new AppScopedIds(app.idKey, app.idTag);
+    idsByKey.set(key, ids);
   }
   return ids;
 }

@@ -1,11 +1,12 @@
 import { appUpdateProblem, deleteApp, updateApp, type AppUpdate } from '../auth/app-admin.js';
-import { appAccessToken, appSecretProblem, fixedAppIdProblem, registerApp } from '../auth/apps.js';
+import { appAccessToken, appSecretProblem, fixedAppIdProblem, newAppSecret, registerApp } from '../auth/apps.js';
 import { registrableRedirectUri } from '../auth/redirect-uris.js';
 import { envDb } from '../config.js';
 import { IdTakenError, SEQUENCE_ID_LIMIT, type AppRecord, type Store } from '../store/store.js';
 import { openStore } from '../store/open-store.js';
 import { apiVersionOption } from './api-version-option.js';
 import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
+import { openExistingStore } from './existing-store.js';
 
 const MAX_NAME = 100;
 const MAX_REDIRECT_URIS = 20;
@@ -17,6 +18,7 @@ export const appHelp = `Usage: loom app create --name NAME [--id ID --secret SEC
                           [--require-proof|--no-require-proof] [--namespace NS] [--category TEXT]
                           [--api-version V] [--restrictions JSON] [--db PATH|URL]
        loom app delete ID [--db PATH|URL]
+       loom app reset-secret ID [--json] [--db PATH|URL]
 
 "create" registers an app and prints its id and secret. The secret is shown this
 once only; "<id>|<secret>" is the app's access token. With --id and --secret the
@@ -28,6 +30,9 @@ redirect URIs and whether it requires appsecret_proof, never a secret.
 the whole list. "delete" removes the app with its grants, tokens and codes; from
 then on its id, secret and tokens are answered "Error validating application.
 Application has been deleted." (its test users stay, without the app).
+"reset-secret" gives app ID a new secret and prints it (the only way to see a
+secret again, the demo app's included); the old one stops working at once, and
+so do app tokens and appsecret_proof made with it.
 
 Options:
   --name NAME          name of the app (at most ${MAX_NAME} characters)
@@ -51,7 +56,7 @@ Options:
   --category TEXT      update: the app's category ("" removes it)
   --restrictions JSON  update: who may see the app, a JSON object such as
                        '{"age":"21+"}' ('{}' removes them)
-  --json               create: print {"id","secret"}; list: print a JSON array
+  --json               create, reset-secret: print {"id","secret"}; list: print a JSON array
   --db PATH|URL        SQLite file or postgres:// URL (default: $LOOM_DB or ./loom.db)
   -h, --help           show this help
 
@@ -84,7 +89,7 @@ const UPDATE_OPTIONS = {
   restrictions: { type: 'string' },
   'api-version': { type: 'string' },
 } as const;
-const ACTIONS = '"create", "list", "update" or "delete"';
+const ACTIONS = '"create", "list", "update", "delete" or "reset-secret"';
 
 export async function appCommand(argv: string[]): Promise<void> {
   const [action, ...rest] = argv;
@@ -92,12 +97,13 @@ export async function appCommand(argv: string[]): Promise<void> {
   if (action === 'list') {
     const { values } = parseCommandArgs(rest, COMMON_OPTIONS);
     if (values.help) return void process.stdout.write(appHelp);
-    const apps = await withStore(values.db, (store) => store.listApps());
+    const apps = await withExistingStore(values.db, (store) => store.listApps());
     return void process.stdout.write(values.json ? listJson(apps) : listTable(apps));
   }
   if (action === 'create') return createCommand(rest);
   if (action === 'update') return updateCommand(rest);
   if (action === 'delete') return deleteCommand(rest);
+  if (action === 'reset-secret') return resetSecret(rest);
   throw new UsageError(action === undefined ? `say ${ACTIONS}` : `unknown action "${action}"; say ${ACTIONS}`);
 }
 
@@ -169,7 +175,7 @@ async function updateCommand(argv: string[]): Promise<void> {
   if (Object.values(update).every((value) => value === undefined)) throw new UsageError('nothing to update: give at least one option');
   const problem = appUpdateProblem(update);
   if (problem) throw new UsageError(problem);
-  const app = await withStore(values.db, (store) => updateApp(store, id, update, Math.floor(Date.now() / 1000)));
+  const app = await withExistingStore(values.db, (store) => updateApp(store, id, update, Math.floor(Date.now() / 1000)));
   if (!app) throw new UsageError(`there is no app ${id}`);
   process.stdout.write(`Updated app ${app.id} "${app.name}"\n`);
 }
@@ -181,7 +187,7 @@ async function deleteCommand(argv: string[]): Promise<void> {
   const id = existingId(idText);
   const { values } = parseCommandArgs(rest, COMMON_OPTIONS);
   if (values.help) return void process.stdout.write(appHelp);
-  const deleted = await withStore(values.db, (store) => deleteApp(store, id, Math.floor(Date.now() / 1000)));
+  const deleted = await withExistingStore(values.db, (store) => deleteApp(store, id, Math.floor(Date.now() / 1000)));
   if (!deleted) throw new UsageError(`there is no app ${id}`);
   process.stdout.write(`Deleted app ${id}\n`);
 }
@@ -206,6 +212,37 @@ function restrictionsOption(text: string): Record<string, unknown> {
     // Said below.
   }
   throw new UsageError('--restrictions must be a JSON object');
+}
+
+/** `app reset-secret ID`: a new random secret for the app, printed once like a new app's. */
+async function resetSecret(argv: string[]): Promise<void> {
+  const { values, positionals } = parseCommandArgs(argv, COMMON_OPTIONS, { positionals: true });
+  if (values.help) return void process.stdout.write(appHelp);
+  const [idText, ...extra] = positionals;
+  if (idText === undefined || extra.length > 0) throw new UsageError('reset-secret takes one app id');
+  if (!/^\d{1,15}$/.test(idText)) throw new UsageError(`"${idText}" is not an app id`);
+  const id = Number(idText);
+  const secret = newAppSecret();
+  const found = await withExistingStore(values.db, (store) => store.setAppSecret(id, secret));
+  if (!found) throw new UsageError(`there is no app with id ${id}`);
+  if (values.json) return void process.stdout.write(`${JSON.stringify({ id: String(id), secret })}\n`);
+  process.stdout.write(
+    [
+      `New secret of app ${id} (the old one no longer works)`,
+      `  App secret:   ${secret}`,
+      `  App token:    ${id}|${secret}`,
+      `The secret is shown only now; keep it private.`,
+    ].join('\n') + '\n',
+  );
+}
+
+async function withExistingStore<T>(db: string | undefined, use: (store: Store) => Promise<T>): Promise<T> {
+  const store = openExistingStore(db ?? envDb());
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
 }
 
 async function withStore<T>(db: string | undefined, use: (store: Store) => Promise<T>): Promise<T> {

@@ -1,13 +1,23 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-/** A command-line failure the user can fix; main prints it with the command's usage. */
-export class UsageError extends Error {}
+/**
+ * A command-line failure the user can fix; main prints it, with the command's usage unless
+ * the usage would not help (a busy port, say).
+ */
+export class UsageError extends Error {
+  readonly showUsage: boolean;
+
+  constructor(message: string, { help = true }: { help?: boolean } = {}) {
+    super(message);
+    this.showUsage = help;
+  }
+}
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-export function parseCommandArgs<T extends Options>(argv: string[], options: T) {
+export function parseCommandArgs<T extends Options>(argv: string[], options: T, { positionals = false } = {}) {
   try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
+    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: positionals, strict: true });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -1,10 +1,10 @@
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { envDb } from '../config.js';
-import { openStore } from '../store/open-store.js';
 import { RECORD_KINDS, recordKey, TOKEN_KINDS, type RecordKey, type RecordKind } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { parseCommandArgs } from './args.js';
+import { openExistingStore } from './existing-store.js';
 import { endLine, headerLine } from './graph-file.js';
 import { createProgress } from './progress.js';
 
@@ -28,9 +28,12 @@ const PAGE = 1000;
 export async function exportCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(argv, { db: { type: 'string' }, tokens: { type: 'boolean' } });
   if (values.help) return void process.stdout.write(exportHelp);
-  const store = openStore(values.db ?? envDb());
+  const store = openExistingStore(values.db ?? envDb());
   try {
     await exportGraph(store, process.stdout, { tokens: values.tokens ?? false });
+  } catch (error) {
+    // The reader stopped early (`loom export | head`): it has what it wanted.
+    if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
   } finally {
     await store.close();
   }

@@ -66,12 +66,12 @@ export function recordProblem(value: unknown): string | undefined {
   const fields = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
   const kind = fields.record as RecordKind;
   if (!RECORD_KINDS.includes(kind)) return 'not a record Loom knows';
-  const columns: readonly Pick<RecordColumn, 'field' | 'type' | 'nullable'>[] =
+  const columns: readonly Pick<RecordColumn, 'field' | 'type' | 'nullable' | 'absent'>[] =
     kind === 'idSequence' ? [{ field: 'last', type: 'bigint', nullable: false }] : RECORD_TABLES[kind].columns;
-  for (const { field, type, nullable } of columns) {
+  for (const { field, type, nullable, absent } of columns) {
     const item = fields[field];
     if (item === null || item === undefined) {
-      if (nullable) continue;
+      if (nullable || (item === undefined && absent !== undefined)) continue;
       return `the ${kind} record has no "${field}"`;
     }
     if (!hasType(item, type)) return `the ${kind} record's "${field}" is not ${TYPE_NAMES[type]}`;

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { appCommand, appHelp } from './app.js';
 import { UsageError } from './args.js';
 import { exportCommand, exportHelp } from './export.js';
 import { importCommand, importHelp } from './import.js';
+import { reseedCommand, reseedHelp } from './reseed.js';
 import { seedCommand, seedHelp } from './seed.js';
 import { serveCommand, serveHelp } from './serve.js';
 import { tokenCommand, tokenHelp } from './token.js';
@@ -9,6 +11,7 @@ import { tokenCommand, tokenHelp } from './token.js';
 const commands: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
   serve: { run: serveCommand, help: serveHelp },
   seed: { run: seedCommand, help: seedHelp },
+  reseed: { run: reseedCommand, help: reseedHelp },
   token: { run: tokenCommand, help: tokenHelp },
   app: { run: appCommand, help: appHelp },
   export: { run: exportCommand, help: exportHelp },
@@ -22,26 +25,39 @@ Loom serves a graph of nodes, edges and fields over HTTP in the Graph API dialec
 Commands:
   serve    serve the Graph API (seeds a demo graph into an empty database)
   seed     fill an empty database with a deterministic demo graph
+  reseed   start over: remove the database and media, and seed again
   token    print a fresh user access token
-  app      register an app (prints its id and secret), list, update or delete apps
+  app      register an app (prints its id and secret), list, update or delete
+           apps, or give one a new secret
   export   write a database's whole graph to standard output
   import   load an exported graph into an empty database
 
-Run "loom <command> --help" for a command's options.
+Run "loom <command> --help" for a command's options, "loom --version" for the version.
 
 Environment:
   PORT              port of "serve" (default 8080)
   LOOM_DB           SQLite file or postgres:// URL (default ./loom.db)
+  LOOM_MEDIA_DIR    where uploaded photos are kept (default ./loom-media)
   LOOM_PUBLIC_URL   base URL of the links Loom writes
   LOOM_PROFILE_HOST host of people's profile links (default https://www.facebook.com)
   LOOM_TOKEN_LIFETIME  seconds the sign-in dialog's user tokens last (default 7200)
 `;
+
+/** The version in package.json, which ships with Loom. */
+function loomVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(mainHelp);
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    process.stdout.write(`loom ${loomVersion()}\n`);
+    return 0;
   }
   const command = commands[name];
   if (!command) {
@@ -53,7 +69,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`loom ${name}: ${error.message}\n\n${command.help}`);
+      process.stderr.write(`loom ${name}: ${error.message}\n${error.showUsage ? `\n${command.help}` : ''}`);
       return 2;
     }
     throw error;

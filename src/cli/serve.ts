@@ -1,27 +1,29 @@
 import { DEFAULT_API_VERSION, type ApiVersion } from '../schema/versions.js';
 import { apiVersionOption } from './api-version-option.js';
 import cluster from 'node:cluster';
+import { appAccessToken } from '../auth/apps.js';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { DEFAULT_PORT, DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, envTokenLifetime } from '../config.js';
 import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
 import { Schema } from '../schema/registry.js';
 import { openStore, redactPassword } from '../store/open-store.js';
-import type { Store } from '../store/store.js';
-import { parseCommandArgs, positiveInteger, positiveIntegerFrom } from './args.js';
+import type { AppRecord, Store } from '../store/store.js';
+import { parseCommandArgs, positiveInteger, positiveIntegerFrom, UsageError } from './args.js';
 import { findDemo, issueToken } from './demo.js';
-import { seedDemo } from './seed.js';
+import { seedDemo, startOfToday } from './seed.js';
 import { startWorkers } from './workers.js';
 
 const MAX_PORT = 65_535;
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
                   [--public-url URL] [--profile-host URL] [--token-lifetime S] [--default-version V]
-                  [--allow-private-photo-urls] [--no-demo]
+                  [--allow-private-photo-urls] [--log FILE|-|off] [--no-demo]
 
-Serves the Graph API. On an empty database it first seeds the demo graph, then
-prints the URL, a demo user access token, the demo user's sign-in email and
-password (for the OAuth dialog) and example requests.
+Serves the Graph API. On an empty database it first seeds the demo graph (and
+prints the demo app's secret, this once), then prints the URL, a demo user access
+token, the demo user's sign-in email and password (for the OAuth dialog) and
+example requests.
 
 Options:
   --port N            port to listen on (default: $PORT or 8080)
@@ -42,6 +44,9 @@ Options:
   --allow-private-photo-urls
                       let photo uploads by url fetch from loopback and private networks
                       (refused by default, so a token cannot probe the machines around Loom)
+  --log FILE|-|off    where the one JSON line per request goes: appended to FILE,
+                      "-" for standard output, or "off"; default: off when standard
+                      output is a terminal (it shows the banner), else standard output
   --no-demo           do not seed the demo graph into an empty database
   -h, --help          show this help
 `;
@@ -59,6 +64,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'allow-private-photo-urls': { type: 'boolean' },
     workers: { type: 'string' },
     'default-version': { type: 'string' },
+    log: { type: 'string' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
   const port = positiveIntegerFrom({ '--port': values.port, PORT: envPort() }, DEFAULT_PORT, MAX_PORT);
@@ -80,12 +86,13 @@ export async function serveCommand(argv: string[]): Promise<void> {
     defaultVersion: values['default-version'] === undefined ? DEFAULT_API_VERSION : apiVersionOption('--default-version', values['default-version']),
     mediaDir: values['media-dir'] ?? envMediaDir(),
     allowPrivatePhotoUrls: values['allow-private-photo-urls'] === true,
+    log: requestLog(values.log),
   };
 
   const store = openStore(db);
   // A worker runs this same command line, and only serves: the primary seeded and reports.
   if (cluster.isWorker) return serveRequests(store, listen);
-  if (!values['no-demo']) await seedDemo(store, redactPassword(db), DEMO_USERS, DEMO_SEED);
+  const seeded = values['no-demo'] ? undefined : await seedDemo(store, redactPassword(db), { users: DEMO_USERS, seed: DEMO_SEED, now: startOfToday() });
   if (workers > 1) await startWorkers(workers);
   else await serveRequests(store, listen);
 
@@ -98,6 +105,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const credentials = await store.getCredentials(demo.user.id);
     lines.push(
       `Demo user: ${String(demo.user.data.name)} (id ${token.scopedUserId}), app "${demo.app.name}" (id ${demo.app.id})`,
+      ...demoAppSecretLines(demo.app, typeof seeded === 'object'),
       `Access token (valid ${describeSeconds(tokenLifetime)}): ${token.accessToken}`,
       `Explorer (get and renew tokens, run queries): ${base}/explorer`,
       ...(credentials ? [`Demo sign-in (OAuth dialog): email ${credentials.email}, password ${DEMO_PASSWORD}`] : []),
@@ -111,9 +119,32 @@ export async function serveCommand(argv: string[]): Promise<void> {
   } else {
     lines.push(`This database holds no demo graph (started with --no-demo).`);
   }
+  if (listen.log === false) lines.push(`Request logs are off (--log FILE keeps them in a file, --log - prints them here)`);
   process.stdout.write(`${lines.join('\n')}\n\n`);
   // The workers serve with their own connections.
   if (workers > 1) await store.close();
+}
+
+/**
+ * The demo app's secret is printed once, by the process that created it; after that only
+ * `app reset-secret` shows one (a new one), so the banner says so.
+ */
+function demoAppSecretLines(app: AppRecord, createdNow: boolean): string[] {
+  const again = `bin/loom app reset-secret ${app.id}`;
+  if (!createdNow) return [`Demo app secret: shown when it was created; "${again}" prints a new one`];
+  return [
+    `Demo app secret (shown this once; "${again}" prints a new one): ${app.secret}`,
+    `Demo app token (for test users, debug_token, the code exchange): ${appAccessToken(app)}`,
+  ];
+}
+
+/** Where request logs go: `--log`, else nowhere when a person watches the banner, else standard output. */
+function requestLog(choice: string | undefined): Listen['log'] {
+  if (choice === undefined) return process.stdout.isTTY ? false : true;
+  if (choice === 'off') return false;
+  if (choice === '-') return true;
+  if (choice === '') throw new UsageError('--log needs a file, "-" or "off"');
+  return { file: choice };
 }
 
 interface Listen {
@@ -125,16 +156,20 @@ interface Listen {
   defaultVersion: ApiVersion;
   mediaDir: string;
   allowPrivatePhotoUrls: boolean;
+  log: boolean | { file: string };
 }
 
-async function serveRequests(store: Store, { port, host, publicUrl, profileHost, tokenLifetime, defaultVersion, mediaDir, allowPrivatePhotoUrls }: Listen): Promise<void> {
+async function serveRequests(
+  store: Store,
+  { port, host, publicUrl, profileHost, tokenLifetime, defaultVersion, mediaDir, allowPrivatePhotoUrls, log }: Listen,
+): Promise<void> {
   const allowedHosts = loopbackHosts(host, publicUrl);
   const app = await buildApp({
     store,
     mediaDir,
     allowPrivatePhotoUrls,
     ...(allowedHosts ? { allowedHosts } : {}),
-    logger: true,
+    logger: log,
     tokenLifetime,
     defaultVersion,
     ...(publicUrl ? { publicUrl } : {}),
@@ -147,7 +182,16 @@ async function serveRequests(store: Store, { port, host, publicUrl, profileHost,
   };
   process.once('SIGINT', close);
   process.once('SIGTERM', close);
-  await app.listen({ port, host });
+  try {
+    await app.listen({ port, host });
+  } catch (error) {
+    await app.close();
+    await store.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new UsageError(`port ${port} on ${host} is already in use (another Loom?); choose another with --port N or PORT=N`, { help: false });
+    }
+    throw error;
+  }
 }
 
 function describeSeconds(seconds: number): string {

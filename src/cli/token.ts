@@ -2,9 +2,10 @@ import { envDb } from '../config.js';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { scopedIdsFor } from '../auth/viewer.js';
 import { Schema } from '../schema/registry.js';
-import { openStore, redactPassword } from '../store/open-store.js';
+import { redactPassword } from '../store/open-store.js';
 import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
 import { findDemo, issueToken } from './demo.js';
+import { openExistingStore } from './existing-store.js';
 
 export const tokenHelp = `Usage: loom token [--db PATH|URL] [--user ID] [--scopes a,b] [--expires-in SECONDS] [--json]
 
@@ -34,7 +35,8 @@ export async function tokenCommand(argv: string[]): Promise<void> {
   if (values.help) return void process.stdout.write(tokenHelp);
   const expiresIn = positiveInteger('expires-in', values['expires-in'], SHORT_LIVED_SECONDS);
   const db = values.db ?? envDb();
-  const store = openStore(db);
+  const scopes = values.scopes === undefined ? Schema.default().allScopes() : knownScopes(values.scopes);
+  const store = openExistingStore(db);
   try {
     const demo = await findDemo(store);
     const shown = redactPassword(db);
@@ -46,7 +48,6 @@ export async function tokenCommand(argv: string[]): Promise<void> {
       if (!user || user.type !== 'user') throw new UsageError(`no user with id ${values.user} in the demo app`);
       userId = user.id;
     }
-    const scopes = values.scopes ? values.scopes.split(',').map((s) => s.trim()).filter(Boolean) : Schema.default().allScopes();
     const token = await issueToken(store, demo.app, userId, scopes, expiresIn);
     if (values.json) {
       const json = {
@@ -62,4 +63,16 @@ export async function tokenCommand(argv: string[]): Promise<void> {
   } finally {
     await store.close();
   }
+}
+
+/** The permissions of `--scopes`, each one Loom knows; a misspelt one would silently grant nothing. */
+function knownScopes(text: string): string[] {
+  const scopes = [...new Set(text.split(',').map((scope) => scope.trim()).filter(Boolean))];
+  if (scopes.length === 0) throw new UsageError('--scopes names no permission');
+  const known = new Set(Schema.default().allScopes());
+  const unknown = scopes.filter((scope) => !known.has(scope));
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown permission${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}; known: ${[...known].sort().join(', ')}`);
+  }
+  return scopes;
 }

@@ -7,6 +7,7 @@ import { isReader, loadAccess, requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
 import { loadEdge } from './edges.js';
 import { loadRoot, loadRoots } from './node-ids.js';
+import { pictureAnswer, type Redirect } from './picture.js';
 import { renderNodes, type Json } from './render.js';
 
 export interface NodeRead {
@@ -28,14 +29,9 @@ export async function readNode(context: ReadContext, idText: string, read: NodeR
   return { ...rest, metadata, id };
 }
 
-/** An answer that is not a body but a pointer elsewhere: a picture edge sends the client to the image. */
-export class Redirect {
-  constructor(readonly location: string) {}
-}
-
 /**
  * `GET /<id>/<edge>[/<alias>]`: one page of the edge, with paging links that repeat the request.
- * A picture edge answers with a redirect to the image, or with its description when `redirect=false`.
+ * A picture edge answers as pictureAnswer does, whoever asks.
  */
 export async function readEdge(
   context: ReadContext,
@@ -45,11 +41,9 @@ export async function readEdge(
   aliasText?: string,
 ): Promise<Json | Redirect> {
   const roots = await loadRoots(context, [idText]);
+  // Pictures are public: the same answer whoever asks, with or without a token.
+  if (aliasText === undefined && context.schema.edge(roots[0]!.type, edgeName, context.version)?.special === 'picture') return pictureAnswer(context.publicUrl, params);
   const [answer] = await readEdgeOf(context, roots, edgeName, params, aliasText);
-  if (context.schema.edge(roots[0]!.type, edgeName, context.version)?.special === 'picture' && !['false', '0'].includes(params.redirect ?? '')) {
-    const url = (answer as { data?: { url?: unknown } }).data?.url;
-    if (typeof url === 'string') return new Redirect(url);
-  }
   return answer!;
 }
 

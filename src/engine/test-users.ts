@@ -8,6 +8,7 @@
 import { rules, type BooleanResult } from '../schema/versions.js';
 import { randomBytes, randomInt } from 'node:crypto';
 import { grantedScopes } from '../auth/grants.js';
+import { issueLoginCodes } from '../auth/login-links.js';
 import { hashPassword } from '../auth/passwords.js';
 import { newUserToken } from '../auth/tokens.js';
 import { GraphError } from '../errors.js';
@@ -29,8 +30,8 @@ export interface NewTestUser {
   profile: Record<string, unknown>;
   /** Written with the user: their credentials, and when the app is installed for them, their grants and a token. */
   writes: WriteOp[];
-  /** What the app is shown once the user is written: their id, sign-in secrets and token. */
-  answer(userId: ObjectId): Json;
+  /** What the app is shown once the user is written: their id, login link, sign-in secrets and token. */
+  answer(userId: ObjectId): Promise<Json>;
 }
 
 /**
@@ -55,17 +56,19 @@ export async function prepareTestUser(context: ReadContext, params: Record<strin
   return {
     profile: { ...nameParts(name), locale, email },
     writes,
-    answer: (userId) => {
+    answer: async (userId) => {
       const id = context.viewer.ids.scope(userId);
-      return { id, ...(token ? { access_token: token.accessToken } : {}), login_url: loginUrl(context, id), email, password };
+      const codes = await issueLoginCodes(context.store, context.viewer.app.id, [userId], context.now);
+      return { id, ...(token ? { access_token: token.accessToken } : {}), login_url: loginUrl(context, id, codes.get(userId)!), email, password };
     },
   };
 }
 
 /**
- * Items of `/<app>/accounts`: each test user's id and login URL, and for those who have the app
- * installed a fresh token (tokens are stored hashed, so listing one means issuing one). The
- * tokens of the whole page are saved in one store call.
+ * Items of `/<app>/accounts`: each test user's id and a fresh login link, and for those who
+ * have the app installed a fresh token (tokens and login codes are stored hashed, so listing
+ * one means issuing one). The tokens of the whole page are saved in one store call, and so are
+ * its login codes.
  */
 export async function testUserItems(context: ReadContext, rows: readonly Association[]): Promise<ItemOf> {
   const userIds = [...new Set(rows.map((row) => row.id2))];
@@ -76,10 +79,11 @@ export async function testUserItems(context: ReadContext, rows: readonly Associa
     if (scopes.length > 0) tokens.set(userId, tokenFor(context, userId, scopes));
   }
   await context.store.saveTokens([...tokens.values()].map((token) => token.record));
+  const codes = await issueLoginCodes(context.store, context.viewer.app.id, userIds, context.now);
   return (row) => {
     const id = context.viewer.ids.scope(row.id2);
     const token = tokens.get(row.id2);
-    return { id, ...(token === undefined ? {} : { access_token: token.accessToken }), login_url: loginUrl(context, id) };
+    return { id, ...(token === undefined ? {} : { access_token: token.accessToken }), login_url: loginUrl(context, id, codes.get(row.id2)!) };
   };
 }
 
@@ -123,8 +127,8 @@ function tokenFor<User extends IdOrRef>(context: ReadContext, userId: User, scop
   return newUserToken({ appId: context.viewer.app.id, userId, scopes, expiresIn: context.tokenLifetime, now: context.now });
 }
 
-function loginUrl(context: ReadContext, id: string): string {
-  return `${context.publicUrl}/checkpoint/test-user-login/${id}/`;
+function loginUrl(context: ReadContext, id: string, code: string): string {
+  return `${context.publicUrl}/checkpoint/test-user-login/${id}/?code=${code}`;
 }
 
 function readInstalled(value: unknown): boolean {

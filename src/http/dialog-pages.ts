@@ -27,6 +27,9 @@ li+li{border-top:1px solid var(--line)}
 li label{display:flex;align-items:center;gap:12px;padding:12px;cursor:pointer}
 li input{flex:none;width:20px;height:20px;margin:0;accent-color:var(--accent)}
 code{font-size:.95rem;word-break:break-all}
+a.button{display:block;margin-top:12px;padding:12px;text-align:center;font-weight:600;text-decoration:none;border-radius:8px;color:#fff;background:var(--accent)}
+a.button.secondary{color:var(--text);background:transparent;border:1px solid var(--line)}
+a{color:var(--accent)}
 .tag{margin-left:auto;font-size:.8rem;color:var(--muted)}
 .what{display:block;font-size:.85rem;color:var(--muted)}
 `;
@@ -71,7 +74,7 @@ ${view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '
   );
 }
 
-export function consentPage(view: { appName: string; userName: string; scopes: readonly string[]; ticket: string }): string {
+export function consentPage(view: { appName: string; userName: string; scopes: readonly string[]; ticket: string; switchUrl?: string }): string {
   const optional = view.scopes.filter((scope) => scope !== ALWAYS_GRANTED);
   // What granting each one means, from the permission catalogue, read before ticking it.
   const described = (scope: string) => {
@@ -87,7 +90,7 @@ export function consentPage(view: { appName: string; userName: string; scopes: r
   return page(
     `${view.appName} would like access`,
     `<h1>${escapeHtml(view.appName)} would like to access your information</h1>
-<p class="muted">Signed in as ${escapeHtml(view.userName)}. Untick anything you do not want to share.</p>
+<p class="muted">Signed in as ${escapeHtml(view.userName)}${view.switchUrl ? ` (<a href="${escapeHtml(view.switchUrl)}">not you?</a>)` : ''}. Untick anything you do not want to share.</p>
 <form method="post">
 <input type="hidden" name="ticket" value="${escapeHtml(view.ticket)}">
 <ul>
@@ -103,4 +106,17 @@ ${rows.join('\n')}
 
 export function messagePage(title: string, message: string): string {
   return page(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(message)}</p>`);
+}
+
+/** After a test user's login link: who is signed in now, and where to go next. */
+export function signedInPage(view: { userName: string; appName: string; explorerUrl: string; pendingDialogUrl?: string }): string {
+  const pending = view.pendingDialogUrl
+    ? `<a class="button" href="${escapeHtml(view.pendingDialogUrl)}">Continue signing in to the app</a>\n`
+    : '';
+  return page(
+    `Signed in as ${view.userName}`,
+    `<h1>Signed in as ${escapeHtml(view.userName)}</h1>
+<p class="muted">A test user of ${escapeHtml(view.appName)}. The sign-in dialog of any app now continues as this person, without a password, until the session ends or another person signs in.</p>
+${pending}<a class="button${pending ? ' secondary' : ''}" href="${escapeHtml(view.explorerUrl)}">Open the Explorer</a>`,
+  );
 }

@@ -1,14 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DialogError, finishDialog, openDialog, signIn, type DialogRequest } from '../auth/dialog.js';
 import { SignInThrottle } from '../auth/sign-in-throttle.js';
+import { openSession, sealSession, SESSION_COOKIE, SESSION_SECONDS } from '../auth/browser-session.js';
 import { isNonce, newNonce, openTicket, sealTicket, ticketKey, TICKET_SECONDS, type DialogTicket } from '../auth/dialog-ticket.js';
+import type { StoredObject } from '../store/store.js';
 import type { AppSettings } from './settings.js';
+import { readCookie, setCookie } from './cookies.js';
 import { consentPage, messagePage, signInPage } from './dialog-pages.js';
 import { versionedPaths } from './graph-request.js';
 import { answeringVersion, pathVersion } from './api-version.js';
 import type { AppRecord } from '../store/store.js';
 
 const COOKIE = 'loom_dialog';
+/** The dialog a browser was asked to sign in to, offered again once a login link signed it in. */
+export const PENDING_DIALOG_COOKIE = 'loom_pending_dialog';
 const HTML_TYPE = 'text/html; charset=utf-8';
 
 /**
@@ -40,9 +45,19 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
         if (error instanceof DialogError) return sendPage(reply, 400, messagePage(error.title, error.message));
         throw error;
       }
-      const cookie = readCookie(request);
+      const cookie = readCookie(request, COOKIE);
       const nonce = isNonce(cookie) ? cookie : newNonce();
-      reply.header('set-cookie', `${COOKIE}=${nonce}; Path=/; Max-Age=${TICKET_SECONDS}; HttpOnly; SameSite=Lax${request.protocol === 'https' ? '; Secure' : ''}`);
+      setCookie(request, reply, COOKIE, nonce, TICKET_SECONDS);
+      const signedIn = await sessionUser(request);
+      if (signedIn) {
+        // Signed in already (the dialog earlier, or a test user's login link): no password again.
+        const consent = seal({ stage: 'consent', ...fromRequest(dialog), nonce, userId: signedIn.id });
+        const switchUrl = `/logout?${new URLSearchParams({ next: request.url })}`;
+        const view = { appName: dialog.app.name, userName: String(signedIn.data.name ?? 'you'), scopes: dialog.scopes, ticket: consent, switchUrl };
+        return sendPage(reply, 200, consentPage(view));
+      }
+      // Kept so that a test user's login link, opened meanwhile, can lead back here.
+      setCookie(request, reply, PENDING_DIALOG_COOKIE, encodeURIComponent(request.url), TICKET_SECONDS);
       const ticket = seal({ stage: 'sign-in', ...fromRequest(dialog), nonce });
       return sendPage(reply, 200, signInPage({ appName: dialog.app.name, ticket }));
     });
@@ -51,7 +66,7 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
       const form = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
       const now = settings.clock();
       const ticket = openTicket(key, form.get('ticket'), now);
-      if (!ticket || ticket.nonce !== readCookie(request)) {
+      if (!ticket || ticket.nonce !== readCookie(request, COOKIE)) {
         return sendPage(reply, 403, messagePage('This page has expired', 'Go back to the app and start signing in again.'));
       }
       const appRecord = (await settings.store.getApps([ticket.appId])).get(ticket.appId);
@@ -74,6 +89,7 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
           return sendPage(reply, 200, signInPage({ appName: appRecord.name, ticket: retry, email, error }));
         }
         attempt.succeeded();
+        setCookie(request, reply, SESSION_COOKIE, sealSession(key, { userId, expiresAt: now + SESSION_SECONDS }), SESSION_SECONDS);
         const user = (await settings.store.getObjects([userId])).get(userId);
         const consent = seal({ ...ticket, stage: 'consent', userId, expiresAt: now + TICKET_SECONDS });
         const page = consentPage({ appName: appRecord.name, userName: String(user?.data.name ?? 'you'), scopes: ticket.scopes, ticket: consent });
@@ -95,6 +111,14 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
     });
   }
 
+  /** The person this browser is signed in as, while the session lasts and they exist. */
+  async function sessionUser(request: FastifyRequest): Promise<StoredObject | undefined> {
+    const session = openSession(key, readCookie(request, SESSION_COOKIE), settings.clock());
+    if (!session) return undefined;
+    const user = (await settings.store.getObjects([session.userId])).get(session.userId);
+    return user?.type === 'user' ? user : undefined;
+  }
+
   function seal(ticket: Omit<DialogTicket, 'expiresAt'> & { expiresAt?: number }): string {
     return sealTicket(key, { ...ticket, expiresAt: ticket.expiresAt ?? settings.clock() + TICKET_SECONDS });
   }
@@ -112,15 +136,7 @@ function originsOf(request: FastifyRequest, publicUrl: string | undefined): stri
     .map((text) => new URL(text).origin);
 }
 
-function readCookie(request: FastifyRequest): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [name, value] = part.trim().split('=');
-    if (name === COOKIE) return value;
-  }
-  return undefined;
-}
-
-function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
+export function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
   return reply
     .code(status)
     .header('content-type', HTML_TYPE)

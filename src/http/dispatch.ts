@@ -2,7 +2,9 @@ import { resolveViewer, type Viewer } from '../auth/viewer.js';
 import { createReadContext, type ReadContext } from '../engine/context.js';
 import { deleteFromEdge, deleteNode, postToEdge, updateNode } from '../engine/mutations.js';
 import { answerPermissions } from '../engine/permissions.js';
-import { readEdge, readManyEdges, readManyNodes, readNode, Redirect } from '../engine/read.js';
+import { Redirect } from '../engine/picture.js';
+import { readPublicPicture } from '../engine/public-picture.js';
+import { readEdge, readManyEdges, readManyNodes, readNode } from '../engine/read.js';
 import { GraphError } from '../errors.js';
 import { runBatch } from './batch.js';
 import { presentError, presentRedirect, presentValue, type DebugMessage, type GraphResponse } from './graph-response.js';
@@ -72,6 +74,9 @@ async function answer(settings: AppSettings, graph: GraphRequest, notes: Set<str
     return answerPermissions(await readContext(settings, graph, id, notes, version), id, graph.method, item);
   }
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, item, ...rest].join('/')}`);
+  if (!graph.accessToken && graph.method === 'get' && edge === 'picture' && item === undefined && id !== 'me') {
+    return readPublicPicture(settings.store, settings.schema, settings.publicUrl ?? graph.origin, id, graph.params);
+  }
   const context = await readContext(settings, graph, id, notes, version);
   if (graph.method === 'post') {
     return edge === undefined ? updateNode(context, id, graph.params) : postToEdge(context, id, edge, graph.params, { itemText: item, upload });

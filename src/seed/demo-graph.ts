@@ -2,11 +2,11 @@
  * The demo graph: an app ("Loom Demo"), a demo user who granted it every permission, and a social
  * graph around her (friends, posts, likes, comments, albums, photos, pages), realistic enough to
  * explore and deterministic: the same seed, size and `now` on an empty store give the same
- * objects with the same ids. Only the app's secret and id key (and the salt of the demo user's
- * password) are truly random.
+ * objects with the same ids, app-scoped ids, times and password salts, on every store. Only the
+ * app's secret is truly random: it signs, so it must never follow from a published seed.
  */
 import { registerApp } from '../auth/apps.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword, SALT_BYTES } from '../auth/passwords.js';
 import type { ObjectId, Store, UserGrants } from '../store/store.js';
 import { appUserGrants, chooseAppUsers } from './app-users.js';
 import { buildFriendGraph } from './friend-graph.js';
@@ -122,7 +122,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
   const buffer = new OpBuffer(store, BATCH_SIZE, () => progress.report());
 
   // The app comes first: a store may draw app ids from the same sequence as object ids.
-  const app = await registerApp(store, { name: DEMO_APP_NAME, now });
+  const app = await registerApp(store, { name: DEMO_APP_NAME, now, idKey: random.fork('app-id-key').bytes(16).toString('hex') });
 
   const catalog = await createPageCatalog(buffer, random.fork('pages'), now, MAX_AGE);
   progress.advance(users * UNITS.pages);
@@ -155,7 +155,11 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
 
   const demoUserId = userIds[0] as ObjectId;
   // Only the demo user gets a password: scrypt is slow on purpose, too slow for everyone.
-  await store.setCredentials({ userId: demoUserId, email: String(profiles[0]!.email), passwordHash: await hashPassword(DEMO_PASSWORD) });
+  await store.setCredentials({
+    userId: demoUserId,
+    email: String(profiles[0]!.email),
+    passwordHash: await hashPassword(DEMO_PASSWORD, random.fork('password-salt').bytes(SALT_BYTES)),
+  });
   await store.setSetting('demo.app_id', String(app.id));
   await store.setSetting('demo.user_id', String(demoUserId));
   progress.complete();

@@ -115,4 +115,9 @@ export class Random {
     for (let i = 0; i < length; i++) text += ALPHANUMERIC[Math.floor(this.next() * ALPHANUMERIC.length)];
     return text;
   }
+
+  /** `count` bytes, for keys and salts that must follow from the seed. */
+  bytes(count: number): Buffer {
+    return Buffer.from(Array.from({ length: count }, () => this.int(0, 255)));
+  }
 }

@@ -63,6 +63,8 @@ export interface RecordColumn {
   type: 'bigint' | 'text' | 'json' | 'boolean';
   /** Whether the schema lets the column hold null (an object nobody owns, an app token's user). */
   nullable: boolean;
+  /** The value of a record written by an earlier Loom, which did not have the field yet. */
+  absent?: number;
 }
 
 /** How the records of one kind map onto the rows of one table, the same in every store. */
@@ -96,6 +98,7 @@ export const RECORD_TABLES: Readonly<Record<TableKind, RecordTable>> = {
       bigint('id'),
       text('secret'),
       text('id_key', 'idKey'),
+      { ...bigint('id_tag', 'idTag'), absent: 0 },
       { column: 'require_proof', field: 'requireProof', type: 'boolean', nullable: false },
       nullable(bigint('business_id', 'businessId')),
       bigint('created_time', 'createdTime'),
@@ -159,5 +162,5 @@ export function recordValues(
   encode: (value: unknown, column: RecordColumn) => unknown,
 ): unknown[] {
   const fields = record as unknown as Record<string, unknown>;
-  return RECORD_TABLES[record.record].columns.map((column) => encode(fields[column.field] ?? null, column));
+  return RECORD_TABLES[record.record].columns.map((column) => encode(fields[column.field] ?? column.absent ?? null, column));
 }

@@ -22,6 +22,7 @@ export interface AppRow {
   name: string;
   secret: string;
   id_key: string;
+  id_tag: number;
   /** A boolean, or SQLite's 0 and 1. */
   require_proof: boolean | number;
   business_id: number | null;
@@ -76,6 +77,7 @@ export function toAppRecord(row: AppRow): AppRecord {
     name: row.name,
     secret: row.secret,
     idKey: row.id_key,
+    idTag: Number(row.id_tag),
     requireProof: Boolean(row.require_proof),
     businessId: row.business_id,
     createdTime: row.created_time,

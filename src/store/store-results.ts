@@ -29,6 +29,7 @@ export function createdAppRecord(id: ObjectId, app: NewApp): AppRecord {
     name: app.name,
     secret: app.secret,
     idKey: app.idKey,
+    idTag: app.idTag ?? 0,
     requireProof: app.requireProof ?? false,
     businessId: app.businessId ?? null,
     createdTime: app.createdTime,

@@ -129,6 +129,11 @@ export interface AppRecord {
   secret: string;
   /** Key of the app's app-scoped user id mapping. */
   idKey: string;
+  /**
+   * Which slot of the scoped-id space the app's user ids fall in: the slot can be read off an id,
+   * so the apps an id may belong to are found by this (indexed) number. 0 for apps made before slots.
+   */
+  idTag: number;
   requireProof: boolean;
   businessId: ObjectId | null;
   createdTime: number;
@@ -154,6 +159,8 @@ export interface NewApp {
   name: string;
   secret: string;
   idKey: string;
+  /** 0 when absent. */
+  idTag?: number;
   requireProof?: boolean;
   businessId?: ObjectId | null;
   createdTime: number;
@@ -245,6 +252,8 @@ export interface Store {
   createApp(app: NewApp): Promise<AppRecord>;
   getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>>;
   listApps(): Promise<AppRecord[]>;
+  /** The apps whose idTag is this one. */
+  findAppsByIdTag(idTag: number): Promise<AppRecord[]>;
   /**
    * Changes an app in one transaction (`now` becomes its object's updated time when its data
    * changes); answers the app as it now is, or undefined when there is no such app.
@@ -259,6 +268,8 @@ export interface Store {
   deleteApp(id: ObjectId, now: number): Promise<boolean>;
   /** Which of these ids belonged to an app that was deleted. */
   getDeletedApps(ids: readonly ObjectId[]): Promise<Set<ObjectId>>;
+  /** Replaces an app's secret; false when there is no such app. */
+  setAppSecret(appId: ObjectId, secret: string): Promise<boolean>;
 
   /** Saves tokens (one or many) in one call, one transaction; a hash saved again replaces its record. */
   saveTokens(tokens: readonly TokenRecord[]): Promise<void>;
@@ -287,7 +298,8 @@ export interface Store {
   findCredentialsByEmail(email: string): Promise<Credentials | undefined>;
   getCredentials(userId: ObjectId): Promise<Credentials | undefined>;
 
-  saveAuthCode(code: AuthCode): Promise<void>;
+  /** Saves codes (one or many) in one call, one transaction. */
+  saveAuthCodes(codes: readonly AuthCode[]): Promise<void>;
   /** Returns the code and deletes it in one step, so a code can be redeemed once only. */
   takeAuthCode(hash: string): Promise<AuthCode | undefined>;
 

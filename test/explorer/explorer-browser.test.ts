@@ -54,6 +54,17 @@ async function signInThroughDialog(page: Page, email: string, scopes: string[]):
   await Promise.all([popup.waitForEvent('close'), popup.click('button[name="decision"][value="allow"]')]);
 }
 
+/**
+ * Answers the dialog the page opens in a popup once the browser is signed in (the first sign-in
+ * set its session): the consent page comes straight away, with no password to type.
+ */
+async function approveSignedIn(page: Page, open: () => Promise<void>): Promise<void> {
+  const [popup] = await Promise.all([page.context().waitForEvent('page'), open()]);
+  await popup.locator('button[name="decision"][value="allow"]').waitFor();
+  assert.equal(await popup.locator('input[name="password"]').count(), 0, 'signed in already: no password asked');
+  await Promise.all([popup.waitForEvent('close'), popup.click('button[name="decision"][value="allow"]')]);
+}
+
 /** Nothing sticks out sideways, and the run button is on screen without scrolling. */
 async function assertUsableAt(page: Page, width: number, height: number): Promise<void> {
   await page.setViewportSize({ width, height });
@@ -119,7 +130,10 @@ describe('the Explorer in Chromium', () => {
 
     await page.locator('#token-scopes .scope', { hasText: 'publish_actions' }).waitFor({ state: 'attached' });
     const scopes = await page.locator('#token-scopes .scope').allTextContents();
-    assert.equal(await page.locator('#token-granted-count').textContent(), `${scopes.length} permissions granted`);
+    assert.equal(
+      await page.locator('#token-granted-count').textContent(),
+      `${scopes.length} permissions granted (4 asked now, ${scopes.length - 4} granted to this app earlier)`,
+    );
     for (const scope of ['public_profile', 'user_friends', 'user_posts', 'publish_actions']) assert.ok(scopes.includes(scope), `${scope} in ${scopes}`);
     await page.locator('#token-user', { hasText: 'Ilse Marwood' }).waitFor();
     assert.match((await page.locator('#token-expiry').textContent()) ?? '', /^in 1 h 59 min|^in 2 h 0 min/);
@@ -400,9 +414,6 @@ describe('the Explorer in Chromium', () => {
   it('says so when the person cancels in the dialog, and keeps the token it had', async () => {
     const before = await page.locator('#token-value').textContent();
     const [popup] = await Promise.all([page.context().waitForEvent('page'), page.click('#get-token')]);
-    await popup.fill('input[name="email"]', email);
-    await popup.fill('input[name="password"]', DEMO_PASSWORD);
-    await popup.click('button:has-text("Log in")');
     await Promise.all([popup.waitForEvent('close'), popup.click('button[name="decision"][value="deny"]')]);
     await page.locator('#token-message.error', { hasText: 'Permissions error' }).waitFor();
     assert.equal(await page.locator('#token-value').textContent(), before);
@@ -417,9 +428,6 @@ describe('the Explorer in Chromium', () => {
     await tab.goto(`${server.url}/explorer`);
     await tab.locator('#permission-groups input[value="user_posts"]').waitFor({ state: 'attached' });
     await Promise.all([tab.waitForURL(/\/dialog\/oauth/), tab.click('#get-token')]);
-    await tab.fill('input[name="email"]', email);
-    await tab.fill('input[name="password"]', DEMO_PASSWORD);
-    await tab.click('button:has-text("Log in")');
     await Promise.all([tab.waitForURL(`${server.url}/explorer`), tab.click('button[name="decision"][value="allow"]')]);
     await tab.locator('#token-user', { hasText: 'Ilse Marwood' }).waitFor();
     assert.doesNotMatch(tab.url(), /access_token/, 'the token does not stay in the address');
@@ -429,11 +437,11 @@ describe('the Explorer in Chromium', () => {
     problems.assertNone();
   });
 
-  it('shows an expired token, says so on the query that fails, and renews it without leaving the page', async () => {
+  it('shows an expired token, says so on the query that fails, and renews it without leaving the page or a password', async () => {
     const short = await browser.context.newPage();
     await short.goto(`${shortServer.url}/explorer`);
     await short.locator('#permission-groups input[value="user_posts"]').waitFor({ state: 'attached' });
-    await signInThroughDialog(short, email, []);
+    await approveSignedIn(short, () => short.click('#get-token'));
     await short.locator('#token-user', { hasText: 'Ilse Marwood' }).waitFor();
     const expired = (await short.locator('#token-value').textContent())!;
     await short.locator('#token-expiry', { hasText: 'Expired' }).waitFor({ timeout: (SHORT_LIFETIME + 5) * 1000 });
@@ -447,11 +455,7 @@ describe('the Explorer in Chromium', () => {
     assert.deepEqual(await card.locator('.error-code').allTextContents(), ['code 190', 'subcode 463']);
     assert.match((await card.locator('.error-message').textContent()) ?? '', /Session has expired/);
 
-    const [popup] = await Promise.all([short.context().waitForEvent('page'), card.locator('button', { hasText: 'Renew token' }).click()]);
-    await popup.fill('input[name="email"]', email);
-    await popup.fill('input[name="password"]', DEMO_PASSWORD);
-    await popup.click('button:has-text("Log in")');
-    await Promise.all([popup.waitForEvent('close'), popup.click('button[name="decision"][value="allow"]')]);
+    await approveSignedIn(short, () => card.locator('button', { hasText: 'Renew token' }).click());
     await short.locator('#token-expiry', { hasText: /^in \d s$/ }).waitFor();
     assert.notEqual(await short.locator('#token-value').textContent(), expired);
 

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { latestVersion } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore, PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import type { ObjectId, WriteOp } from '../../src/store/store.js';
+import { SEQUENCE_ID_LIMIT, type ObjectId, type WriteOp } from '../../src/store/store.js';
 import { scratchLocation, testPostgresUrl } from '../helpers/test-store.js';
 
 describe('PostgreSQL store', { skip: testPostgresUrl === undefined && 'LOOM_TEST_PG is not set' }, () => {
@@ -48,7 +48,7 @@ describe('PostgreSQL store', { skip: testPostgresUrl === undefined && 'LOOM_TEST
         const { rows } = await admin.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [schemaOf(first)]);
         assert.deepEqual(
           rows.map((row) => row.table_name),
-          ['apps', 'associations', 'auth_codes', 'counts', 'credentials', 'grants', 'objects', 'revoked_tokens', 'schema_migrations', 'settings', 'tokens'],
+          ['apps', 'associations', 'auth_codes', 'counts', 'credentials', 'deleted_apps', 'grants', 'objects', 'revoked_tokens', 'schema_migrations', 'settings', 'tokens'],
         );
       });
     });
@@ -146,13 +146,17 @@ describe('PostgreSQL store', { skip: testPostgresUrl === undefined && 'LOOM_TEST
     });
   });
 
-  it('keeps bigint ids as numbers and moves the sequence forwards only', async () => {
+  it('keeps bigint ids as numbers and moves the sequence forwards only, never to a fixed id above it', async () => {
     await withStores(scratchLocation('postgres'), 1, async ([store]) => {
       const high = 2 ** 52;
-      await store!.loadRecords([{ record: 'object', id: high, type: 'user', owner: null, createdTime: 1, updatedTime: 1, data: {} }]);
+      const below = SEQUENCE_ID_LIMIT - 10;
+      await store!.loadRecords([
+        { record: 'object', id: below, type: 'user', owner: null, createdTime: 1, updatedTime: 1, data: {} },
+        { record: 'object', id: high, type: 'application', owner: null, createdTime: 1, updatedTime: 1, data: {} },
+      ]);
       assert.equal((await store!.getObjects([high])).get(high)?.id, high);
       const { results } = await store!.write([{ op: 'createObject', object: { type: 'user', owner: null, createdTime: 1, data: {} } }]);
-      assert.equal(results[0], high + 1);
+      assert.equal(results[0], below + 1);
     });
   });
 });

@@ -521,7 +521,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         assert.ok(await store.findRevokedToken(`${person}`.padEnd(64, 'e')));
         await store.setCredentials({ userId: person, email: `gone.${person}@example.com`, passwordHash: 'h' });
         const code = { hash: `${person}`.padEnd(64, 'd'), appId: 71, userId: person, redirectUri: 'https://a.example/', scopes: [], expiresAt: 9 };
-        await store.saveAuthCode(code);
+        await store.saveAuthCodes([code]);
 
         assert.deepEqual((await store.write([{ op: 'deleteUser', id: person, cascade: ['comments'] }])).results, [true]);
 
@@ -636,16 +636,19 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
           name: 'Explorer',
           secret: 'shh',
           idKey: 'key-1',
+          idTag: 5,
           requireProof: true,
           businessId: business,
           createdTime: 1234,
           redirectUris: ['https://app.example/callback', 'http://localhost:3000/'],
         });
+        assert.deepEqual(await store.findAppsByIdTag(5), [app]);
         assert.deepEqual(app, {
           id: app.id,
           name: 'Explorer',
           secret: 'shh',
           idKey: 'key-1',
+          idTag: 5,
           requireProof: true,
           businessId: business,
           createdTime: 1234,
@@ -684,6 +687,13 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         const listed = await store.listApps();
         assert.deepEqual(listed.find((x) => x.id === a.id), a);
         assert.deepEqual(listed.find((x) => x.id === b.id), b);
+      });
+
+      it("replaces an app's secret and nothing else", async () => {
+        const app = await store.createApp({ name: 'Renewed', secret: 'old', idKey: 'kr', createdTime: 3 });
+        assert.equal(await store.setAppSecret(app.id, 'new'), true);
+        assert.deepEqual((await store.getApps([app.id])).get(app.id), { ...app, secret: 'new' });
+        assert.equal(await store.setAppSecret(app.id + 1_000_000, 'new'), false);
       });
     });
 
@@ -886,10 +896,24 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
           scopes: ['public_profile', 'email'],
           expiresAt: 2_000,
         };
-        await store.saveAuthCode(code);
+        await store.saveAuthCodes([code]);
         const [first, second] = await Promise.all([store.takeAuthCode(code.hash), store.takeAuthCode(code.hash)]);
         assert.deepEqual([first, second].filter((x) => x !== undefined), [code]);
         assert.equal(await store.takeAuthCode(code.hash), undefined);
+      });
+
+      it('saves many codes in one call, each taken once', async () => {
+        const codes = [1, 2, 3].map((n) => ({
+          hash: `${Date.now()}-${n}`.padEnd(64, 'm'),
+          appId: 10,
+          userId: 20 + n,
+          redirectUri: 'https://app.example/',
+          scopes: [],
+          expiresAt: 3_000,
+        }));
+        await store.saveAuthCodes(codes);
+        await store.saveAuthCodes([]);
+        assert.deepEqual(await Promise.all(codes.map((code) => store.takeAuthCode(code.hash))), codes);
       });
     });
 
@@ -963,7 +987,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
           { record: 'object', id: app, type: 'application', owner: null, createdTime: 5, updatedTime: 5, data: { name: 'Loaded app' } },
           { record: 'association', id1: user, type: 'friends', id2: base, time: 7, data: { since: 'then' } },
           { record: 'count', id1: user, type: 'friends', count: 1 },
-          { record: 'app', id: app, secret: 'shh', idKey: 'key', requireProof: true, businessId: null, createdTime: 5, redirectUris: ['https://loaded.example/cb'] },
+          { record: 'app', id: app, secret: 'shh', idKey: 'key', idTag: 3, requireProof: true, businessId: null, createdTime: 5, redirectUris: ['https://loaded.example/cb'] },
           { record: 'grant', appId: app, userId: user, scope: 'user_friends', status: 'granted' },
           { record: 'credentials', userId: user, email: `loaded.${user}@example.com`, passwordHash: 'scrypt$x' },
           { record: 'setting', key: `loaded.${user}`, value: 'yes' },
@@ -978,7 +1002,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         assert.deepEqual(await page({ type: 'friends', limit: 5 }, user), [{ id1: user, type: 'friends', id2: base, time: 7, data: { since: 'then' } }]);
         assert.equal((await store.getCounts('friends', [user])).get(user), 1);
         assert.deepEqual((await store.getApps([app])).get(app), {
-          id: app, name: 'Loaded app', secret: 'shh', idKey: 'key', requireProof: true, businessId: null, createdTime: 5,
+          id: app, name: 'Loaded app', secret: 'shh', idKey: 'key', idTag: 3, requireProof: true, businessId: null, createdTime: 5,
           redirectUris: ['https://loaded.example/cb'], apiVersion: null,
         });
         assert.deepEqual((await store.getGrants(app, [user])).get(user), [{ scope: 'user_friends', status: 'granted' }]);

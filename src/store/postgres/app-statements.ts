@@ -11,10 +11,10 @@ export const appStatements = {
     'insertFixedApp',
     `WITH object AS (
        INSERT INTO objects (id, type, owner, created_time, updated_time, data)
-       VALUES ($8::bigint, 'application', NULL, $1::bigint, $1::bigint, $2::json) RETURNING id
+       VALUES ($9::bigint, 'application', NULL, $1::bigint, $1::bigint, $2::json) RETURNING id
      )
-     INSERT INTO apps (id, secret, id_key, require_proof, business_id, created_time, redirect_uris)
-     SELECT id, $3::text, $4::text, $5::boolean, $6::bigint, $1::bigint, $7::json FROM object RETURNING id`,
+     INSERT INTO apps (id, secret, id_key, require_proof, business_id, created_time, redirect_uris, id_tag)
+     SELECT id, $3::text, $4::text, $5::boolean, $6::bigint, $1::bigint, $7::json, $8::integer FROM object RETURNING id`,
   ),
   /** A null parameter leaves its column as it is; business_id has its own flag, as null is a value it may take. */
   updateApp: statement(

@@ -139,13 +139,16 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 6,
-    description: 'tombstones of deleted apps',
+    description: "tombstones of deleted apps, and the slot of each app's scoped user ids",
     sql: `
       -- Only the id stays, so a deleted app's credentials and tokens get their own answer.
       CREATE TABLE deleted_apps (
         id bigint PRIMARY KEY,
         deleted_time bigint NOT NULL
       );
+      -- Apps made before slots keep slot 0, so the user ids they handed out stay the same.
+      ALTER TABLE apps ADD COLUMN id_tag integer NOT NULL DEFAULT 0;
+      CREATE INDEX apps_by_id_tag ON apps (id_tag);
     `,
   },
 ];

@@ -135,6 +135,7 @@ export class PostgresStore implements Store {
       app.requireProof ?? false,
       app.businessId ?? null,
       JSON.stringify(app.redirectUris ?? []),
+      app.idTag ?? 0,
     ];
     if (app.id === undefined) {
       const [row] = await this.rows<{ id: number }>(statements.insertApp, values);
@@ -153,6 +154,10 @@ export class PostgresStore implements Store {
       }
     });
     return createdAppRecord(id, app);
+  }
+
+  async findAppsByIdTag(idTag: number): Promise<AppRecord[]> {
+    return (await this.rows<AppRow>(statements.selectAppsByIdTag, [idTag])).map(toAppRecord);
   }
 
   async updateApp(id: ObjectId, changes: AppChanges, now: number): Promise<AppRecord | undefined> {
@@ -193,6 +198,10 @@ export class PostgresStore implements Store {
 
   async listApps(): Promise<AppRecord[]> {
     return (await this.rows<AppRow>(statements.selectAllApps, [])).map(toAppRecord);
+  }
+
+  async setAppSecret(appId: ObjectId, secret: string): Promise<boolean> {
+    return (await this.rows(statements.updateAppSecret, [secret, appId])).length > 0;
   }
 
   async saveTokens(tokens: readonly TokenRecord[]): Promise<void> {
@@ -272,14 +281,15 @@ export class PostgresStore implements Store {
     return row === undefined ? undefined : toCredentials(row);
   }
 
-  async saveAuthCode(code: AuthCode): Promise<void> {
-    await this.rows(statements.insertAuthCode, [
-      code.hash,
-      code.appId,
-      code.userId,
-      code.redirectUri,
-      JSON.stringify(code.scopes),
-      code.expiresAt,
+  async saveAuthCodes(codes: readonly AuthCode[]): Promise<void> {
+    if (codes.length === 0) return;
+    await this.rows(statements.insertAuthCodes, [
+      codes.map((code) => code.hash),
+      codes.map((code) => code.appId),
+      codes.map((code) => code.userId),
+      codes.map((code) => code.redirectUri),
+      codes.map((code) => JSON.stringify(code.scopes)),
+      codes.map((code) => code.expiresAt),
     ]);
   }
 

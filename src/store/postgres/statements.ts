@@ -10,7 +10,7 @@ export interface Statement {
 export const statement = (name: string, text: string): Statement => ({ name: `loom.${name}`, text });
 
 const OBJECT_COLUMNS = 'id, type, owner, created_time, updated_time, data';
-const APP_COLUMNS = `a.id, o.data->>'name' AS name, a.secret, a.id_key, a.require_proof, a.business_id, a.created_time,
+const APP_COLUMNS = `a.id, o.data->>'name' AS name, a.secret, a.id_key, a.id_tag, a.require_proof, a.business_id, a.created_time,
   a.redirect_uris, o.data->>'api_version' AS api_version`;
 const TOKEN_COLUMNS = 'hash, kind, app_id, user_id, scopes, issued_at, expires_at';
 const AUTH_CODE_COLUMNS = 'hash, app_id, user_id, redirect_uri, scopes, expires_at';
@@ -105,14 +105,19 @@ export const statements = {
      JOIN associations a ON a.id1 = p.id1 AND a.type = $1 AND a.id2 = p.id2`,
   ),
 
+  updateAppSecret: statement('updateAppSecret', 'UPDATE apps SET secret = $1 WHERE id = $2 RETURNING id'),
   insertApp: statement(
     'insertApp',
     `WITH object AS (
        INSERT INTO objects (type, owner, created_time, updated_time, data)
        VALUES ('application', NULL, $1::bigint, $1::bigint, $2::json) RETURNING id
      )
-     INSERT INTO apps (id, secret, id_key, require_proof, business_id, created_time, redirect_uris)
-     SELECT id, $3::text, $4::text, $5::boolean, $6::bigint, $1::bigint, $7::json FROM object RETURNING id`,
+     INSERT INTO apps (id, secret, id_key, require_proof, business_id, created_time, redirect_uris, id_tag)
+     SELECT id, $3::text, $4::text, $5::boolean, $6::bigint, $1::bigint, $7::json, $8::integer FROM object RETURNING id`,
+  ),
+  selectAppsByIdTag: statement(
+    'selectAppsByIdTag',
+    `SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id WHERE a.id_tag = $1`,
   ),
   selectApps: statement(
     'selectApps',
@@ -182,9 +187,10 @@ export const statements = {
     'SELECT user_id, email, password_hash FROM credentials WHERE user_id = $1',
   ),
 
-  insertAuthCode: statement(
-    'insertAuthCode',
-    `INSERT INTO auth_codes (${AUTH_CODE_COLUMNS}) VALUES ($1, $2, $3, $4, $5::json, $6)`,
+  insertAuthCodes: statement(
+    'insertAuthCodes',
+    `INSERT INTO auth_codes (${AUTH_CODE_COLUMNS})
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::json[], $6::bigint[])`,
   ),
   // DELETE … RETURNING is one statement, so two redemptions of one code cannot both win.
   deleteAuthCode: statement('deleteAuthCode', `DELETE FROM auth_codes WHERE hash = $1 RETURNING ${AUTH_CODE_COLUMNS}`),

@@ -94,7 +94,7 @@ interface PageShape {
 
 type PageParams = Record<string, number | string>;
 
-const APP_COLUMNS = `a.id, json_extract(o.data, '$.name') AS name, a.secret, a.id_key, a.require_proof,
+const APP_COLUMNS = `a.id, json_extract(o.data, '$.name') AS name, a.secret, a.id_key, a.id_tag, a.require_proof,
   a.business_id, a.created_time, a.redirect_uris, json_extract(o.data, '$.api_version') AS api_version`;
 
 export class SqliteStore implements Store {
@@ -116,6 +116,7 @@ export class SqliteStore implements Store {
   private readonly appStatements: ReturnType<typeof prepareAppStatements>;
   private readonly changeApp: Database.Transaction<(id: ObjectId, changes: AppChanges, now: number) => boolean>;
   private readonly removeApp: Database.Transaction<(id: ObjectId, now: number) => boolean>;
+  private readonly putAuthCodes: Database.Transaction<(codes: readonly AuthCode[]) => void>;
   private readonly records: SqliteRecords;
   private readonly loadInTransaction: Database.Transaction<(records: readonly StoreRecord[]) => void>;
 
@@ -162,6 +163,7 @@ export class SqliteStore implements Store {
         id,
         app.secret,
         app.idKey,
+        app.idTag ?? 0,
         app.requireProof ? 1 : 0,
         app.businessId ?? null,
         app.createdTime,
@@ -186,6 +188,11 @@ export class SqliteStore implements Store {
     });
     this.putTokens = db.transaction((tokens: readonly TokenRecord[]) => {
       for (const token of tokens) this.putToken(token);
+    });
+    this.putAuthCodes = db.transaction((codes: readonly AuthCode[]) => {
+      for (const code of codes) {
+        this.statements.insertAuthCode.run(code.hash, code.appId, code.userId, code.redirectUri, JSON.stringify(code.scopes), code.expiresAt);
+      }
     });
     this.records = new SqliteRecords(db);
     this.loadInTransaction = db.transaction((records: readonly StoreRecord[]) => this.records.load(records));
@@ -263,6 +270,10 @@ export class SqliteStore implements Store {
     return this.statements.selectAllApps.all().map(toAppRecord);
   }
 
+  async findAppsByIdTag(idTag: number): Promise<AppRecord[]> {
+    return this.statements.selectAppsByIdTag.all(idTag).map(toAppRecord);
+  }
+
   async updateApp(id: ObjectId, changes: AppChanges, now: number): Promise<AppRecord | undefined> {
     if (!this.changeApp.immediate(id, changes, now)) return undefined;
     return (await this.getApps([id])).get(id);
@@ -275,6 +286,10 @@ export class SqliteStore implements Store {
   async getDeletedApps(ids: readonly ObjectId[]): Promise<Set<ObjectId>> {
     if (ids.length === 0) return new Set();
     return new Set(this.appStatements.selectDeletedApps.all(JSON.stringify(ids)).map((row) => row.id));
+  }
+
+  async setAppSecret(appId: ObjectId, secret: string): Promise<boolean> {
+    return this.statements.updateAppSecret.run(secret, appId).changes > 0;
   }
 
   async saveTokens(tokens: readonly TokenRecord[]): Promise<void> {
@@ -331,15 +346,8 @@ export class SqliteStore implements Store {
     return row === undefined ? undefined : toCredentials(row);
   }
 
-  async saveAuthCode(code: AuthCode): Promise<void> {
-    this.statements.insertAuthCode.run(
-      code.hash,
-      code.appId,
-      code.userId,
-      code.redirectUri,
-      JSON.stringify(code.scopes),
-      code.expiresAt,
-    );
+  async saveAuthCodes(codes: readonly AuthCode[]): Promise<void> {
+    if (codes.length > 0) this.putAuthCodes.immediate(codes);
   }
 
   async takeAuthCode(hash: string): Promise<AuthCode | undefined> {
@@ -566,9 +574,11 @@ function prepareStatements(db: Database.Database) {
     ),
     deleteCountsOf: db.prepare<[ObjectId]>('DELETE FROM counts WHERE id1 = ?'),
 
-    insertApp: db.prepare<[ObjectId, string, string, number, ObjectId | null, number, string]>(
-      'INSERT INTO apps (id, secret, id_key, require_proof, business_id, created_time, redirect_uris) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    insertApp: db.prepare<[ObjectId, string, string, number, number, ObjectId | null, number, string]>(
+      'INSERT INTO apps (id, secret, id_key, id_tag, require_proof, business_id, created_time, redirect_uris) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
+    selectAppsByIdTag: db.prepare<[number], AppRow>(`SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id WHERE a.id_tag = ?`),
+    updateAppSecret: db.prepare<[string, ObjectId]>('UPDATE apps SET secret = ? WHERE id = ?'),
     selectApps: db.prepare<[string], AppRow>(
       `SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id
        WHERE a.id IN (SELECT value FROM json_each(?))`,

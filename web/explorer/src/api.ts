@@ -8,6 +8,8 @@ export interface Answer {
   /** Milliseconds from sending to the whole body read. */
   ms: number;
   traceId: string | null;
+  /** The response headers the page may read, as the server sent them (lower-case names, in order). */
+  headers: Array<[string, string]>;
   text: string;
   /** The body parsed, or undefined when it is not JSON. */
   json: unknown;
@@ -27,12 +29,13 @@ export async function send(prepared: PreparedCall): Promise<Answer> {
       statusText: response.statusText,
       ms: performance.now() - started,
       traceId: response.headers.get('x-fb-trace-id'),
+      headers: [...response.headers],
       text,
       json: parseJson(text),
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { status: 0, statusText: '', ms: performance.now() - started, traceId: null, text: '', json: undefined, networkError: message };
+    return { status: 0, statusText: '', ms: performance.now() - started, traceId: null, headers: [], text: '', json: undefined, networkError: message };
   }
 }
 

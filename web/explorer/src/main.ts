@@ -22,9 +22,11 @@ const configured = getJson('/explorer/config.json').then((config) => {
 const session = new TokenSession();
 const tokenPanel = new TokenPanel(session);
 const query = new QueryPanel(() => void run());
+// Reads run again at once; a write from history waits for an explicit Run, so one click never posts twice.
 const historyPanel = new HistoryPanel((call) => {
   query.load(call);
-  void run();
+  if (call.method === 'GET') void run();
+  else query.waitForRun(`Loaded from history, not sent: press Submit to send this ${call.method} again.`);
 });
 const result = new ResultPanel(
   {
@@ -53,6 +55,7 @@ let latest = 0;
 
 async function run(): Promise<void> {
   completion.close();
+  query.clearNote();
   const typed = query.current();
   // What runs is shown as it runs: a method hidden in a parameter moves to the method box.
   const call = withMethodResolved(typed);
@@ -64,7 +67,7 @@ async function run(): Promise<void> {
   const answer = await send(prepared);
   await configured;
   if (ticket !== latest) return;
-  result.show(answer, prepared);
+  result.show(answer, prepared, { withToken: token !== undefined });
   historyPanel.add(call, answer.status);
   rememberInAddress(call);
   if (token && errorOf(answer.json)?.code === 190) tokenPanel.refuse(token.token, errorOf(answer.json)!.message);
@@ -114,6 +117,7 @@ byId('run-keys', HTMLElement).textContent = /Mac|iPhone|iPad/.test(navigator.pla
 showExamples();
 const linked = callFromAddress();
 query.load(linked ?? { method: 'GET', path: 'me?fields=id,name', params: [] });
+if (linked && linked.method !== 'GET') query.waitForRun(`Opened from a link, not sent: press Submit to send this ${linked.method}.`);
 // A linked read runs at once; a linked write (also one whose path asks for another method) waits for the person to send it.
 void tokenPanel.init().then(() => {
   if (linked?.method === 'GET' && session.isUsable()) void run();

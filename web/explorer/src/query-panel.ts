@@ -6,6 +6,8 @@ export class QueryPanel {
   readonly method = byId('method', HTMLSelectElement);
   readonly path = byId('path', HTMLInputElement);
   private readonly rows = byId('param-rows', HTMLElement);
+  private readonly note = byId('query-note', HTMLElement);
+  private readonly runButton = byId('run', HTMLButtonElement);
 
   constructor(run: () => void) {
     byId('query-form', HTMLFormElement).addEventListener('submit', (event) => {
@@ -14,7 +16,21 @@ export class QueryPanel {
     });
     byId('add-param', HTMLButtonElement).addEventListener('click', () => this.addRow('', '').querySelector('input')?.focus());
     this.method.addEventListener('change', () => this.describeParams());
+    // A long path scrolled to its end would show a shorter one cut at the front (`/v2.4/` + `/feed`).
+    this.path.addEventListener('blur', () => (this.path.scrollLeft = 0));
     this.describeParams();
+  }
+
+  /** The query is loaded but not sent: say so and leave the person at the Run button. */
+  waitForRun(message: string): void {
+    this.note.textContent = message;
+    this.note.hidden = false;
+    this.runButton.focus();
+  }
+
+  clearNote(): void {
+    this.note.hidden = true;
+    this.note.textContent = '';
   }
 
   current(): GraphCall {
@@ -28,6 +44,7 @@ export class QueryPanel {
   load(call: GraphCall): void {
     this.method.value = METHODS.includes(call.method) ? call.method : 'GET';
     this.path.value = call.path;
+    this.path.scrollLeft = 0;
     this.rows.replaceChildren();
     for (const [name, value] of call.params) this.addRow(name, value);
     this.describeParams();
@@ -49,9 +66,15 @@ export class QueryPanel {
     return row;
   }
 
-  /** Where the parameters go depends on the method: the body for POST, the query string otherwise. */
+  /**
+   * Where the parameters go depends on the method: the body for POST, the query string
+   * otherwise; rows kept across a change of method say so, rather than move silently.
+   */
   private describeParams(): void {
-    this.rows.dataset.where = this.method.value === 'POST' ? 'Sent in the request body' : 'Added to the query string';
+    const where = this.method.value === 'POST' ? 'Sent in the request body' : 'Added to the query string';
+    const moved = this.rows.dataset.method !== undefined && this.rows.dataset.method !== this.method.value && this.rows.childElementCount > 0;
+    this.rows.dataset.where = moved ? `${where} (${this.method.value === 'POST' ? 'were in the query string' : 'were in the body'})` : where;
+    this.rows.dataset.method = this.method.value;
     this.rows.classList.toggle('empty', this.rows.childElementCount === 0);
   }
 }

@@ -22,7 +22,8 @@ export interface GraphErrorBody {
   fbtrace_id?: string;
 }
 
-type View = 'tree' | 'raw';
+type View = 'tree' | 'raw' | 'headers';
+const VIEWS: readonly View[] = ['tree', 'raw', 'headers'];
 const VIEW_KEY = 'loom.explorer.view';
 
 export class ResultPanel {
@@ -34,10 +35,12 @@ export class ResultPanel {
   private readonly rootPager = byId('root-pager', HTMLElement);
   private readonly tree = byId('tree', HTMLElement);
   private readonly raw = byId('raw', HTMLElement);
-  private readonly treeButton = byId('view-tree', HTMLButtonElement);
-  private readonly rawButton = byId('view-raw', HTMLButtonElement);
+  private readonly headers = byId('headers', HTMLElement);
+  private readonly body = byId('result-body', HTMLElement);
+  private readonly panel = byId('result-panel', HTMLElement);
+  private readonly viewButtons = new Map(VIEWS.map((view) => [view, byId(`view-${view}`, HTMLButtonElement)]));
   private readonly curlButton = byId('copy-curl', HTMLButtonElement);
-  private view: View = readStored(localStorage, VIEW_KEY, (value): value is View => value === 'tree' || value === 'raw') ?? 'tree';
+  private view: View = readStored(localStorage, VIEW_KEY, (value): value is View => VIEWS.includes(value as View)) ?? 'tree';
   private prepared: PreparedCall | undefined;
   private hasAnswer = false;
 
@@ -45,12 +48,11 @@ export class ResultPanel {
     private readonly links: TreeLinks,
     private readonly actions: ResultActions,
   ) {
-    this.treeButton.addEventListener('click', () => this.setView('tree'));
-    this.rawButton.addEventListener('click', () => this.setView('raw'));
+    for (const [view, button] of this.viewButtons) button.addEventListener('click', () => this.setView(view));
     this.curlButton.addEventListener('click', () => {
       if (this.prepared) void copyWithFeedback(this.curlButton, curlCommand(this.prepared));
     });
-    byId('result-body', HTMLElement).addEventListener('click', (event) => this.follow(event));
+    this.body.addEventListener('click', (event) => this.follow(event));
     this.setView(this.view);
   }
 
@@ -62,7 +64,7 @@ export class ResultPanel {
     this.trace.textContent = '';
   }
 
-  show(answer: Answer, prepared: PreparedCall): void {
+  show(answer: Answer, prepared: PreparedCall, { withToken }: { withToken: boolean }): void {
     this.prepared = prepared;
     this.hasAnswer = true;
     this.curlButton.disabled = false;
@@ -75,16 +77,20 @@ export class ResultPanel {
     this.trace.textContent = answer.traceId ? `trace ${answer.traceId}` : '';
     this.trace.title = answer.traceId ? 'The x-fb-trace-id header; the server logs it with the request' : '';
 
-    this.showError(answer);
+    this.showError(answer, withToken);
     const pager = pagerFor(answer.json, this.links);
     this.rootPager.replaceChildren(...(pager ? [pager] : []));
     this.rootPager.hidden = !pager;
     this.tree.replaceChildren(answer.json === undefined ? h('pre', { class: 'raw-text' }, answer.text) : renderTree(answer.json, this.links));
     this.raw.textContent = answer.json === undefined ? answer.text : JSON.stringify(answer.json, null, 2);
+    this.headers.replaceChildren(...answer.headers.flatMap(([name, value]) => [h('dt', {}, name), h('dd', {}, value)]));
     this.setView(this.view);
+    // A new answer (the next page, say) starts at its top, with the panel's head in sight.
+    this.body.scrollTop = 0;
+    if (this.panel.getBoundingClientRect().top < 0) this.panel.scrollIntoView({ block: 'start' });
   }
 
-  private showError(answer: Answer): void {
+  private showError(answer: Answer, withToken: boolean): void {
     const error = errorOf(answer.json);
     if (answer.networkError) {
       this.errorCard.replaceChildren(h('p', { class: 'error-title' }, 'The server did not answer'), h('p', { class: 'error-message' }, answer.networkError));
@@ -94,7 +100,9 @@ export class ResultPanel {
         h('p', { class: 'error-title' }, h('span', { class: 'error-type' }, error.type), ...facts.map((fact) => h('span', { class: 'error-code' }, fact))),
         h('p', { class: 'error-message' }, error.message),
       );
-      if (error.code === 190) {
+      if (!withToken) {
+        this.errorCard.append(h('p', { class: 'error-action' }, 'This query went without an access token: get a token first in the Access token panel (Get token).'));
+      } else if (error.code === 190) {
         const renew = h('button', { type: 'button', class: 'primary small' }, 'Renew token');
         renew.addEventListener('click', () => this.actions.renew());
         this.errorCard.append(h('p', { class: 'error-action' }, 'The token is no longer valid. ', renew));
@@ -106,10 +114,10 @@ export class ResultPanel {
   private setView(view: View): void {
     this.view = view;
     writeStored(localStorage, VIEW_KEY, view);
-    this.treeButton.setAttribute('aria-pressed', String(view === 'tree'));
-    this.rawButton.setAttribute('aria-pressed', String(view === 'raw'));
+    for (const [each, button] of this.viewButtons) button.setAttribute('aria-pressed', String(view === each));
     this.tree.hidden = !this.hasAnswer || view !== 'tree';
     this.raw.hidden = !this.hasAnswer || view !== 'raw';
+    this.headers.hidden = !this.hasAnswer || view !== 'headers';
   }
 
   /** Id links, Graph links and paging buttons open inside the Explorer; a modified click opens a tab. */

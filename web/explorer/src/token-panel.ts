@@ -59,6 +59,9 @@ export class TokenPanel {
   /** The token the card shows, to open the permission list afresh for each new token only. */
   private shown: string | undefined;
   private readonly renewButton = byId('renew-token', HTMLButtonElement);
+  private readonly permissionList = byId('permissions', HTMLDetailsElement);
+  /** The permissions each token of the dialog was asked for, to tell them from earlier grants. */
+  private readonly asked = new Map<string, readonly string[]>();
   private chosen = new Set(readStored(localStorage, SCOPES_KEY, isStringList) ?? DEFAULT_SCOPES);
 
   constructor(private readonly session: TokenSession) {
@@ -111,9 +114,14 @@ export class TokenPanel {
   private async signInThroughDialog(): Promise<void> {
     const appId = this.appSelect.value;
     if (!appId) return this.say('There is no app to sign in to.', true);
+    // Folded away, so the token card it leads to shows without scrolling.
+    this.permissionList.open = false;
     this.say('Waiting for the sign-in window…');
     try {
-      await this.accept(await signIn(appId, [...this.chosen]));
+      const asked = [...this.chosen];
+      const result = await signIn(appId, asked);
+      this.asked.set(result.accessToken, asked);
+      await this.accept(result);
     } catch (error) {
       this.say(error instanceof Error ? error.message : String(error), true);
     }
@@ -266,10 +274,18 @@ export class TokenPanel {
     const scopes = state.scopes ?? [];
     this.scopes.replaceChildren(...scopes.map((scope) => h('span', { class: 'scope' }, scope)));
     this.granted.hidden = scopes.length === 0;
-    this.grantedCount.textContent = `${scopes.length} ${scopes.length === 1 ? 'permission' : 'permissions'} granted`;
+    this.grantedCount.textContent = `${scopes.length} ${scopes.length === 1 ? 'permission' : 'permissions'} granted${this.earlierGrants(state.token, scopes)}`;
     if (this.shown !== state.token || scopes.length === 0) this.granted.open = scopes.length <= OPEN_SCOPES_UP_TO;
     if (scopes.length > 0) this.shown = state.token;
     this.renderExpiry();
+  }
+
+  /** A token carries every permission the person ever granted the app, not just those asked now. */
+  private earlierGrants(token: string, scopes: readonly string[]): string {
+    const asked = this.asked.get(token);
+    if (!asked) return '';
+    const earlier = scopes.filter((scope) => !asked.includes(scope)).length;
+    return earlier === 0 ? '' : ` (${scopes.length - earlier} asked now, ${earlier} granted to this app earlier)`;
   }
 
   private renderExpiry(): void {

@@ -1,0 +1,53 @@
+import { existsSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import { envDb, envMediaDir } from '../config.js';
+import { redactPassword } from '../store/open-store.js';
+import { parseCommandArgs, UsageError } from './args.js';
+import { demoSeedOf, SEED_OPTIONS, seedAndReport } from './seed.js';
+
+export const reseedHelp = `Usage: loom reseed [--db PATH] [--media-dir DIR] [--users N] [--seed S] [--now T] [--yes]
+
+Starts over: removes the SQLite database (with its -wal and -shm files) and the
+media directory, then seeds a new demo graph as "loom seed" does (and prints the
+new demo app's secret). Stop the server first. Asks for confirmation unless --yes
+is given; without a terminal to ask on, --yes is required.
+
+A PostgreSQL database is not removed by Loom: drop its schema yourself
+(DROP SCHEMA name CASCADE), then run "loom seed".
+
+Options:
+  --db PATH        SQLite file to start over (default: $LOOM_DB or ./loom.db)
+  --media-dir DIR  uploaded photos to remove (default: $LOOM_MEDIA_DIR or ./loom-media)
+  --users N, --seed S, --now T
+                   the new graph, as for "loom seed"
+  --yes            do not ask
+  -h, --help       show this help
+`;
+
+export async function reseedCommand(argv: string[]): Promise<void> {
+  const { values } = parseCommandArgs(argv, { ...SEED_OPTIONS, 'media-dir': { type: 'string' }, yes: { type: 'boolean' } });
+  if (values.help) return void process.stdout.write(reseedHelp);
+  const db = values.db ?? envDb();
+  const mediaDir = values['media-dir'] ?? envMediaDir();
+  if (/^postgres(ql)?:\/\//i.test(db)) {
+    throw new UsageError(`reseed removes SQLite files only; drop the schema of ${redactPassword(db)} yourself, then run "loom seed"`);
+  }
+  const demo = demoSeedOf(values);
+  const doomed = [db, `${db}-wal`, `${db}-shm`, mediaDir].filter((path) => existsSync(path));
+  if (doomed.length > 0 && values.yes !== true && !(await confirmed(`Remove ${doomed.join(', ')} and seed a new demo graph? [y/N] `))) {
+    throw new UsageError(process.stdin.isTTY ? 'nothing was removed' : 'give --yes to start over without being asked', { help: false });
+  }
+  for (const path of doomed) rmSync(path, { recursive: true, force: true });
+  await seedAndReport(db, demo);
+}
+
+/** A yes from the person at the terminal; never one when there is no terminal to ask. */
+async function confirmed(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) return false;
+  const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await terminal.question(question)).trim());
+  } finally {
+    terminal.close();
+  }
+}
