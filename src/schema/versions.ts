@@ -8,7 +8,10 @@
  * v2.0–v2.4 dialects, and later versions are accepted so clients that pin them keep working.
  */
 
-/** Every version the real service published, with its release date (from its changelog). */
+/**
+ * Every version the real service published, with its release date, as its changelog's table of
+ * versions lists them (developers.facebook.com/docs/graph-api/changelog/versions).
+ */
 export const PUBLISHED_VERSIONS = [
   { name: 'v2.0', released: '2014-04-30' },
   { name: 'v2.1', released: '2014-08-07' },
@@ -28,7 +31,7 @@ export const PUBLISHED_VERSIONS = [
   { name: 'v3.2', released: '2018-10-23' },
   { name: 'v3.3', released: '2019-04-30' },
   { name: 'v4.0', released: '2019-07-29' },
-  { name: 'v5.0', released: '2019-11-12' },
+  { name: 'v5.0', released: '2019-10-29' },
   { name: 'v6.0', released: '2020-02-03' },
   { name: 'v7.0', released: '2020-05-05' },
   { name: 'v8.0', released: '2020-08-04' },
@@ -48,6 +51,10 @@ export const PUBLISHED_VERSIONS = [
   { name: 'v22.0', released: '2025-01-21' },
   { name: 'v23.0', released: '2025-05-29' },
   { name: 'v24.0', released: '2025-10-08' },
+  { name: 'v25.0', released: '2026-02-18' },
+  { name: 'v26.0', released: '2026-07-29' },
+  // The changelog lists this one by date (after v26.0); its name follows the sequence.
+  { name: 'v27.0', released: '2026-11-04' },
 ] as const;
 
 export type ApiVersion = (typeof PUBLISHED_VERSIONS)[number]['name'];

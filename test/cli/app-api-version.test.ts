@@ -11,7 +11,7 @@ describe('loom app --api-version', () => {
     for (const version of ['v9.9', 'latest']) {
       const run = loom('app', 'create', '--name', 'Odd', '--api-version', version, '--db', db);
       assert.equal(run.code, 2, version);
-      assert.match(run.stderr, /--api-version must be a published Graph API version \(v2\.0 … v24\.0\)/);
+      assert.match(run.stderr, /--api-version must be a published Graph API version \(v2\.0 … v27\.0\)/);
     }
   });
 

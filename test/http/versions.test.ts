@@ -56,7 +56,7 @@ describe('API versions over HTTP', () => {
   });
 
   it('names the version that answered in facebook-api-version', async () => {
-    for (const version of ['v2.0', 'v2.3', 'v2.4', 'v2.12', 'v3.0', 'v24.0']) {
+    for (const version of ['v2.0', 'v2.3', 'v2.4', 'v2.12', 'v3.0', 'v27.0']) {
       const reply = await server.get(`/${version}/me`, { access_token: token });
       assert.equal(reply.status, 200, reply.text);
       assert.equal(reply.headers.get('facebook-api-version'), version);
