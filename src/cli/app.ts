@@ -220,10 +220,11 @@ async function resetSecret(argv: string[]): Promise<void> {
   if (values.help) return void process.stdout.write(appHelp);
   const [idText, ...extra] = positionals;
   if (idText === undefined || extra.length > 0) throw new UsageError('reset-secret takes one app id');
-  if (!/^\d{1,15}$/.test(idText)) throw new UsageError(`"${idText}" is not an app id`);
+  if (!/^\d{1,16}$/.test(idText)) throw new UsageError(`"${idText}" is not an app id`);
   const id = Number(idText);
   const secret = newAppSecret();
-  const found = await withExistingStore(values.db, (store) => store.setAppSecret(id, secret));
+  // Through the one function that changes apps, as every change of a secret goes.
+  const found = await withExistingStore(values.db, (store) => updateApp(store, id, { secret }, Math.floor(Date.now() / 1000)));
   if (!found) throw new UsageError(`there is no app with id ${id}`);
   if (values.json) return void process.stdout.write(`${JSON.stringify({ id: String(id), secret })}\n`);
   process.stdout.write(

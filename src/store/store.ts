@@ -268,8 +268,6 @@ export interface Store {
   deleteApp(id: ObjectId, now: number): Promise<boolean>;
   /** Which of these ids belonged to an app that was deleted. */
   getDeletedApps(ids: readonly ObjectId[]): Promise<Set<ObjectId>>;
-  /** Replaces an app's secret; false when there is no such app. */
-  setAppSecret(appId: ObjectId, secret: string): Promise<boolean>;
 
   /** Saves tokens (one or many) in one call, one transaction; a hash saved again replaces its record. */
   saveTokens(tokens: readonly TokenRecord[]): Promise<void>;

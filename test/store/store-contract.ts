@@ -691,9 +691,10 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
 
       it("replaces an app's secret and nothing else", async () => {
         const app = await store.createApp({ name: 'Renewed', secret: 'old', idKey: 'kr', createdTime: 3 });
-        assert.equal(await store.setAppSecret(app.id, 'new'), true);
+        assert.deepEqual(await store.updateApp(app.id, { secret: 'new' }, 4), { ...app, secret: 'new' });
         assert.deepEqual((await store.getApps([app.id])).get(app.id), { ...app, secret: 'new' });
-        assert.equal(await store.setAppSecret(app.id + 1_000_000, 'new'), false);
+        assert.equal((await store.getObjects([app.id])).get(app.id)?.updatedTime, 3, 'its object is untouched');
+        assert.equal(await store.updateApp(app.id + 1_000_000, { secret: 'new' }, 4), undefined);
       });
     });
 

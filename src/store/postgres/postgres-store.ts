@@ -200,9 +200,6 @@ export class PostgresStore implements Store {
     return (await this.rows<AppRow>(statements.selectAllApps, [])).map(toAppRecord);
   }
 
-  async setAppSecret(appId: ObjectId, secret: string): Promise<boolean> {
-    return (await this.rows(statements.updateAppSecret, [secret, appId])).length > 0;
-  }
 
   async saveTokens(tokens: readonly TokenRecord[]): Promise<void> {
     if (tokens.length > 0) await this.rows(statements.upsertTokens, tokenValues(tokens));

@@ -105,7 +105,6 @@ export const statements = {
      JOIN associations a ON a.id1 = p.id1 AND a.type = $1 AND a.id2 = p.id2`,
   ),
 
-  updateAppSecret: statement('updateAppSecret', 'UPDATE apps SET secret = $1 WHERE id = $2 RETURNING id'),
   insertApp: statement(
     'insertApp',
     `WITH object AS (

@@ -288,9 +288,6 @@ export class SqliteStore implements Store {
     return new Set(this.appStatements.selectDeletedApps.all(JSON.stringify(ids)).map((row) => row.id));
   }
 
-  async setAppSecret(appId: ObjectId, secret: string): Promise<boolean> {
-    return this.statements.updateAppSecret.run(secret, appId).changes > 0;
-  }
 
   async saveTokens(tokens: readonly TokenRecord[]): Promise<void> {
     if (tokens.length > 0) this.putTokens.immediate(tokens);
@@ -578,7 +575,6 @@ function prepareStatements(db: Database.Database) {
       'INSERT INTO apps (id, secret, id_key, id_tag, require_proof, business_id, created_time, redirect_uris) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     selectAppsByIdTag: db.prepare<[number], AppRow>(`SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id WHERE a.id_tag = ?`),
-    updateAppSecret: db.prepare<[string, ObjectId]>('UPDATE apps SET secret = ? WHERE id = ?'),
     selectApps: db.prepare<[string], AppRow>(
       `SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id
        WHERE a.id IN (SELECT value FROM json_each(?))`,
