@@ -30,3 +30,18 @@ export function envProfileHost(): string | undefined {
 export function envTokenLifetime(): string | undefined {
   return process.env.LOOM_TOKEN_LIFETIME || undefined;
 }
+
+/** The key that opens the control API to other machines; none by default. */
+export function envAdminKey(): string | undefined {
+  return process.env.LOOM_ADMIN_KEY || undefined;
+}
+
+/** `LOOM_HEADER_TIMEOUT`, in seconds, when set. */
+export function envHeaderTimeout(): string | undefined {
+  return process.env.LOOM_HEADER_TIMEOUT || undefined;
+}
+
+/** `LOOM_BODY_TIMEOUT`, in seconds, when set. */
+export function envBodyTimeout(): string | undefined {
+  return process.env.LOOM_BODY_TIMEOUT || undefined;
+}

@@ -10,6 +10,8 @@ export interface GraphErrorOptions {
   status?: number;
   subcode?: number;
   authenticate?: AuthenticateClass | null;
+  /** Whether retrying the same call later may succeed (rate limits, outages): `is_transient` in the body. */
+  transient?: boolean;
 }
 
 export class GraphError extends Error {
@@ -18,6 +20,7 @@ export class GraphError extends Error {
   readonly status: number;
   readonly subcode: number | undefined;
   readonly authenticate: AuthenticateClass | null;
+  readonly transient: boolean | undefined;
 
   constructor(code: number, message: string, options: GraphErrorOptions = {}) {
     super(message);
@@ -27,6 +30,7 @@ export class GraphError extends Error {
     this.status = options.status ?? 400;
     this.subcode = options.subcode;
     this.authenticate = options.authenticate === undefined ? 'invalid_request' : options.authenticate;
+    this.transient = options.transient;
   }
 
   /** (#100) errors: a parameter or expression the client got wrong. */

@@ -21,6 +21,8 @@ export interface AppUpdate {
   restrictions?: Record<string, unknown>;
   /** The API version of the app's unversioned calls (a published one, checked by the caller). */
   apiVersion?: string;
+  /** The app's call budget per rolling hour when rate limits are counted; null: the real formula. */
+  callsPerHour?: number | null;
 }
 
 const MAX_NAME = 100;
@@ -40,6 +42,9 @@ export function appUpdateProblem(update: AppUpdate): string | undefined {
   if (update.restrictions !== undefined && JSON.stringify(update.restrictions).length > MAX_TEXT) {
     return `the restrictions must be at most ${MAX_TEXT} characters of JSON`;
   }
+  if (update.callsPerHour !== undefined && update.callsPerHour !== null && (!Number.isSafeInteger(update.callsPerHour) || update.callsPerHour < 1)) {
+    return 'the calls per hour must be a positive whole number';
+  }
   return undefined;
 }
 
@@ -54,6 +59,7 @@ export async function updateApp(store: Store, appId: ObjectId, update: AppUpdate
     if (update[key] !== undefined) data[key] = update[key] === '' ? null : update[key];
   }
   if (update.apiVersion !== undefined) data.api_version = update.apiVersion;
+  if (update.callsPerHour !== undefined) data.calls_per_hour = update.callsPerHour;
   if (update.restrictions !== undefined) data.restrictions = Object.keys(update.restrictions).length === 0 ? null : update.restrictions;
   const changes: AppChanges = {
     secret: update.secret,

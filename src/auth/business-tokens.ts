@@ -5,12 +5,11 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { AppRecord, Store } from '../store/store.js';
-
-const KEY_SETTING = 'token_for_business_key';
+import { BUSINESS_TOKEN_KEY } from './server-keys.js';
 
 /** The installation's key, created on first use; processes starting together agree on one through the store. */
 export function businessTokenKey(store: Store): Promise<string> {
-  return store.initSetting(KEY_SETTING, randomBytes(32).toString('hex'));
+  return store.initSetting(BUSINESS_TOKEN_KEY, randomBytes(32).toString('hex'));
 }
 
 /** The business an app belongs to; an app without one is a business of its own. */

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ObjectId, Store } from '../store/store.js';
+import { DIALOG_SIGNING_KEY } from './server-keys.js';
 
 /**
  * The sign-in dialog keeps its state in the page, as a hidden field the server signed: what the
@@ -22,7 +23,6 @@ export interface DialogTicket {
 
 /** How long a dialog page may sit before its form must be started over. */
 export const TICKET_SECONDS = 10 * 60;
-const KEY_SETTING = 'dialog.signing_key';
 
 export function newNonce(): string {
   return randomBytes(18).toString('base64url');
@@ -37,7 +37,7 @@ export function isNonce(text: string | undefined): text is string {
  * process shares it; processes starting together agree on one through the store.
  */
 export async function ticketKey(store: Store): Promise<Buffer> {
-  return Buffer.from(await store.initSetting(KEY_SETTING, randomBytes(32).toString('hex')), 'hex');
+  return Buffer.from(await store.initSetting(DIALOG_SIGNING_KEY, randomBytes(32).toString('hex')), 'hex');
 }
 
 export function sealTicket(key: Buffer, ticket: DialogTicket): string {

@@ -1,3 +1,4 @@
+import type { Clock } from '../control/clock.js';
 /**
  * Slows password guessing in the sign-in dialog beyond what scrypt's cost does: after too many
  * failed attempts for one email, or from one client address, within a sliding window, further
@@ -29,8 +30,7 @@ export class SignInThrottle {
 
   constructor(
     limits: SignInLimits,
-    /** Unix seconds. */
-    private readonly clock: () => number,
+    private readonly clock: Clock,
     maxKeys = DEFAULT_MAX_KEYS,
   ) {
     for (const [name, value] of Object.entries(limits)) {
@@ -46,7 +46,7 @@ export class SignInThrottle {
    * `succeeded` then forgets the email's failures and takes this attempt back from the address.
    */
   attempt(email: string, address: string): Attempt {
-    const now = this.clock();
+    const now = this.clock.now();
     const emailKey = email.trim().toLowerCase().slice(0, MAX_EMAIL_KEY);
     const retryAfter = Math.max(this.byEmail.wait(emailKey, now), this.byAddress.wait(address, now));
     if (retryAfter > 0) return { allowed: false, retryAfter };

@@ -5,6 +5,7 @@ import { sameSecret } from './apps.js';
 import { checkAppSecretProof } from './appsecret-proof.js';
 import { grantedScopes } from './grants.js';
 import { hashToken } from './tokens.js';
+import { viewerCacheOf } from './viewer-cache.js';
 
 /** Who is asking: the app the token belongs to and, for user tokens, the person. */
 export interface Viewer {
@@ -34,15 +35,19 @@ export function scopedIdsFor(app: AppRecord): AppScopedIds {
 }
 
 /**
- * Turns an access token into a Viewer, or fails with the Graph error a client expects. A token
+ * Turns an access token into a Viewer (remembered until an auth change or its expiry), or fails
+ * with the Graph error a client expects. A token
  * sent with an `appsecret_proof` must match it, and an app that requires proofs gets no call
  * without one.
  */
 export async function resolveViewer(store: Store, token: string, now: number, proof: string | undefined): Promise<Viewer> {
-  const inspection = await inspectToken(store, token, now);
-  if (!inspection.valid) throw inspection.error;
-  checkAppSecretProof(inspection.viewer.app, token, proof);
-  return inspection.viewer;
+  const viewer = await viewerCacheOf(store).resolve(token, now, async () => {
+    const inspection = await inspectToken(store, token, now);
+    if (!inspection.valid) throw inspection.error;
+    return { viewer: inspection.viewer, expiresAt: inspection.record?.expiresAt ?? 0 };
+  });
+  checkAppSecretProof(viewer.app, token, proof);
+  return viewer;
 }
 
 /**

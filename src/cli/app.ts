@@ -5,6 +5,7 @@ import { envDb } from '../config.js';
 import { IdTakenError, SEQUENCE_ID_LIMIT, type AppRecord, type Store } from '../store/store.js';
 import { openStore } from '../store/open-store.js';
 import { apiVersionOption } from './api-version-option.js';
+import { sharedClock } from '../control/control-plane.js';
 import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
 import { openExistingStore } from './existing-store.js';
 
@@ -16,7 +17,7 @@ export const appHelp = `Usage: loom app create --name NAME [--id ID --secret SEC
        loom app list [--json] [--db PATH|URL]
        loom app update ID [--name NAME] [--redirect-uri URL]... [--business ID|--no-business]
                           [--require-proof|--no-require-proof] [--namespace NS] [--category TEXT]
-                          [--api-version V] [--restrictions JSON] [--db PATH|URL]
+                          [--api-version V] [--restrictions JSON] [--calls-per-hour N] [--db PATH|URL]
        loom app delete ID [--db PATH|URL]
        loom app reset-secret ID [--json] [--db PATH|URL]
 
@@ -56,6 +57,9 @@ Options:
   --category TEXT      update: the app's category ("" removes it)
   --restrictions JSON  update: who may see the app, a JSON object such as
                        '{"age":"21+"}' ('{}' removes them)
+  --calls-per-hour N   update: the app's call budget per rolling hour when the server
+                       counts rate limits (serve --rate-limits); 0 goes back to the
+                       real formula, 200 calls per hour for each user of the app
   --json               create, reset-secret: print {"id","secret"}; list: print a JSON array
   --db PATH|URL        SQLite file or postgres:// URL (default: $LOOM_DB or ./loom.db)
   -h, --help           show this help
@@ -88,6 +92,7 @@ const UPDATE_OPTIONS = {
   category: { type: 'string' },
   restrictions: { type: 'string' },
   'api-version': { type: 'string' },
+  'calls-per-hour': { type: 'string' },
 } as const;
 const ACTIONS = '"create", "list", "update", "delete" or "reset-secret"';
 
@@ -131,7 +136,7 @@ async function createCommand(argv: string[]): Promise<void> {
         businessId,
         redirectUris,
         apiVersion: values['api-version'] === undefined ? null : apiVersionOption('--api-version', values['api-version']),
-        now: Math.floor(Date.now() / 1000),
+        now: (await sharedClock(store)).now(),
       });
     } catch (error) {
       if (error instanceof IdTakenError) throw new UsageError(`--id: the id ${error.id} is already taken`);
@@ -171,13 +176,21 @@ async function updateCommand(argv: string[]): Promise<void> {
     category: values.category,
     restrictions: values.restrictions === undefined ? undefined : restrictionsOption(values.restrictions),
     apiVersion: values['api-version'] === undefined ? undefined : apiVersionOption('--api-version', values['api-version']),
+    callsPerHour: callsPerHourOption(values['calls-per-hour']),
   };
   if (Object.values(update).every((value) => value === undefined)) throw new UsageError('nothing to update: give at least one option');
   const problem = appUpdateProblem(update);
   if (problem) throw new UsageError(problem);
-  const app = await withExistingStore(values.db, (store) => updateApp(store, id, update, Math.floor(Date.now() / 1000)));
+  const app = await withExistingStore(values.db, async (store) => updateApp(store, id, update, (await sharedClock(store)).now()));
   if (!app) throw new UsageError(`there is no app ${id}`);
   process.stdout.write(`Updated app ${app.id} "${app.name}"\n`);
+}
+
+/** A whole number of calls; 0 (the real formula again) becomes null. */
+function callsPerHourOption(value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(value)) throw new UsageError(`--calls-per-hour must be a whole number, not "${value}"`);
+  return Number(value) === 0 ? null : Number(value);
 }
 
 /** `loom app delete ID`: through the one function that deletes apps. */
@@ -187,7 +200,7 @@ async function deleteCommand(argv: string[]): Promise<void> {
   const id = existingId(idText);
   const { values } = parseCommandArgs(rest, COMMON_OPTIONS);
   if (values.help) return void process.stdout.write(appHelp);
-  const deleted = await withExistingStore(values.db, (store) => deleteApp(store, id, Math.floor(Date.now() / 1000)));
+  const deleted = await withExistingStore(values.db, async (store) => deleteApp(store, id, (await sharedClock(store)).now()));
   if (!deleted) throw new UsageError(`there is no app ${id}`);
   process.stdout.write(`Deleted app ${id}\n`);
 }
@@ -224,7 +237,7 @@ async function resetSecret(argv: string[]): Promise<void> {
   const id = Number(idText);
   const secret = newAppSecret();
   // Through the one function that changes apps, as every change of a secret goes.
-  const found = await withExistingStore(values.db, (store) => updateApp(store, id, { secret }, Math.floor(Date.now() / 1000)));
+  const found = await withExistingStore(values.db, async (store) => updateApp(store, id, { secret }, (await sharedClock(store)).now()));
   if (!found) throw new UsageError(`there is no app with id ${id}`);
   if (values.json) return void process.stdout.write(`${JSON.stringify({ id: String(id), secret })}\n`);
   process.stdout.write(

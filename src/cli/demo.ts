@@ -1,6 +1,7 @@
 import { recordConsent } from '../auth/grants.js';
 import { issueUserToken, type IssuedToken } from '../auth/tokens.js';
 import { scopedIdsFor } from '../auth/viewer.js';
+import { sharedClock } from '../control/control-plane.js';
 import type { AppRecord, Store, StoredObject } from '../store/store.js';
 
 export interface Demo {
@@ -32,7 +33,7 @@ export async function issueToken(
     userId,
     scopes,
     expiresIn,
-    now: Math.floor(Date.now() / 1000),
+    now: (await sharedClock(store)).now(),
   });
   return { ...issued, scopedUserId: scopedIdsFor(app).scope(userId) };
 }

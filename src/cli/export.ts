@@ -1,24 +1,32 @@
+import { fchmodSync, fstatSync } from 'node:fs';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { SERVER_KEY_SETTINGS } from '../auth/server-keys.js';
 import { envDb } from '../config.js';
-import { RECORD_KINDS, recordKey, TOKEN_KINDS, type RecordKey, type RecordKind } from '../store/records.js';
+import { RECORD_KINDS, recordKey, TOKEN_KINDS, type RecordKey, type RecordKind, type StoreRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { parseCommandArgs } from './args.js';
 import { openExistingStore } from './existing-store.js';
 import { endLine, headerLine } from './graph-file.js';
 import { createProgress } from './progress.js';
 
-export const exportHelp = `Usage: loom export [--db PATH|URL] [--tokens] > graph.ndjson
+export const exportHelp = `Usage: loom export [--db PATH|URL] [--tokens] [--secrets] [--keys] > graph.ndjson
 
 Writes the whole graph of a database to standard output, one JSON record per line: objects
-with their ids, associations, counts, apps with their secrets, grants, sign-in credentials and
-settings. "loom import" loads the file into another database, SQLite or PostgreSQL. Export a
-database nobody writes to meanwhile, so the copy is one consistent moment.
+with their ids, associations, counts, apps, grants, sign-in credentials and settings. "loom
+import" loads the file into another database, SQLite or PostgreSQL. Export a database nobody
+writes to meanwhile, so the copy is one consistent moment. Without --secrets and --keys the
+file holds nothing that signs anyone in: the copy gets fresh app secrets and server keys.
 
 Options:
   --db PATH|URL   SQLite file or postgres:// URL to read (default: $LOOM_DB or ./loom.db)
   --tokens        include access tokens (stored hashed), so issued tokens work on the copy,
                   and the records of revoked ones
+  --secrets       include the apps' secrets, so app tokens and client secrets work on the copy
+  --keys          include the server's keys (the sign-in dialog's signing key and the
+                  token_for_business key), so token_for_business values survive the move;
+                  whoever holds them can sign in as anyone: the output file is made readable
+                  by its owner only
   -h, --help      show this help
 `;
 
@@ -26,11 +34,18 @@ Options:
 const PAGE = 1000;
 
 export async function exportCommand(argv: string[]): Promise<void> {
-  const { values } = parseCommandArgs(argv, { db: { type: 'string' }, tokens: { type: 'boolean' } });
+  const { values } = parseCommandArgs(argv, {
+    db: { type: 'string' },
+    tokens: { type: 'boolean' },
+    secrets: { type: 'boolean' },
+    keys: { type: 'boolean' },
+  });
   if (values.help) return void process.stdout.write(exportHelp);
+  const options = { tokens: values.tokens ?? false, secrets: values.secrets ?? false, keys: values.keys ?? false };
+  if (options.keys || options.secrets) guardOutputFile();
   const store = openExistingStore(values.db ?? envDb());
   try {
-    await exportGraph(store, process.stdout, { tokens: values.tokens ?? false });
+    await exportGraph(store, process.stdout, options);
   } catch (error) {
     // The reader stopped early (`loom export | head`): it has what it wanted.
     if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
@@ -39,7 +54,24 @@ export async function exportCommand(argv: string[]): Promise<void> {
   }
 }
 
-export async function exportGraph(store: Store, output: Writable, options: { tokens: boolean }): Promise<number> {
+/**
+ * Keys and secrets let their holder sign in as anyone: a file receiving them is made readable
+ * by its owner alone before a byte is written, and the operator is told to keep it safe.
+ */
+function guardOutputFile(): void {
+  if (fstatSync(process.stdout.fd).isFile()) fchmodSync(process.stdout.fd, 0o600);
+  process.stderr.write(
+    'Warning: this export holds server keys or app secrets; whoever reads it can sign in as anyone. Keep it private and delete it after the import.\n',
+  );
+}
+
+export interface ExportOptions {
+  tokens: boolean;
+  secrets: boolean;
+  keys: boolean;
+}
+
+export async function exportGraph(store: Store, output: Writable, options: ExportOptions): Promise<number> {
   const kinds = RECORD_KINDS.filter((kind) => options.tokens || !TOKEN_KINDS.includes(kind));
   const counts: Partial<Record<RecordKind, number>> = {};
   for (const kind of kinds) counts[kind] = await store.countRecords(kind);
@@ -52,8 +84,9 @@ export async function exportGraph(store: Store, output: Writable, options: { tok
       let after: RecordKey | undefined;
       for (;;) {
         const records = await store.scanRecords(kind, after, PAGE);
-        if (records.length > 0) yield records.map((record) => `${JSON.stringify(record)}\n`).join('');
-        written += records.length;
+        const kept = records.flatMap((record) => withoutSecrets(record, options));
+        if (kept.length > 0) yield kept.map((record) => `${JSON.stringify(record)}\n`).join('');
+        written += kept.length;
         // Rows written since the header counted them may outnumber it; the bar stops at full.
         progress.update(written, Math.max(written, total));
         if (records.length < PAGE) break;
@@ -66,4 +99,14 @@ export async function exportGraph(store: Store, output: Writable, options: { tok
   await pipeline(Readable.from(lines()), output, { end: false });
   progress.finish();
   return written;
+}
+
+/** The record as the export may carry it: without the app's secret or a server key unless asked. */
+function withoutSecrets(record: StoreRecord, options: ExportOptions): StoreRecord[] {
+  if (record.record === 'setting' && !options.keys && SERVER_KEY_SETTINGS.includes(record.key)) return [];
+  if (record.record === 'app' && !options.secrets) {
+    const { secret: _secret, ...rest } = record;
+    return [rest as StoreRecord];
+  }
+  return [record];
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { envDb } from '../config.js';
@@ -12,6 +13,9 @@ export const importHelp = `Usage: loom import [--db PATH|URL] < graph.ndjson
 
 Loads a graph written by "loom export" into an empty database, SQLite or PostgreSQL, keeping
 every id, so user ids, post ids and (when exported with --tokens) access tokens stay valid.
+An app exported without its secret gets a fresh one ("loom app reset-secret ID" shows a new
+one; export with --secrets to keep them), and a file without the server's keys leaves the copy
+to make fresh ones.
 
 Options:
   --db PATH|URL   SQLite file or postgres:// URL to fill (default: $LOOM_DB or ./loom.db)
@@ -19,7 +23,7 @@ Options:
 `;
 
 /** Records per transaction. */
-const BATCH = 1000;
+const BATCH = 20_000;
 
 export async function importCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(argv, { db: { type: 'string' } });
@@ -35,15 +39,26 @@ export async function importCommand(argv: string[]): Promise<void> {
   }
 }
 
-/** Loads the records of an export, a batch per transaction, reading the input as it arrives. */
+/**
+ * Loads the records of an export, a batch per transaction, reading the input as it arrives; the
+ * store builds its secondary indexes once at the end (a bulk load).
+ */
 export async function importGraph(store: Store, input: Readable): Promise<number> {
+  let loaded = 0;
+  await store.bulkLoad(async (load) => {
+    loaded = await readGraph(input, load);
+  });
+  return loaded;
+}
+
+async function readGraph(input: Readable, load: (records: readonly StoreRecord[]) => Promise<void>): Promise<number> {
   const progress = createProgress('Importing the graph', process.stderr);
   let total: number | undefined;
   let ended = false;
   let loaded = 0;
   let batch: StoreRecord[] = [];
   const flush = async () => {
-    await store.loadRecords(batch);
+    await load(batch);
     loaded += batch.length;
     batch = [];
     progress.update(loaded, Math.max(loaded, total ?? 0));
@@ -71,6 +86,7 @@ export async function importGraph(store: Store, input: Readable): Promise<number
       ended = true;
       continue;
     }
+    withFreshSecret(value);
     const problem = recordProblem(value);
     if (problem !== undefined) throw fail(`${problem}: ${line.slice(0, 120)}`);
     batch.push(value as StoreRecord);
@@ -81,6 +97,12 @@ export async function importGraph(store: Store, input: Readable): Promise<number
   await flush();
   progress.finish();
   return loaded;
+}
+
+/** An app exported without its secret (no --secrets) gets a fresh one, as a new app would. */
+function withFreshSecret(value: unknown): void {
+  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  if (record.record === 'app' && record.secret === undefined) record.secret = randomBytes(32).toString('hex');
 }
 
 function partial(records: number): string {

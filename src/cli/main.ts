@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { appCommand, appHelp } from './app.js';
 import { UsageError } from './args.js';
+import { ctlCommand, ctlHelp, requestsCommand, requestsHelp } from './ctl.js';
 import { exportCommand, exportHelp } from './export.js';
 import { importCommand, importHelp } from './import.js';
 import { reseedCommand, reseedHelp } from './reseed.js';
@@ -16,6 +17,8 @@ const commands: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   app: { run: appCommand, help: appHelp },
   export: { run: exportCommand, help: exportHelp },
   import: { run: importCommand, help: importHelp },
+  ctl: { run: ctlCommand, help: ctlHelp },
+  requests: { run: requestsCommand, help: requestsHelp },
 };
 
 const mainHelp = `Usage: loom <command> [options]
@@ -31,6 +34,8 @@ Commands:
            apps, or give one a new secret
   export   write a database's whole graph to standard output
   import   load an exported graph into an empty database
+  ctl      steer a running server: reset, snapshots, clock, faults, request journal
+  requests print a running server's request journal (--follow to tail it)
 
 Run "loom <command> --help" for a command's options, "loom --version" for the version.
 
@@ -41,6 +46,8 @@ Environment:
   LOOM_PUBLIC_URL   base URL of the links Loom writes
   LOOM_PROFILE_HOST host of people's profile links (default https://www.facebook.com)
   LOOM_TOKEN_LIFETIME  seconds the sign-in dialog's user tokens last (default 7200)
+  LOOM_ADMIN_KEY    key of the control API (serve, ctl, requests)
+  LOOM_URL          the server "ctl" and "requests" talk to (default http://127.0.0.1:8080)
 `;
 
 /** The version in package.json, which ships with Loom. */

@@ -1,5 +1,5 @@
 /**
- * A one-line progress report for long CLI tasks. Quick tasks print nothing at all: output only
+ * A one-line progress report for long CLI tasks, with the rate so far and the time left at it. Quick tasks print nothing at all: output only
  * starts once the work has run for more than a second. On a terminal the line is redrawn in
  * place (at most ten times a second); in a log or pipe a plain line is written every few
  * seconds, so logs stay readable.
@@ -28,9 +28,24 @@ function counts(done: number, total: number): string {
   return `${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')}`;
 }
 
-function barLine(label: string, done: number, total: number, columns: number): string {
+function duration(seconds: number): string {
+  const whole = Math.ceil(seconds);
+  if (whole < 60) return `${whole}s`;
+  if (whole < 3600) return `${Math.floor(whole / 60)}m ${String(whole % 60).padStart(2, '0')}s`;
+  return `${Math.floor(whole / 3600)}h ${String(Math.floor((whole % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** Units per second so far and the time left at that rate; nothing before the first unit or once done. */
+function pace(done: number, total: number, elapsedMs: number): { rate: string; eta: string } | undefined {
+  if (done <= 0 || done >= total || elapsedMs <= 0) return undefined;
+  const perSecond = done / (elapsedMs / 1000);
+  return { rate: `${Math.round(perSecond).toLocaleString('en-US')}/s`, eta: `ETA ${duration((total - done) / perSecond)}` };
+}
+
+function barLine(label: string, done: number, total: number, columns: number, elapsedMs: number): string {
   const pct = percent(done, total);
-  const tail = ` ${String(pct).padStart(3)}% ${counts(done, total)}`;
+  const speed = pace(done, total, elapsedMs);
+  const tail = ` ${String(pct).padStart(3)}% ${counts(done, total)}${speed ? ` ${speed.rate} ${speed.eta}` : ''}`;
   // The bar shrinks on narrow terminals so that the line never wraps.
   const width = Math.max(0, Math.min(BAR_WIDTH, columns - label.length - tail.length - 4));
   const filled = Math.round((pct / 100) * width);
@@ -38,8 +53,9 @@ function barLine(label: string, done: number, total: number, columns: number): s
   return `${label}${bar}${tail}`.slice(0, Math.max(1, columns - 1));
 }
 
-function logLine(label: string, done: number, total: number): string {
-  return `${label}: ${percent(done, total)}% (${counts(done, total)})\n`;
+function logLine(label: string, done: number, total: number, elapsedMs: number): string {
+  const speed = pace(done, total, elapsedMs);
+  return `${label}: ${percent(done, total)}% (${counts(done, total)}${speed ? `, ${speed.rate}, ${speed.eta}` : ''})\n`;
 }
 
 /**
@@ -59,8 +75,9 @@ export function createProgress(
 
   const draw = (): void => {
     // A pseudo-terminal may report 0 columns; assume the common width then.
-    if (isTty) stream.write(`\r${barLine(label, done, total, stream.columns || 80)}\x1b[K`);
-    else stream.write(logLine(label, done, total));
+    const elapsed = clock() - startedAt;
+    if (isTty) stream.write(`\r${barLine(label, done, total, stream.columns || 80, elapsed)}\x1b[K`);
+    else stream.write(logLine(label, done, total, elapsed));
   };
 
   return {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_SEED, DEMO_USERS, envDb } from '../config.js';
 import { seedGraph } from '../seed/demo-graph.js';
+import { LEAN_PROFILE, seedLeanGraph, type LeanProfile } from '../seed/lean-graph.js';
 import { openStore, redactPassword } from '../store/open-store.js';
 import { isEmptyStore } from '../store/records.js';
 import type { Store } from '../store/store.js';
@@ -17,22 +18,35 @@ const DONE_SETTING = 'demo.user_id';
 const STALL_MS = 2 * 60_000;
 const POLL_MS = 200;
 
-export const seedHelp = `Usage: loom seed [--db PATH|URL] [--users N] [--seed S] [--now T]
+/** Above this many users the lean profile is the default: the full one would take hours and tens of GB. */
+const FULL_PROFILE_MAX_USERS = 10_000;
 
-Fills an empty database with a deterministic demo graph: N users with profiles,
-friendships, posts over the six months before T, likes, comments, albums, photos
-and liked pages, one demo app and a demo user. The same seed, user count and T
-give the same graph on every run, SQLite or PostgreSQL: the same object ids, app
-id, app-scoped user ids, post ids, times and password salts. Only the demo app's
-secret (and the keys the server makes for itself) are random every time.
+export const seedHelp = `Usage: loom seed [--db PATH|URL] [--users N] [--seed S] [--now T]
+                 [--profile full|lean] [--friends N] [--posts N] [--likes N]
+
+Fills an empty database with a deterministic demo graph, one demo app and a demo
+user. The same seed, user count, profile and T give the same graph on every run,
+SQLite or PostgreSQL: the same object ids, app id, app-scoped user ids, post ids,
+times and password salts. Only the demo app's secret (and the keys the server
+makes for itself) are random every time.
+
+The full profile gives N users with profiles, friendships, posts over the six
+months before T, likes, comments, albums, photos and liked pages. The lean profile,
+for large graphs (a million users in minutes and a few GB), gives each user a name,
+--friends friends, --posts public posts and --likes likes per post from the
+author's friends, written in large transactions with the indexes built at the end.
 
 Options:
-  --db PATH|URL SQLite file or postgres:// URL to fill (default: $LOOM_DB or ./loom.db)
-  --users N     number of users (default: ${DEMO_USERS})
-  --seed S      seed of the generator (default: ${DEMO_SEED})
-  --now T       the graph's present, as unix seconds or an ISO 8601 date or time
-                (e.g. 2026-01-31); default: the start of today (UTC)
-  -h, --help    show this help
+  --db PATH|URL  SQLite file or postgres:// URL to fill (default: $LOOM_DB or ./loom.db)
+  --users N      number of users (default: ${DEMO_USERS})
+  --seed S       seed of the generator (default: ${DEMO_SEED})
+  --now T        the graph's present, as unix seconds or an ISO 8601 date or time
+                 (e.g. 2026-01-31); default: the start of today (UTC)
+  --profile P    full or lean (default: full up to ${FULL_PROFILE_MAX_USERS.toLocaleString('en-US')} users, lean above)
+  --friends N    lean profile: friends per user (default: ${LEAN_PROFILE.friends})
+  --posts N      lean profile: posts per user (default: ${LEAN_PROFILE.posts})
+  --likes N      lean profile: likes per post (default: ${LEAN_PROFILE.likes})
+  -h, --help     show this help
 `;
 
 export const SEED_OPTIONS = {
@@ -40,6 +54,10 @@ export const SEED_OPTIONS = {
   users: { type: 'string' },
   seed: { type: 'string' },
   now: { type: 'string' },
+  profile: { type: 'string' },
+  friends: { type: 'string' },
+  posts: { type: 'string' },
+  likes: { type: 'string' },
 } as const;
 
 export async function seedCommand(argv: string[]): Promise<void> {
@@ -48,12 +66,36 @@ export async function seedCommand(argv: string[]): Promise<void> {
   await seedAndReport(values.db ?? envDb(), demoSeedOf(values));
 }
 
-/** The graph that `--users`, `--seed` and `--now` ask for. */
-export function demoSeedOf(values: { users?: string; seed?: string; now?: string }): DemoSeed {
+/** The graph that `--users`, `--seed`, `--now` and the profile options ask for. */
+export function demoSeedOf(values: {
+  users?: string;
+  seed?: string;
+  now?: string;
+  profile?: string;
+  friends?: string;
+  posts?: string;
+  likes?: string;
+}): DemoSeed {
+  const users = positiveInteger('users', values.users, DEMO_USERS);
   return {
-    users: positiveInteger('users', values.users, DEMO_USERS),
+    users,
     seed: values.seed ?? DEMO_SEED,
     now: values.now === undefined ? startOfToday() : graphNow(values.now),
+    profile: seedProfileOf(values, users),
+  };
+}
+
+function seedProfileOf(values: { profile?: string; friends?: string; posts?: string; likes?: string }, users: number): SeedProfile {
+  const kind = values.profile ?? (users > FULL_PROFILE_MAX_USERS ? 'lean' : 'full');
+  if (kind !== 'full' && kind !== 'lean') throw new UsageError(`--profile must be full or lean, not ${kind}`);
+  const density = [values.friends, values.posts, values.likes].some((value) => value !== undefined);
+  if (kind === 'full' && density) throw new UsageError('--friends, --posts and --likes apply to the lean profile only');
+  if (kind === 'full') return { kind };
+  return {
+    kind,
+    friends: positiveInteger('friends', values.friends, LEAN_PROFILE.friends),
+    posts: positiveInteger('posts', values.posts, LEAN_PROFILE.posts),
+    likes: positiveInteger('likes', values.likes, LEAN_PROFILE.likes),
   };
 }
 
@@ -89,7 +131,12 @@ export interface DemoSeed {
   seed: string;
   /** Unix seconds: the graph's present. */
   now: number;
+  /** The full demo graph when absent. */
+  profile?: SeedProfile;
 }
+
+/** How dense a seeded graph is: the full demo graph, or the lean one at this density. */
+export type SeedProfile = { kind: 'full' } | ({ kind: 'lean' } & LeanProfile);
 
 /** The default present of a seeded graph: the start of the current day, UTC. */
 export function startOfToday(): number {
@@ -134,9 +181,13 @@ async function lastObjectId(store: Store): Promise<number> {
 }
 
 /** Seeds with a progress bar (shown only when the work takes more than a second). */
-async function seedInto(store: Store, { users, seed, now }: DemoSeed): Promise<Record<string, number>> {
+async function seedInto(store: Store, { users, seed, now, profile }: DemoSeed): Promise<Record<string, number>> {
   const progress = createProgress('Seeding the demo graph', process.stderr);
-  const result = await seedGraph(store, { users, seed, now, onProgress: (done, total) => progress.update(done, total) });
+  const onProgress = (done: number, total: number) => progress.update(done, total);
+  const result =
+    profile?.kind === 'lean'
+      ? await seedLeanGraph(store, { users, seed, now, profile, onProgress })
+      : await seedGraph(store, { users, seed, now, onProgress });
   progress.finish();
   return result.counts;
 }

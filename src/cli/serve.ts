@@ -1,9 +1,32 @@
 import { DEFAULT_API_VERSION, type ApiVersion } from '../schema/versions.js';
 import { apiVersionOption } from './api-version-option.js';
 import cluster from 'node:cluster';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { appAccessToken } from '../auth/apps.js';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
-import { DEFAULT_PORT, DEMO_SEED, DEMO_USERS, envDb, envMediaDir, envPort, envProfileHost, envPublicUrl, envTokenLifetime } from '../config.js';
+import { Clock } from '../control/clock.js';
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../control/journal.js';
+import { prepareGraph } from '../testing/start-loom.js';
+import {
+  DEFAULT_PORT,
+  DEMO_SEED,
+  DEMO_USERS,
+  envAdminKey,
+  envBodyTimeout,
+  envDb,
+  envHeaderTimeout,
+  envMediaDir,
+  envPort,
+  envProfileHost,
+  envPublicUrl,
+  envTokenLifetime,
+} from '../config.js';
+import { DEFAULT_TIMEOUTS, type RequestTimeouts } from '../http/connection-limits.js';
+import { MediaStore } from '../media/media-store.js';
+import { sweepMedia } from '../media/media-sweep.js';
 import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
 import { Schema } from '../schema/registry.js';
@@ -15,10 +38,13 @@ import { seedDemo, startOfToday } from './seed.js';
 import { startWorkers } from './workers.js';
 
 const MAX_PORT = 65_535;
+/** A day: a longer timeout is no timeout, and Node's timers hold at most about 24 days. */
+const MAX_TIMEOUT = 86_400;
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
                   [--public-url URL] [--profile-host URL] [--token-lifetime S] [--default-version V]
-                  [--allow-private-photo-urls] [--log FILE|-|off] [--no-demo]
+                  [--allow-private-photo-urls] [--log FILE|-|off] [--no-demo] [--admin-key KEY] [--journal-size N]
+                  [--ephemeral] [--rate-limits] [--header-timeout S] [--body-timeout S]
 
 Serves the Graph API. On an empty database it first seeds the demo graph (and
 prints the demo app's secret, this once), then prints the URL, a demo user access
@@ -26,7 +52,7 @@ token, the demo user's sign-in email and password (for the OAuth dialog) and
 example requests.
 
 Options:
-  --port N            port to listen on (default: $PORT or 8080)
+  --port N            port to listen on (default: $PORT or 8080; 0: a free one)
   --host H            address to bind (default: 127.0.0.1; 0.0.0.0 for every interface)
   --db PATH|URL       SQLite file or postgres:// URL (default: $LOOM_DB or ./loom.db)
   --workers N         serve from N processes sharing the port (default: 1); any of
@@ -48,6 +74,23 @@ Options:
                       "-" for standard output, or "off"; default: off when standard
                       output is a terminal (it shows the banner), else standard output
   --no-demo           do not seed the demo graph into an empty database
+  --admin-key KEY     open the control API (/_loom/: reset, snapshots, clock, faults,
+                      request journal) to requests from any address that send
+                      "Authorization: Bearer KEY" (default: $LOOM_ADMIN_KEY; without
+                      a key it answers this machine's own requests only)
+  --journal-size N    requests the journal keeps, per process (default: 1000)
+  --rate-limits       count calls per app and per user over a rolling hour, as the
+                      real service does (200 calls per hour per user of the app, or
+                      "loom app update ID --calls-per-hour N"): every answer carries
+                      X-App-Usage, and calls past 100% fail with code 4 or 17
+  --ephemeral         serve a fresh temporary database (the demo graph, or one app
+                      with --no-demo), print one JSON line {"url","app_id","app_secret"}
+                      on stdout once ready, and delete the data on exit
+  --header-timeout S  seconds a client may take to send a request's line and headers;
+                      default: $LOOM_HEADER_TIMEOUT or ${DEFAULT_TIMEOUTS.headerMs / 1000}
+  --body-timeout S    seconds a request's body may pause without a byte (an upload of any
+                      length is never cut while bytes arrive); default: $LOOM_BODY_TIMEOUT or
+                      ${DEFAULT_TIMEOUTS.bodyIdleMs / 1000}. Either answers 408 and closes the connection
   -h, --help          show this help
 `;
 
@@ -64,10 +107,16 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'allow-private-photo-urls': { type: 'boolean' },
     workers: { type: 'string' },
     'default-version': { type: 'string' },
+    'header-timeout': { type: 'string' },
+    'body-timeout': { type: 'string' },
     log: { type: 'string' },
+    'admin-key': { type: 'string' },
+    'journal-size': { type: 'string' },
+    ephemeral: { type: 'boolean' },
+    'rate-limits': { type: 'boolean' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
-  const port = positiveIntegerFrom({ '--port': values.port, PORT: envPort() }, DEFAULT_PORT, MAX_PORT);
+  const port = values.port === '0' ? 0 : positiveIntegerFrom({ '--port': values.port, PORT: envPort() }, DEFAULT_PORT, MAX_PORT);
   const host = values.host ?? '127.0.0.1';
   const db = values.db ?? envDb();
   const publicUrl = values['public-url'] ?? envPublicUrl();
@@ -77,6 +126,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
     SHORT_LIVED_SECONDS,
   );
   const workers = positiveInteger('workers', values.workers, 1);
+  if (port === 0 && workers > 1) throw new UsageError('--port 0 serves from one process; name a port for --workers');
+  const adminKey = values['admin-key'] ?? envAdminKey();
+  const journalSize = positiveInteger('journal-size', values['journal-size'], DEFAULT_JOURNAL_SIZE);
+  if (journalSize > MAX_JOURNAL_SIZE) throw new UsageError(`--journal-size must be at most ${MAX_JOURNAL_SIZE}`);
+  const timeouts: RequestTimeouts = {
+    headerMs: 1000 * positiveIntegerFrom({ '--header-timeout': values['header-timeout'], LOOM_HEADER_TIMEOUT: envHeaderTimeout() }, DEFAULT_TIMEOUTS.headerMs / 1000, MAX_TIMEOUT),
+    bodyIdleMs: 1000 * positiveIntegerFrom({ '--body-timeout': values['body-timeout'], LOOM_BODY_TIMEOUT: envBodyTimeout() }, DEFAULT_TIMEOUTS.bodyIdleMs / 1000, MAX_TIMEOUT),
+  };
   const listen: Listen = {
     port,
     host,
@@ -86,17 +143,32 @@ export async function serveCommand(argv: string[]): Promise<void> {
     defaultVersion: values['default-version'] === undefined ? DEFAULT_API_VERSION : apiVersionOption('--default-version', values['default-version']),
     mediaDir: values['media-dir'] ?? envMediaDir(),
     allowPrivatePhotoUrls: values['allow-private-photo-urls'] === true,
+    timeouts,
     log: requestLog(values.log),
+    ...(adminKey ? { adminKey } : {}),
+    journalSize,
+    rateLimits: values['rate-limits'] === true,
   };
+  if (values.ephemeral) {
+    if (values.db !== undefined || workers > 1) throw new UsageError('--ephemeral makes its own database and serves from one process; leave out --db and --workers');
+    return serveEphemeral(listen, values['no-demo'] !== true);
+  }
 
   const store = openStore(db);
   // A worker runs this same command line, and only serves: the primary seeded and reports.
-  if (cluster.isWorker) return serveRequests(store, listen);
+  if (cluster.isWorker) return void (await serveRequests(store, listen));
   const seeded = values['no-demo'] ? undefined : await seedDemo(store, redactPassword(db), { users: DEMO_USERS, seed: DEMO_SEED, now: startOfToday() });
-  if (workers > 1) await startWorkers(workers);
-  else await serveRequests(store, listen);
+  const swept = sweepAtStart(store, listen.mediaDir);
+  if (workers > 1) {
+    // Built once here, without serving, so that every key the app makes is in the start state.
+    await (await buildApp({ store, mediaDir: listen.mediaDir, recordStart: true })).close();
+    await startWorkers(workers);
+  } else {
+    const address = (await serveRequests(store, listen, true)).server.address();
+    if (typeof address === 'object' && address) listen.port = address.port;
+  }
 
-  const base = publicUrl ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
+  const base = publicUrl ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${listen.port}`;
   const demo = await findDemo(store);
   const processes = workers > 1 ? ` from ${workers} worker processes` : '';
   const lines = [``, `Loom is serving the Graph API at ${base}/${listen.defaultVersion}/${processes}`];
@@ -122,7 +194,25 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (listen.log === false) lines.push(`Request logs are off (--log FILE keeps them in a file, --log - prints them here)`);
   process.stdout.write(`${lines.join('\n')}\n\n`);
   // The workers serve with their own connections.
-  if (workers > 1) await store.close();
+  if (workers > 1) {
+    await swept;
+    await store.close();
+  }
+}
+
+/** Files changed this recently may belong to an upload another process is making. */
+const SWEEP_GRACE_MS = 60_000;
+
+/** Settles the photo files a crash left behind, beside serving; the sweep only reads the store. */
+async function sweepAtStart(store: Store, mediaDir: string): Promise<void> {
+  try {
+    const { published, removed } = await sweepMedia(store, new MediaStore(mediaDir), { olderThan: Date.now() - SWEEP_GRACE_MS });
+    if (published + removed > 0) {
+      process.stderr.write(`Media: ${published} uploaded photos put in place, ${removed} files no photo uses removed\n`);
+    }
+  } catch (error) {
+    process.stderr.write(`The media directory could not be swept: ${(error as Error).message}\n`);
+  }
 }
 
 /**
@@ -156,28 +246,38 @@ interface Listen {
   defaultVersion: ApiVersion;
   mediaDir: string;
   allowPrivatePhotoUrls: boolean;
+  timeouts: RequestTimeouts;
   log: boolean | { file: string };
+  adminKey?: string;
+  journalSize: number;
+  rateLimits: boolean;
 }
 
-async function serveRequests(
-  store: Store,
-  { port, host, publicUrl, profileHost, tokenLifetime, defaultVersion, mediaDir, allowPrivatePhotoUrls, log }: Listen,
-): Promise<void> {
+async function serveRequests(store: Store, listen: Listen, recordStart = false, ephemeral?: { remove: () => void }): Promise<FastifyInstance> {
+  const { port, host, publicUrl, profileHost, tokenLifetime, defaultVersion, mediaDir, allowPrivatePhotoUrls, adminKey, journalSize, rateLimits, log, timeouts } =
+    listen;
   const allowedHosts = loopbackHosts(host, publicUrl);
   const app = await buildApp({
     store,
     mediaDir,
     allowPrivatePhotoUrls,
+    recordStart,
+    journalSize,
+    rateLimits,
+    ...(adminKey ? { adminKey } : {}),
     ...(allowedHosts ? { allowedHosts } : {}),
-    logger: log,
+    // An ephemeral server's stdout carries only its one line of JSON.
+    logger: ephemeral !== undefined ? false : log,
     tokenLifetime,
     defaultVersion,
+    timeouts,
     ...(publicUrl ? { publicUrl } : {}),
     ...(profileHost ? { profileHost } : {}),
   });
   const close = async () => {
     await app.close();
     await store.close();
+    ephemeral?.remove();
     process.exit(0);
   };
   process.once('SIGINT', close);
@@ -192,6 +292,24 @@ async function serveRequests(
     }
     throw error;
   }
+  return app;
+}
+
+/**
+ * A server for one test run in any language: a fresh database in a temporary directory, one JSON
+ * line on stdout once it listens, everything deleted when it is stopped.
+ */
+async function serveEphemeral(listen: Listen, demo: boolean): Promise<void> {
+  const directory = mkdtempSync(join(tmpdir(), 'loom-'));
+  const remove = () => rmSync(directory, { recursive: true, force: true });
+  process.once('exit', remove);
+  const store = openStore(join(directory, 'loom.db'));
+  const app = await prepareGraph(store, { demo }, Clock.real());
+  const server = await serveRequests(store, { ...listen, mediaDir: join(directory, 'media') }, true, { remove });
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : listen.port;
+  const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+  process.stdout.write(`${JSON.stringify({ url: listen.publicUrl ?? `http://${host}:${port}`, app_id: String(app.id), app_secret: app.secret })}\n`);
 }
 
 function describeSeconds(seconds: number): string {

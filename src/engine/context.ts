@@ -8,7 +8,8 @@ import type { ApiVersion } from '../schema/versions.js';
 import type { Store } from '../store/store.js';
 import { CursorCodec } from './cursors.js';
 import type { PageLimits } from './edge-options.js';
-import { ItemBudget } from './item-budget.js';
+import { CostBudget } from './cost-budget.js';
+import { RequestObjects } from './request-objects.js';
 
 /** Everything one read needs; built per request by the caller (the HTTP layer, or a test). */
 export interface ReadContext {
@@ -34,8 +35,10 @@ export interface ReadContext {
   businessKey: string;
   cursors: CursorCodec;
   fieldContext: FieldContext;
-  /** What is left of the request's `limits.maxItems`. */
-  budget: ItemBudget;
+  /** What the request has spent of its cost limits, and when it should pause for others. */
+  budget: CostBudget;
+  /** The objects this request has loaded, each read once however often it is shown. */
+  objects: RequestObjects;
   /**
    * Why the answer holds less than was asked (a field left out for a permission not granted),
    * one sentence each, for clients that ask to debug.
@@ -43,7 +46,7 @@ export interface ReadContext {
   notes: Set<string>;
 }
 
-export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'notes'> & { notes?: Set<string> };
+export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'objects' | 'notes'> & { notes?: Set<string> };
 
 export function createReadContext(input: ReadContextInput): ReadContext {
   const { viewer } = input;
@@ -51,7 +54,8 @@ export function createReadContext(input: ReadContextInput): ReadContext {
   return {
     ...input,
     cursors: new CursorCodec(viewer.app.idKey, viewer.ids),
-    budget: new ItemBudget(input.limits.maxItems),
+    budget: new CostBudget(input.limits),
+    objects: new RequestObjects(input.store),
     notes: input.notes ?? new Set(),
     fieldContext: {
       userIdFor: (internalId) => viewer.ids.scope(internalId),

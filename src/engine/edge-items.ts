@@ -1,6 +1,6 @@
 import type { Selection } from '../query/selection.js';
 import type { EdgeDef } from '../schema/definition.js';
-import type { Association } from '../store/store.js';
+import type { Association, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import { graphTime } from './graph-time.js';
 import { renderObjectsById, type Json } from './render.js';
@@ -15,6 +15,8 @@ export async function renderEdgeItems(
   edge: EdgeDef,
   rows: readonly Association[],
   children: Selection[] | undefined,
+  /** The rows' objects when the page query brought them along. */
+  objects?: ReadonlyMap<number, StoredObject>,
 ): Promise<ItemOf> {
   switch (edge.items) {
     case 'friendRequest':
@@ -22,7 +24,7 @@ export async function renderEdgeItems(
     case 'testUser':
       return testUserItems(context, rows);
     case undefined: {
-      const nodes = await renderObjectsById(context, unique(rows.map((row) => row.id2)), children);
+      const nodes = await renderObjectsById(context, unique(rows.map((row) => row.id2)), children, objects);
       return (row) => nodes.get(row.id2);
     }
   }

@@ -1,4 +1,5 @@
 import { GraphError } from '../errors.js';
+import type { CostLimits } from './cost-budget.js';
 
 /** How much of an edge to read, from query parameters (`limit=5`) or modifiers (`.limit(5)`) alike. */
 export interface EdgeOptions {
@@ -20,11 +21,10 @@ export type EdgeOrder = 'chronological' | 'reverse_chronological' | 'ranked';
 const ORDERS: readonly EdgeOrder[] = ['chronological', 'reverse_chronological', 'ranked'];
 const FILTERS = ['toplevel', 'stream'] as const;
 
-export interface PageLimits {
+/** Page sizes, and the cost limits of the whole request. */
+export interface PageLimits extends CostLimits {
   defaultLimit: number;
   maxLimit: number;
-  /** Most edge items one request reads in all, over every level of nesting. */
-  maxItems: number;
 }
 
 /** Modifiers Loom understands on an edge; anything else is a client mistake worth naming. */

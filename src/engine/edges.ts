@@ -1,7 +1,7 @@
 import { printFields } from '../query/print.js';
 import type { Selection } from '../query/selection.js';
 import type { EdgeDef, NodeTypeDef } from '../schema/definition.js';
-import type { Association, StoredObject } from '../store/store.js';
+import type { Association, PageRequest, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import { readEdgeOptions, type EdgeOptions } from './edge-options.js';
 import { listingOf, type Listing } from './listing.js';
@@ -23,7 +23,7 @@ export interface EdgeRequest {
   requestParams?: Record<string, string>;
 }
 
-/** One page of the edge for each parent, loaded together: one page query, one object load, one summary load. */
+/** One page of the edge for each parent, loaded together: one page query with its objects, one summary load. */
 export async function loadEdge(
   context: ReadContext,
   parentType: NodeTypeDef,
@@ -32,17 +32,18 @@ export async function loadEdge(
   request: EdgeRequest,
 ): Promise<Map<number, Json | undefined>> {
   const options = readEdgeOptions(request.raw, context.limits);
+  await context.budget.pace();
   if (edge.special) return loadSpecialEdge(context, edge, parents);
   const result = new Map<number, Json | undefined>();
   if (parents.length === 0) return result;
 
   const wantsSummary = options.summary || edge.alwaysSummary === true;
   const listing = listingOf(edge, options);
-  const [pages, summaries] = await Promise.all([
+  const [{ pages, objects }, summaries] = await Promise.all([
     loadPages(context, edge, listing, parents, options),
     wantsSummary ? loadSummaries(context, edge, listing, parents) : undefined,
   ]);
-  const itemOf = await renderEdgeItems(context, edge, [...pages.values()].flatMap((page) => page.rows), request.children);
+  const itemOf = await renderEdgeItems(context, edge, [...pages.values()].flatMap((page) => page.rows), request.children, objects);
 
   for (const parent of parents) {
     const page = pages.get(parent.id) ?? { rows: [], more: false };
@@ -71,11 +72,11 @@ async function loadPages(
   listing: Listing,
   parents: readonly StoredObject[],
   options: EdgeOptions,
-): Promise<Map<number, Page>> {
+): Promise<{ pages: Map<number, Page>; objects?: Map<number, StoredObject> }> {
   const pages = new Map<number, Page>();
-  if (!listing.assoc || options.limit === 0) return pages;
+  if (!listing.assoc || options.limit === 0) return { pages };
   const decode = (cursor: string | undefined) => (cursor === undefined ? undefined : context.cursors.decode(edge.name, cursor));
-  const rows = await context.store.getPages({
+  const request: PageRequest = {
     type: listing.assoc,
     order: listing.order,
     id1s: parents.map((parent) => parent.id),
@@ -85,15 +86,18 @@ async function loadPages(
     since: options.since,
     until: options.until,
     id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
-  });
-  context.budget.spend([...rows.values()].reduce((sum, list) => sum + list.length, 0));
+  };
+  // Items that are plain objects come with the page: one store call (one round trip) per level.
+  const { pages: rows, objects } =
+    edge.items === undefined ? await context.store.getPagesWithObjects(request) : { pages: await context.store.getPages(request), objects: undefined };
+  context.budget.spendItems([...rows.values()].reduce((sum, list) => sum + list.length, 0));
   for (const [id1, list] of rows) {
     const more = list.length > options.limit;
     // Reading backwards, the surplus row is the first of the list; forwards, the last.
     const shown = !more ? list : options.before !== undefined ? list.slice(1) : list.slice(0, options.limit);
     pages.set(id1, { rows: shown, more });
   }
-  return pages;
+  return { pages, objects };
 }
 
 function pagingOf(
@@ -119,6 +123,7 @@ function pagingOf(
   const paging: Json = { cursors: { before, after } };
   if (positioned && (!backwards || page.more)) paging.previous = context.link(path, { ...params, before });
   if (backwards || page.more) paging.next = context.link(path, { ...params, after });
+  context.budget.spendBytes(before.length + after.length + String(paging.previous ?? '').length + String(paging.next ?? '').length);
   return paging;
 }
 

@@ -88,9 +88,11 @@ export async function postToEdge(
     ({ results } = await writePost(context, post, parties, created, story));
   } catch (error) {
     // The bytes were made durable first; without the row that points at them they are garbage.
-    if (image) await context.media.store.remove(image.key);
+    if (image) await context.media.store.discard(image.key);
     throw error;
   }
+  // Only a committed row's image is put in place; a crash before this leaves a staged file the sweep settles.
+  if (image) await context.media.store.publish(image.key);
   if (!post.creates) return rules.booleanResult(context.version);
   const createdId = externalId(context, context.schema.type(post.creates)!, { id: results[0] as ObjectId, owner: viewer } as StoredObject);
   if (params.fields !== undefined) return readAsWriter(context, post.creates, createdId, params.fields);
@@ -176,7 +178,7 @@ async function receiveImage(context: ReadContext, upload: Buffer | undefined, ur
   if (bytes === undefined) throw new GraphError(324, '(#324) Requires upload file: send the image as a file part or give its url');
   if (bytes.length > maxBytes) throw tooLarge(maxBytes);
   const info = inspectImage(bytes);
-  return { ...info, key: await store.save(bytes) };
+  return { ...info, key: await store.stage(bytes) };
 }
 
 async function checkAllowed(context: ReadContext, post: EdgePost, object: StoredObject, viewer: ObjectId): Promise<void> {
@@ -253,8 +255,7 @@ export async function deleteNode(context: ReadContext, idText: string): Promise<
   if (context.viewer.kind === 'app') return deleteTestUser(context, idText);
   const viewer = requirePublisher(context, PUBLISH);
   const { object, type } = await loadRoot(context, idText, 'delete');
-  const wall = object.data.to;
-  const mayDelete = type.name !== 'user' && (object.owner === viewer || (Array.isArray(wall) && wall.includes(viewer)));
+  const mayDelete = type.name !== 'user' && (object.owner === viewer || isOnWallOf(object, viewer) || (await ownsThreadOf(context, object, viewer)));
   if (!mayDelete) throw GraphError.permission('You may only delete what you wrote or what was written on your wall');
   const companions = await listed(context, type.deletesWith ?? [], [object.id]);
   const comments = await listed(context, ['comments'], [object.id, ...companions]);
@@ -268,6 +269,23 @@ export async function deleteNode(context: ReadContext, idText: string): Promise<
   const key = type.ownsMedia ? imageKeyOf(object.data) : undefined;
   if (key) await context.media.store.remove(key);
   return rules.booleanResult(context.version);
+}
+
+/** Whether the object was written on this person's wall (a friend's post to their timeline). */
+function isOnWallOf(object: StoredObject, userId: number): boolean {
+  const wall = object.data.to;
+  return Array.isArray(wall) && wall.includes(userId);
+}
+
+/**
+ * Whether a comment hangs under something that is this person's, their own post or one on their
+ * wall: the owner of a conversation may remove anyone's comment in it, as on the real service.
+ */
+async function ownsThreadOf(context: ReadContext, object: StoredObject, userId: number): Promise<boolean> {
+  const threadId = threadOf(context, object);
+  if (threadId === object.id) return false;
+  const thread = (await context.store.getObjects([threadId])).get(threadId);
+  return thread !== undefined && (thread.owner === userId || isOnWallOf(thread, userId));
 }
 
 /** The nodes these association types list from these ids, one page query per type. */

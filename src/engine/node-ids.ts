@@ -58,6 +58,9 @@ export async function loadRoot(
 /**
  * Loads the nodes of several ids (`ids=a,b`) with one object load and one visibility check, in
  * the order given. The first id that cannot be served fails them all, with the error it gets alone.
+ * A person who never used the app is such an id to read for its people; the app itself, with
+ * its app token, still reaches its test users, installed or not, and a friend request still
+ * reaches its recipient.
  */
 export async function loadRoots(
   context: ReadContext,
@@ -76,7 +79,7 @@ export async function loadRoots(
   });
   const loaded = await context.store.getObjects([...new Set(refs.map((ref) => ref.id))]);
   const candidates = [...loaded.values()];
-  const visible = new Set((await visibleObjects(context, candidates)).map((object) => object.id));
+  const visible = new Set((await visibleObjects(context, candidates, { people: method === 'get' && context.viewer.kind !== 'app' })).map((object) => object.id));
   return refs.map((ref, index) => {
     const object = loaded.get(ref.id);
     const type = object && context.schema.type(object.type);

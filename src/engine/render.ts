@@ -8,8 +8,11 @@ import { graphTime } from './graph-time.js';
 import { externalId } from './node-ids.js';
 import { keyOf, planSelection, type PlanEntry } from './plan.js';
 import { visibleObjects } from './visibility.js';
+import { mapPaced } from './cost-budget.js';
 
 export type Json = Record<string, unknown>;
+/** Fields and edges of one level loaded at once: enough to overlap a remote store's round trips. */
+const COLUMNS_AT_ONCE = 4;
 type Column = Map<number, unknown>;
 
 /**
@@ -26,12 +29,13 @@ export async function renderNodes(
   root = false,
 ): Promise<Map<number, Json>> {
   const plan = planSelection(context.schema, context.version, type, selections, root);
+  await context.budget.pace();
   const access = await loadAccess(
     context,
     objects,
     plan.map((entry) => (entry.kind === 'field' ? entry.field.scope : entry.edge.scope)),
   );
-  const columns = await Promise.all(plan.map((entry) => renderColumn(context, type, objects, entry, access)));
+  const columns = await mapPaced(plan, COLUMNS_AT_ONCE, (entry) => renderColumn(context, type, objects, entry, access));
   const rendered = new Map<number, Json>();
   for (const object of objects) {
     const node: Json = {};
@@ -39,6 +43,7 @@ export async function renderNodes(
       const value = columns[index]!.get(object.id);
       if (value !== undefined && value !== null) node[entry.key] = value;
     });
+    context.budget.spendBytes(scalarBytes(node));
     rendered.set(object.id, node);
   }
   return rendered;
@@ -51,6 +56,8 @@ async function renderColumn(
   entry: PlanEntry,
   access: AccessCheck,
 ): Promise<Column> {
+  // Each field and edge of a level is a checkpoint: a wide selection (2,000 aliased edges) pauses between them.
+  await context.budget.pace();
   if (entry.kind === 'edge') {
     const allowed = objects.filter((object) => access(object, entry.edge.scope) && isReader(context.viewer, entry.edge, object));
     if (objects.some((object) => !access(object, entry.edge.scope))) noteMissingScope(context, type, 'edge', entry.edge.name, entry.edge.scope);
@@ -148,9 +155,12 @@ export async function renderObjectsById(
   context: ReadContext,
   ids: readonly number[],
   children: Selection[] | undefined,
+  /** The objects, when a page query brought them along already. */
+  preloaded?: ReadonlyMap<number, StoredObject>,
 ): Promise<Map<number, Json>> {
   if (ids.length === 0) return new Map();
-  const loaded = await context.store.getObjects(ids);
+  await context.budget.pace();
+  const loaded = preloaded ?? (await context.objects.get(ids));
   const visible = await visibleObjects(context, ids.map((id) => loaded.get(id)).filter((o): o is StoredObject => o !== undefined));
   const byType = new Map<string, StoredObject[]>();
   for (const object of visible) {
@@ -167,6 +177,16 @@ export async function renderObjectsById(
     }),
   );
   return rendered;
+}
+
+/**
+ * Roughly the bytes a node's own values take in the answer: its keys and strings, a few bytes
+ * for anything else. Nested nodes and collections are counted where they are rendered.
+ */
+function scalarBytes(node: Json): number {
+  let bytes = 0;
+  for (const [key, value] of Object.entries(node)) bytes += key.length + (typeof value === 'string' ? value.length : 8);
+  return bytes;
 }
 
 /** Structured values (`location`, `education`) honour a sub-selection by keeping only those keys. */

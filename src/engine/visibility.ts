@@ -1,3 +1,5 @@
+import { grantedScopes } from '../auth/grants.js';
+import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import type { NodeTypeDef } from '../schema/definition.js';
 import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
@@ -47,17 +49,24 @@ export function followedId(type: NodeTypeDef, object: StoredObject): number | un
 
 /**
  * The objects the viewer may see, in the order given: public ones, their own, friends-only ones
- * of their friends, and those that follow an object the viewer may see. Friendship is checked for
- * the whole batch in one store call, and the followed objects are loaded (and checked) together,
- * one store call per level of following.
+ * of their friends, and those that follow an object the viewer may see. Whatever belongs to a
+ * person who never used the viewer's app is hidden from it, as on the real v2 service; with
+ * `people`, so are such persons' own profiles (a node read by its id). Friendship and app use
+ * are checked for the whole batch in one store call each, and the followed objects are loaded
+ * (and checked) together, one store call per level of following.
  */
-export async function visibleObjects(context: ReadContext, objects: readonly StoredObject[]): Promise<StoredObject[]> {
-  return visibleAt(context, objects, 0);
+export async function visibleObjects(
+  context: ReadContext,
+  objects: readonly StoredObject[],
+  options: { people?: boolean } = {},
+): Promise<StoredObject[]> {
+  return visibleAt(context, objects, 0, options.people ?? false);
 }
 
-async function visibleAt(context: ReadContext, objects: readonly StoredObject[], depth: number): Promise<StoredObject[]> {
+async function visibleAt(context: ReadContext, objects: readonly StoredObject[], depth: number, people: boolean): Promise<StoredObject[]> {
   const viewerId = context.viewer.userId;
   const needsFriendship = new Set<number>();
+  const needsAppUse = new Set<number>();
   const follows = new Map<number, number>();
   const audiences = objects.map((object, index) => {
     const type = context.schema.type(object.type);
@@ -69,15 +78,20 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
     if (audience === 'friends' && viewerId !== null && object.owner !== null && object.owner !== viewerId) {
       needsFriendship.add(object.owner);
     }
+    const person = personOf(object, people);
+    if (person !== null && person !== viewerId) needsAppUse.add(person);
     return audience;
   });
-  const [friendships, visibleFollowed] = await Promise.all([
+  const [friendships, appUsers, visibleFollowed] = await Promise.all([
     viewerId === null || needsFriendship.size === 0
       ? new Set<string>()
       : context.store.getExisting('friends', [...needsFriendship].map((owner) => [viewerId, owner] as const)),
+    appUsersAmong(context, needsAppUse),
     visibleIds(context, [...new Set(follows.values())], depth + 1),
   ]);
   return objects.filter((object, index) => {
+    const person = personOf(object, people);
+    if (person !== null && person !== viewerId && !appUsers.has(person)) return false;
     const audience = audiences[index];
     if (audience === 'everyone') return true;
     if (audience === 'followed') return follows.has(index) && visibleFollowed.has(follows.get(index)!);
@@ -87,10 +101,23 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
   });
 }
 
+/** The person whose use of the app decides whether the object shows: its owner, or a person themselves when `people`. */
+function personOf(object: StoredObject, people: boolean): number | null {
+  if (object.type === 'user') return people ? object.id : null;
+  return object.owner;
+}
+
+/** Which of these people use the viewer's app: they granted it public_profile, which only removing the app takes back. */
+async function appUsersAmong(context: ReadContext, people: ReadonlySet<number>): Promise<Set<number>> {
+  if (people.size === 0) return new Set();
+  const grants = await context.store.getGrants(context.viewer.app.id, [...people]);
+  return new Set([...grants].filter(([, list]) => grantedScopes(list).has(ALWAYS_GRANTED)).map(([userId]) => userId));
+}
+
 /** Which of these ids name objects that exist and the viewer may see. */
 async function visibleIds(context: ReadContext, ids: readonly number[], depth: number): Promise<Set<number>> {
   if (ids.length === 0 || depth > MAX_FOLLOW_DEPTH) return new Set();
   const loaded = await context.store.getObjects(ids);
-  const visible = await visibleAt(context, [...loaded.values()], depth);
+  const visible = await visibleAt(context, [...loaded.values()], depth, false);
   return new Set(visible.map((object) => object.id));
 }

@@ -4,6 +4,9 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { businessTokenKey } from '../auth/business-tokens.js';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../auth/sign-in-throttle.js';
+import { Clock } from '../control/clock.js';
+import { ControlPlane } from '../control/control-plane.js';
+import { RateLimits } from '../control/rate-limits.js';
 import { GraphError } from '../errors.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import { DEFAULT_API_VERSION, type ApiVersion } from '../schema/versions.js';
@@ -12,8 +15,10 @@ import type { Store } from '../store/store.js';
 import { MediaStore } from '../media/media-store.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { registerBodyParsers } from './body-parsers.js';
+import { answerIdleSockets, DEFAULT_TIMEOUTS, refuseOversizedUploads, serverOptions, timeoutError, type RequestTimeouts } from './connection-limits.js';
 import { fromFrameworkError } from './error-envelope.js';
 import { explorerRoutes } from './explorer-routes.js';
+import { controlRoutes } from './control-routes.js';
 import { graphRoutes } from './graph-routes.js';
 import { mediaRoutes } from './media-routes.js';
 import { debugTokenRoute } from './debug-token-route.js';
@@ -39,8 +44,8 @@ export interface AppOptions {
    * chooses; tests leave it off).
    */
   logger?: boolean | { file: string };
-  /** Unix seconds; tests move time to expire tokens. */
-  clock?: () => number;
+  /** The server's one clock (default: real time); tests freeze or move it to expire tokens. */
+  clock?: Clock;
   /** Directory that keeps uploaded images. */
   mediaDir: string;
   /** Largest accepted image upload, in bytes. */
@@ -58,6 +63,19 @@ export interface AppOptions {
   signInLimits?: Partial<SignInLimits>;
   /** The API version of unversioned calls without a token, or whose app names none (default v2.4). */
   defaultVersion?: ApiVersion;
+  /** Opens the control API (`/_loom/`) to any address, for requests that carry this key; loopback only without it. */
+  adminKey?: string;
+  /** Count calls against per-app and per-user budgets over a rolling hour, as the real service does (off by default). */
+  rateLimits?: boolean;
+  /** Requests the journal keeps (default 1000). */
+  journalSize?: number;
+  /**
+   * Take the graph as it is now as the state `POST /_loom/reset` goes back to. The process that
+   * starts a server does it once, before any process serves.
+   */
+  recordStart?: boolean;
+  /** How long a request's head, and each pause in its body, may take (defaults: 10 s and 30 s). */
+  timeouts?: Partial<RequestTimeouts>;
 }
 
 /** The real service's limit for photo uploads. */
@@ -66,13 +84,14 @@ const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 /** The Loom HTTP app: the same instance serves the CLI and the tests. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
+  const clock = options.clock ?? Clock.real();
   const settings: AppSettings = {
     store: options.store,
     schema: options.schema ?? Schema.default(),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),
-    limits: { defaultLimit: 25, maxLimit: 100, maxItems: 50_000, ...options.limits },
-    clock: options.clock ?? (() => Math.floor(Date.now() / 1000)),
+    limits: { defaultLimit: 25, maxLimit: 100, maxItems: 50_000, maxBytes: 8 * 1024 * 1024, maxWorkMs: 5000, ...options.limits },
+    clock,
     media: {
       store: new MediaStore(options.mediaDir),
       maxBytes: options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES,
@@ -82,10 +101,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     tokenLifetime: options.tokenLifetime ?? SHORT_LIVED_SECONDS,
     signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
     defaultVersion: options.defaultVersion ?? DEFAULT_API_VERSION,
+    control: new ControlPlane(options.store, clock, options.journalSize),
+    rateLimits: options.rateLimits ? new RateLimits(options.store, clock) : undefined,
   };
   if (!Number.isSafeInteger(settings.tokenLifetime) || settings.tokenLifetime <= 0) {
     throw new RangeError(`tokenLifetime must be a positive number of seconds, not ${options.tokenLifetime}`);
   }
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: typeof options.logger === 'object' ? { level: 'info', file: options.logger.file } : options.logger ? { level: 'info' } : false,
     // Loom writes its own single line per request (without the query string, which holds tokens).
@@ -93,9 +115,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit,
     genReqId: () => randomBytes(8).toString('base64url').slice(0, 11),
     requestIdHeader: false,
-    http: { maxHeaderSize: MAX_HEADER_BYTES },
-    clientErrorHandler: answerClientError,
+    ...serverOptions(timeouts, MAX_HEADER_BYTES),
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, settings.defaultVersion),
+    // A path that does not decode (`/v2.4/%ZZ`) is answered like any other bad request, without echoing it.
+    frameworkErrors: (_error, request, reply) => {
+      // Such a request skips the hooks: it is logged, and its headers set, here.
+      request.log.info({ method: request.method, status: 400 }, 'request');
+      reply.header('x-fb-trace-id', request.id);
+      reply.header('facebook-api-version', settings.defaultVersion);
+      sendError(request, reply, GraphError.invalidParameter('The request path could not be read'));
+    },
   });
+
+  // Node leaves a request without Host to Loom (requireHostHeader is off), so it gets the envelope too.
+  app.addHook('onRequest', async (request) => {
+    if (!request.headers.host) throw GraphError.invalidParameter('The request has no Host header');
+  });
+  answerIdleSockets(app, (request, reply) => sendError(request, reply, timeoutError(timeouts)));
+  refuseOversizedUploads(app, settings.media.maxBytes);
 
   registerBodyParsers(app);
 
@@ -107,6 +144,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       }
     });
   }
+
+  // Another process may have moved the clock, set faults or restored the graph.
+  app.addHook('onRequest', async () => settings.control.sync());
 
   // Every answer names its version and trace id; Graph answers write their own type and caching (graph-response.ts).
   app.addHook('onSend', async (request, reply, payload) => {
@@ -144,6 +184,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(loginRoutes, { settings });
   await app.register(debugTokenRoute, { settings });
   await app.register(explorerRoutes, { settings });
+  await app.register(controlRoutes, { settings, adminKey: options.adminKey });
   await app.register(graphRoutes, { settings });
+  // Last: registering the routes may itself have stored keys the start state must hold.
+  if (options.recordStart) await settings.control.markStart();
   return app;
 }

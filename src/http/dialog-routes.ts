@@ -64,7 +64,7 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
 
     app.post(url, async (request, reply) => {
       const form = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
-      const now = settings.clock();
+      const now = settings.clock.now();
       const ticket = openTicket(key, form.get('ticket'), now);
       if (!ticket || ticket.nonce !== readCookie(request, COOKIE)) {
         return sendPage(reply, 403, messagePage('This page has expired', 'Go back to the app and start signing in again.'));
@@ -113,14 +113,14 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
 
   /** The person this browser is signed in as, while the session lasts and they exist. */
   async function sessionUser(request: FastifyRequest): Promise<StoredObject | undefined> {
-    const session = openSession(key, readCookie(request, SESSION_COOKIE), settings.clock());
+    const session = openSession(key, readCookie(request, SESSION_COOKIE), settings.clock.now());
     if (!session) return undefined;
     const user = (await settings.store.getObjects([session.userId])).get(session.userId);
     return user?.type === 'user' ? user : undefined;
   }
 
   function seal(ticket: Omit<DialogTicket, 'expiresAt'> & { expiresAt?: number }): string {
-    return sealTicket(key, { ...ticket, expiresAt: ticket.expiresAt ?? settings.clock() + TICKET_SECONDS });
+    return sealTicket(key, { ...ticket, expiresAt: ticket.expiresAt ?? settings.clock.now() + TICKET_SECONDS });
   }
 }
 

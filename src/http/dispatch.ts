@@ -7,6 +7,7 @@ import { readPublicPicture } from '../engine/public-picture.js';
 import { readEdge, readManyEdges, readManyNodes, readNode } from '../engine/read.js';
 import { GraphError } from '../errors.js';
 import { runBatch } from './batch.js';
+import { callerKnown, journalAnswer, type CallerNote } from './control-hooks.js';
 import { presentError, presentRedirect, presentValue, type DebugMessage, type GraphResponse } from './graph-response.js';
 import { AnsweringVersion } from './api-version.js';
 import type { GraphRequest } from './graph-request.js';
@@ -20,14 +21,18 @@ import type { AppSettings } from './settings.js';
  * injected faults, a request journal, usage accounting) belongs in this function, nowhere else.
  */
 export async function dispatch(settings: AppSettings, request: GraphRequest): Promise<GraphResponse> {
+  const started = performance.now();
+  const note: CallerNote = {};
   const version = new AnsweringVersion(settings.defaultVersion);
-  const response = await answerInVersion(settings, request, version);
+  const response = await respond(settings, request, note, version);
+  Object.assign(response.headers, note.headers);
   // Errors too name the version that answered, as far as the request got before failing.
   response.headers['Facebook-API-Version'] = version.current;
+  journalAnswer(settings.control, request, response, note, performance.now() - started);
   return response;
 }
 
-async function answerInVersion(settings: AppSettings, request: GraphRequest, version: AnsweringVersion): Promise<GraphResponse> {
+async function respond(settings: AppSettings, request: GraphRequest, note: CallerNote, version: AnsweringVersion): Promise<GraphResponse> {
   const options = outputOptions(request.params);
   try {
     version.readPath(request.versionText, request.components);
@@ -35,13 +40,14 @@ async function answerInVersion(settings: AppSettings, request: GraphRequest, ver
     if (options.callbackRefused) throw GraphError.invalidParameter('The callback parameter must be a JavaScript name: letters, digits, _ and $, joined by dots');
     const normalised = withFieldsText(request);
     const notes = new Set<string>();
-    const outcome = await answer(settings, normalised, notes, version);
+    const outcome = await answer(settings, normalised, notes, note, version);
     if (outcome instanceof Redirect) return presentRedirect(outcome.location);
     const debug = [...notes].map((message): DebugMessage => ({ message, type: 'warning' }));
     return presentValue(options, { method: normalised.method, ifNoneMatch: normalised.headers['if-none-match'] }, 200, outcome, {}, debug);
   } catch (error) {
-    if (error instanceof GraphError) return presentError(options, error, request.traceId);
-    throw error;
+    if (!(error instanceof GraphError)) throw error;
+    note.error = error;
+    return presentError(options, error, request.traceId);
   }
 }
 
@@ -63,21 +69,21 @@ function withFieldsText(request: GraphRequest): GraphRequest {
 }
 
 /** Notes on what the answer leaves out go to `notes`, for `debug=`. */
-async function answer(settings: AppSettings, graph: GraphRequest, notes: Set<string>, version: AnsweringVersion): Promise<unknown> {
+async function answer(settings: AppSettings, graph: GraphRequest, notes: Set<string>, note: CallerNote, version: AnsweringVersion): Promise<unknown> {
   // A third component is an edge's alias (`accounts/test-users`) or the node a POST addresses (`friends/<id>`).
   const [id, edge, item, ...rest] = graph.components;
-  if (graph.params.ids !== undefined && edge === undefined) return answerIds(settings, graph, id, notes, version);
+  if (graph.params.ids !== undefined && edge === undefined) return answerIds(settings, graph, id, notes, note, version);
   if (id === undefined) return answerRoot(settings, graph, version);
   if (graph.files.length > 1) throw GraphError.invalidParameter('Send one image per request');
   const upload = graph.files[0]?.bytes;
   if (edge === 'permissions' && (item !== undefined || graph.method === 'delete') && rest.length === 0) {
-    return answerPermissions(await readContext(settings, graph, id, notes, version), id, graph.method, item);
+    return answerPermissions(await readContext(settings, graph, id, notes, note, version), id, graph.method, item);
   }
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, item, ...rest].join('/')}`);
   if (!graph.accessToken && graph.method === 'get' && edge === 'picture' && item === undefined && id !== 'me') {
     return readPublicPicture(settings.store, settings.schema, settings.publicUrl ?? graph.origin, id, graph.params);
   }
-  const context = await readContext(settings, graph, id, notes, version);
+  const context = await readContext(settings, graph, id, notes, note, version);
   if (graph.method === 'post') {
     return edge === undefined ? updateNode(context, id, graph.params) : postToEdge(context, id, edge, graph.params, { itemText: item, upload });
   }
@@ -106,21 +112,30 @@ async function answerIds(
   graph: GraphRequest,
   edge: string | undefined,
   notes: Set<string>,
+  note: CallerNote,
   version: AnsweringVersion,
 ): Promise<unknown> {
   if (graph.method !== 'get') throw GraphError.invalidParameter(`Unsupported ${graph.method} request with ids`);
   const ids = graph.params.ids!.split(',').map((id) => id.trim());
   if (ids.some((id) => id === '')) throw GraphError.invalidParameter('Cannot specify an empty identifier');
   if (ids.length > MAX_IDS) throw GraphError.invalidParameter(`Too many ids: at most ${MAX_IDS} may be requested at once`);
-  const context = await readContext(settings, graph, ids.includes('me') ? 'me' : ids[0]!, notes, version);
+  const context = await readContext(settings, graph, ids.includes('me') ? 'me' : ids[0]!, notes, note, version);
   if (edge !== undefined) return readManyEdges(context, ids, edge, graph.params);
   const { fields, limit, since, until } = graph.params;
   return readManyNodes(context, ids, { fields, edgeDefaults: { limit, since, until } });
 }
 
-async function readContext(settings: AppSettings, graph: GraphRequest, id: string, notes: Set<string>, version: AnsweringVersion): Promise<ReadContext> {
+async function readContext(
+  settings: AppSettings,
+  graph: GraphRequest,
+  id: string,
+  notes: Set<string>,
+  note: CallerNote,
+  version: AnsweringVersion,
+): Promise<ReadContext> {
   const viewer = await authenticate(settings, graph, id);
   const apiVersion = version.settle(viewer.app);
+  await callerKnown(settings, graph, viewer, note);
   const publicUrl = settings.publicUrl ?? graph.origin;
   // Links carry the token the way the request did: as a parameter when it came as one, never
   // copied out of an Authorization header into a URL.
@@ -132,7 +147,7 @@ async function readContext(settings: AppSettings, graph: GraphRequest, id: strin
     schema: settings.schema,
     viewer,
     version: apiVersion,
-    now: settings.clock(),
+    now: settings.clock.now(),
     publicUrl,
     profileHost: settings.profileHost,
     limits: settings.limits,
@@ -150,5 +165,5 @@ async function readContext(settings: AppSettings, graph: GraphRequest, id: strin
 
 async function authenticate(settings: AppSettings, graph: GraphRequest, id: string): Promise<Viewer> {
   if (!graph.accessToken) throw id === 'me' ? GraphError.activeTokenRequired() : GraphError.noToken();
-  return resolveViewer(settings.store, graph.accessToken, settings.clock(), graph.params.appsecret_proof);
+  return resolveViewer(settings.store, graph.accessToken, settings.clock.now(), graph.params.appsecret_proof);
 }

@@ -2,7 +2,9 @@ import { GraphError } from '../errors.js';
 
 /** The Graph error body, keys in the order the real service writes them. */
 export function errorBody(error: GraphError, traceId: string): { error: Record<string, unknown> } {
-  const inner: Record<string, unknown> = { message: error.message, type: error.type, code: error.code };
+  const inner: Record<string, unknown> = { message: error.message, type: error.type };
+  if (error.transient !== undefined) inner.is_transient = error.transient;
+  inner.code = error.code;
   if (error.subcode !== undefined) inner.error_subcode = error.subcode;
   inner.fbtrace_id = traceId;
   return { error: inner };

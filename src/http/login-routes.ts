@@ -20,7 +20,7 @@ export async function loginRoutes(app: FastifyInstance, { settings }: { settings
   const key = await ticketKey(settings.store);
 
   app.get<{ Params: { id: string }; Querystring: { code?: unknown } }>('/checkpoint/test-user-login/:id/', async (request, reply) => {
-    const now = settings.clock();
+    const now = settings.clock.now();
     const code = typeof request.query.code === 'string' ? request.query.code : '';
     const login = await redeemLoginCode(settings.store, code, now);
     const appRecord = login && (await settings.store.getApps([login.appId])).get(login.appId);

@@ -16,7 +16,7 @@ export async function oauthRoutes(app: FastifyInstance, { settings }: { settings
         const { params, versionText, components } = toGraphRequest(request);
         const fromPath = pathVersion(versionText, components);
         if (fromPath) announceVersion(reply, fromPath);
-        const { app, token } = await answerTokenRequest(settings.store, params, { now: settings.clock(), tokenLifetime: settings.tokenLifetime });
+        const { app, token } = await answerTokenRequest(settings.store, params, { now: settings.clock.now(), tokenLifetime: settings.tokenLifetime });
         const version = answeringVersion(fromPath, app, settings.defaultVersion);
         announceVersion(reply, version);
         if (rules.has('token-endpoint-json', version)) return sendJson(request, reply, 200, token);

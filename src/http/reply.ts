@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphError } from '../errors.js';
+import { closeAfterAnswer } from './connection-limits.js';
 import { presentError, presentValue, type GraphResponse } from './graph-response.js';
 import { outputOptions } from './output-options.js';
 
@@ -16,6 +17,8 @@ export function sendJson(request: FastifyRequest, reply: FastifyReply, status: n
 
 /** Any failure, in the Graph error envelope, with its WWW-Authenticate header. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: GraphError): FastifyReply {
+  // An error before the body was read in full (too large, stalled, unreadable) reads no more of it.
+  if (!request.raw.complete) closeAfterAnswer(request, reply);
   return writeGraphResponse(reply, presentError(outputOptions(queryParams(request)), error, request.id));
 }
 

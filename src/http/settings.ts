@@ -1,3 +1,6 @@
+import type { RateLimits } from '../control/rate-limits.js';
+import type { Clock } from '../control/clock.js';
+import type { ControlPlane } from '../control/control-plane.js';
 import type { SignInLimits } from '../auth/sign-in-throttle.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import type { FetchLimits } from '../media/fetch-image.js';
@@ -13,7 +16,7 @@ export interface AppSettings {
   publicUrl: string | undefined;
   profileHost: string;
   limits: PageLimits;
-  clock: () => number;
+  clock: Clock;
   media: { store: MediaStore } & FetchLimits;
   /** Key of every `token_for_business`, read once at start. */
   businessKey: string;
@@ -21,4 +24,8 @@ export interface AppSettings {
   signInLimits: SignInLimits;
   /** The API version of unversioned calls without a token, or whose app names none. */
   defaultVersion: ApiVersion;
+  /** The test control plane: shared clock state, faults, the journal, snapshots. */
+  control: ControlPlane;
+  /** Per-app and per-user call budgets, when the server counts them. */
+  rateLimits: RateLimits | undefined;
 }

@@ -5,6 +5,17 @@ import type { UploadedFile } from './graph-request.js';
 
 /** A batch may attach several files (one per photo upload), each within the image limit. */
 export const MAX_FILES = 10;
+/** Room for the plain fields of a multipart form beside its files. */
+export const FORM_MARGIN_BYTES = 1024 * 1024;
+
+/** The largest multipart body: every file it may carry at its largest, and the other fields. */
+export function uploadLimit(maxFileBytes: number): number {
+  return MAX_FILES * maxFileBytes + FORM_MARGIN_BYTES;
+}
+
+export function uploadTooLarge(maxBytes: number): GraphError {
+  return new GraphError(100, `(#100) The request body is larger than the limit of ${maxBytes} bytes`, { status: 413 });
+}
 
 export interface MultipartBody {
   fields: Record<string, string>;
@@ -20,12 +31,26 @@ export interface MultipartBody {
 export async function readMultipart(request: FastifyRequest, maxFileBytes: number): Promise<MultipartBody> {
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
+  // A body sent without a length is counted as its parts arrive, against the same limit.
+  const maxBytes = uploadLimit(maxFileBytes);
+  let received = 0;
+  const count = (bytes: number) => {
+    received += bytes;
+    if (received > maxBytes) throw uploadTooLarge(maxBytes);
+  };
   try {
     for await (const part of request.parts()) {
+      count(Buffer.byteLength(part.fieldname));
       if (part.type === 'file') {
-        files.push({ name: part.fieldname, bytes: await part.toBuffer() });
+        const chunks: Buffer[] = [];
+        for await (const chunk of part.file) {
+          count(chunk.length);
+          chunks.push(chunk);
+        }
+        files.push({ name: part.fieldname, bytes: Buffer.concat(chunks) });
       } else {
         fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+        count(Buffer.byteLength(fields[part.fieldname]!));
       }
     }
   } catch (error) {

@@ -5,27 +5,40 @@ import { join } from 'node:path';
 /**
  * Image bytes on disk, under one directory, each file named by a random key. The key, not the
  * photo id, names the file so the bytes can be made durable before the photo row exists: an
- * upload writes and syncs its file, then commits the row that points at it.
+ * upload stages its file under a temporary name, commits the row that points at it, and only
+ * then publishes the file under its key. A crash in between leaves a staged file, which the
+ * sweep at start (media-sweep.ts) publishes when its row committed and removes otherwise.
  */
 export class MediaStore {
   constructor(readonly dir: string) {}
 
-  /** Writes the bytes durably and returns their key. */
-  async save(bytes: Buffer): Promise<string> {
+  /** Writes the bytes durably under a temporary name and returns their key. */
+  async stage(bytes: Buffer): Promise<string> {
     const key = randomBytes(16).toString('hex');
     const folder = this.folderOf(key);
-    await mkdir(folder, { recursive: true });
-    const partial = join(folder, `${key}.partial`);
-    const file = await open(partial, 'wx', 0o600);
+    // Photos may be private: the directory tree is the server's alone.
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    const file = await open(this.stagedPathOf(key), 'wx', 0o600);
     try {
       await file.writeFile(bytes);
       await file.sync();
     } finally {
       await file.close();
     }
-    await rename(partial, this.pathOf(key));
     await syncDirectory(folder);
     return key;
+  }
+
+  /** Puts staged bytes in place under their key, once the row that points at them has committed. */
+  async publish(key: string): Promise<void> {
+    if (!KEY.test(key)) return;
+    await rename(this.stagedPathOf(key), this.pathOf(key));
+    await syncDirectory(this.folderOf(key));
+  }
+
+  /** Drops staged bytes whose row never committed. */
+  async discard(key: string): Promise<void> {
+    if (KEY.test(key)) await rm(this.stagedPathOf(key), { force: true });
   }
 
   /** The bytes of a key, or undefined when there are none. */
@@ -45,15 +58,26 @@ export class MediaStore {
 
   /** Two levels of fan-out keep any one directory small. */
   private folderOf(key: string): string {
-    return join(this.dir, 'photos', key.slice(0, 2));
+    return join(this.photosDir, key.slice(0, 2));
   }
 
   private pathOf(key: string): string {
     return join(this.folderOf(key), key);
   }
+
+  private stagedPathOf(key: string): string {
+    return `${this.pathOf(key)}${STAGED}`;
+  }
+
+  /** The folder that holds every image file, in fan-out folders. */
+  get photosDir(): string {
+    return join(this.dir, 'photos');
+  }
 }
 
-const KEY = /^[0-9a-f]{32}$/;
+export const KEY = /^[0-9a-f]{32}$/;
+/** The suffix of a file staged but not yet published. */
+export const STAGED = '.staged';
 
 /** A rename survives a crash only once its directory entry is on disk. */
 async function syncDirectory(folder: string): Promise<void> {

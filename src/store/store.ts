@@ -1,4 +1,5 @@
 import type { RecordKey, RecordKind, StoreRecord } from './records.js';
+import type { SnapshotInfo } from './snapshots.js';
 
 /**
  * The store: objects, typed time-ordered associations and their counts (TAO's narrow API),
@@ -242,6 +243,11 @@ export interface Store {
   getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>>;
   /** One page per id1, in the requested order (newest first by default). Every id1 asked for is a key (an empty list when none). */
   getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>>;
+  /**
+   * getPages, and the objects its associations point at (each id2's, when it exists) in the same
+   * call: across a network, a level of a query then costs one round trip rather than two.
+   */
+  getPagesWithObjects(request: PageRequest): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }>;
   /** Count of associations of `type` from each id1 (0 when none). */
   getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>>;
   /** Which of the (id1, id2) pairs exist for `type`; answered as a set of `${id1}:${id2}`. */
@@ -316,6 +322,41 @@ export interface Store {
    * present is an error; an idSequence record only ever moves the id sequence forwards.
    */
   loadRecords(records: readonly StoreRecord[]): Promise<void>;
+  /**
+   * Import of a large graph into an empty store: `fill` loads records (as loadRecords, each call
+   * its own transaction) while the secondary indexes are set aside; they are built once at the
+   * end, from sorted data, far faster than kept up to date row by row. A load cut short leaves a
+   * store to throw away, as any partial import does.
+   */
+  bulkLoad(fill: (load: (records: readonly StoreRecord[]) => Promise<void>) => Promise<void>): Promise<void>;
+
+  /**
+   * A number that moves on whenever an app, a token, a grant or a credential changes, through
+   * this store or any other process on the same database, and never otherwise goes back to a
+   * value it had: what a cache learnt of a token holds while the number stays the same. (The
+   * databases' triggers on those tables move it, so every revocation path reaches the caches.)
+   */
+  authVersion(): Promise<number>;
+
+  /**
+   * Counts one call for each subject (an app, one user of an app, …) in `minute` and answers
+   * each subject's calls in the minutes from `since` to `minute`, in one transaction; the
+   * subject's minutes before `since` are dropped.
+   */
+  countCalls(subjects: readonly string[], minute: number, since: number): Promise<Map<string, number>>;
+  /** How many people granted the app anything: its users, on which its call budget grows. */
+  countAppUsers(appId: ObjectId): Promise<number>;
+
+  /** Copies the whole store under a name (replacing an older snapshot of that name). */
+  saveSnapshot(name: string, createdTime: number): Promise<void>;
+  /**
+   * Puts the store back as the snapshot holds it, in one transaction, keeping the live settings
+   * (see LIVE_SETTING_PREFIX). Answers false when no snapshot has that name.
+   */
+  restoreSnapshot(name: string): Promise<boolean>;
+  listSnapshots(): Promise<SnapshotInfo[]>;
+  /** Answers false when no snapshot has that name. */
+  deleteSnapshot(name: string): Promise<boolean>;
 
   close(): Promise<void>;
 }

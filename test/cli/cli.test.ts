@@ -36,7 +36,7 @@ describe('the loom command line', () => {
     for (const [env, args, message] of [
       [{ PORT: 'eighty' }, [], /^loom serve: PORT must be a positive whole number, not "eighty"/],
       [{ PORT: '70000' }, [], /^loom serve: PORT must be at most 65535, not 70000/],
-      [{ PORT: '8080' }, ['--port', '0'], /^loom serve: --port must be a positive whole number, not "0"/],
+      [{ PORT: '8080' }, ['--port', '8o8o'], /^loom serve: --port must be a positive whole number, not "8o8o"/],
       [{}, ['--port', '65536'], /^loom serve: --port must be at most 65535, not 65536/],
     ] as const) {
       const run = loomWithEnv(env, 'serve', '--db', db, ...args);

@@ -117,7 +117,18 @@ describe('createProgress in a log', () => {
     // Twelve seconds: a line at 5 s and 10 s, then the final one.
     assert.equal(f.writes.length, 3);
     assert.equal(f.writes[2], 'Seeding: 100% (200/200)\n');
-    assert.match(f.writes[0] ?? '', /^Seeding: \d+% \(\d+\/200\)\n$/);
+    assert.match(f.writes[0] ?? '', /^Seeding: \d+% \(\d+\/200, \d+\/s, ETA \d+s\)\n$/);
+  });
+
+  it('tells the rate so far and the time left at that rate', () => {
+    const f = fixture(false);
+    const progress = createProgress('Seeding', f.stream, f.clock);
+    f.advance(5000);
+    progress.update(2500, 10_000);
+    assert.deepEqual(f.writes, ['Seeding: 25% (2,500/10,000, 500/s, ETA 15s)\n']);
+    f.advance(5000);
+    progress.update(2600, 200_000);
+    assert.equal(f.writes[1], 'Seeding: 1% (2,600/200,000, 260/s, ETA 12m 40s)\n');
   });
 
   it('writes only the final line for a run of a few seconds', () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import graph from 'fbgraph';
+import { Clock } from '../../src/control/clock.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -26,7 +27,7 @@ describe('npm fbgraph pinned to v2.0 and to v2.4', () => {
   let server: TestServer;
   before(async () => {
     fixture = await buildFixture();
-    server = await startServer(fixture.store, { clock: () => fixture.now });
+    server = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now) });
     graph.setGraphUrl(server.url).setAccessToken(null).setAppSecret(null);
   });
   after(async () => {

@@ -5,6 +5,7 @@ import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { testStoreKind } from '../helpers/test-store.js';
 import { startWireCounter, type WireCounter } from '../helpers/wire-counter.js';
+import { Clock } from '../../src/control/clock.js';
 
 // Statements counted on the wire between a real server and PostgreSQL, not calls into the store.
 describe('statements sent to PostgreSQL', { skip: testStoreKind !== 'postgres' && 'runs in the PostgreSQL half' }, () => {
@@ -16,7 +17,7 @@ describe('statements sent to PostgreSQL', { skip: testStoreKind !== 'postgres' &
     fixture = await buildFixture();
     counter = await startWireCounter(fixture.path);
     store = await openPostgresStore(counter.url);
-    server = await startServer(store, { clock: () => fixture.now });
+    server = await startServer(store, { clock: Clock.frozenAt(fixture.now) });
   });
   after(async () => {
     await server.close();
@@ -25,12 +26,27 @@ describe('statements sent to PostgreSQL', { skip: testStoreKind !== 'postgres' &
     await fixture.store.close();
   });
 
-  async function statementsFor(fields: string): Promise<{ statements: number; body: any }> {
+  async function statementsFor(fields: string): Promise<{ statements: number; roundTrips: number; body: any }> {
     counter.reset();
     const reply = await server.get('/v2.4/me', { access_token: fixture.aliceToken, fields });
     assert.equal(reply.status, 200, reply.text.slice(0, 200));
-    return { statements: counter.statements(), body: reply.body };
+    return { statements: counter.statements(), roundTrips: counter.roundTrips(), body: reply.body };
   }
+
+  it('pays one round trip per level of a nested query, and none for a token it has seen', async () => {
+    // The first requests read the token; it is remembered once the server listens for revocations.
+    for (let i = 0; i < 3; i++) await statementsFor('id');
+    const node = await statementsFor('id,name');
+    assert.equal(node.roundTrips, 1, 'the node itself');
+    const one = await statementsFor('posts.limit(25){created_time}');
+    assert.equal(one.body.posts.data.length, 3);
+    assert.equal(one.roundTrips, 2, 'the node, then its posts with their objects');
+    const two = await statementsFor('posts.limit(25){created_time,likes.limit(5){name},comments.limit(0).summary(true)}');
+    const posts = two.body.posts.data;
+    assert.ok(posts.some((post: any) => post.likes?.data.length === 5), 'a post shows five likes');
+    assert.ok(posts.some((post: any) => post.comments.summary.total_count > 0), 'a post counts its comments');
+    assert.equal(two.roundTrips, 3, 'the node, its posts, then their likes and comment counts side by side');
+  });
 
   it('sends as many statements for a 3-level query over 25 × 5 × 5 items as over 2 × 1 × 5', async () => {
     const big = await statementsFor('friends.limit(25){posts.limit(5){likes.limit(5){name}}}');

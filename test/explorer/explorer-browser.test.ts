@@ -317,6 +317,28 @@ describe('the Explorer in Chromium', () => {
     problems.assertNone();
   });
 
+  it("shows the server's clock, its active faults and every request, live, in the Requests panel", async () => {
+    const control = (method: string, path: string, body?: unknown) =>
+      fetch(`${server.url}/_loom${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+    await control('POST', '/faults', { match: { path: '/nowhere' }, preset: 'server_error' });
+    await control('POST', '/clock', { now: '2030-01-01T00:00:00+0000' });
+    try {
+      await page.locator('#server-faults', { hasText: '1 fault active' }).waitFor();
+      await page.locator('#server-clock', { hasText: 'Server time 2030-01-01T00:00:00+0000 (frozen)' }).waitFor();
+      await control('DELETE', '/clock');
+      await run(page, 'GET', 'me?fields=id');
+      const row = page.locator('#requests .request').first();
+      await row.locator('.request-path', { hasText: '/me' }).waitFor();
+      assert.equal(await row.locator('.request-status').textContent(), '200');
+      assert.equal(await row.locator('.request-method').textContent(), 'GET');
+      assert.doesNotMatch((await row.locator('.request-path').getAttribute('title')) ?? '', /access_token=(?!\[redacted\])/);
+    } finally {
+      await control('DELETE', '/faults');
+      await control('DELETE', '/clock');
+    }
+    await page.locator('#server-faults').waitFor({ state: 'hidden' });
+  });
+
   it('never follows a link in the graph to another site, nor lets a link carry a method: clicking one deletes nothing', async () => {
     const token = (await page.locator('#token-value').textContent())!;
     const target = (await server.form('/v2.4/me/feed', { message: 'Keep me', access_token: token })).body.id as string;

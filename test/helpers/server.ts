@@ -6,6 +6,7 @@ import { buildFixture, type Fixture } from './fixture.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import type { Store } from '../../src/store/store.js';
+import { Clock } from '../../src/control/clock.js';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -68,7 +69,7 @@ export function useFixtureServer(options: Partial<AppOptions> = {}): { fixture: 
   const state = {} as { fixture: Fixture; server: TestServer };
   before(async () => {
     state.fixture = await buildFixture();
-    state.server = await startServer(state.fixture.store, { clock: () => state.fixture.now, ...options });
+    state.server = await startServer(state.fixture.store, { clock: Clock.frozenAt(state.fixture.now), ...options });
   });
   after(async () => {
     await state.server.close();

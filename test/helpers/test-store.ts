@@ -91,7 +91,11 @@ after(async () => {
   try {
     // A server a test left running could hold a lock; waiting for it must not hang the run.
     await client.query(`SET lock_timeout = '10s'`);
-    for (const schema of schemas.splice(0)) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    for (const schema of schemas.splice(0)) {
+      // Snapshots of the store live in schemas named after it.
+      const { rows } = await client.query<{ name: string }>(`SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE $1`, [`${schema}\\_snap\\_%`]);
+      for (const name of [schema, ...rows.map((row) => row.name)]) await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
+    }
   } finally {
     await client.end();
   }

@@ -1,7 +1,10 @@
 /**
  * A TCP relay between Loom and PostgreSQL that counts the statements going through it: it reads
  * the client's side of the wire protocol and counts Execute ('E') and simple Query ('Q')
- * messages. Tests use it to see how many statements a request really sends.
+ * messages. Tests use it to see how many statements a request really sends. It also counts round
+ * trips: the times the client sends work while none of its connections awaits an answer (a Sync
+ * 'S' or Query 'Q' is answered by one ReadyForQuery 'Z'), so statements sent side by side on
+ * several connections make one round trip, and each wait for an answer before the next makes one more.
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
@@ -10,6 +13,8 @@ export interface WireCounter {
   url: string;
   /** Statements sent since the last reset. */
   statements(): number;
+  /** Round trips since the last reset: waits for the database that follow one another. */
+  roundTrips(): number;
   reset(): void;
   close(): Promise<void>;
 }
@@ -20,6 +25,9 @@ const GSS_REQUEST = 80877104;
 export async function startWireCounter(location: string): Promise<WireCounter> {
   const target = new URL(location);
   let count = 0;
+  let trips = 0;
+  /** Syncs and Queries sent but not yet answered, over every connection. */
+  let awaiting = 0;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
     const upstream = createConnection({ host: target.hostname, port: Number(target.port || 5432) });
@@ -28,6 +36,17 @@ export async function startWireCounter(location: string): Promise<WireCounter> {
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
     upstream.pipe(client);
+    let answers = Buffer.alloc(0);
+    upstream.on('data', (chunk: Buffer) => {
+      answers = Buffer.concat([answers, chunk]);
+      for (;;) {
+        if (answers.length < 5) break;
+        const length = answers.readInt32BE(1) + 1;
+        if (answers.length < length) break;
+        if (answers[0] === 0x5a /* Z */) awaiting = Math.max(0, awaiting - 1);
+        answers = answers.subarray(length);
+      }
+    });
     let pending = Buffer.alloc(0);
     let startup = true;
     client.on('data', (chunk: Buffer) => {
@@ -49,6 +68,10 @@ export async function startWireCounter(location: string): Promise<WireCounter> {
         if (pending.length < length) break;
         const type = String.fromCharCode(pending[0]!);
         if (type === 'E' || type === 'Q') count += 1;
+        if (type === 'S' || type === 'Q') {
+          if (awaiting === 0) trips += 1;
+          awaiting += 1;
+        }
         pending = pending.subarray(length);
       }
     });
@@ -61,8 +84,10 @@ export async function startWireCounter(location: string): Promise<WireCounter> {
   return {
     url: relayed.toString(),
     statements: () => count,
+    roundTrips: () => trips,
     reset: () => {
       count = 0;
+      trips = 0;
     },
     close: async () => {
       for (const socket of sockets) socket.destroy();

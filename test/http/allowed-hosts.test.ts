@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { Clock } from '../../src/control/clock.js';
 
 /** A GET naming the host we choose, as a page whose DNS name was rebound to this machine would send. */
 function getWithHost(server: TestServer, path: string, host: string): Promise<{ status: number; body: any }> {
@@ -22,7 +23,7 @@ describe('the host names a server answers for', () => {
   let server: TestServer;
   before(async () => {
     fixture = await buildFixture();
-    server = await startServer(fixture.store, { clock: () => fixture.now, allowedHosts: ['localhost', '127.0.0.1'] });
+    server = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), allowedHosts: ['localhost', '127.0.0.1'] });
   });
   after(async () => {
     await server.close();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { Clock } from '../../src/control/clock.js';
 
 const SUCCESS = '{"success":true}';
 
@@ -9,12 +10,12 @@ describe('comments, replies and updates over HTTP', () => {
   let fixture: Fixture;
   let server: TestServer;
   let token: string;
-  let clock: number;
-  const served = useFixtureServer({ clock: () => clock });
+  const clock = Clock.frozenAt(0);
+  const served = useFixtureServer({ clock });
   before(() => {
     ({ fixture, server } = served);
     token = fixture.aliceToken;
-    clock = fixture.now;
+    clock.freeze(fixture.now);
   });
 
   const post = (path: string, fields: Record<string, string>) =>
@@ -34,10 +35,10 @@ describe('comments, replies and updates over HTTP', () => {
     const postId = (await post('/v2.4/me/feed', { message: 'Who is coming?' })).body.id as string;
     const comments: string[] = [];
     for (const message of ['first', 'second', 'third']) {
-      clock += 10;
+      clock.advance(10);
       comments.push((await post(`/v2.4/${postId}/comments`, { message })).body.id);
     }
-    clock += 10;
+    clock.advance(10);
     const reply = (await post(`/v2.4/${comments[0]}/comments`, { message: 'reply to first' })).body.id as string;
     return { postId, comments, reply };
   }
@@ -83,7 +84,7 @@ describe('comments, replies and updates over HTTP', () => {
 
   it('attaches a reply to a reply to the top-level comment, so the stream lists it and deleting the post removes it', async () => {
     const { postId, comments, reply } = await conversation();
-    clock += 10;
+    clock.advance(10);
     const nested = await post(`/v2.4/${reply}/comments`, { message: 'reply to reply', fields: 'message,object{message}' });
     assert.equal(nested.status, 200, nested.text);
     assert.equal(nested.body.object.message, 'first', 'its parent is the top-level comment');
@@ -143,14 +144,14 @@ describe('comments, replies and updates over HTTP', () => {
 
   it('updates a post, a comment and an album, moving updated_time', async () => {
     const { postId, comments } = await conversation();
-    clock += 100;
+    clock.advance(100);
     const edited = await post(`/v2.4/${postId}`, { message: 'Who is coming on Sunday?' });
     assert.equal(edited.status, 200);
     assert.equal(edited.text, SUCCESS);
     const read = await server.get(`/v2.4/${postId}`, { access_token: token, fields: 'message,created_time,updated_time' });
     assert.equal(read.body.message, 'Who is coming on Sunday?');
     assert.notEqual(read.body.updated_time, read.body.created_time);
-    assert.equal(read.body.updated_time, new Date(clock * 1000).toISOString().replace(/\.\d{3}Z$/, '+0000'));
+    assert.equal(read.body.updated_time, new Date(clock.now() * 1000).toISOString().replace(/\.\d{3}Z$/, '+0000'));
 
     assert.equal((await post(`/v2.4/${comments[1]}`, { message: 'second, edited' })).text, SUCCESS);
     assert.equal((await server.get(`/v2.4/${comments[1]}`, { access_token: token, fields: 'message' })).body.message, 'second, edited');

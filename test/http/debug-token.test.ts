@@ -5,6 +5,7 @@ import { Schema } from '../../src/schema/registry.js';
 import type { AppRecord } from '../../src/store/store.js';
 import { buildFixture, NOW, type Fixture } from '../helpers/fixture.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { Clock } from '../../src/control/clock.js';
 
 describe('GET /debug_token', () => {
   let fixture: Fixture;
@@ -12,10 +13,11 @@ describe('GET /debug_token', () => {
   let other: AppRecord;
   let appToken: string;
   let now = NOW;
+  const clock = Clock.frozenAt(NOW);
 
   before(async () => {
     fixture = await buildFixture();
-    server = await startServer(fixture.store, { clock: () => now });
+    server = await startServer(fixture.store, { clock });
     other = await registerApp(fixture.store, { name: 'Other App', now: NOW });
     appToken = `${fixture.app.id}|${fixture.app.secret}`;
   });
@@ -24,7 +26,7 @@ describe('GET /debug_token', () => {
     await fixture.store.close();
   });
   beforeEach(() => {
-    now = NOW;
+    now = NOW; clock.freeze(now);
   });
 
   const debug = (input: string, accessToken = appToken) => server.get('/v2.4/debug_token', { input_token: input, access_token: accessToken });
@@ -61,7 +63,7 @@ describe('GET /debug_token', () => {
     assert.equal(garbage.status, 200);
     assert.deepEqual(garbage.body, { data: { error: { message: 'Invalid OAuth access token.', code: 190 }, is_valid: false, scopes: [] } });
 
-    now = NOW + 7200;
+    now = NOW + 7200; clock.freeze(now);
     const expired = await debug(fixture.aliceToken);
     assert.equal(expired.status, 200);
     const { error, ...rest } = expired.body.data;

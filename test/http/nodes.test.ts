@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { startServer, type Reply, type TestServer } from '../helpers/server.js';
+import { Clock } from '../../src/control/clock.js';
 
 const JSON_TYPE = 'application/json; charset=UTF-8';
 
@@ -9,11 +10,11 @@ describe('node reads over HTTP', () => {
   let fixture: Fixture;
   let server: TestServer;
   let token: string;
-  let clock: number;
+  const clock = Clock.frozenAt(0);
   before(async () => {
     fixture = await buildFixture();
-    clock = fixture.now;
-    server = await startServer(fixture.store, { clock: () => clock });
+    clock.freeze(fixture.now);
+    server = await startServer(fixture.store, { clock });
     token = fixture.aliceToken;
   });
   after(async () => {
@@ -138,7 +139,7 @@ describe('node reads over HTTP', () => {
   });
 
   it('stops a request that reads more edge items in all than the budget, with code 100', async () => {
-    const small = await startServer(fixture.store, { clock: () => clock, limits: { maxItems: 60 } });
+    const small = await startServer(fixture.store, { clock, limits: { maxItems: 60 } });
     try {
       const post = fixture.postId(fixture.posts.popular, fixture.users.alice);
       const within = await small.get(`/v2.4/${post}`, { access_token: token, fields: 'likes.limit(50){name}' });
@@ -236,7 +237,7 @@ describe('node reads over HTTP', () => {
   });
 
   it('refuses an expired token with 190, subcode 463 and both times in the message', async () => {
-    clock = fixture.now + 7200;
+    clock.freeze(fixture.now + 7200);
     try {
       const reply = await server.get('/v2.4/me', { access_token: token });
       assert.equal(reply.status, 400);
@@ -245,7 +246,7 @@ describe('node reads over HTTP', () => {
       assert.match(reply.body.error.message, /^Error validating access token: Session has expired on \w+day, \d\d-\w{3}-\d\d \d\d:\d\d:\d\d UTC\. The current time is .+\.$/);
       assert.deepEqual(Object.keys(reply.body.error), ['message', 'type', 'code', 'error_subcode', 'fbtrace_id']);
     } finally {
-      clock = fixture.now;
+      clock.freeze(fixture.now);
     }
   });
 

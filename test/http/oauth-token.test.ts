@@ -6,6 +6,7 @@ import type { AppRecord } from '../../src/store/store.js';
 import { runDialog } from '../helpers/browser.js';
 import { buildFixture, NOW, type Fixture } from '../helpers/fixture.js';
 import { startServer, type Reply, type TestServer } from '../helpers/server.js';
+import { Clock } from '../../src/control/clock.js';
 
 const LIFETIME = 600;
 const SIXTY_DAYS = 5_184_000;
@@ -22,10 +23,11 @@ describe('the token endpoint and token lifetimes', () => {
   let server: TestServer;
   let other: AppRecord;
   let now = NOW;
+  const clock = Clock.frozenAt(NOW);
 
   before(async () => {
     fixture = await buildFixture();
-    server = await startServer(fixture.store, { clock: () => now, tokenLifetime: LIFETIME });
+    server = await startServer(fixture.store, { clock, tokenLifetime: LIFETIME });
     other = await registerApp(fixture.store, { name: 'Other App', now: NOW });
     await fixture.store.setCredentials({ userId: fixture.users.alice, email: 'alice@example.com', passwordHash: await hashPassword('pw-alice') });
   });
@@ -34,7 +36,7 @@ describe('the token endpoint and token lifetimes', () => {
     await fixture.store.close();
   });
   beforeEach(() => {
-    now = NOW;
+    now = NOW; clock.freeze(now);
   });
 
   const tokenRequest = (params: Record<string, string>) => server.get('/v2.4/oauth/access_token', params);
@@ -112,9 +114,9 @@ describe('the token endpoint and token lifetimes', () => {
     it('gives dialog tokens the configured lifetime and refuses them once it has passed (190, subcode 463)', async () => {
       const token = await dialogToken();
       assert.equal(token.expires_in, LIFETIME);
-      now = NOW + LIFETIME - 1;
+      now = NOW + LIFETIME - 1; clock.freeze(now);
       assert.equal((await server.get('/v2.4/me', { access_token: token.access_token })).status, 200);
-      now = NOW + LIFETIME;
+      now = NOW + LIFETIME; clock.freeze(now);
       const expired = await server.get('/v2.4/me', { access_token: token.access_token });
       assert.equal(expired.status, 400);
       const message =
@@ -138,7 +140,7 @@ describe('the token endpoint and token lifetimes', () => {
       const long = exchanged.body.access_token as string;
       assert.notEqual(long, short.access_token);
 
-      now = NOW + LIFETIME + 1;
+      now = NOW + LIFETIME + 1; clock.freeze(now);
       assert.equal((await server.get('/v2.4/me', { access_token: short.access_token })).status, 400, 'the short one has expired');
       const me = await server.get('/v2.4/me', { access_token: long, fields: 'id,email' });
       assert.deepEqual(me.body, { id: fixture.scoped(fixture.users.alice), email: 'alice@example.com' });
@@ -146,7 +148,7 @@ describe('the token endpoint and token lifetimes', () => {
       assert.deepEqual(debug.body.data.scopes, shortScopes);
       assert.equal(debug.body.data.expires_at, NOW + SIXTY_DAYS);
 
-      now = NOW + SIXTY_DAYS;
+      now = NOW + SIXTY_DAYS; clock.freeze(now);
       assert.equal((await server.get('/v2.4/me', { access_token: long })).body.error.error_subcode, 463);
     });
 
@@ -156,11 +158,11 @@ describe('the token endpoint and token lifetimes', () => {
       assert.equal(missing.body.error.message, 'fb_exchange_token parameter not specified');
 
       const short = await dialogToken();
-      now = NOW + LIFETIME;
+      now = NOW + LIFETIME; clock.freeze(now);
       const expired = await tokenRequest({ grant_type: 'fb_exchange_token', ...client(), fb_exchange_token: short.access_token });
       assert.equal(expired.body.error.code, 190);
       assert.equal(expired.body.error.error_subcode, 463);
-      now = NOW;
+      now = NOW; clock.freeze(now);
 
       const foreign = await tokenRequest({
         grant_type: 'fb_exchange_token',
@@ -182,7 +184,7 @@ describe('the token endpoint and token lifetimes', () => {
         email: 'alice@example.com',
         password: 'pw-alice',
       });
-      now = NOW + 600;
+      now = NOW + 600; clock.freeze(now);
       const late = await tokenRequest({ ...client(), redirect_uri: REDIRECT, code: location.searchParams.get('code')! });
       assert.equal(late.status, 400);
       assert.match(late.body.error.message, /^Error validating verification code/);

@@ -8,6 +8,7 @@ import type { Fixture } from '../helpers/fixture.js';
 import { isPrivateAddress } from '../../src/media/fetch-image.js';
 import { pngBytes } from '../helpers/images.js';
 import { startServer, useFixtureServer, type TestServer } from '../helpers/server.js';
+import { Clock } from '../../src/control/clock.js';
 
 describe('photos and albums over HTTP', () => {
   let fixture: Fixture;
@@ -112,7 +113,7 @@ describe('photos and albums over HTTP', () => {
     const notHttp = await upload('/v2.4/me/photos', undefined, { url: 'file:///etc/passwd' });
     assert.equal(notHttp.body.error.code, 100);
 
-    const small = await startServer(fixture.store, { clock: () => fixture.now, maxImageBytes: 2_000 });
+    const small = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), maxImageBytes: 2_000 });
     try {
       const big = await upload('/v2.4/me/photos', pngBytes(200, 200), {}, 'source', small);
       assert.equal(big.status, 400);
@@ -136,7 +137,7 @@ describe('photos and albums over HTTP', () => {
   });
 
   it('refuses photo urls on loopback and private networks unless allowed', async () => {
-    const guarded = await startServer(fixture.store, { clock: () => fixture.now });
+    const guarded = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now) });
     try {
       const port = new URL(imageUrl).port;
       for (const url of [`${imageUrl}/cat.png`, `http://localhost:${port}/cat.png`, `http://[::1]:${port}/cat.png`, `http://[::ffff:127.0.0.1]:${port}/cat.png`, 'http://10.1.2.3/cat.png', 'http://169.254.169.254/latest']) {

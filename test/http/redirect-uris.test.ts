@@ -7,6 +7,7 @@ import type { AppRecord } from '../../src/store/store.js';
 import { Browser, runDialog, type Page } from '../helpers/browser.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { startServer, useFixtureServer, type TestServer } from '../helpers/server.js';
+import { Clock } from '../../src/control/clock.js';
 
 const PASSWORD = 'redirect me';
 
@@ -137,7 +138,7 @@ describe('registered redirect URIs', () => {
   });
 
   it('accepts the configured public URL’s origin', async () => {
-    const behindProxy = await startServer(fixture.store, { clock: () => fixture.now, publicUrl: 'https://graph.example.org/' });
+    const behindProxy = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), publicUrl: 'https://graph.example.org/' });
     try {
       const at = (uri: string) => new Browser(behindProxy.url).open(dialogUrl(behindProxy.url, good, uri));
       assertSignIn(await at('https://graph.example.org/explorer/callback'), 'public URL');

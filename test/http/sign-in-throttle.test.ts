@@ -4,6 +4,7 @@ import { hashPassword } from '../../src/auth/passwords.js';
 import { Browser, type Page } from '../helpers/browser.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { Clock } from '../../src/control/clock.js';
 
 const PASSWORD = 'the right one';
 const MINUTE = 60;
@@ -11,12 +12,12 @@ const MINUTE = 60;
 describe('sign-in throttling in the dialog', () => {
   let fixture: Fixture;
   let now: number;
-  const clock = () => now;
+  const clock = Clock.frozenAt(0);
   const servers: TestServer[] = [];
 
   before(async () => {
     fixture = await buildFixture();
-    now = fixture.now;
+    now = fixture.now; clock.freeze(now);
     await fixture.store.setCredentials({ userId: fixture.users.dave, email: 'dave@example.com', passwordHash: await hashPassword(PASSWORD) });
     await fixture.store.setCredentials({ userId: fixture.users.carol, email: 'carol@example.com', passwordHash: await hashPassword(PASSWORD) });
   });
@@ -64,10 +65,10 @@ describe('sign-in throttling in the dialog', () => {
     assert.ok(isConsent(await browser.submit(page, { email: 'carol@example.com', password: PASSWORD })), 'another email signs in from the same address');
 
     // A dialog page lasts 10 minutes: each later try starts from a new one.
-    now += 14 * MINUTE;
+    now += 14 * MINUTE; clock.freeze(now);
     const nearly = await signInPage(server);
     assertThrottled(await nearly.browser.submit(nearly.page, { email: 'dave@example.com', password: PASSWORD }), 1);
-    now += MINUTE;
+    now += MINUTE; clock.freeze(now);
     const later = await signInPage(server);
     assert.ok(isConsent(await later.browser.submit(later.page, { email: 'dave@example.com', password: PASSWORD })), 'allowed again after 15 minutes');
   });

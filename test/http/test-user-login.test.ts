@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { LOGIN_LINK_MARK, LOGIN_LINK_SECONDS } from '../../src/auth/login-links.js';
 import { SESSION_SECONDS } from '../../src/auth/browser-session.js';
+import { Clock } from '../../src/control/clock.js';
 import { Browser } from '../helpers/browser.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { startServer, useFixtureServer, type TestServer } from '../helpers/server.js';
@@ -78,7 +79,7 @@ describe("a test user's login_url", () => {
 
   it('stops working after an hour, and the session after its lifetime', async () => {
     const user = await newTestUser('Theo Late');
-    const late = await startServer(fixture.store, { clock: () => fixture.now + LOGIN_LINK_SECONDS });
+    const late = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now + LOGIN_LINK_SECONDS) });
     try {
       const expired = await new Browser(late.url).open(user.login_url.replace(server.url, late.url));
       assert.equal(expired.status, 403);
@@ -89,7 +90,7 @@ describe("a test user's login_url", () => {
     const other = await newTestUser('Thea Session');
     const browser = new Browser(server.url);
     assert.equal((await browser.open(other.login_url)).status, 200);
-    const later = await startServer(fixture.store, { clock: () => fixture.now + SESSION_SECONDS });
+    const later = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now + SESSION_SECONDS) });
     try {
       const page = await browser.open(dialogUrl(later.url));
       assert.match(page.html, /<input name="password"/, 'an ended session asks for the password again');

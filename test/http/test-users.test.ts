@@ -7,6 +7,7 @@ import type { AppRecord, WriteOp } from '../../src/store/store.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { startServer, useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
 import { selectRows, storedBytes } from '../helpers/test-store.js';
+import { Clock } from '../../src/control/clock.js';
 
 const SUCCESS = '{"success":true}';
 
@@ -56,7 +57,7 @@ describe('test users over HTTP', () => {
   });
 
   it('gives test users tokens of the configured lifetime', async () => {
-    const short = await startServer(fixture.store, { clock: () => fixture.now, tokenLifetime: 90 });
+    const short = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), tokenLifetime: 90 });
     try {
       const user = (await short.form(path, { access_token: appToken })).body;
       const record = await fixture.store.findToken(hashToken(user.access_token));

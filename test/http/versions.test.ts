@@ -3,6 +3,7 @@ import { before, describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
+import { Clock } from '../../src/control/clock.js';
 import { PERMISSIONS } from '../../src/schema/permissions.js';
 import { PUBLISHED_VERSIONS, rules, VERSION_RULES, type RuleName } from '../../src/schema/versions.js';
 import type { Fixture } from '../helpers/fixture.js';
@@ -298,7 +299,7 @@ describe('API versions over HTTP', () => {
   });
 
   it('a server started with another default version answers unversioned calls without an app version in it', async () => {
-    const old = await startServer(fixture.store, { clock: () => fixture.now, defaultVersion: 'v2.0' });
+    const old = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), defaultVersion: 'v2.0' });
     try {
       const anonymous = await old.get('/me');
       assert.equal(anonymous.status, 400);

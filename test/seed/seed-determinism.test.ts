@@ -8,11 +8,11 @@ const SEED = ['--users', '20', '--seed', 'fixtures', '--now', '2026-01-31'];
 /** Settings that belong to a process or a server, not to the graph: a seeding claim and signing keys. */
 const NOT_GRAPH_SETTINGS = new Set(['demo.seeding', 'token_for_business_key', 'dialog.signing_key']);
 
-/** Seeds a new database with `loom seed` and answers its `loom export`, one parsed record per line. */
+/** Seeds a new database with `loom seed` and answers its `loom export --secrets`, one parsed record per line. */
 function seededExport(location: string, args: readonly string[] = SEED): Array<Record<string, unknown>> {
   const seeded = loom('seed', '--db', location, ...args);
   assert.equal(seeded.code, 0, seeded.stderr);
-  const exported = spawnSync(process.execPath, [LOOM, 'export', '--db', location], {
+  const exported = spawnSync(process.execPath, [LOOM, 'export', '--db', location, '--secrets'], {
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
     env: { ...process.env, LOOM_DB: '' },

@@ -1,7 +1,12 @@
+import { availableParallelism } from 'node:os';
 import pg from 'pg';
 
-/** Connections per process. Several processes share one server, so each keeps a modest pool. */
-const DEFAULT_POOL_SIZE = 10;
+/**
+ * Connections per process: one per core (at least 2, at most 10). A Node process keeps that many
+ * statements in flight, which the database can run at once on a machine of that size; more
+ * connections would only queue inside the server, and several processes share it.
+ */
+const DEFAULT_POOL_SIZE = Math.min(10, Math.max(2, availableParallelism()));
 /** How long a call waits for a connection (a new one, or a free one of the pool) before failing. */
 const CONNECT_TIMEOUT_MS = 10_000;
 const INT8 = 20;

@@ -151,6 +151,43 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX apps_by_id_tag ON apps (id_tag);
     `,
   },
+  {
+    version: 7,
+    description: 'calls counted per minute, for rate limits over a rolling hour',
+    sql: `
+      -- A subject is what a limit applies to (an app, one user of an app); old minutes are dropped as calls come.
+      CREATE TABLE call_counts (
+        subject text NOT NULL,
+        minute bigint NOT NULL,
+        calls bigint NOT NULL,
+        PRIMARY KEY (subject, minute)
+      );
+    `,
+  },
+  {
+    version: 8,
+    description: 'a notification on every change to the auth tables, for the caches of tokens',
+    sql: `
+      -- Every process caches what a token stands for until told that an app, a token, a grant or
+      -- a credential changed. The triggers notify in the very transaction of the change (delivered
+      -- at its commit), so no revocation, whichever code or process makes it, goes unnoticed. The
+      -- payload names the schema, as several Loom graphs may share one database.
+      CREATE FUNCTION auth_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('loom_auth_changed', current_schema());
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER apps_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON apps
+        FOR EACH STATEMENT EXECUTE FUNCTION auth_changed();
+      CREATE TRIGGER tokens_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON tokens
+        FOR EACH STATEMENT EXECUTE FUNCTION auth_changed();
+      CREATE TRIGGER grants_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON grants
+        FOR EACH STATEMENT EXECUTE FUNCTION auth_changed();
+      CREATE TRIGGER credentials_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON credentials
+        FOR EACH STATEMENT EXECUTE FUNCTION auth_changed();
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

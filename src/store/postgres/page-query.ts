@@ -11,9 +11,10 @@ export interface NamedQuery {
  * The pages of many id1s in one statement: each id1 of the array drives a LATERAL keyset scan of
  * associations_by_time, so every page costs an index range scan and the whole level one round
  * trip. Row-value comparisons on (time, id2) follow the index order, so equal times are split
- * by id2. Each combination of optional conditions is its own prepared statement.
+ * by id2. Each combination of optional conditions is its own prepared statement. `withObjects`
+ * joins each id2's object (its columns prefixed `object_`, null when there is none).
  */
-export function pageQuery(request: PageRequest, id1s: readonly number[]): NamedQuery {
+export function pageQuery(request: PageRequest, id1s: readonly number[], withObjects = false): NamedQuery {
   const values: unknown[] = [id1s, request.type, request.limit];
   const parameter = (value: unknown): string => {
     values.push(value);
@@ -48,17 +49,21 @@ export function pageQuery(request: PageRequest, id1s: readonly number[]): NamedQ
     );
   }
   if (oldest) shape.push('oldest');
+  if (withObjects) shape.push('objects');
   const listed = oldest ? 'ASC' : 'DESC';
   // A `before` page is read backwards from the position; the outer ORDER BY turns it round.
   const scanned = request.before ? (oldest ? 'DESC' : 'ASC') : listed;
-  const text = `SELECT p.id1, a.id2, a.time, a.data
+  const objectColumns = withObjects
+    ? ', o.type AS object_type, o.owner AS object_owner, o.created_time AS object_created_time, o.updated_time AS object_updated_time, o.data AS object_data'
+    : '';
+  const text = `SELECT p.id1, a.id2, a.time, a.data${objectColumns}
     FROM unnest($1::bigint[]) WITH ORDINALITY AS p (id1, n)
     CROSS JOIN LATERAL (
       SELECT a.id2, a.time, a.data FROM associations a
       WHERE ${conditions.join(' AND ')}
       ORDER BY a.time ${scanned}, a.id2 ${scanned}
       LIMIT $3
-    ) a
+    ) a${withObjects ? '\n    LEFT JOIN objects o ON o.id = a.id2' : ''}
     ORDER BY p.n, a.time ${listed}, a.id2 ${listed}`;
   return { name: `loom.page.${shape.join('+') || 'plain'}`, text, values };
 }

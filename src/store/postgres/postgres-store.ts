@@ -20,12 +20,16 @@ import type {
 } from '../store.js';
 import { IdTakenError, SEQUENCE_ID_LIMIT, type AppChanges } from '../store.js';
 import { appStatements } from './app-statements.js';
-import { createPool, parsePostgresLocation } from './connection.js';
+import { AuthListener } from './auth-listener.js';
+import { createPool, parsePostgresLocation, quoteIdentifier } from './connection.js';
 import { migrate } from './migrations.js';
 import { pageQuery } from './page-query.js';
 import { countTable, loadRecords, scanTable } from './records.js';
 import { statements, type Statement } from './statements.js';
 import { applyOps, tokenValues } from './write-batch.js';
+import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from './snapshots.js';
+import { countAppUsers, countCalls } from './call-counts.js';
+import type { SnapshotInfo } from '../snapshots.js';
 import { appData, createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 import {
   toAppRecord,
@@ -39,6 +43,22 @@ import {
   type ObjectRow,
   type TokenRow,
 } from '../rows.js';
+
+/** A row of a page query; the object_ columns come with `withObjects` (null when id2 names no object). */
+interface PageRow {
+  id1: number;
+  id2: number;
+  time: number;
+  data: Record<string, unknown> | null;
+  object_type?: string | null;
+  object_owner?: number | null;
+  object_created_time?: number | null;
+  object_updated_time?: number | null;
+  object_data?: Record<string, unknown> | null;
+}
+
+/** Write ops that change an auth table (the others change only the graph). */
+const AUTH_OPS = new Set<WriteOp['op']>(['deleteUser', 'setCredentials', 'setGrants', 'saveToken']);
 
 /** Deadlocks and serialization failures: the transaction did nothing and may simply run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -69,12 +89,15 @@ export class PostgresStore implements Store {
    */
   readonly ready: Promise<void>;
   private closed = false;
+  private readonly authListener: AuthListener;
 
   constructor(url: string) {
     const location = parsePostgresLocation(url);
     this.schema = location.schema;
     this.pool = createPool(location);
-    this.ready = this.migrate();
+    this.authListener = new AuthListener(location);
+    // Listening from the start lets the token cache work from the first request.
+    this.ready = this.migrate().then(() => this.authListener.start());
     // Marks the failure as handled here; callers still see it when they wait on `ready`.
     this.ready.catch(() => {});
   }
@@ -87,21 +110,44 @@ export class PostgresStore implements Store {
   }
 
   async getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>> {
+    return (await this.readPages(request, false)).pages;
+  }
+
+  async getPagesWithObjects(request: PageRequest): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }> {
+    return this.readPages(request, true);
+  }
+
+  private async readPages(
+    request: PageRequest,
+    withObjects: boolean,
+  ): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }> {
     const pages = new Map<ObjectId, Association[]>();
-    if (request.id1s.length === 0) return pages;
+    const objects = new Map<ObjectId, StoredObject>();
+    if (request.id1s.length === 0) return { pages, objects };
     if (!Number.isInteger(request.limit) || request.limit < 0) {
       throw new RangeError(`Page limit must be a non-negative integer, got ${request.limit}`);
     }
     const id1s = [...new Set(request.id1s)];
     for (const id1 of id1s) pages.set(id1, []);
     await this.ready;
-    const { rows } = await this.pool.query<{ id1: number; id2: number; time: number; data: Record<string, unknown> | null }>(
-      pageQuery(request, id1s),
-    );
+    const { rows } = await this.pool.query<PageRow>(pageQuery(request, id1s, withObjects));
     for (const row of rows) {
       pages.get(row.id1)!.push({ id1: row.id1, type: request.type, id2: row.id2, time: row.time, data: row.data });
+      if (row.object_type !== undefined && row.object_type !== null && !objects.has(row.id2)) {
+        objects.set(
+          row.id2,
+          toStoredObject({
+            id: row.id2,
+            type: row.object_type,
+            owner: row.object_owner!,
+            created_time: row.object_created_time!,
+            updated_time: row.object_updated_time!,
+            data: row.object_data!,
+          }),
+        );
+      }
     }
-    return pages;
+    return { pages, objects };
   }
 
   async getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>> {
@@ -123,7 +169,8 @@ export class PostgresStore implements Store {
 
   async write(ops: readonly WriteOp[]): Promise<WriteResult> {
     if (ops.length === 0) return { results: [] };
-    return { results: await this.transaction((client) => applyOps(client, ops)) };
+    const applied = this.transaction((client) => applyOps(client, ops));
+    return { results: await (ops.some((op) => AUTH_OPS.has(op.op)) ? this.afterAuthChange(applied) : applied) };
   }
 
   async createApp(app: NewApp): Promise<AppRecord> {
@@ -202,7 +249,7 @@ export class PostgresStore implements Store {
 
 
   async saveTokens(tokens: readonly TokenRecord[]): Promise<void> {
-    if (tokens.length > 0) await this.rows(statements.upsertTokens, tokenValues(tokens));
+    if (tokens.length > 0) await this.afterAuthChange(this.rows(statements.upsertTokens, tokenValues(tokens)));
   }
 
   async findToken(hash: string): Promise<TokenRecord | undefined> {
@@ -211,7 +258,7 @@ export class PostgresStore implements Store {
   }
 
   async deleteTokens(appId: ObjectId, userId: ObjectId): Promise<void> {
-    await this.rows(statements.deleteTokens, [appId, userId]);
+    await this.afterAuthChange(this.rows(statements.deleteTokens, [appId, userId]));
   }
 
   async updateGrants(
@@ -223,18 +270,18 @@ export class PostgresStore implements Store {
     // One change per scope, the last winning, as when the changes apply one after another.
     const latest = new Map(changes.map(({ scope, status }) => [scope, status]));
     const change = options.onlyExisting ? statements.updateUserGrants : statements.upsertUserGrants;
-    return this.transaction(async (client) => {
+    return this.afterAuthChange(this.transaction(async (client) => {
       if (latest.size > 0) await client.query({ ...change, values: [appId, userId, [...latest.keys()], [...latest.values()]] });
       const { rows } = await client.query<{ scope: string; status: GrantStatus }>({ ...statements.selectGrants, values: [appId, [userId]] });
       return rows.map(({ scope, status }) => ({ scope, status }));
-    });
+    }));
   }
 
   async revokeTokens(appId: ObjectId, userId: ObjectId, now: number): Promise<void> {
-    await this.transaction(async (client) => {
+    await this.afterAuthChange(this.transaction(async (client) => {
       await client.query({ ...statements.deleteStaleRevokedTokens, values: [now] });
       await client.query({ ...statements.revokeTokens, values: [appId, userId] });
-    });
+    }));
   }
 
   async findRevokedToken(hash: string): Promise<RevokedToken | undefined> {
@@ -249,14 +296,14 @@ export class PostgresStore implements Store {
     const latest = new Map<ObjectId, Map<string, GrantStatus>>();
     for (const { userId, grants } of entries) latest.set(userId, new Map(grants.map(({ scope, status }) => [scope, status])));
     const rows = [...latest].flatMap(([userId, grants]) => [...grants].map(([scope, status]) => ({ userId, scope, status })));
-    await this.transaction(async (client) => {
+    await this.afterAuthChange(this.transaction(async (client) => {
       await client.query({ ...statements.deleteGrants, values: [appId, entries.map((entry) => entry.userId)] });
       if (rows.length === 0) return;
       await client.query({
         ...statements.insertGrants,
         values: [appId, rows.map((r) => r.userId), rows.map((r) => r.scope), rows.map((r) => r.status)],
       });
-    });
+    }));
   }
 
   async getGrants(appId: ObjectId, userIds: readonly ObjectId[]): Promise<Map<ObjectId, Grant[]>> {
@@ -265,7 +312,7 @@ export class PostgresStore implements Store {
   }
 
   async setCredentials(credentials: Credentials): Promise<void> {
-    await this.rows(statements.upsertCredentials, [credentials.userId, credentials.email.toLowerCase(), credentials.passwordHash]);
+    await this.afterAuthChange(this.rows(statements.upsertCredentials, [credentials.userId, credentials.email.toLowerCase(), credentials.passwordHash]));
   }
 
   async findCredentialsByEmail(email: string): Promise<Credentials | undefined> {
@@ -329,14 +376,79 @@ export class PostgresStore implements Store {
 
   async loadRecords(records: readonly StoreRecord[]): Promise<void> {
     if (records.length === 0) return;
-    await this.transaction((client) => loadRecords(client, records));
+    await this.afterAuthChange(this.transaction((client) => loadRecords(client, records)));
+  }
+
+  async bulkLoad(fill: (load: (records: readonly StoreRecord[]) => Promise<void>) => Promise<void>): Promise<void> {
+    await this.ready;
+    // Indexes of their own; those behind primary keys and UNIQUE constraints stay.
+    const { rows: indexes } = await this.pool.query<{ name: string; definition: string }>(
+      `SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
+       WHERE i.schemaname = current_schema()
+         AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname AND c.connamespace = to_regnamespace(i.schemaname))`,
+    );
+    for (const { name } of indexes) await this.pool.query(`DROP INDEX ${quoteIdentifier(name)}`);
+    try {
+      await fill((records) => this.loadRecords(records));
+    } finally {
+      for (const { definition } of indexes) await this.pool.query(definition);
+      await this.pool.query('ANALYZE');
+    }
+  }
+
+  async authVersion(): Promise<number> {
+    await this.ready;
+    return this.authListener.current();
+  }
+
+  async countCalls(subjects: readonly string[], minute: number, since: number): Promise<Map<string, number>> {
+    return this.transaction((client) => countCalls(client, subjects, minute, since));
+  }
+
+  async countAppUsers(appId: ObjectId): Promise<number> {
+    await this.ready;
+    return countAppUsers(this.pool, appId);
+  }
+
+  async saveSnapshot(name: string, createdTime: number): Promise<void> {
+    await this.transaction((client) => saveSnapshot(client, this.schema, name, createdTime));
+  }
+
+  async restoreSnapshot(name: string): Promise<boolean> {
+    return this.transaction((client) => restoreSnapshot(client, this.schema, name));
+  }
+
+  async listSnapshots(): Promise<SnapshotInfo[]> {
+    await this.ready;
+    const client = await this.pool.connect();
+    try {
+      return await listSnapshots(client, this.schema);
+    } finally {
+      client.release();
+    }
+  }
+
+  async deleteSnapshot(name: string): Promise<boolean> {
+    return this.transaction((client) => deleteSnapshot(client, this.schema, name));
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.authListener.close();
     await this.ready.catch(() => {});
     await this.pool.end();
+  }
+
+  /**
+   * Every change to apps, tokens, grants or credentials ends here once committed: the other
+   * processes hear of it through the tables' triggers, this one at once, and the caller goes on
+   * only once the notification is on its way to all of them.
+   */
+  private async afterAuthChange<T>(change: Promise<T>): Promise<T> {
+    const result = await change;
+    await this.authListener.changed();
+    return result;
   }
 
   private async migrate(): Promise<void> {

@@ -145,6 +145,45 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX apps_by_id_tag ON apps (id_tag);
     `,
   },
+  {
+    version: 7,
+    description: 'calls counted per minute, for rate limits over a rolling hour',
+    sql: `
+      -- A subject is what a limit applies to (an app, one user of an app); old minutes are dropped as calls come.
+      CREATE TABLE call_counts (
+        subject TEXT NOT NULL,
+        minute INTEGER NOT NULL,
+        calls INTEGER NOT NULL,
+        PRIMARY KEY (subject, minute)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 8,
+    description: 'a version of the auth tables, moved on by every change to them, for the caches of tokens',
+    sql: `
+      -- Every process caches what a token stands for while this number stays the same. Triggers
+      -- move it on in the very transaction that changes an app, a token, a grant or a credential,
+      -- so no revocation, whichever code or process makes it, can leave a cache serving a token.
+      CREATE TABLE auth_version (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        version INTEGER NOT NULL
+      );
+      INSERT INTO auth_version (id, version) VALUES (1, 0);
+      CREATE TRIGGER apps_changed_on_insert AFTER INSERT ON apps BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER apps_changed_on_update AFTER UPDATE ON apps BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER apps_changed_on_delete AFTER DELETE ON apps BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER tokens_changed_on_insert AFTER INSERT ON tokens BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER tokens_changed_on_update AFTER UPDATE ON tokens BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER tokens_changed_on_delete AFTER DELETE ON tokens BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER grants_changed_on_insert AFTER INSERT ON grants BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER grants_changed_on_update AFTER UPDATE ON grants BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER grants_changed_on_delete AFTER DELETE ON grants BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER credentials_changed_on_insert AFTER INSERT ON credentials BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER credentials_changed_on_update AFTER UPDATE ON credentials BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER credentials_changed_on_delete AFTER DELETE ON credentials BEGIN UPDATE auth_version SET version = version + 1; END;
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { closeSync, openSync } from 'node:fs';
 import type {
   AppRecord,
   Association,
@@ -24,6 +25,9 @@ import { migrate } from './migrations.js';
 import { filledData, mergeData, resolveId } from '../write-ops.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
 import { SqliteRecords } from './records.js';
+import { SqliteSnapshots } from './snapshots.js';
+import { SqliteCallCounts } from './call-counts.js';
+import type { SnapshotInfo } from '../snapshots.js';
 import { appData, createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 import {
   toAppRecord,
@@ -38,6 +42,8 @@ import {
   type TokenRow,
 } from '../rows.js';
 
+/** Page cache of a bulk load, in KiB (negative: a size rather than a page count); the index builds sort in it. */
+const BULK_CACHE_KIB = -128 * 1024;
 /** How long a statement waits for another process's write lock before failing. */
 const BUSY_TIMEOUT_MS = 5000;
 
@@ -47,6 +53,7 @@ const BUSY_TIMEOUT_MS = 5000;
  * loss, not just a killed process.
  */
 export function openSqliteStore(path: string): SqliteStore {
+  createPrivately(path);
   const db = new Database(path);
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -58,6 +65,21 @@ export function openSqliteStore(path: string): SqliteStore {
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/**
+ * The database holds password hashes, app secrets and the server's keys, so a new file is
+ * readable by its owner only. SQLite gives the -wal and -shm files the mode of the database
+ * file, so creating the file first (empty, which SQLite takes as a new database) covers all three.
+ */
+function createPrivately(path: string): void {
+  if (path === '' || path === ':memory:' || path.startsWith('file:')) return;
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (error) {
+    // An existing file keeps its mode; a missing directory is reported by SQLite as usual.
+    if (!['EEXIST', 'ENOENT'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
   }
 }
 
@@ -118,6 +140,7 @@ export class SqliteStore implements Store {
   private readonly removeApp: Database.Transaction<(id: ObjectId, now: number) => boolean>;
   private readonly putAuthCodes: Database.Transaction<(codes: readonly AuthCode[]) => void>;
   private readonly records: SqliteRecords;
+  private readonly callCounts: SqliteCallCounts;
   private readonly loadInTransaction: Database.Transaction<(records: readonly StoreRecord[]) => void>;
 
   constructor(db: Database.Database) {
@@ -195,10 +218,15 @@ export class SqliteStore implements Store {
       }
     });
     this.records = new SqliteRecords(db);
+    this.callCounts = new SqliteCallCounts(db);
     this.loadInTransaction = db.transaction((records: readonly StoreRecord[]) => this.records.load(records));
   }
 
   async getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>> {
+    return this.readObjects(ids);
+  }
+
+  private readObjects(ids: readonly ObjectId[]): Map<ObjectId, StoredObject> {
     const objects = new Map<ObjectId, StoredObject>();
     if (ids.length === 0) return objects;
     for (const row of this.statements.selectObjects.all(JSON.stringify(ids))) {
@@ -208,6 +236,10 @@ export class SqliteStore implements Store {
   }
 
   async getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>> {
+    return this.readPages(request);
+  }
+
+  private readPages(request: PageRequest): Map<ObjectId, Association[]> {
     const pages = new Map<ObjectId, Association[]>();
     if (request.id1s.length === 0) return pages;
     if (!Number.isInteger(request.limit) || request.limit < 0) {
@@ -233,6 +265,17 @@ export class SqliteStore implements Store {
       }
     });
     return pages;
+  }
+
+  async getPagesWithObjects(request: PageRequest): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }> {
+    // In process, two calls cost no more than one; reading both in one snapshot keeps them consistent.
+    let result: { pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> } | undefined;
+    this.inSnapshot(() => {
+      const pages = this.readPages(request);
+      const ids = [...new Set([...pages.values()].flatMap((rows) => rows.map((row) => row.id2)))];
+      result = { pages, objects: this.readObjects(ids) };
+    });
+    return result!;
   }
 
   async getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>> {
@@ -375,6 +418,55 @@ export class SqliteStore implements Store {
 
   async loadRecords(records: readonly StoreRecord[]): Promise<void> {
     this.loadInTransaction.immediate(records);
+  }
+
+  async countCalls(subjects: readonly string[], minute: number, since: number): Promise<Map<string, number>> {
+    return this.callCounts.countCalls(subjects, minute, since);
+  }
+
+  async countAppUsers(appId: ObjectId): Promise<number> {
+    return this.callCounts.countAppUsers(appId);
+  }
+
+  async saveSnapshot(name: string, createdTime: number): Promise<void> {
+    new SqliteSnapshots(this.db).save(name, createdTime);
+  }
+
+  async restoreSnapshot(name: string): Promise<boolean> {
+    return new SqliteSnapshots(this.db).restore(name);
+  }
+
+  async listSnapshots(): Promise<SnapshotInfo[]> {
+    return new SqliteSnapshots(this.db).list();
+  }
+
+  async deleteSnapshot(name: string): Promise<boolean> {
+    return new SqliteSnapshots(this.db).delete(name);
+  }
+
+  async bulkLoad(fill: (load: (records: readonly StoreRecord[]) => Promise<void>) => Promise<void>): Promise<void> {
+    // Indexes with SQL of their own; those behind primary keys and UNIQUE constraints stay.
+    const indexes = this.db
+      .prepare<[], { name: string; sql: string }>(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`)
+      .all();
+    for (const { name } of indexes) this.db.exec(`DROP INDEX "${name.replace(/"/g, '""')}"`);
+    // Each load is durable once the whole import is: a crash midway leaves a store to discard anyway.
+    this.db.pragma('synchronous = OFF');
+    const cacheSize = this.db.pragma('cache_size', { simple: true }) as number;
+    this.db.pragma(`cache_size = ${BULK_CACHE_KIB}`);
+    try {
+      await fill((records) => this.loadRecords(records));
+    } finally {
+      for (const { sql } of indexes) this.db.exec(sql);
+      this.db.pragma(`cache_size = ${cacheSize}`);
+      this.db.pragma('synchronous = FULL');
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    }
+  }
+
+  async authVersion(): Promise<number> {
+    // The auth tables' triggers move it on in the transaction of each change, made by any process.
+    return this.statements.selectAuthVersion.get()!.version;
   }
 
   async close(): Promise<void> {
@@ -585,6 +677,7 @@ function prepareStatements(db: Database.Database) {
       `INSERT OR REPLACE INTO tokens (hash, kind, app_id, user_id, scopes, issued_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
+    selectAuthVersion: db.prepare<[], { version: number }>('SELECT version FROM auth_version'),
     selectToken: db.prepare<[string], TokenRow>(
       'SELECT hash, kind, app_id, user_id, scopes, issued_at, expires_at FROM tokens WHERE hash = ?',
     ),

@@ -8,6 +8,7 @@ import { HistoryPanel } from './history.js';
 import { MetadataCatalog } from './metadata.js';
 import { QueryPanel } from './query-panel.js';
 import { errorOf, ResultPanel } from './result-panel.js';
+import { ServerPanel } from './server-panel.js';
 import { TokenPanel } from './token-panel.js';
 import { TokenSession } from './token-session.js';
 
@@ -115,6 +116,7 @@ query.path.addEventListener('keydown', (event) => completion.handleKey(event));
 byId('run-keys', HTMLElement).textContent = /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘ ↵' : 'Ctrl ↵';
 
 showExamples();
+new ServerPanel().start();
 const linked = callFromAddress();
 query.load(linked ?? { method: 'GET', path: 'me?fields=id,name', params: [] });
 if (linked && linked.method !== 'GET') query.waitForRun(`Opened from a link, not sent: press Submit to send this ${linked.method}.`);

@@ -1,0 +1,57 @@
+import type { Store } from '../store/store.js';
+import type { Viewer } from './viewer.js';
+
+/** Tokens remembered per store; past this the oldest are forgotten first. */
+const MAX_ENTRIES = 10_000;
+
+interface Entry {
+  viewer: Viewer;
+  /** Unix seconds; 0 for a token that never expires. Checked on every use, against the request's clock. */
+  expiresAt: number;
+}
+
+/**
+ * What each valid token stands for (its viewer: app, user and scopes in effect), so a request
+ * pays no query for it. Entries hold only while the store's auth version is the one they were
+ * read under: any change to an app, token, grant or credential, in any process, drops them all
+ * before the next request is answered. Expiry is checked on every use, so a token is refused
+ * the moment the clock passes it.
+ */
+export class ViewerCache {
+  private readonly entries = new Map<string, Entry>();
+  private version: number | undefined;
+
+  constructor(private readonly store: Store) {}
+
+  /**
+   * The viewer of a token, from the cache or else from `inspect`, which throws the Graph error
+   * of a token that stands for nothing; only valid tokens are remembered.
+   */
+  async resolve(token: string, now: number, inspect: () => Promise<{ viewer: Viewer; expiresAt: number }>): Promise<Viewer> {
+    const version = await this.store.authVersion();
+    if (version !== this.version) {
+      this.entries.clear();
+      this.version = version;
+    }
+    const entry = this.entries.get(token);
+    if (entry !== undefined && (entry.expiresAt === 0 || entry.expiresAt > now)) return entry.viewer;
+    const fresh = await inspect();
+    // Read under `version`: if the version moved meanwhile, what was read may already be stale.
+    if (this.version === version) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(token, fresh);
+    }
+    return fresh.viewer;
+  }
+}
+
+const caches = new WeakMap<Store, ViewerCache>();
+
+export function viewerCacheOf(store: Store): ViewerCache {
+  let cache = caches.get(store);
+  if (cache === undefined) {
+    cache = new ViewerCache(store);
+    caches.set(store, cache);
+  }
+  return cache;
+}

@@ -1,0 +1,212 @@
+import { parseArgs } from 'node:util';
+import { DEFAULT_PORT, envAdminKey, envPort } from '../config.js';
+import { ControlClient, type JournalItem } from '../testing/control-client.js';
+import { parseCommandArgs, UsageError } from './args.js';
+
+export const ctlHelp = `Usage: loom ctl <call> [options] [--url URL] [--admin-key KEY]
+
+Steers a running Loom through its control API (/_loom/) and prints the answer as JSON.
+
+Calls:
+  reset                      back to the graph, clock and faults the server started with
+  snapshot NAME              save the graph under NAME
+  snapshots                  list the saved snapshots
+  restore NAME               put the graph back as snapshot NAME holds it
+  delete-snapshot NAME       delete snapshot NAME
+  clock                      show the server's time
+  clock --now TIME           stop the clock at TIME (Unix seconds or 2026-01-01T00:00:00+0000)
+  clock --advance DURATION   move the clock on (90, 90s, 15m, 2h, 1d, 1h30m)
+  clock --real               back to real time
+  fault [match] [effect]     add a fault; prints its id
+      match:  --method GET|POST|DELETE  --path GLOB (e.g. /me/friends, /me/*)
+              --app-id ID  --user-id ID
+      effect: --preset NAME (app_rate_limit, user_rate_limit, page_rate_limit,
+              api_rate_limit, feed_rate_limit, server_error, temporarily_unavailable,
+              expired_session, invalidated_session, permission_denied)
+              or --code N [--subcode N] [--status N] [--message TEXT] [--transient]
+              --delay-ms N  --times N  --probability P
+  faults                     list the faults, with how often each fired
+  clear-faults [ID]          delete one fault, or all
+  requests [--limit N] [--since SEQ] [--app-id ID] [--status N]
+                             the request journal
+  clear-requests             empty the request journal
+
+Options:
+  --url URL        the server (default: $LOOM_URL, else http://127.0.0.1:$PORT or :${DEFAULT_PORT})
+  --admin-key KEY  the server's admin key (default: $LOOM_ADMIN_KEY)
+  -h, --help       show this help
+`;
+
+export const requestsHelp = `Usage: loom requests [--follow] [--json] [--limit N] [--app-id ID] [--status N] [--url URL] [--admin-key KEY]
+
+Prints the request journal of a running Loom, one line per request: time, method,
+path, status, error code, duration, app and user (tokens and secrets redacted).
+
+Options:
+  --follow         keep printing requests as they arrive (stop with Ctrl-C)
+  --json           print each request as a line of JSON
+  --limit N        start with the last N requests (default: 20)
+  --app-id ID      only the requests of app ID
+  --status N       only the requests answered with status N
+  --url URL        the server (default: $LOOM_URL, else http://127.0.0.1:$PORT or :${DEFAULT_PORT})
+  --admin-key KEY  the server's admin key (default: $LOOM_ADMIN_KEY)
+  -h, --help       show this help
+`;
+
+const SERVER_OPTIONS = { url: { type: 'string' }, 'admin-key': { type: 'string' } } as const;
+
+function client(values: { url?: string | undefined; 'admin-key'?: string | undefined }): ControlClient {
+  const url = values.url ?? process.env.LOOM_URL ?? `http://127.0.0.1:${envPort() ?? DEFAULT_PORT}`;
+  return new ControlClient(url, values['admin-key'] ?? envAdminKey());
+}
+
+const print = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+
+export async function ctlCommand(argv: string[]): Promise<void> {
+  const [call, ...rest] = argv;
+  if (call === undefined || call === '--help' || call === '-h') return void process.stdout.write(ctlHelp);
+  const { values, positionals } = parseCtlArgs(rest);
+  const control = client(values);
+  const name = () => {
+    if (positionals.length !== 1) throw new UsageError(`"${call}" takes one name`);
+    return positionals[0]!;
+  };
+  switch (call) {
+    case 'reset':
+      return print(await control.reset());
+    case 'snapshot':
+      return print(await control.snapshot(name()));
+    case 'snapshots':
+      return print(await control.call('GET', '/snapshots'));
+    case 'restore':
+      return print(await control.restore(name()));
+    case 'delete-snapshot':
+      return print(await control.call('DELETE', `/snapshots/${encodeURIComponent(name())}`));
+    case 'clock':
+      if (values.now !== undefined) return print(await control.clock.set(/^\d+$/.test(values.now) ? Number(values.now) : values.now));
+      if (values.advance !== undefined) return print(await control.clock.advance(values.advance));
+      if (values.real) return print(await control.clock.real());
+      return print(await control.clock.get());
+    case 'fault':
+      return print(await control.faults.add(faultFrom(values)));
+    case 'faults':
+      return print(await control.faults.list());
+    case 'clear-faults':
+      return print(await control.faults.clear(positionals[0]));
+    case 'requests':
+      return print(await control.requests.list(journalFilter(values)));
+    case 'clear-requests':
+      return print(await control.requests.clear());
+    default:
+      throw new UsageError(`unknown call "${call}"`);
+  }
+}
+
+/** Like the other commands' options, plus the names some calls take. */
+function parseCtlArgs(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: CTL_OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+const CTL_OPTIONS = {
+  ...SERVER_OPTIONS,
+  now: { type: 'string' },
+  advance: { type: 'string' },
+  real: { type: 'boolean' },
+  method: { type: 'string' },
+  path: { type: 'string' },
+  'app-id': { type: 'string' },
+  'user-id': { type: 'string' },
+  preset: { type: 'string' },
+  code: { type: 'string' },
+  subcode: { type: 'string' },
+  status: { type: 'string' },
+  message: { type: 'string' },
+  transient: { type: 'boolean' },
+  'delay-ms': { type: 'string' },
+  times: { type: 'string' },
+  probability: { type: 'string' },
+  limit: { type: 'string' },
+  since: { type: 'string' },
+} as const;
+
+type CtlValues = ReturnType<typeof parseCtlArgs>['values'];
+
+function number(name: string, value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed)) throw new UsageError(`--${name} must be a number, not "${value}"`);
+  return parsed;
+}
+
+function faultFrom(values: CtlValues): Record<string, unknown> {
+  const match: Record<string, string> = {};
+  if (values.method !== undefined) match.method = values.method;
+  if (values.path !== undefined) match.path = values.path;
+  if (values['app-id'] !== undefined) match.app_id = values['app-id'];
+  if (values['user-id'] !== undefined) match.user_id = values['user-id'];
+  const fault: Record<string, unknown> = { match };
+  if (values.preset !== undefined) fault.preset = values.preset;
+  if (values.code !== undefined) {
+    const error: Record<string, unknown> = { code: number('code', values.code) };
+    if (values.subcode !== undefined) error.error_subcode = number('subcode', values.subcode);
+    if (values.status !== undefined) error.status = number('status', values.status);
+    if (values.message !== undefined) error.message = values.message;
+    if (values.transient) error.is_transient = true;
+    fault.error = error;
+  }
+  if (values['delay-ms'] !== undefined) fault.delay_ms = number('delay-ms', values['delay-ms']);
+  if (values.times !== undefined) fault.times = number('times', values.times);
+  if (values.probability !== undefined) fault.probability = number('probability', values.probability);
+  return fault;
+}
+
+function journalFilter(values: CtlValues): Record<string, string> {
+  const filter: Record<string, string> = {};
+  if (values.limit !== undefined) filter.limit = values.limit;
+  if (values.since !== undefined) filter.since = values.since;
+  if (values['app-id'] !== undefined) filter.app_id = values['app-id'];
+  if (values.status !== undefined) filter.status = values.status;
+  return filter;
+}
+
+/** How often `requests --follow` asks for new entries. */
+const FOLLOW_INTERVAL_MS = 500;
+
+export async function requestsCommand(argv: string[]): Promise<void> {
+  const { values } = parseCommandArgs(argv, {
+    ...SERVER_OPTIONS,
+    follow: { type: 'boolean' },
+    json: { type: 'boolean' },
+    limit: { type: 'string' },
+    'app-id': { type: 'string' },
+    status: { type: 'string' },
+  });
+  if (values.help) return void process.stdout.write(requestsHelp);
+  const control = client(values);
+  const filter: Record<string, string> = { limit: values.limit ?? '20' };
+  if (values['app-id'] !== undefined) filter.app_id = values['app-id'];
+  if (values.status !== undefined) filter.status = values.status;
+  const show = (entry: JournalItem) => process.stdout.write(`${values.json ? JSON.stringify(entry) : describe(entry)}\n`);
+  const first = await control.requests.list(filter);
+  first.forEach(show);
+  if (!values.follow) return;
+  const newest = async () => (await control.requests.list({ limit: '1' }))[0]?.seq ?? 0;
+  let last = first.at(-1)?.seq ?? (await newest());
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, FOLLOW_INTERVAL_MS));
+    const entries = await control.requests.list({ ...filter, limit: '1000', since: String(last) });
+    entries.forEach(show);
+    // A journal cleared, or a server restarted, counts from 1 again.
+    last = entries.at(-1)?.seq ?? ((await newest()) < last ? 0 : last);
+  }
+}
+
+function describe(entry: JournalItem): string {
+  const error = entry.error_code === undefined ? '' : ` #${entry.error_code}${entry.error_subcode === undefined ? '' : `/${entry.error_subcode}`}`;
+  const who = [entry.app_id && `app ${entry.app_id}`, entry.user_id && `user ${entry.user_id}`].filter(Boolean).join(' ');
+  const params = Object.entries(entry.params).map(([key, value]) => `${key}=${value}`).join('&');
+  return `${entry.time} ${entry.method} ${entry.path}${params ? `?${params}` : ''} → ${entry.status}${error} ${entry.duration_ms}ms${who ? ` ${who}` : ''}${entry.in_batch ? ' (in batch)' : ''}`;
+}

@@ -1,0 +1,102 @@
+/**
+ * The request journal: the last requests the server answered, newest last, in a ring of bounded
+ * size, so a test can see exactly what its client sent. Every value that could let someone act
+ * as somebody (tokens, secrets, passwords, proofs, codes) is replaced before it is kept.
+ */
+
+export interface JournalEntry {
+  /** Increases by one per entry in this process; `since` pages by it. */
+  seq: number;
+  /** Graph time of the request, Unix seconds. */
+  time: number;
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  status: number;
+  error_code?: number;
+  error_subcode?: number;
+  duration_ms: number;
+  app_id?: string;
+  user_id?: string;
+  trace_id: string;
+  /** An operation of a batch (the batch itself has an entry of its own). */
+  in_batch?: boolean;
+}
+
+export interface JournalFilter {
+  limit?: number;
+  /** Only entries whose seq is greater. */
+  since?: number;
+  app_id?: string;
+  status?: number;
+}
+
+export const REDACTED = '[redacted]';
+/** Parameter names whose values are credentials, or could be turned into one. */
+const SECRET_NAME = /token|secret|password|proof|code|signed|key|credential|session/i;
+/** Values that look like credentials wherever they appear (`<app id>|<secret>` app tokens, long opaque strings). */
+const SECRET_VALUE = /^\d{1,20}\|\S+$|^[A-Za-z0-9_-]{32,}$/;
+/** Parameters whose long opaque values are paging cursors or Graph expressions, never credentials. */
+const NEVER_SECRET = new Set(['after', 'before', 'fields', 'ids']);
+const MAX_VALUE_LENGTH = 500;
+const MAX_PARAMS = 50;
+export const DEFAULT_JOURNAL_SIZE = 1000;
+export const MAX_JOURNAL_SIZE = 100_000;
+
+export function redactParams(params: Record<string, string>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params).slice(0, MAX_PARAMS)) {
+    if (SECRET_NAME.test(name) || (!NEVER_SECRET.has(name) && SECRET_VALUE.test(value))) kept[name] = REDACTED;
+    else {
+      const scrubbed = scrubEmbedded(value);
+      kept[name] = scrubbed.length > MAX_VALUE_LENGTH ? `${scrubbed.slice(0, MAX_VALUE_LENGTH)}…` : scrubbed;
+    }
+  }
+  return kept;
+}
+
+const SECRET_WORD = '[A-Za-z_]*(?:token|secret|password|proof|code|signed|key|credential|session)[A-Za-z_]*';
+const EMBEDDED = [
+  // `name=value` inside a URL or form text (a batch operation's relative_url or body).
+  new RegExp(`(${SECRET_WORD}=)[^&"\\s]*`, 'gi'),
+  // `"name":"value"` inside JSON text.
+  new RegExp(`("${SECRET_WORD}"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi'),
+  // An Authorization header inside a batch operation's headers.
+  /(authorization\s*:\s*(?:OAuth|Bearer)\s+)[^"\s,\]]+/gi,
+  // An app token, `<app id>|<secret>`, wherever it appears.
+  /()\b\d{1,20}\|[A-Za-z0-9_-]{8,}/g,
+];
+
+/** Credentials inside a longer value: a batch names its operations' tokens in its JSON. */
+function scrubEmbedded(value: string): string {
+  return EMBEDDED.reduce((text, pattern) => text.replace(pattern, (_match, prefix: string) => `${prefix}${pattern === EMBEDDED[1] ? `"${REDACTED}"` : REDACTED}`), value);
+}
+
+export class Journal {
+  private readonly entries: JournalEntry[] = [];
+  private next = 1;
+
+  constructor(readonly size: number = DEFAULT_JOURNAL_SIZE) {
+    if (!Number.isSafeInteger(size) || size < 1 || size > MAX_JOURNAL_SIZE) throw new RangeError(`The journal size must be from 1 to ${MAX_JOURNAL_SIZE}, not ${size}`);
+  }
+
+  record(entry: Omit<JournalEntry, 'seq' | 'params'> & { params: Record<string, string> }): void {
+    this.entries.push({ ...entry, seq: this.next++, params: redactParams(entry.params) });
+    if (this.entries.length > this.size) this.entries.splice(0, this.entries.length - this.size);
+  }
+
+  /** Oldest first; with a limit, the newest `limit` of those that pass the filter. */
+  list(filter: JournalFilter = {}): JournalEntry[] {
+    const kept = this.entries.filter(
+      (entry) =>
+        (filter.since === undefined || entry.seq > filter.since) &&
+        (filter.app_id === undefined || entry.app_id === filter.app_id) &&
+        (filter.status === undefined || entry.status === filter.status),
+    );
+    return filter.limit === undefined ? kept : kept.slice(Math.max(0, kept.length - filter.limit));
+  }
+
+  clear(): void {
+    this.entries.length = 0;
+  }
+}

@@ -1,0 +1,56 @@
+import { GraphError } from '../errors.js';
+import type { ObjectId, Store } from '../store/store.js';
+import type { Clock } from './clock.js';
+
+/**
+ * Rate limits as the real service counts them: calls over a rolling hour, per app and per user
+ * of an app, against a budget of 200 calls per hour for each of the app's users (or the app's
+ * own `calls_per_hour`). Counts live in the store, so they survive restarts and every process
+ * shares them. Off unless the server is started with them.
+ */
+
+/** The real service's formula: 200 calls per hour for each user of the app. */
+export const CALLS_PER_USER_PER_HOUR = 200;
+const MINUTE = 60;
+const WINDOW_MINUTES = 60;
+
+/** What one call's accounting decided: the usage headers of its answer, and its error when over budget. */
+export interface Accounting {
+  headers: Record<string, string>;
+  error: GraphError | undefined;
+}
+
+export class RateLimits {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Counts one call of the app (and of its user, for a user token) and checks both budgets. */
+  async account(appId: ObjectId, userId: ObjectId | null): Promise<Accounting> {
+    const minute = Math.floor(this.clock.now() / MINUTE);
+    const appSubject = `app:${appId}`;
+    const userSubject = `user:${appId}:${userId}`;
+    const [calls, users, objects] = await Promise.all([
+      this.store.countCalls(userId === null ? [appSubject] : [appSubject, userSubject], minute, minute - WINDOW_MINUTES + 1),
+      this.store.countAppUsers(appId),
+      this.store.getObjects([appId]),
+    ]);
+    const own = objects.get(appId)?.data.calls_per_hour;
+    const appBudget = typeof own === 'number' && own > 0 ? own : CALLS_PER_USER_PER_HOUR * Math.max(1, users);
+    const appCalls = calls.get(appSubject)!;
+    const headers = { 'X-App-Usage': usage(appCalls, appBudget) };
+    if (userId !== null && calls.get(userSubject)! > Math.min(appBudget, CALLS_PER_USER_PER_HOUR)) {
+      return { headers, error: new GraphError(17, '(#17) User request limit reached', { status: 403, transient: true }) };
+    }
+    if (appCalls > appBudget) {
+      return { headers, error: new GraphError(4, '(#4) Application request limit reached', { status: 403, transient: true }) };
+    }
+    return { headers, error: undefined };
+  }
+}
+
+/** Whole-number percentages of the budget, always valid JSON; Loom budgets no CPU or time. */
+function usage(calls: number, budget: number): string {
+  return JSON.stringify({ call_count: Math.floor((calls * 100) / budget), total_cputime: 0, total_time: 0 });
+}

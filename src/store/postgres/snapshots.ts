@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { quoteIdentifier } from './connection.js';
+import { checkSnapshotName, LIVE_SETTING_PREFIX, type SnapshotInfo } from '../snapshots.js';
+
+/**
+ * PostgreSQL snapshots are schemas beside the store's own: each holds a copy of every table and
+ * the id sequences' positions, and names itself in its comment. A restore empties the store's
+ * tables and copies them back in one transaction.
+ */
+
+/** Tables that describe the schema itself rather than hold data. */
+const NOT_DATA = new Set(['schema_migrations']);
+
+interface SnapshotComment {
+  of: string;
+  name: string;
+  createdTime: number;
+}
+
+/** Schema names are at most 63 bytes: the store's own name, cut, and a digest of the snapshot's. */
+function snapshotSchema(schema: string, name: string): string {
+  checkSnapshotName(name);
+  return `${schema.slice(0, 40)}_snap_${createHash('sha256').update(`${schema}\n${name}`).digest('hex').slice(0, 12)}`;
+}
+
+async function dataTables(client: pg.ClientBase, schema: string): Promise<string[]> {
+  const { rows } = await client.query<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' ORDER BY table_name`,
+    [schema],
+  );
+  return rows.map((row) => row.name).filter((name) => !NOT_DATA.has(name));
+}
+
+/** Tables in an order where each comes after the tables its foreign keys point at. */
+async function insertOrder(client: pg.ClientBase, schema: string, tables: string[]): Promise<string[]> {
+  const { rows } = await client.query<{ child: string; parent: string }>(
+    `SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent
+       FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+      WHERE c.contype = 'f' AND n.nspname = $1`,
+    [schema],
+  );
+  const unquote = (name: string) => name.replace(/^.*\./, '').replace(/^"|"$/g, '');
+  const parents = new Map<string, Set<string>>(tables.map((table) => [table, new Set()]));
+  for (const row of rows) if (unquote(row.child) !== unquote(row.parent)) parents.get(unquote(row.child))?.add(unquote(row.parent));
+  const ordered: string[] = [];
+  while (ordered.length < tables.length) {
+    const ready = tables.filter((table) => !ordered.includes(table) && [...parents.get(table)!].every((parent) => ordered.includes(parent) || !parents.has(parent)));
+    if (ready.length === 0) throw new Error('The tables reference each other in a cycle');
+    ordered.push(...ready);
+  }
+  return ordered;
+}
+
+export async function saveSnapshot(client: pg.ClientBase, schema: string, name: string, createdTime: number): Promise<void> {
+  const target = snapshotSchema(schema, name);
+  const quoted = quoteIdentifier(target);
+  await client.query(`DROP SCHEMA IF EXISTS ${quoted} CASCADE`);
+  await client.query(`CREATE SCHEMA ${quoted}`);
+  for (const table of await dataTables(client, schema)) {
+    await client.query(`CREATE TABLE ${quoted}.${quoteIdentifier(table)} AS TABLE ${quoteIdentifier(schema)}.${quoteIdentifier(table)}`);
+  }
+  await client.query(`CREATE TABLE ${quoted}.loom_sequences (name text PRIMARY KEY, last_value bigint NOT NULL, is_called boolean NOT NULL)`);
+  const { rows } = await client.query<{ name: string }>(`SELECT sequence_name AS name FROM information_schema.sequences WHERE sequence_schema = $1`, [schema]);
+  for (const { name: sequence } of rows) {
+    await client.query(
+      `INSERT INTO ${quoted}.loom_sequences SELECT $1, last_value, is_called FROM ${quoteIdentifier(schema)}.${quoteIdentifier(sequence)}`,
+      [sequence],
+    );
+  }
+  const comment: SnapshotComment = { of: schema, name, createdTime };
+  // COMMENT takes no parameters; the JSON's quotes are doubled into a literal.
+  await client.query(`COMMENT ON SCHEMA ${quoted} IS '${JSON.stringify(comment).replace(/'/g, "''")}'`);
+}
+
+export async function restoreSnapshot(client: pg.ClientBase, schema: string, name: string): Promise<boolean> {
+  const source = snapshotSchema(schema, name);
+  const { rowCount } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [source]);
+  if (rowCount === 0) return false;
+  const tables = await dataTables(client, schema);
+  const own = (table: string) => `${quoteIdentifier(schema)}.${quoteIdentifier(table)}`;
+  const copy = (table: string) => `${quoteIdentifier(source)}.${quoteIdentifier(table)}`;
+  const keep = (table: string) => (table === 'settings' ? ` WHERE key NOT LIKE '${LIVE_SETTING_PREFIX}%'` : '');
+  const settings = tables.filter((table) => table === 'settings');
+  await client.query(`TRUNCATE ${tables.filter((table) => table !== 'settings').map(own).join(', ')}`);
+  for (const table of settings) await client.query(`DELETE FROM ${own(table)}${keep(table)}`);
+  for (const table of await insertOrder(client, schema, tables)) {
+    await client.query(`INSERT INTO ${own(table)} SELECT * FROM ${copy(table)}${keep(table)}`);
+  }
+  const { rows } = await client.query<{ name: string; last_value: number; is_called: boolean }>(`SELECT * FROM ${quoteIdentifier(source)}.loom_sequences`);
+  for (const row of rows) {
+    await client.query('SELECT setval($1::regclass, $2, $3)', [`${quoteIdentifier(schema)}.${quoteIdentifier(row.name)}`, row.last_value, row.is_called]);
+  }
+  return true;
+}
+
+export async function listSnapshots(client: pg.ClientBase, schema: string): Promise<SnapshotInfo[]> {
+  const { rows } = await client.query<{ comment: string | null }>(
+    `SELECT obj_description(oid, 'pg_namespace') AS comment FROM pg_namespace WHERE nspname LIKE $1`,
+    [`${schema.slice(0, 40).replace(/[\\_%]/g, '\\$&')}\\_snap\\_%`],
+  );
+  const snapshots: SnapshotInfo[] = [];
+  for (const { comment } of rows) {
+    const parsed = comment ? (JSON.parse(comment) as SnapshotComment) : undefined;
+    if (parsed?.of === schema) snapshots.push({ name: parsed.name, createdTime: parsed.createdTime });
+  }
+  return snapshots.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export async function deleteSnapshot(client: pg.ClientBase, schema: string, name: string): Promise<boolean> {
+  const target = snapshotSchema(schema, name);
+  const { rowCount } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [target]);
+  if (rowCount === 0) return false;
+  await client.query(`DROP SCHEMA ${quoteIdentifier(target)} CASCADE`);
+  return true;
+}
