@@ -19,6 +19,8 @@ export interface AppUpdate {
   description?: string;
   /** Who may see the app (`{"age":"21+"}`, `{"location":"DE"}`, …), kept as given. */
   restrictions?: Record<string, unknown>;
+  /** The API version of the app's unversioned calls (a published one, checked by the caller). */
+  apiVersion?: string;
   /** The app's call budget per rolling hour when rate limits are counted; null: the real formula. */
   callsPerHour?: number | null;
 }
@@ -56,6 +58,7 @@ export async function updateApp(store: Store, appId: ObjectId, update: AppUpdate
   for (const key of ['namespace', 'category', 'description'] as const) {
     if (update[key] !== undefined) data[key] = update[key] === '' ? null : update[key];
   }
+  if (update.apiVersion !== undefined) data.api_version = update.apiVersion;
   if (update.callsPerHour !== undefined) data.calls_per_hour = update.callsPerHour;
   if (update.restrictions !== undefined) data.restrictions = Object.keys(update.restrictions).length === 0 ? null : update.restrictions;
   const changes: AppChanges = {

@@ -14,6 +14,8 @@ export interface NewAppRequest {
   businessId?: number | null;
   /** Where the sign-in dialog may send people back, each as registrableRedirectUri gives it. */
   redirectUris?: readonly string[];
+  /** The API version of the app's unversioned calls; the server's default when null or absent. */
+  apiVersion?: string | null;
   /** Unix seconds. */
   now: number;
   /**
@@ -48,6 +50,7 @@ export async function registerApp(store: Store, request: NewAppRequest): Promise
     requireProof: request.requireProof ?? false,
     businessId: request.businessId ?? null,
     redirectUris: request.redirectUris ?? [],
+    apiVersion: request.apiVersion ?? null,
     createdTime: request.now,
   });
 }

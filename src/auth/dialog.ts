@@ -38,13 +38,14 @@ const MAX_EMAIL = 254;
 const MAX_PASSWORD = 1024;
 
 /**
- * Checks a dialog's parameters; `knownScopes` are the permissions an app may ask for, and
- * `ownOrigins` the origins Loom itself answers on (see isAllowedRedirect).
+ * Checks a dialog's parameters; `offersScope` says whether an app may ask for a permission (in
+ * the version the dialog answers in for it), and `ownOrigins` are the origins Loom itself answers
+ * on (see isAllowedRedirect).
  */
 export async function openDialog(
   store: Store,
   query: Record<string, unknown>,
-  options: { knownScopes: ReadonlySet<string>; ownOrigins: readonly string[] },
+  options: { offersScope: (scope: string, app: AppRecord) => boolean; ownOrigins: readonly string[] },
 ): Promise<DialogRequest> {
   const params = singleValues(query, ['client_id', 'redirect_uri', 'response_type', 'state', 'scope']);
   const clientId = params.client_id ?? '';
@@ -63,7 +64,7 @@ export async function openDialog(
   if (state !== undefined && state.length > MAX_STATE) throw new DialogError(`The state parameter is longer than ${MAX_STATE} characters.`);
   const scopes = [...new Set((params.scope ?? '').split(/[\s,]+/).filter(Boolean))];
   if (scopes.length > MAX_SCOPES) throw new DialogError(`At most ${MAX_SCOPES} permissions can be requested at once.`);
-  const unknown = scopes.filter((scope) => !options.knownScopes.has(scope));
+  const unknown = scopes.filter((scope) => !options.offersScope(scope, app));
   if (unknown.length > 0) throw new DialogError(`Invalid Scopes: ${unknown.join(', ').slice(0, 500)}.`);
   return { app, redirectUri, scopes, state, responseType };
 }

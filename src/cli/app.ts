@@ -4,6 +4,7 @@ import { registrableRedirectUri } from '../auth/redirect-uris.js';
 import { envDb } from '../config.js';
 import { IdTakenError, SEQUENCE_ID_LIMIT, type AppRecord, type Store } from '../store/store.js';
 import { openStore } from '../store/open-store.js';
+import { apiVersionOption } from './api-version-option.js';
 import { sharedClock } from '../control/control-plane.js';
 import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
 import { openExistingStore } from './existing-store.js';
@@ -11,11 +12,12 @@ import { openExistingStore } from './existing-store.js';
 const MAX_NAME = 100;
 const MAX_REDIRECT_URIS = 20;
 
-export const appHelp = `Usage: loom app create --name NAME [--id ID --secret SECRET] [--redirect-uri URL]... [--business ID] [--require-proof] [--json] [--db PATH|URL]
+export const appHelp = `Usage: loom app create --name NAME [--id ID --secret SECRET] [--redirect-uri URL]... [--business ID] [--require-proof]
+                       [--api-version V] [--json] [--db PATH|URL]
        loom app list [--json] [--db PATH|URL]
        loom app update ID [--name NAME] [--redirect-uri URL]... [--business ID|--no-business]
                           [--require-proof|--no-require-proof] [--namespace NS] [--category TEXT]
-                          [--restrictions JSON] [--calls-per-hour N] [--db PATH|URL]
+                          [--api-version V] [--restrictions JSON] [--calls-per-hour N] [--db PATH|URL]
        loom app delete ID [--db PATH|URL]
        loom app reset-secret ID [--json] [--db PATH|URL]
 
@@ -47,6 +49,10 @@ Options:
                        other in me/ids_for_business (update: --no-business takes it out)
   --require-proof      refuse Graph calls of the app that lack an appsecret_proof
                        (update: --no-require-proof stops requiring it)
+  --api-version V      the API version (v2.0 … v2.4, or any later published one)
+                       the app's unversioned calls are answered in, as the version
+                       set in a real app's dashboard; default: the server's
+                       (serve --default-version, v2.4)
   --namespace NS       update: the app's namespace (lower case; "" removes it)
   --category TEXT      update: the app's category ("" removes it)
   --restrictions JSON  update: who may see the app, a JSON object such as
@@ -72,6 +78,7 @@ const CREATE_OPTIONS = {
   business: { type: 'string' },
   id: { type: 'string' },
   secret: { type: 'string' },
+  'api-version': { type: 'string' },
 } as const;
 const UPDATE_OPTIONS = {
   db: { type: 'string' },
@@ -84,6 +91,7 @@ const UPDATE_OPTIONS = {
   namespace: { type: 'string' },
   category: { type: 'string' },
   restrictions: { type: 'string' },
+  'api-version': { type: 'string' },
   'calls-per-hour': { type: 'string' },
 } as const;
 const ACTIONS = '"create", "list", "update", "delete" or "reset-secret"';
@@ -127,6 +135,7 @@ async function createCommand(argv: string[]): Promise<void> {
         requireProof: values['require-proof'] === true,
         businessId,
         redirectUris,
+        apiVersion: values['api-version'] === undefined ? null : apiVersionOption('--api-version', values['api-version']),
         now: (await sharedClock(store)).now(),
       });
     } catch (error) {
@@ -142,6 +151,7 @@ async function createCommand(argv: string[]): Promise<void> {
       `  App secret:   ${app.secret}`,
       `  App token:    ${appAccessToken(app)}`,
       ...(app.businessId === null ? [] : [`  Business:     ${app.businessId}`]),
+      ...(app.apiVersion === null ? [] : [`  API version:  ${app.apiVersion}`]),
       ...app.redirectUris.map((uri) => `  Redirect URI: ${uri}`),
       `The secret is shown only now; keep it private.`,
     ].join('\n') + '\n',
@@ -165,6 +175,7 @@ async function updateCommand(argv: string[]): Promise<void> {
     namespace: values.namespace,
     category: values.category,
     restrictions: values.restrictions === undefined ? undefined : restrictionsOption(values.restrictions),
+    apiVersion: values['api-version'] === undefined ? undefined : apiVersionOption('--api-version', values['api-version']),
     callsPerHour: callsPerHourOption(values['calls-per-hour']),
   };
   if (Object.values(update).every((value) => value === undefined)) throw new UsageError('nothing to update: give at least one option');
@@ -275,6 +286,7 @@ function listJson(apps: readonly AppRecord[]): string {
     require_proof: app.requireProof,
     business_id: app.businessId === null ? null : String(app.businessId),
     redirect_uris: app.redirectUris,
+    api_version: app.apiVersion,
   }));
   return `${JSON.stringify(listed)}\n`;
 }

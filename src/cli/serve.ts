@@ -1,3 +1,5 @@
+import { DEFAULT_API_VERSION, type ApiVersion } from '../schema/versions.js';
+import { apiVersionOption } from './api-version-option.js';
 import cluster from 'node:cluster';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,9 +44,9 @@ const MAX_PORT = 65_535;
 const MAX_TIMEOUT = 86_400;
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
-                  [--public-url URL] [--profile-host URL] [--token-lifetime S] [--allow-private-photo-urls]
-                  [--intercept] [--log FILE|-|off] [--no-demo] [--admin-key KEY] [--journal-size N] [--ephemeral]
-                  [--rate-limits] [--header-timeout S] [--body-timeout S]
+                  [--public-url URL] [--profile-host URL] [--token-lifetime S] [--default-version V]
+                  [--allow-private-photo-urls] [--intercept] [--log FILE|-|off] [--no-demo] [--admin-key KEY]
+                  [--journal-size N] [--ephemeral] [--rate-limits] [--header-timeout S] [--body-timeout S]
                   [--allow-private-webhooks] [--webhook-window MS] [--webhook-retry-for S]
 
 Serves the Graph API. On an empty database it first seeds the demo graph (and
@@ -65,6 +67,9 @@ Options:
                       default: $LOOM_PROFILE_HOST, else https://www.facebook.com
   --token-lifetime S  seconds the user tokens of the sign-in dialog (and the printed
                       demo token) last; default: $LOOM_TOKEN_LIFETIME or ${SHORT_LIVED_SECONDS}
+  --default-version V the API version of unversioned calls made without a token or by
+                      an app that names none (bin/loom app create --api-version);
+                      default: v2.4. Versioned paths (/v2.0/me) always answer in theirs
   --allow-private-photo-urls
                       let photo uploads by url fetch from loopback and private networks
                       (refused by default, so a token cannot probe the machines around Loom)
@@ -119,6 +124,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'allow-private-photo-urls': { type: 'boolean' },
     intercept: { type: 'boolean' },
     workers: { type: 'string' },
+    'default-version': { type: 'string' },
     'header-timeout': { type: 'string' },
     'body-timeout': { type: 'string' },
     log: { type: 'string' },
@@ -155,6 +161,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     publicUrl,
     profileHost,
     tokenLifetime,
+    defaultVersion: values['default-version'] === undefined ? DEFAULT_API_VERSION : apiVersionOption('--default-version', values['default-version']),
     mediaDir: values['media-dir'] ?? envMediaDir(),
     allowPrivatePhotoUrls: values['allow-private-photo-urls'] === true,
     interceptAuthorityDir: values.intercept ? authorityDirFor(db) : undefined,
@@ -194,13 +201,13 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const base = publicUrl ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${listen.port}`;
   const demo = await findDemo(store);
   const processes = workers > 1 ? ` from ${workers} worker processes` : '';
-  const lines = [``, `Loom is serving the Graph API at ${base}/v2.4/${processes}`];
+  const lines = [``, `Loom is serving the Graph API at ${base}/${listen.defaultVersion}/${processes}`];
   if (listen.interceptAuthorityDir) {
     const authority = await openCertificateAuthority(listen.interceptAuthorityDir);
     lines.push(`Intercepting ${INTERCEPTED_HOSTS.join(', ')}: HTTPS_PROXY=${base} NODE_EXTRA_CA_CERTS=${authority.certificatePath}`);
   }
   if (demo) {
-    const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(), tokenLifetime);
+    const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(listen.defaultVersion), tokenLifetime);
     const credentials = await store.getCredentials(demo.user.id);
     lines.push(
       `Demo user: ${String(demo.user.data.name)} (id ${token.scopedUserId}), app "${demo.app.name}" (id ${demo.app.id})`,
@@ -210,8 +217,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
       ...(credentials ? [`Demo sign-in (OAuth dialog): email ${credentials.email}, password ${DEMO_PASSWORD}`] : []),
       ``,
       `Try:`,
-      `  curl -g '${base}/v2.4/me?fields=id,name,birthday,friends.limit(3){name}&access_token=${token.accessToken}'`,
-      `  curl -g '${base}/v2.4/me/feed?limit=2&fields=message,likes.summary(true).limit(0)&access_token=${token.accessToken}'`,
+      `  curl -g '${base}/${listen.defaultVersion}/me?fields=id,name,birthday,friends.limit(3){name}&access_token=${token.accessToken}'`,
+      `  curl -g '${base}/${listen.defaultVersion}/me/feed?limit=2&fields=message,likes.summary(true).limit(0)&access_token=${token.accessToken}'`,
       ``,
       `A new token: bin/loom token --db ${redactPassword(db)}`,
     );
@@ -270,6 +277,7 @@ interface Listen {
   publicUrl: string | undefined;
   profileHost: string | undefined;
   tokenLifetime: number;
+  defaultVersion: ApiVersion;
   mediaDir: string;
   allowPrivatePhotoUrls: boolean;
   timeouts: RequestTimeouts;
@@ -283,7 +291,8 @@ interface Listen {
 }
 
 async function serveRequests(store: Store, listen: Listen, recordStart = false, ephemeral?: { remove: () => void }): Promise<FastifyInstance> {
-  const { port, host, publicUrl, profileHost, tokenLifetime, mediaDir, allowPrivatePhotoUrls, adminKey, journalSize, rateLimits, log, timeouts, webhooks } = listen;
+  const { port, host, publicUrl, profileHost, tokenLifetime, defaultVersion, mediaDir, allowPrivatePhotoUrls, adminKey, journalSize, rateLimits, log, timeouts, webhooks } =
+    listen;
   const allowedHosts = loopbackHosts(host, publicUrl);
   const intercept: HostCredentials | undefined = listen.interceptAuthorityDir
     ? await (await openCertificateAuthority(listen.interceptAuthorityDir)).issueHostCredentials()
@@ -301,6 +310,7 @@ async function serveRequests(store: Store, listen: Listen, recordStart = false, 
     logger: ephemeral !== undefined ? false : log,
     tokenLifetime,
     webhooks: { ...webhooks, deliver: true },
+    defaultVersion,
     timeouts,
     ...(publicUrl ? { publicUrl } : {}),
     ...(profileHost ? { profileHost } : {}),

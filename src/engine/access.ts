@@ -3,6 +3,7 @@ import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import type { Viewer } from '../auth/viewer.js';
 import { GraphError } from '../errors.js';
 import type { EdgeDef } from '../schema/definition.js';
+import { readersOf } from '../schema/permissions.js';
 import type { Grant, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 
@@ -32,12 +33,14 @@ export async function loadAccess(
   const grants = others.size > 0 ? await context.store.getGrants(viewer.app.id, [...others]) : new Map<number, Grant[]>();
   const granted = new Map<number, Set<string>>();
   for (const [userId, list] of grants) granted.set(userId, grantedScopes(list));
+  // In some versions another permission reads what this one does (read_stream what user_posts does).
+  const readers = (scope: string) => readersOf(scope, context.version);
   return (object, scope) => {
     if (scope === undefined || scope === ALWAYS_GRANTED) return true;
     const owner = ownerOf(object);
     if (owner === null) return true;
-    if (owner === viewer.userId) return viewer.scopes.has(scope);
-    return granted.get(owner)?.has(scope) ?? false;
+    const held = owner === viewer.userId ? viewer.scopes : granted.get(owner);
+    return held !== undefined && readers(scope).some((reader) => held.has(reader));
   };
 }
 

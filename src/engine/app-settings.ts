@@ -1,5 +1,6 @@
 import { updateApp, type AppUpdate } from '../auth/app-admin.js';
 import { GraphError } from '../errors.js';
+import { rules, type BooleanResult } from '../schema/versions.js';
 import type { ReadContext } from './context.js';
 import type { Json } from './render.js';
 
@@ -7,7 +8,7 @@ import type { Json } from './render.js';
 const TEXT_SETTINGS = ['namespace', 'category', 'description'] as const;
 
 /** `POST /<app id>` (or `/app`) with the app's own token: `restrictions` (JSON), `namespace`, `category`, `description`. */
-export async function updateAppSettings(context: ReadContext, params: Record<string, string>): Promise<Json> {
+export async function updateAppSettings(context: ReadContext, params: Record<string, string>): Promise<Json | BooleanResult> {
   const update: AppUpdate = {};
   for (const name of TEXT_SETTINGS) if (params[name] !== undefined) update[name] = params[name];
   if (params.restrictions !== undefined) update.restrictions = readRestrictions(params.restrictions);
@@ -15,7 +16,7 @@ export async function updateAppSettings(context: ReadContext, params: Record<str
     throw GraphError.invalidParameter(`Nothing to update: give restrictions, ${TEXT_SETTINGS.join(', ')}`);
   }
   await updateApp(context.store, context.viewer.app.id, update, context.now);
-  return { success: true };
+  return rules.booleanResult(context.version);
 }
 
 function readRestrictions(text: string): Record<string, unknown> {

@@ -4,6 +4,7 @@ import type { FetchLimits } from '../media/fetch-image.js';
 import type { MediaStore } from '../media/media-store.js';
 import type { Schema } from '../schema/registry.js';
 import type { FieldContext } from '../schema/definition.js';
+import type { ApiVersion } from '../schema/versions.js';
 import type { Store } from '../store/store.js';
 import { CursorCodec } from './cursors.js';
 import type { PageLimits } from './edge-options.js';
@@ -15,6 +16,8 @@ export interface ReadContext {
   store: Store;
   schema: Schema;
   viewer: Viewer;
+  /** The API version the request is answered in: the one in its path, else its app's, else the server's. */
+  version: ApiVersion;
   /** Unix seconds of the request. */
   now: number;
   publicUrl: string;

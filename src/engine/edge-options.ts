@@ -9,6 +9,8 @@ export interface EdgeOptions {
   until?: number;
   after?: string;
   before?: string;
+  /** Where the page starts in an offset-paged edge's links (v2.0–v2.2 friends): shown, never used to seek. */
+  offset?: number;
   /** As written; only edges declared `ordered` act on it. */
   order?: EdgeOrder;
   /** `stream` lists a whole conversation, replies included; only edges with a stream association act on it. */
@@ -42,8 +44,12 @@ export function readEdgeOptions(raw: Record<string, string | undefined>, limits:
   const until = readTime('until', raw.until);
   if (since !== undefined) options.since = since;
   if (until !== undefined) options.until = until;
-  if (raw.after !== undefined && raw.after !== '') options.after = raw.after;
-  if (raw.before !== undefined && raw.before !== '') options.before = raw.before;
+  // Offset-paged links (v2.0–v2.2) carry the cursor as `__after_id` / `__before_id`.
+  const after = raw.after || raw.__after_id;
+  const before = raw.before || raw.__before_id;
+  if (after !== undefined && after !== '') options.after = after;
+  if (before !== undefined && before !== '') options.before = before;
+  if (raw.offset !== undefined && raw.offset !== '') options.offset = readOffset(raw.offset);
   const order = readChoice('order', raw.order, ORDERS);
   const filter = readChoice('filter', raw.filter, FILTERS);
   if (order !== undefined) options.order = order;
@@ -52,6 +58,11 @@ export function readEdgeOptions(raw: Record<string, string | undefined>, limits:
     throw GraphError.invalidParameter('The parameters after and before cannot be used together');
   }
   return options;
+}
+
+function readOffset(value: string): number {
+  if (!/^\s*\d{1,9}\s*$/.test(value)) throw GraphError.invalidParameter(`The parameter offset must be a non-negative integer, not "${clip(value)}"`);
+  return Number(value);
 }
 
 function readLimit(value: string | undefined, limits: PageLimits): number {

@@ -10,6 +10,8 @@ import { renderEdgeItems } from './edge-items.js';
 import type { Json } from './render.js';
 import { loadSpecialEdge } from './special-edges.js';
 import { loadSummaries } from './summaries.js';
+import { offsetPaging } from './offset-paging.js';
+import { rules } from '../schema/versions.js';
 
 export interface EdgeRequest {
   /** Paging options as written: query parameters for an edge path, modifiers for a nested edge. */
@@ -115,6 +117,9 @@ function pagingOf(
   const positioned = backwards || options.after !== undefined;
   const path = `/${externalId(context, parentType, parent)}/${edge.name}`;
   const params = request.nested ? nestedParams(context, options, request.children) : topLevelParams(options, request);
+  if (edge.offsetPaging && rules.has(edge.offsetPaging, context.version)) {
+    return offsetPaging({ link: (query) => context.link(path, { ...params, ...query }), before, after, page, options, positioned, backwards });
+  }
   const paging: Json = { cursors: { before, after } };
   if (positioned && (!backwards || page.more)) paging.previous = context.link(path, { ...params, before });
   if (backwards || page.more) paging.next = context.link(path, { ...params, after });
@@ -125,8 +130,7 @@ function pagingOf(
 /** An edge path's links repeat every parameter the client sent, with the cursor replaced. */
 function topLevelParams(options: EdgeOptions, request: EdgeRequest): Record<string, string> {
   const params: Record<string, string> = { ...request.requestParams };
-  delete params.after;
-  delete params.before;
+  for (const name of ['after', 'before', 'offset', '__after_id', '__before_id']) delete params[name];
   params.limit = String(options.limit);
   return params;
 }

@@ -1,3 +1,4 @@
+import { rules, type BooleanResult } from '../schema/versions.js';
 import { GraphError } from '../errors.js';
 import { fetchImage, tooLarge } from '../media/fetch-image.js';
 import { inspectImage, type ImageInfo } from '../media/image-check.js';
@@ -15,7 +16,6 @@ import type { Json } from './render.js';
 import { updateAppSettings } from './app-settings.js';
 import { deleteTestUser, prepareTestUser, updateTestUser } from './test-users.js';
 
-const SUCCESS = { success: true };
 /** Most comments and replies one delete cascades through; beyond that the delete is refused rather than left half done. */
 const MAX_CASCADE = 100_000;
 
@@ -40,7 +40,7 @@ export async function postToEdge(
   edgeName: string,
   params: Record<string, string>,
   extras: PostExtras = {},
-): Promise<Json> {
+): Promise<Json | BooleanResult> {
   const { object: named, type } = await loadRoot(context, idText, 'post');
   const edge = writableEdge(context, type, edgeName, idText, extras.itemText, 'post');
   const post = edge.post!;
@@ -93,7 +93,7 @@ export async function postToEdge(
   }
   // Only a committed row's image is put in place; a crash before this leaves a staged file the sweep settles.
   if (image) await context.media.store.publish(image.key);
-  if (!post.creates) return SUCCESS;
+  if (!post.creates) return rules.booleanResult(context.version);
   const createdId = externalId(context, context.schema.type(post.creates)!, { id: results[0] as ObjectId, owner: viewer } as StoredObject);
   if (params.fields !== undefined) return readAsWriter(context, post.creates, createdId, params.fields);
   if (storyIndex === undefined) return { id: createdId };
@@ -105,7 +105,7 @@ export async function postToEdge(
  * `POST /<id>`: the one update path. A person sets the fields the schema marks writable on what
  * they wrote; an app renames its test users or sets their password.
  */
-export async function updateNode(context: ReadContext, idText: string, params: Record<string, string>): Promise<Json> {
+export async function updateNode(context: ReadContext, idText: string, params: Record<string, string>): Promise<Json | BooleanResult> {
   if (context.viewer.kind === 'app') {
     const own = idText === 'app' || idText === String(context.viewer.app.id);
     return own ? updateAppSettings(context, params) : updateTestUser(context, idText, params);
@@ -120,7 +120,7 @@ export async function updateNode(context: ReadContext, idText: string, params: R
     throw GraphError.invalidParameter(`Nothing to update: give ${writable.map((def) => def.name).join(' or ')}`);
   }
   await context.store.write([{ op: 'updateObject', id: object.id, data: changes, updatedTime: context.now }]);
-  return params.fields === undefined ? SUCCESS : readAsWriter(context, type.name, idText, params.fields);
+  return params.fields === undefined ? rules.booleanResult(context.version) : readAsWriter(context, type.name, idText, params.fields);
 }
 
 /**
@@ -200,7 +200,7 @@ function isTrue(value: unknown): boolean {
  * asks, the same POST from the other side confirms. Asking again, or asking someone already
  * linked, changes nothing.
  */
-async function postRequest(context: ReadContext, post: EdgePost, parent: ObjectId, viewer: ObjectId, itemText: string): Promise<Json> {
+async function postRequest(context: ReadContext, post: EdgePost, parent: ObjectId, viewer: ObjectId, itemText: string): Promise<Json | BooleanResult> {
   if (parent !== viewer) throw GraphError.permission('Only the person making a request may post it');
   const { object: item, type } = await loadRoot(context, itemText, 'post');
   if (type.name !== post.item) throw GraphError.objectNotFound(itemText, 'post');
@@ -214,17 +214,17 @@ async function postRequest(context: ReadContext, post: EdgePost, parent: ObjectI
     context.store.getExisting(request, [[parent, item.id]]),
     context.store.getExisting(first.assoc, [firstEnds]),
   ]);
-  if (linked.size > 0) return SUCCESS;
+  if (linked.size > 0) return rules.booleanResult(context.version);
   if (asked.size === 0) {
     await context.store.write([{ op: 'addAssoc', type: request, id1: item.id, id2: parent, time: context.now }]);
-    return SUCCESS;
+    return rules.booleanResult(context.version);
   }
   // Confirmed: link both sides and clear the request (both ways, in case both asked at once).
   await writePost(context, post, parties, undefined, [
     { op: 'removeAssoc', type: request, id1: parent, id2: item.id },
     { op: 'removeAssoc', type: request, id1: item.id, id2: parent },
   ]);
-  return SUCCESS;
+  return rules.booleanResult(context.version);
 }
 
 /** The node a link's end names: one of the POST's parties, or a reference to the node the same write creates. */
@@ -235,7 +235,7 @@ function linkEnd(parties: Parties, name: Party): IdOrRef {
 }
 
 /** `DELETE /<id>/<edge>`: undoes a link-only POST (unlike). */
-export async function deleteFromEdge(context: ReadContext, idText: string, edgeName: string, itemText?: string): Promise<Json> {
+export async function deleteFromEdge(context: ReadContext, idText: string, edgeName: string, itemText?: string): Promise<Json | BooleanResult> {
   const { object, type } = await loadRoot(context, idText, 'delete');
   const edge = writableEdge(context, type, edgeName, idText, itemText, 'delete');
   const post = edge.post!;
@@ -243,7 +243,7 @@ export async function deleteFromEdge(context: ReadContext, idText: string, edgeN
   const viewer = requirePublisher(context, post.scope!);
   const party = (name: Party): number => (name === 'parent' ? object.id : viewer);
   await context.store.write(post.links.map((link) => ({ op: 'removeAssoc' as const, type: link.assoc, id1: party(link.from), id2: party(link.to) })));
-  return SUCCESS;
+  return rules.booleanResult(context.version);
 }
 
 /**
@@ -251,7 +251,7 @@ export async function deleteFromEdge(context: ReadContext, idText: string, edgeN
  * nodes its type says go with it (a photo's stories), all their comments and the replies to those,
  * in one transaction; with an app token, one of the app's test users.
  */
-export async function deleteNode(context: ReadContext, idText: string): Promise<Json> {
+export async function deleteNode(context: ReadContext, idText: string): Promise<Json | BooleanResult> {
   if (context.viewer.kind === 'app') return deleteTestUser(context, idText);
   const viewer = requirePublisher(context, PUBLISH);
   const { object, type } = await loadRoot(context, idText, 'delete');
@@ -268,7 +268,7 @@ export async function deleteNode(context: ReadContext, idText: string): Promise<
   // Only after the commit: a failed delete must leave the photo whole.
   const key = type.ownsMedia ? imageKeyOf(object.data) : undefined;
   if (key) await context.media.store.remove(key);
-  return SUCCESS;
+  return rules.booleanResult(context.version);
 }
 
 /** Whether the object was written on this person's wall (a friend's post to their timeline). */
@@ -330,7 +330,7 @@ function writableEdge(
   itemText: string | undefined,
   method: 'post' | 'delete',
 ): EdgeDef {
-  const edge = context.schema.edge(type, edgeName);
+  const edge = context.schema.edge(type, edgeName, context.version);
   const named = itemText === undefined || itemText === edge?.alias || edge?.post?.item !== undefined;
   if (!edge || !named) throw GraphError.unknownPath(`/${[edgeName, itemText].filter((part) => part !== undefined).join('/')}`);
   if (!edge.post) throw GraphError.objectNotFound(`${idText}/${edgeName}`, method);

@@ -1,3 +1,4 @@
+import { rules, type BooleanResult } from '../schema/versions.js';
 import { deauthorize, orderPermissions, revokePermission } from '../auth/grants.js';
 import { GraphError } from '../errors.js';
 import type { ReadContext } from './context.js';
@@ -13,9 +14,9 @@ export async function answerPermissions(
   idText: string,
   method: 'get' | 'post' | 'delete',
   scope: string | undefined,
-): Promise<Json> {
+): Promise<Json | BooleanResult> {
   const { object, type } = await loadRoot(context, idText, method === 'delete' ? 'delete' : 'get');
-  if (!context.schema.edge(type, 'permissions')) throw GraphError.unknownPath(`/permissions${scope === undefined ? '' : `/${scope}`}`);
+  if (!context.schema.edge(type, 'permissions', context.version)) throw GraphError.unknownPath(`/permissions${scope === undefined ? '' : `/${scope}`}`);
   if (scope !== undefined) requireKnownPermission(context, scope);
   const { viewer, store } = context;
   if (viewer.kind !== 'app' && object.id !== viewer.userId) throw GraphError.permission();
@@ -27,7 +28,7 @@ export async function answerPermissions(
   if (method !== 'delete') throw GraphError.objectNotFound(`${idText}/permissions`, method);
   if (scope === undefined) await deauthorize(store, viewer.app.id, object.id, context.now);
   else await revokePermission(store, viewer.app.id, object.id, scope);
-  return { success: true };
+  return rules.booleanResult(context.version);
 }
 
 /**
@@ -35,5 +36,5 @@ export async function answerPermissions(
  * the real service's answer for such a name is not confirmed; code 100 is.
  */
 export function requireKnownPermission(context: ReadContext, name: string): void {
-  if (!context.schema.offersScope(name)) throw GraphError.invalidParameter(`Invalid permission: ${name.slice(0, 64)}`);
+  if (!context.schema.offersScope(name, context.version)) throw GraphError.invalidParameter(`Invalid permission: ${name.slice(0, 64)}`);
 }

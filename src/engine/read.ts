@@ -21,11 +21,11 @@ export interface NodeRead {
 export async function readNode(context: ReadContext, idText: string, read: NodeRead = {}): Promise<Json> {
   const { object, type } = await loadRoot(context, idText);
   const selections = read.fields === undefined ? undefined : withEdgeDefaults(context, type.name, parseFields(read.fields), read.edgeDefaults);
-  const node = (await renderNodes(context, type, [object], selections)).get(object.id)!;
+  const node = (await renderNodes(context, type, [object], selections, true)).get(object.id)!;
   if (!read.metadata) return node;
   // Every rendered node carries its id; metadata goes just before it.
   const { id, ...rest } = node;
-  const metadata = renderMetadata(type, (edge) => context.link(`/${String(id)}/${edge}`, context.linkParams));
+  const metadata = renderMetadata(context.schema, context.version, type, (edge) => context.link(`/${String(id)}/${edge}`, context.linkParams));
   return { ...rest, metadata, id };
 }
 
@@ -42,7 +42,7 @@ export async function readEdge(
 ): Promise<Json | Redirect> {
   const roots = await loadRoots(context, [idText]);
   // Pictures are public: the same answer whoever asks, with or without a token.
-  if (aliasText === undefined && context.schema.edge(roots[0]!.type, edgeName)?.special === 'picture') return pictureAnswer(context.publicUrl, params);
+  if (aliasText === undefined && context.schema.edge(roots[0]!.type, edgeName, context.version)?.special === 'picture') return pictureAnswer(context.publicUrl, params);
   const [answer] = await readEdgeOf(context, roots, edgeName, params, aliasText);
   return answer!;
 }
@@ -55,7 +55,7 @@ export async function readManyNodes(context: ReadContext, idTexts: readonly stri
   const rendered = new Map<number, Json>();
   for (const [type, objects] of byType) {
     const selections = parsed === undefined ? undefined : withEdgeDefaults(context, type.name, parsed, read.edgeDefaults);
-    for (const [id, node] of await renderNodes(context, type, objects, selections)) rendered.set(id, node);
+    for (const [id, node] of await renderNodes(context, type, objects, selections, true)) rendered.set(id, node);
   }
   return keyedByText(idTexts, roots.map((root) => rendered.get(root.object.id)!));
 }
@@ -78,7 +78,7 @@ async function readEdgeOf(
   const children = params.fields === undefined ? undefined : parseFields(params.fields);
   const answers = new Map<number, Json>();
   for (const [type, objects] of groupByType(roots)) {
-    const edge = context.schema.edge(type, edgeName);
+    const edge = context.schema.edge(type, edgeName, context.version);
     if (!edge || (aliasText !== undefined && aliasText !== edge.alias)) {
       throw GraphError.unknownPath(`/${[edgeName, aliasText].filter((part) => part !== undefined).join('/')}`);
     }
@@ -123,7 +123,7 @@ function withEdgeDefaults(
   if (given.length === 0) return selections;
   const type = context.schema.type(typeName)!;
   return selections.map((selection) => {
-    if (!context.schema.edge(type, selection.name)) return selection;
+    if (!context.schema.edge(type, selection.name, context.version)) return selection;
     const modifiers = { ...selection.modifiers };
     for (const name of given) modifiers[name] ??= defaults![name]!;
     return { ...selection, modifiers };

@@ -25,8 +25,10 @@ export async function renderNodes(
   type: NodeTypeDef,
   objects: readonly StoredObject[],
   selections: readonly Selection[] | undefined,
+  /** The objects were named by the request's path (a read without `fields` may then get more defaults). */
+  root = false,
 ): Promise<Map<number, Json>> {
-  const plan = planSelection(context.schema, type, selections);
+  const plan = planSelection(context.schema, context.version, type, selections, root);
   await context.budget.pace();
   const access = await loadAccess(
     context,

@@ -1,4 +1,5 @@
 import type { EdgeDef } from '../schema/definition.js';
+import { rules } from '../schema/versions.js';
 import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import type { Listing } from './listing.js';
@@ -13,7 +14,9 @@ export async function loadSummaries(
 ): Promise<Map<number, Json>> {
   const ids = parents.map((parent) => parent.id);
   const viewerId = context.viewer.userId;
-  const kind = edge.summary ?? 'count';
+  // Before v2.4 a likes summary was a count like any other.
+  const summary = edge.summary ?? 'count';
+  const kind = summary === 'likes' && !rules.has('likes-summary-can-like', context.version) ? 'count' : summary;
   const [counts, liked] = await Promise.all([
     listing.assoc ? context.store.getCounts(listing.assoc, ids) : new Map<number, number>(),
     kind === 'likes' && listing.assoc && viewerId !== null

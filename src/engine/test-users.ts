@@ -5,6 +5,7 @@
  * when the app is installed for them, grants and a short-lived token. Only the app itself, with
  * its app token, may list, change or delete them.
  */
+import { rules, type BooleanResult } from '../schema/versions.js';
 import { randomBytes, randomInt } from 'node:crypto';
 import { grantedScopes } from '../auth/grants.js';
 import { issueLoginCodes } from '../auth/login-links.js';
@@ -87,7 +88,7 @@ export async function testUserItems(context: ReadContext, rows: readonly Associa
 }
 
 /** `POST /<test user>` with `name` and/or `password`, both changed in one transaction. */
-export async function updateTestUser(context: ReadContext, idText: string, params: Record<string, string>): Promise<Json> {
+export async function updateTestUser(context: ReadContext, idText: string, params: Record<string, string>): Promise<Json | BooleanResult> {
   const user = await loadTestUser(context, idText, 'post');
   const name = params.name === undefined || params.name === '' ? undefined : readName(params.name);
   const password = params.password === undefined || params.password === '' ? undefined : readPassword(params.password);
@@ -100,15 +101,15 @@ export async function updateTestUser(context: ReadContext, idText: string, param
     ops.push({ op: 'setCredentials', userId: user.id, email, passwordHash: await hashPassword(password) });
   }
   await context.store.write(ops);
-  return { success: true };
+  return rules.booleanResult(context.version);
 }
 
 /** `DELETE /<test user>`: the person and all they own, their grants, tokens and credentials, in one transaction. */
-export async function deleteTestUser(context: ReadContext, idText: string): Promise<Json> {
+export async function deleteTestUser(context: ReadContext, idText: string): Promise<Json | BooleanResult> {
   const user = await loadTestUser(context, idText, 'delete');
   // Others' comments on what they wrote go with it, as when a post is deleted.
   await context.store.write([{ op: 'deleteUser', id: user.id, cascade: ['comments'] }]);
-  return { success: true };
+  return rules.booleanResult(context.version);
 }
 
 /** A user the viewing app made as a test user; anything else is refused to an app token. */

@@ -9,6 +9,7 @@ import { ControlPlane } from '../control/control-plane.js';
 import { RateLimits } from '../control/rate-limits.js';
 import { GraphError } from '../errors.js';
 import type { PageLimits } from '../engine/edge-options.js';
+import { DEFAULT_API_VERSION, type ApiVersion } from '../schema/versions.js';
 import { Schema } from '../schema/registry.js';
 import type { Store } from '../store/store.js';
 import { withOutbox } from '../webhooks/outbox.js';
@@ -29,7 +30,6 @@ import { dialogRoutes } from './dialog-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { interceptConnect, isIntercepted } from './intercept-proxy.js';
 import type { HostCredentials } from '../intercept/certificate-authority.js';
-import { API_VERSION } from './graph-response.js';
 import { sendError } from './reply.js';
 import type { AppSettings } from './settings.js';
 import { MAX_FILES } from './uploads.js';
@@ -66,6 +66,8 @@ export interface AppOptions {
   tokenLifetime?: number;
   /** Failed sign-ins allowed per email and per client address (defaults: 10 and 50 in 15 minutes). */
   signInLimits?: Partial<SignInLimits>;
+  /** The API version of unversioned calls without a token, or whose app names none (default v2.4). */
+  defaultVersion?: ApiVersion;
   /** Opens the control API (`/_loom/`) to any address, for requests that carry this key; loopback only without it. */
   adminKey?: string;
   /** Count calls against per-app and per-user budgets over a rolling hour, as the real service does (off by default). */
@@ -116,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     businessKey: await businessTokenKey(store),
     tokenLifetime: options.tokenLifetime ?? SHORT_LIVED_SECONDS,
     signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
+    defaultVersion: options.defaultVersion ?? DEFAULT_API_VERSION,
     control: new ControlPlane(store, clock, options.journalSize),
     rateLimits: options.rateLimits ? new RateLimits(store, clock) : undefined,
     webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks, ownPort: () => ownPort },
@@ -132,12 +135,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomBytes(8).toString('base64url').slice(0, 11),
     requestIdHeader: false,
     ...serverOptions(timeouts, MAX_HEADER_BYTES),
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, settings.defaultVersion),
     // A path that does not decode (`/v2.4/%ZZ`) is answered like any other bad request, without echoing it.
     frameworkErrors: (_error, request, reply) => {
       // Such a request skips the hooks: it is logged, and its headers set, here.
       request.log.info({ method: request.method, status: 400 }, 'request');
       reply.header('x-fb-trace-id', request.id);
+      reply.header('facebook-api-version', settings.defaultVersion);
       sendError(request, reply, GraphError.invalidParameter('The request path could not be read'));
     },
   });
@@ -169,7 +173,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Every answer names its version and trace id; Graph answers write their own type and caching (graph-response.ts).
   app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('facebook-api-version', API_VERSION);
+    // Graph answers name the version that answered; everything else answers in the server's.
+    if (!reply.hasHeader('facebook-api-version')) reply.header('facebook-api-version', settings.defaultVersion);
     reply.header('x-fb-trace-id', request.id);
     return payload;
   });

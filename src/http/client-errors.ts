@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { GraphError } from '../errors.js';
+import type { ApiVersion } from '../schema/versions.js';
 import { errorBody } from './error-envelope.js';
 
 /** Largest request head (request line and headers) Loom reads: long `fields` expressions fit. */
@@ -8,16 +9,17 @@ export const MAX_HEADER_BYTES = 512 * 1024;
 
 /**
  * Requests Node refuses before Fastify sees them (an oversized head, a garbled request line)
- * still get the Graph error envelope, so no client ever has to parse a different shape.
+ * still get the Graph error envelope, so no client ever has to parse a different shape. Nothing of
+ * the request was read, so the server's default version answers.
  */
-export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+export function answerClientError(error: Error & { code?: string }, socket: Socket, version: ApiVersion): void {
   if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
   const graphError = clientGraphError(error);
   const body = JSON.stringify(errorBody(graphError, randomBytes(8).toString('base64url').slice(0, 11)));
   socket.end(
     `HTTP/1.1 ${graphError.status} ${STATUS_TEXT[graphError.status] ?? 'Bad Request'}\r\n` +
       `Content-Type: application/json; charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `facebook-api-version: v2.4\r\nConnection: close\r\n\r\n${body}`,
+      `facebook-api-version: ${version}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 

@@ -8,6 +8,8 @@ import type { AppSettings } from './settings.js';
 import { readCookie, setCookie } from './cookies.js';
 import { consentPage, messagePage, signInPage } from './dialog-pages.js';
 import { versionedPaths } from './graph-request.js';
+import { answeringVersion, pathVersion } from './api-version.js';
+import type { AppRecord } from '../store/store.js';
 
 const COOKIE = 'loom_dialog';
 /** The dialog a browser was asked to sign in to, offered again once a login link signed it in. */
@@ -25,7 +27,6 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, new URLSearchParams(body as string));
   });
-  const knownScopes = new Set(settings.schema.allScopes());
   // Read once, like the business key: it never changes once made.
   const key = await ticketKey(settings.store);
   const throttle = new SignInThrottle(settings.signInLimits, settings.clock);
@@ -35,7 +36,11 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
       let dialog: DialogRequest;
       try {
         const ownOrigins = originsOf(request, settings.publicUrl);
-        dialog = await openDialog(settings.store, request.query as Record<string, unknown>, { knownScopes, ownOrigins });
+        // The permissions offered are those of the dialog's version: its path's, else its app's.
+        const fromPath = pathVersion((request.params as { version?: string }).version, ['dialog', 'oauth']);
+        const offersScope = (scope: string, app: AppRecord) =>
+          settings.schema.offersScope(scope, answeringVersion(fromPath, app, settings.defaultVersion));
+        dialog = await openDialog(settings.store, request.query as Record<string, unknown>, { offersScope, ownOrigins });
       } catch (error) {
         if (error instanceof DialogError) return sendPage(reply, 400, messagePage(error.title, error.message));
         throw error;

@@ -9,7 +9,8 @@ import { GraphError } from '../errors.js';
 import { answerWebhookEdge, WEBHOOK_EDGES } from '../webhooks/subscriptions-api.js';
 import { runBatch } from './batch.js';
 import { callerKnown, journalAnswer, type CallerNote } from './control-hooks.js';
-import { API_VERSION, presentError, presentRedirect, presentValue, type DebugMessage, type GraphResponse } from './graph-response.js';
+import { presentError, presentRedirect, presentValue, type DebugMessage, type GraphResponse } from './graph-response.js';
+import { AnsweringVersion } from './api-version.js';
 import type { GraphRequest } from './graph-request.js';
 import { linkBaseUrl } from './intercept-proxy.js';
 import { outputOptions } from './output-options.js';
@@ -24,20 +25,24 @@ import type { AppSettings } from './settings.js';
 export async function dispatch(settings: AppSettings, request: GraphRequest): Promise<GraphResponse> {
   const started = performance.now();
   const note: CallerNote = {};
-  const response = await respond(settings, request, note);
+  const version = new AnsweringVersion(settings.defaultVersion);
+  const response = await respond(settings, request, note, version);
   Object.assign(response.headers, note.headers);
+  // Errors too name the version that answered, as far as the request got before failing.
+  response.headers['Facebook-API-Version'] = version.current;
   journalAnswer(settings.control, request, response, note, performance.now() - started);
   return response;
 }
 
-async function respond(settings: AppSettings, request: GraphRequest, note: CallerNote): Promise<GraphResponse> {
+async function respond(settings: AppSettings, request: GraphRequest, note: CallerNote, version: AnsweringVersion): Promise<GraphResponse> {
   const options = outputOptions(request.params);
   try {
+    version.readPath(request.versionText, request.components);
     // The name is refused, never echoed: an error answer is not wrapped in it either.
     if (options.callbackRefused) throw GraphError.invalidParameter('The callback parameter must be a JavaScript name: letters, digits, _ and $, joined by dots');
     const normalised = withFieldsText(request);
     const notes = new Set<string>();
-    const outcome = await answer(settings, normalised, notes, note);
+    const outcome = await answer(settings, normalised, notes, note, version);
     if (outcome instanceof Redirect) return presentRedirect(outcome.location);
     const debug = [...notes].map((message): DebugMessage => ({ message, type: 'warning' }));
     return presentValue(options, { method: normalised.method, ifNoneMatch: normalised.headers['if-none-match'] }, 200, outcome, {}, debug);
@@ -66,21 +71,21 @@ function withFieldsText(request: GraphRequest): GraphRequest {
 }
 
 /** Notes on what the answer leaves out go to `notes`, for `debug=`. */
-async function answer(settings: AppSettings, graph: GraphRequest, notes: Set<string>, note: CallerNote): Promise<unknown> {
+async function answer(settings: AppSettings, graph: GraphRequest, notes: Set<string>, note: CallerNote, version: AnsweringVersion): Promise<unknown> {
   // A third component is an edge's alias (`accounts/test-users`) or the node a POST addresses (`friends/<id>`).
   const [id, edge, item, ...rest] = graph.components;
-  if (graph.params.ids !== undefined && edge === undefined) return answerIds(settings, graph, id, notes, note);
-  if (id === undefined) return answerRoot(settings, graph);
+  if (graph.params.ids !== undefined && edge === undefined) return answerIds(settings, graph, id, notes, note, version);
+  if (id === undefined) return answerRoot(settings, graph, version);
   if (graph.files.length > 1) throw GraphError.invalidParameter('Send one image per request');
   const upload = graph.files[0]?.bytes;
   if (edge === 'permissions' && (item !== undefined || graph.method === 'delete') && rest.length === 0) {
-    return answerPermissions(await readContext(settings, graph, id, notes, note), id, graph.method, item);
+    return answerPermissions(await readContext(settings, graph, id, notes, note, version), id, graph.method, item);
   }
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, item, ...rest].join('/')}`);
   if (!graph.accessToken && graph.method === 'get' && edge === 'picture' && item === undefined && id !== 'me') {
     return readPublicPicture(settings.store, settings.schema, settings.publicUrl ?? graph.origin, id, graph.params);
   }
-  const context = await readContext(settings, graph, id, notes, note);
+  const context = await readContext(settings, graph, id, notes, note, version);
   if (edge !== undefined && WEBHOOK_EDGES.has(edge) && item === undefined) {
     return answerWebhookEdge(context, settings.webhooks, id, edge, graph.method, graph.params);
   }
@@ -94,31 +99,47 @@ async function answer(settings: AppSettings, graph: GraphRequest, notes: Set<str
 }
 
 /** `POST /` with `batch`: each operation is dispatched in turn, exactly as if it came alone. */
-async function answerRoot(settings: AppSettings, graph: GraphRequest): Promise<unknown> {
+async function answerRoot(settings: AppSettings, graph: GraphRequest, version: AnsweringVersion): Promise<unknown> {
   if (graph.params.batch === undefined || graph.method !== 'post') throw GraphError.invalidParameter('No node specified');
   if (graph.inBatch) throw new GraphError(1, 'A batch operation cannot hold a batch of its own', { type: 'GraphBatchException' });
   // A bad batch token fails the whole call, as on the real service, not each operation that would use it.
-  if (graph.accessToken) await authenticate(settings, graph, '');
-  return runBatch(graph, (operation) => dispatch(settings, operation));
+  if (graph.accessToken) version.settle((await authenticate(settings, graph, '')).app);
+  // An operation whose relative_url names no version is answered in the batch's.
+  return runBatch(graph, (operation) => dispatch(settings, { ...operation, versionText: operation.versionText ?? graph.versionText }));
 }
 
 /** The most ids one `ids=` request may name. */
 export const MAX_IDS = 50;
 
 /** `GET /?ids=a,b` (nodes) and `GET /<edge>?ids=a,b` (one collection per id), keyed by each id as given. */
-async function answerIds(settings: AppSettings, graph: GraphRequest, edge: string | undefined, notes: Set<string>, note: CallerNote): Promise<unknown> {
+async function answerIds(
+  settings: AppSettings,
+  graph: GraphRequest,
+  edge: string | undefined,
+  notes: Set<string>,
+  note: CallerNote,
+  version: AnsweringVersion,
+): Promise<unknown> {
   if (graph.method !== 'get') throw GraphError.invalidParameter(`Unsupported ${graph.method} request with ids`);
   const ids = graph.params.ids!.split(',').map((id) => id.trim());
   if (ids.some((id) => id === '')) throw GraphError.invalidParameter('Cannot specify an empty identifier');
   if (ids.length > MAX_IDS) throw GraphError.invalidParameter(`Too many ids: at most ${MAX_IDS} may be requested at once`);
-  const context = await readContext(settings, graph, ids.includes('me') ? 'me' : ids[0]!, notes, note);
+  const context = await readContext(settings, graph, ids.includes('me') ? 'me' : ids[0]!, notes, note, version);
   if (edge !== undefined) return readManyEdges(context, ids, edge, graph.params);
   const { fields, limit, since, until } = graph.params;
   return readManyNodes(context, ids, { fields, edgeDefaults: { limit, since, until } });
 }
 
-async function readContext(settings: AppSettings, graph: GraphRequest, id: string, notes: Set<string>, note: CallerNote): Promise<ReadContext> {
+async function readContext(
+  settings: AppSettings,
+  graph: GraphRequest,
+  id: string,
+  notes: Set<string>,
+  note: CallerNote,
+  version: AnsweringVersion,
+): Promise<ReadContext> {
   const viewer = await authenticate(settings, graph, id);
+  const apiVersion = version.settle(viewer.app);
   await callerKnown(settings, graph, viewer, note);
   const publicUrl = linkBaseUrl(graph.origin, settings.publicUrl);
   // Links carry the token the way the request did: as a parameter when it came as one, never
@@ -130,6 +151,7 @@ async function readContext(settings: AppSettings, graph: GraphRequest, id: strin
     store: settings.store,
     schema: settings.schema,
     viewer,
+    version: apiVersion,
     now: settings.clock.now(),
     publicUrl,
     profileHost: settings.profileHost,
@@ -141,7 +163,7 @@ async function readContext(settings: AppSettings, graph: GraphRequest, id: strin
     notes,
     link: (path, params) => {
       const query = new URLSearchParams(params).toString();
-      return `${publicUrl}/${API_VERSION}${path}${query ? `?${query}` : ''}`;
+      return `${publicUrl}/${apiVersion}${path}${query ? `?${query}` : ''}`;
     },
   });
 }

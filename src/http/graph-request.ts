@@ -18,6 +18,8 @@ export interface GraphRequest {
   method: GraphMethod;
   /** Path components after the optional version prefix, percent-decoded. */
   components: string[];
+  /** The version prefix of the path as written (`v2.3`), published or not; undefined when there is none. */
+  versionText: string | undefined;
   /** Query string and body parameters together (the body wins), in the order they were sent. */
   params: Record<string, string>;
   accessToken: string | undefined;
@@ -58,7 +60,7 @@ export function buildGraphRequest(parts: RequestParts): GraphRequest {
   const queryStart = parts.url.indexOf('?');
   const path = queryStart === -1 ? parts.url : parts.url.slice(0, queryStart);
   const components = path.split('/').filter((part) => part !== '').map(safeDecode);
-  if (components.length > 0 && VERSION.test(components[0]!)) components.shift();
+  const versionText = components.length > 0 && VERSION.test(components[0]!) ? components.shift() : undefined;
 
   const params: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(queryStart === -1 ? '' : parts.url.slice(queryStart + 1))) params[key] = value;
@@ -71,6 +73,7 @@ export function buildGraphRequest(parts: RequestParts): GraphRequest {
   return {
     method,
     components,
+    versionText,
     params,
     accessToken: params.access_token || parts.defaultToken,
     headers: parts.headers,

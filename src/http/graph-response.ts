@@ -4,8 +4,6 @@ import { reformatTimes } from './date-format.js';
 import { authenticateHeader, errorBody } from './error-envelope.js';
 import type { OutputOptions } from './output-options.js';
 
-/** The API version Loom speaks, named in every answer's `Facebook-API-Version` header and in its links. */
-export const API_VERSION = 'v2.4';
 export const JSON_TYPE = 'application/json; charset=UTF-8';
 const JSONP_TYPE = 'text/javascript; charset=UTF-8';
 const PICTURE_REDIRECT_TYPE = 'image/jpeg';
@@ -27,11 +25,13 @@ export interface DebugMessage {
   link?: string;
 }
 
-/** Headers every Graph answer carries, the one error-free way to write them. */
+/**
+ * Headers every Graph answer carries, the one error-free way to write them. `Facebook-API-Version`
+ * is added by whoever knows which version answered (dispatch, or the app's default for the rest).
+ */
 function commonHeaders(contentType: string): Record<string, string> {
   return {
     'Content-Type': contentType,
-    'Facebook-API-Version': API_VERSION,
     'Access-Control-Allow-Origin': '*',
     'Cache-Control': 'private, no-cache, no-store, must-revalidate',
     Pragma: 'no-cache',

@@ -6,6 +6,7 @@ import type { PageLimits } from '../engine/edge-options.js';
 import type { FetchLimits } from '../media/fetch-image.js';
 import type { MediaStore } from '../media/media-store.js';
 import type { Schema } from '../schema/registry.js';
+import type { ApiVersion } from '../schema/versions.js';
 import type { Store } from '../store/store.js';
 import type { CallbackRules } from '../webhooks/callback-url.js';
 import type { WebhookSettings } from '../webhooks/settings.js';
@@ -23,6 +24,8 @@ export interface AppSettings {
   businessKey: string;
   tokenLifetime: number;
   signInLimits: SignInLimits;
+  /** The API version of unversioned calls without a token, or whose app names none. */
+  defaultVersion: ApiVersion;
   /** The test control plane: shared clock state, faults, the journal, snapshots. */
   control: ControlPlane;
   /** Per-app and per-user call budgets, when the server counts them. */

@@ -4,6 +4,7 @@
  * declarations; adding a type is adding a file under `types/`, never a change in the engine.
  */
 import type { StoredObject } from '../store/store.js';
+import type { RuleName } from './versions.js';
 
 /** What the schema's computed fields may know about the request. */
 export interface FieldContext {
@@ -53,6 +54,8 @@ export interface FieldDef {
   source?: FieldSource;
   /** `POST /<id>` by the node's owner may set this (data) field, up to this many characters. */
   writable?: { maxLength: number };
+  /** The field exists only in the API versions where this rule of versions.ts holds; in every version when absent. */
+  versions?: RuleName;
 }
 
 /** Shape of an edge's `summary` object. */
@@ -99,6 +102,10 @@ export interface EdgeDef {
   alias?: string;
   /** POST to the edge creates a node or links the viewer; DELETE on the edge undoes a link-only POST. */
   post?: EdgePost;
+  /** The edge exists only in the API versions where this rule of versions.ts holds; in every version when absent. */
+  versions?: RuleName;
+  /** In the API versions where this rule holds, paging links count items (`offset`) instead of showing cursors. */
+  offsetPaging?: RuleName;
 }
 
 export type Visibility =
@@ -145,6 +152,13 @@ export interface NodeTypeDef {
   deletesWith?: string[];
   /** Fields sent when the request names none; `id` is always appended last. */
   defaultFields: string[];
+  /**
+   * The richer set sent instead where the `minimal-default-fields` rule does not hold (before
+   * v2.4), in the order the real service sent them (fields or edges, `id` first). With
+   * `rootOnly`, only a node read by its own path gets it: people listed in an edge or named by
+   * `from` kept the minimal set in every version.
+   */
+  fullDefaultFields?: { names: string[]; rootOnly?: boolean };
   fields: FieldDef[];
   edges: EdgeDef[];
 }

@@ -3,6 +3,8 @@
  * render it as they receive it, so keys and entries keep a stable order: the declaration order.
  */
 import type { NodeTypeDef } from './definition.js';
+import type { Schema } from './registry.js';
+import type { ApiVersion } from './versions.js';
 
 export interface FieldMetadata {
   name: string;
@@ -18,12 +20,12 @@ export interface NodeMetadata {
 }
 
 /** `connectionUrl` knows the node's shown id, the base URL and the caller's token; the schema knows none. */
-export function renderMetadata(type: NodeTypeDef, connectionUrl: (edge: string) => string): NodeMetadata {
+export function renderMetadata(schema: Schema, version: ApiVersion, type: NodeTypeDef, connectionUrl: (edge: string) => string): NodeMetadata {
   const connections: Record<string, string> = {};
-  for (const edge of type.edges) connections[edge.name] = connectionUrl(edge.name);
+  for (const edge of schema.edgesIn(type, version)) connections[edge.name] = connectionUrl(edge.name);
   return {
     type: type.name,
-    fields: type.fields.map((field) => ({ name: field.name, description: field.description, type: field.type })),
+    fields: schema.fieldsIn(type, version).map((field) => ({ name: field.name, description: field.description, type: field.type })),
     connections,
   };
 }

@@ -2,16 +2,14 @@
  * The permission catalogue: every permission an app may ask for, with what granting it means,
  * grouped for the person choosing them (the Explorer's token panel, the sign-in dialog's consent
  * page). Test-user creation, the dialog and `/me/permissions` accept the names this table offers
- * in the API version Loom serves. What each permission unlocks is read from the schema, so the
+ * in the API version of the request. What each permission unlocks is read from the schema, so the
  * explanation cannot drift from what the engine enforces.
  */
 import type { Schema } from './registry.js';
+import { DEFAULT_API_VERSION, withinVersions, type ApiVersion } from './versions.js';
 
 /** Granted with every authorisation and revoked only with the whole app: a POST that names it needs no permission at all. */
 export const ALWAYS_GRANTED = 'public_profile';
-
-/** The API version whose catalogue Loom offers. */
-export const CATALOGUE_VERSION = 'v2.4';
 
 type GroupName = 'Basics' | 'Profile' | 'Friends' | 'Activity' | 'Actions' | 'Publishing' | 'Pages' | 'Insights and ads' | 'Retired';
 
@@ -26,6 +24,8 @@ export interface PermissionDef {
   description: string;
   since: string;
   until?: string;
+  /** In the versions that offer it, this permission also reads what that one does (read_stream what user_posts does). */
+  reads?: string;
 }
 
 const GROUP_TEXT: Record<GroupName, string> = {
@@ -78,9 +78,9 @@ export const PERMISSIONS: readonly PermissionDef[] = [
   { name: 'read_audience_network_insights', group: 'Insights and ads', since: 'v2.4', description: 'Audience Network insights of the apps the person owns.' },
   { name: 'ads_read', group: 'Insights and ads', since: 'v2.2', description: 'Read the ad accounts the person has access to.' },
   { name: 'ads_management', group: 'Insights and ads', since: 'v1.0', description: 'Manage the ad accounts the person has access to.' },
-  { name: 'read_stream', group: 'Retired', since: 'v1.0', until: 'v2.4', description: 'The news feed; user_posts took its place.' },
-  { name: 'user_status', group: 'Retired', since: 'v1.0', until: 'v2.4', description: 'Status updates; user_posts took its place.' },
-  { name: 'user_groups', group: 'Retired', since: 'v1.0', until: 'v2.4', description: 'Groups the person is in; user_managed_groups took its place.' },
+  { name: 'read_stream', group: 'Retired', since: 'v1.0', until: 'v2.4', reads: 'user_posts', description: 'The news feed; user_posts took its place.' },
+  { name: 'user_status', group: 'Retired', since: 'v1.0', until: 'v2.4', reads: 'user_posts', description: 'Status updates; user_posts took its place.' },
+  { name: 'user_groups', group: 'Retired', since: 'v1.0', until: 'v2.4', reads: 'user_managed_groups', description: 'Groups the person is in; user_managed_groups took its place.' },
   { name: 'read_mailbox', group: 'Retired', since: 'v1.0', until: 'v2.4', description: "The person's inbox." },
   { name: 'manage_notifications', group: 'Retired', since: 'v1.0', until: 'v2.4', description: "The person's notifications." },
   { name: 'read_friendlists', group: 'Retired', since: 'v1.0', until: 'v2.3', description: 'Friend lists; read_custom_friendlists took its place.' },
@@ -94,21 +94,19 @@ export const PERMISSIONS: readonly PermissionDef[] = [
 
 const byName = new Map(PERMISSIONS.map((permission) => [permission.name, permission]));
 
-/** `v2.10` sorts after `v2.9`. */
-function versionNumber(version: string): number {
-  const [major, minor] = version.slice(1).split('.').map(Number);
-  return major! * 1000 + minor!;
-}
-
 /** Whether the catalogue offers the permission in this version. */
-export function offeredIn(permission: PermissionDef, version: string = CATALOGUE_VERSION): boolean {
-  const at = versionNumber(version);
-  return versionNumber(permission.since) <= at && (permission.until === undefined || at < versionNumber(permission.until));
+export function offeredIn(permission: PermissionDef, version: ApiVersion = DEFAULT_API_VERSION): boolean {
+  return withinVersions(version, permission.since, permission.until);
 }
 
 /** The permissions offered in this version, in catalogue order. */
-export function offeredPermissions(version: string = CATALOGUE_VERSION): PermissionDef[] {
+export function offeredPermissions(version: ApiVersion = DEFAULT_API_VERSION): PermissionDef[] {
   return PERMISSIONS.filter((permission) => offeredIn(permission, version));
+}
+
+/** The permissions that, in this version, read what `scope` reads: itself and those standing in for it. */
+export function readersOf(scope: string, version: ApiVersion): string[] {
+  return [scope, ...PERMISSIONS.filter((permission) => permission.reads === scope && offeredIn(permission, version)).map((permission) => permission.name)];
 }
 
 /** A permission's entry in the catalogue, whatever versions offered it. */

@@ -11,7 +11,8 @@ import { pageType } from './types/page.js';
 import { photoType } from './types/photo.js';
 import { postType } from './types/post.js';
 import { userType } from './types/user.js';
-import { offeredPermissions } from './permissions.js';
+import { offeredIn, offeredPermissions, permissionDef } from './permissions.js';
+import { DEFAULT_API_VERSION, rules, type ApiVersion } from './versions.js';
 
 
 interface TypeIndex {
@@ -23,7 +24,8 @@ export class Schema {
   readonly types: readonly NodeTypeDef[];
   private readonly byName = new Map<string, NodeTypeDef>();
   private readonly indexes = new Map<string, TypeIndex>();
-  private readonly scopes = new Set(offeredPermissions().map((permission) => permission.name));
+  /** Permissions the declarations name (the catalogue says in which versions each is offered). */
+  private readonly scopes = new Set<string>();
 
   constructor(types: readonly NodeTypeDef[]) {
     this.types = types;
@@ -61,22 +63,47 @@ export class Schema {
     return this.byName.get(name);
   }
 
-  field(type: NodeTypeDef, name: string): FieldDef | undefined {
-    return this.indexes.get(type.name)?.fields.get(name);
+  /** The field of that name in this API version (by default, the version unversioned calls get). */
+  field(type: NodeTypeDef, name: string, version: ApiVersion = DEFAULT_API_VERSION): FieldDef | undefined {
+    const field = this.indexes.get(type.name)?.fields.get(name);
+    return field && rules.allows(field.versions, version) ? field : undefined;
   }
 
-  edge(type: NodeTypeDef, name: string): EdgeDef | undefined {
-    return this.indexes.get(type.name)?.edges.get(name);
+  /** The edge of that name in this API version. */
+  edge(type: NodeTypeDef, name: string, version: ApiVersion = DEFAULT_API_VERSION): EdgeDef | undefined {
+    const edge = this.indexes.get(type.name)?.edges.get(name);
+    return edge && rules.allows(edge.versions, version) ? edge : undefined;
   }
 
-  /** The permissions an app can request: the catalogue's (permissions.ts) and any the schema relies on, sorted. */
-  allScopes(): string[] {
-    return [...this.scopes].sort();
+  /** The type's fields and edges that exist in this API version, in declaration order. */
+  fieldsIn(type: NodeTypeDef, version: ApiVersion): FieldDef[] {
+    return type.fields.filter((field) => rules.allows(field.versions, version));
   }
 
-  /** Whether an app may request this permission. */
-  offersScope(name: string): boolean {
-    return this.scopes.has(name);
+  edgesIn(type: NodeTypeDef, version: ApiVersion): EdgeDef[] {
+    return type.edges.filter((edge) => rules.allows(edge.versions, version));
+  }
+
+  /** What a read without `fields` sends in this API version, for a node read by its own path (`root`) or inside another answer. */
+  defaultFields(type: NodeTypeDef, version: ApiVersion, root: boolean): string[] {
+    const full = type.fullDefaultFields;
+    if (!full || rules.has('minimal-default-fields', version) || (full.rootOnly && !root)) return type.defaultFields;
+    return full.names.filter((name) => this.field(type, name, version) ?? this.edge(type, name, version));
+  }
+
+  /**
+   * The permissions an app can request in this API version, sorted: those the catalogue
+   * (permissions.ts) offers in it, and any the schema relies on that the catalogue does not list.
+   */
+  allScopes(version: ApiVersion = DEFAULT_API_VERSION): string[] {
+    const unlisted = [...this.scopes].filter((name) => !permissionDef(name));
+    return [...offeredPermissions(version).map((permission) => permission.name), ...unlisted].sort();
+  }
+
+  /** Whether an app may request this permission in this API version. */
+  offersScope(name: string, version: ApiVersion = DEFAULT_API_VERSION): boolean {
+    const listed = permissionDef(name);
+    return listed ? offeredIn(listed, version) : this.scopes.has(name);
   }
 }
 
@@ -102,6 +129,9 @@ function indexType(type: NodeTypeDef): TypeIndex {
   }
   for (const name of type.defaultFields) {
     if (!fields.has(name)) throw new Error(`Schema: default field "${type.name}.${name}" is not a declared field`);
+  }
+  for (const name of type.fullDefaultFields?.names ?? []) {
+    if (!fields.has(name) && !edges.has(name)) throw new Error(`Schema: default field "${type.name}.${name}" is neither a field nor an edge`);
   }
   return { fields, edges };
 }

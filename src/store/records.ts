@@ -11,8 +11,8 @@ export type StoreRecord =
   | ({ record: 'object' } & StoredObject)
   | ({ record: 'association' } & Association)
   | { record: 'count'; id1: number; type: string; count: number }
-  /** The app's name lives in its application object, which comes with the objects. */
-  | ({ record: 'app' } & Omit<AppRecord, 'name'>)
+  /** The app's name and API version live in its application object, which comes with the objects. */
+  | ({ record: 'app' } & Omit<AppRecord, 'name' | 'apiVersion'>)
   | { record: 'grant'; appId: number; userId: number; scope: string; status: GrantStatus }
   | ({ record: 'credentials' } & Credentials)
   | { record: 'setting'; key: string; value: string }

@@ -28,6 +28,7 @@ export interface AppRow {
   business_id: number | null;
   created_time: number;
   redirect_uris: Structured<string[]>;
+  api_version: string | null;
 }
 
 export interface TokenRow {
@@ -81,6 +82,7 @@ export function toAppRecord(row: AppRow): AppRecord {
     businessId: row.business_id,
     createdTime: row.created_time,
     redirectUris: decoded(row.redirect_uris),
+    apiVersion: row.api_version ?? null,
   };
 }
 

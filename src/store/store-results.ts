@@ -34,5 +34,11 @@ export function createdAppRecord(id: ObjectId, app: NewApp): AppRecord {
     businessId: app.businessId ?? null,
     createdTime: app.createdTime,
     redirectUris: [...(app.redirectUris ?? [])],
+    apiVersion: app.apiVersion ?? null,
   };
+}
+
+/** The data of an app's object: its name, and its API version when one was chosen. */
+export function appData(app: NewApp): Record<string, unknown> {
+  return app.apiVersion ? { name: app.name, api_version: app.apiVersion } : { name: app.name };
 }

@@ -149,6 +149,8 @@ export interface AppRecord {
    * without query or fragment, each allowing itself and the paths below it.
    */
   redirectUris: string[];
+  /** The API version the app's unversioned calls are answered in (`v2.0`…); null: the server's default. */
+  apiVersion: string | null;
 }
 
 /**
@@ -171,6 +173,8 @@ export interface NewApp {
   createdTime: number;
   /** None when absent. */
   redirectUris?: readonly string[];
+  /** The server's default when absent. */
+  apiVersion?: string | null;
 }
 
 /** createApp was given a fixed id that an object, or a deleted app, already has. */

@@ -13,8 +13,9 @@ describe('loom app', () => {
   it('explains itself', () => {
     const help = loom('app', '--help');
     assert.equal(help.code, 0);
-    assert.match(help.stdout, /^Usage: loom app create --name NAME \[--id ID --secret SECRET\] \[--redirect-uri URL\]\.\.\. \[--business ID\] \[--require-proof\] \[--json\] \[--db PATH\|URL\]/);
+    assert.match(help.stdout, /^Usage: loom app create --name NAME \[--id ID --secret SECRET\] \[--redirect-uri URL\]\.\.\. \[--business ID\] \[--require-proof\]\n\s+\[--api-version V\] \[--json\] \[--db PATH\|URL\]/);
     assert.match(help.stdout, /loom app update ID \[--name NAME\]/);
+    assert.match(help.stdout, /\[--api-version V\] \[--restrictions JSON\]/);
     assert.match(help.stdout, /loom app delete ID \[--db PATH\|URL\]/);
     assert.match(help.stdout, /^\s+--db PATH\|URL\s+SQLite file or postgres:\/\/ URL/m);
     assert.match(help.stdout, /loom app list/);
@@ -51,8 +52,8 @@ describe('loom app', () => {
     assert.match(list.stdout, new RegExp(`^${strictId}\\s+yes\\s+-\\s+Strict App$`, 'm'));
     const listJson = loom('app', 'list', '--json', '--db', db);
     assert.deepEqual(JSON.parse(listJson.stdout), [
-      { id: app.id, name: 'My App', require_proof: false, business_id: null, redirect_uris: [] },
-      { id: strictId, name: 'Strict App', require_proof: true, business_id: null, redirect_uris: [] },
+      { id: app.id, name: 'My App', require_proof: false, business_id: null, redirect_uris: [], api_version: null },
+      { id: strictId, name: 'Strict App', require_proof: true, business_id: null, redirect_uris: [], api_version: null },
     ]);
     for (const output of [list.stdout, listJson.stdout]) {
       assert.ok(!output.includes(app.secret) && !output.includes(strictSecret), 'no secret is ever listed');
@@ -94,7 +95,7 @@ describe('loom app', () => {
     assert.match(created.stdout, /^ {2}Redirect URI: https:\/\/my\.app\/callback$/m);
     const id = /App id:\s+(\d+)/.exec(created.stdout)![1]!;
     assert.deepEqual(JSON.parse(loom('app', 'list', '--json', '--db', file).stdout), [
-      { id, name: 'Redirecting', require_proof: false, business_id: null, redirect_uris: ['https://my.app/callback', 'https://my.app/other/'] },
+      { id, name: 'Redirecting', require_proof: false, business_id: null, redirect_uris: ['https://my.app/callback', 'https://my.app/other/'], api_version: null },
     ]);
     const list = loom('app', 'list', '--db', file).stdout;
     assert.match(list, new RegExp(`^${id}\\s+no\\s+-\\s+Redirecting\\n\\s+redirect URI: https://my\\.app/callback\\n\\s+redirect URI: https://my\\.app/other/$`, 'm'));

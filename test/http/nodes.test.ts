@@ -43,12 +43,12 @@ describe('node reads over HTTP', () => {
     assert.equal(reply.text, `{"name":"Alice Arden","id":"${fixture.scoped(fixture.users.alice)}"}`);
   });
 
-  it('serves unversioned paths and other v2.x prefixes the same', async () => {
+  it('serves unversioned paths and later v2.x prefixes as v2.4, naming the version that answered', async () => {
     const expected = (await server.get('/v2.4/me', { access_token: token })).text;
-    for (const path of ['/me', '/v2.3/me', '/v2.5/me']) {
-      const reply = await server.get(path, { access_token: token });
+    for (const [path, version] of [['/me', 'v2.4'], ['/v2.5/me', 'v2.5'], ['/v2.12/me', 'v2.12'], ['/v3.1/me', 'v3.1']]) {
+      const reply = await server.get(path!, { access_token: token });
       assert.equal(reply.text, expected, path);
-      assert.equal(reply.headers.get('facebook-api-version'), 'v2.4');
+      assert.equal(reply.headers.get('facebook-api-version'), version);
     }
   });
 

@@ -28,7 +28,8 @@ describe('the permission list the Explorer offers', () => {
     assert.deepEqual(offeredPermissions('v2.4').map((permission) => permission.name).sort(), [...v24].sort());
     const earlier = offeredPermissions('v2.3').map((permission) => permission.name);
     assert.ok(earlier.includes('read_stream') && !earlier.includes('read_audience_network_insights'));
-    assert.ok(offeredPermissions('v1.0').some((permission) => permission.name === 'xmpp_login'));
+    assert.ok(!offeredPermissions('v2.0').some((permission) => permission.name === 'xmpp_login'), 'retired with v1.0');
+    assert.ok(offeredPermissions('v2.0').some((permission) => permission.name === 'user_groups'));
   });
 
   it('reads what each permission unlocks from the schema', () => {

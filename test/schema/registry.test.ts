@@ -75,6 +75,7 @@ test('allScopes lists every declared scope and the catalogue, sorted and once ea
 test('allScopes of a schema without scoped items is the catalogue of the served version', () => {
   const catalogue = offeredPermissions().map((permission) => permission.name).sort();
   assert.deepEqual(new Schema([nodeType({})]).allScopes(), catalogue);
+  assert.ok(new Schema([nodeType({})]).allScopes('v2.3').includes('read_stream'), 'offered before v2.4');
   const scoped = nodeType({
     edges: [{ name: 'shoes', target: 'thing', scope: 'user_shoes', description: 'Shoes.' }],
   });

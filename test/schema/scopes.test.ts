@@ -8,7 +8,9 @@ const user = schema.type('user')!;
 
 test('every user field and edge names the permission it needs', () => {
   for (const field of user.fields) assert.ok(schema.field(user, field.name)?.scope, `field ${field.name}`);
-  for (const edge of user.edges) assert.ok(schema.edge(user, edge.name)?.scope, `edge ${edge.name}`);
+  for (const version of ['v2.0', 'v2.4'] as const) {
+    for (const edge of schema.edgesIn(user, version)) assert.ok(schema.edge(user, edge.name, version)?.scope, `edge ${edge.name} in ${version}`);
+  }
 });
 
 test('the user permissions are the ones the real service asks for', () => {

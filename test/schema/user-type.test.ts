@@ -32,9 +32,13 @@ test('the user type declares exactly the 51 spec fields in spec order', () => {
   assert.deepEqual(userType.fields.map((field) => field.name), SPEC_FIELDS);
 });
 
-test('the user type declares exactly the 68 spec edges in spec order', () => {
+test('in v2.4 the user type has exactly the 68 spec edges in spec order', () => {
   assert.equal(SPEC_EDGES.length, 68);
-  assert.deepEqual(userType.edges.map((edge) => edge.name), SPEC_EDGES);
+  assert.deepEqual(Schema.default().edgesIn(userType, 'v2.4').map((edge) => edge.name), SPEC_EDGES);
+});
+
+test('before v2.4 the user type also has the statuses and links edges', () => {
+  assert.deepEqual(Schema.default().edgesIn(userType, 'v2.3').map((edge) => edge.name), [...SPEC_EDGES, 'statuses', 'links']);
 });
 
 test('every user field has a type, a one-line description and a scope', () => {
@@ -93,7 +97,8 @@ test('user edges with Loom data name their association; the others have none and
     { ...edge('friends') },
     {
       name: 'friends', target: 'user', assoc: 'friends', scope: 'user_friends', summary: 'count',
-      alwaysSummary: true, itemsGranted: 'user_friends', post: edge('friends')?.post, description: edge('friends')?.description,
+      alwaysSummary: true, itemsGranted: 'user_friends', post: edge('friends')?.post, offsetPaging: 'friends-offset-paging',
+      description: edge('friends')?.description,
     },
   );
   assert.equal(edge('feed')?.assoc, 'feed');

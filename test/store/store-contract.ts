@@ -653,11 +653,21 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
           businessId: business,
           createdTime: 1234,
           redirectUris: ['https://app.example/callback', 'http://localhost:3000/'],
+          apiVersion: null,
         });
         const object = (await store.getObjects([app.id])).get(app.id);
         assert.equal(object?.type, 'application');
         assert.deepEqual(object?.data, { name: 'Explorer' });
         assert.deepEqual(await store.getApps([app.id, app.id + 1_000_000]), new Map([[app.id, app]]));
+      });
+
+      it("keeps an app's API version in its application object, where updateApp changes it", async () => {
+        const app = await store.createApp({ name: 'Old', secret: 's', idKey: 'k', createdTime: 1, apiVersion: 'v2.0' });
+        assert.equal(app.apiVersion, 'v2.0');
+        assert.equal((await store.getApps([app.id])).get(app.id)?.apiVersion, 'v2.0');
+        assert.deepEqual((await store.getObjects([app.id])).get(app.id)?.data, { name: 'Old', api_version: 'v2.0' });
+        await store.updateApp(app.id, { data: { api_version: 'v2.3' } }, 2);
+        assert.equal((await store.listApps()).find((listed) => listed.id === app.id)?.apiVersion, 'v2.3');
       });
 
       it('defaults requireProof to false, businessId to null and redirectUris to none', async () => {
@@ -994,7 +1004,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         assert.equal((await store.getCounts('friends', [user])).get(user), 1);
         assert.deepEqual((await store.getApps([app])).get(app), {
           id: app, name: 'Loaded app', secret: 'shh', idKey: 'key', idTag: 3, requireProof: true, businessId: null, createdTime: 5,
-          redirectUris: ['https://loaded.example/cb'],
+          redirectUris: ['https://loaded.example/cb'], apiVersion: null,
         });
         assert.deepEqual((await store.getGrants(app, [user])).get(user), [{ scope: 'user_friends', status: 'granted' }]);
         assert.equal((await store.getCredentials(user))?.passwordHash, 'scrypt$x');

@@ -9,6 +9,10 @@ export const albumType: NodeTypeDef = {
   visibility: 'privacyWord',
   scope: 'user_photos',
   defaultFields: ['created_time', 'name'],
+  // fb_graph2 user/albums.json (v2.0 capture).
+  fullDefaultFields: {
+    names: ['id', 'from', 'name', 'description', 'link', 'privacy', 'type', 'count', 'cover_photo', 'created_time', 'updated_time'],
+  },
   fields: [
     { name: 'id', type: 'numeric string', source: { kind: 'id' },
       description: "The album's id." },

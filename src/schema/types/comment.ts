@@ -12,6 +12,8 @@ export const commentType: NodeTypeDef = {
   // Comments written before the thread was stored name only their parent, which leads to it.
   visibility: { follows: ['thread', 'parent'] },
   defaultFields: ['created_time', 'from', 'message'],
+  // fb_graph2 post/comments.json; spring-social-facebook comments.json (v2.0–v2.3 captures).
+  fullDefaultFields: { names: ['id', 'from', 'message', 'can_remove', 'created_time', 'like_count'] },
   fields: [
     { name: 'id', type: 'numeric string', source: { kind: 'id' },
       description: "The comment's id." },

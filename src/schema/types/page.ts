@@ -7,6 +7,8 @@ export const pageType: NodeTypeDef = {
   idForm: 'plain',
   visibility: 'public',
   defaultFields: ['name'],
+  // restfb v2_0/page.json (a v2.0 capture).
+  fullDefaultFields: { names: ['id', 'about', 'category', 'likes', 'link', 'name', 'username', 'website'] },
   fields: [
     { name: 'id', type: 'numeric string', source: { kind: 'id' },
       description: "The page's id." },

@@ -30,6 +30,10 @@ export const photoType: NodeTypeDef = {
   ownsMedia: true,
   deletesWith: [PHOTO_STORIES],
   defaultFields: ['created_time', 'name'],
+  // fb_graph2 user/photos.json (v2.0 capture).
+  fullDefaultFields: {
+    names: ['id', 'from', 'name', 'picture', 'source', 'height', 'width', 'images', 'link', 'created_time', 'updated_time', 'album', 'likes', 'comments'],
+  },
   fields: [
     { name: 'id', type: 'numeric string', source: { kind: 'id' },
       description: "The photo's id." },

@@ -23,6 +23,10 @@ export const postType: NodeTypeDef = {
   idForm: 'post',
   visibility: 'privacy',
   defaultFields: ['message', 'story', 'created_time'],
+  // fb_graph2 user/feed.json and user/posts.json (v2.0 captures).
+  fullDefaultFields: {
+    names: ['id', 'from', 'to', 'message', 'story', 'picture', 'link', 'privacy', 'type', 'status_type', 'object_id', 'created_time', 'updated_time', 'likes', 'comments'],
+  },
   fields: [
     { name: 'id', type: 'string', source: { kind: 'id' },
       description: "The post's id: its author's id and the post's own number joined by an underscore." },
@@ -63,7 +67,7 @@ export const postType: NodeTypeDef = {
       description: 'Comments written on the post.' },
     { name: 'sharedposts', target: 'post',
       description: 'Posts that shared this one.' },
-    { name: 'attachments', target: 'photo',
+    { name: 'attachments', target: 'photo', versions: 'post-attachments',
       description: 'Media and links attached to the post.' },
   ],
 };

@@ -206,6 +206,7 @@ const edges: EdgeDef[] = [
     description: 'People waiting for this person to accept their friend request.' },
   { name: 'friends', target: 'user', assoc: 'friends', scope: 'user_friends',
     summary: 'count', alwaysSummary: true, itemsGranted: 'user_friends', post: befriend,
+    offsetPaging: 'friends-offset-paging',
     description: 'Friends of this person who also use the viewing app; the summary counts them all.' },
   { name: 'ids_for_business', target: 'user', scope: 'public_profile', readers: 'self', special: 'idsForBusiness',
     description: 'The ids this person has in other apps of the same business.' },
@@ -287,6 +288,11 @@ const edges: EdgeDef[] = [
     description: 'Videos this person uploaded or was tagged in.' },
   { name: 'video_broadcasts', target: 'photo', scope: 'public_profile',
     description: 'Live videos this person broadcast.' },
+  // Gone from v2.4, where feed and posts hold every kind of post.
+  { name: 'statuses', target: 'post', scope: 'user_status', versions: 'user-statuses-links',
+    description: 'Status updates this person wrote.' },
+  { name: 'links', target: 'post', scope: 'read_stream', versions: 'user-statuses-links',
+    description: 'Links this person shared.' },
 ];
 
 export const userType: NodeTypeDef = {
@@ -295,6 +301,11 @@ export const userType: NodeTypeDef = {
   idForm: 'user',
   visibility: 'public',
   defaultFields: ['name'],
+  // A v2.0–v2.3 `/me` (Skybrud.Social#35, a v2.3 answer; fb_graph2 v2.0 fixtures).
+  fullDefaultFields: {
+    names: ['id', 'email', 'first_name', 'gender', 'last_name', 'link', 'locale', 'name', 'timezone', 'updated_time', 'verified'],
+    rootOnly: true,
+  },
   fields,
   edges,
 };

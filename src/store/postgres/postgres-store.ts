@@ -32,7 +32,7 @@ import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from './
 import { countAppUsers, countCalls } from './call-counts.js';
 import { PostgresWebhooks, recordChange } from './webhook-queue.js';
 import type { SnapshotInfo } from '../snapshots.js';
-import { createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
+import { appData, createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 import {
   toAppRecord,
   toAuthCode,
@@ -180,7 +180,7 @@ export class PostgresStore implements Store {
   async createApp(app: NewApp): Promise<AppRecord> {
     const values = [
       app.createdTime,
-      JSON.stringify({ name: app.name }),
+      JSON.stringify(appData(app)),
       app.secret,
       app.idKey,
       app.requireProof ?? false,

@@ -11,7 +11,7 @@ export const statement = (name: string, text: string): Statement => ({ name: `lo
 
 const OBJECT_COLUMNS = 'id, type, owner, created_time, updated_time, data';
 const APP_COLUMNS = `a.id, o.data->>'name' AS name, a.secret, a.id_key, a.id_tag, a.require_proof, a.business_id, a.created_time,
-  a.redirect_uris`;
+  a.redirect_uris, o.data->>'api_version' AS api_version`;
 const TOKEN_COLUMNS = 'hash, kind, app_id, user_id, scopes, issued_at, expires_at';
 const AUTH_CODE_COLUMNS = 'hash, app_id, user_id, redirect_uri, scopes, expires_at';
 

@@ -30,7 +30,7 @@ import { SqliteRecords } from './records.js';
 import { SqliteSnapshots } from './snapshots.js';
 import { SqliteCallCounts } from './call-counts.js';
 import type { SnapshotInfo } from '../snapshots.js';
-import { createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
+import { appData, createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 import {
   toAppRecord,
   toAuthCode,
@@ -119,7 +119,7 @@ interface PageShape {
 type PageParams = Record<string, number | string>;
 
 const APP_COLUMNS = `a.id, json_extract(o.data, '$.name') AS name, a.secret, a.id_key, a.id_tag, a.require_proof,
-  a.business_id, a.created_time, a.redirect_uris`;
+  a.business_id, a.created_time, a.redirect_uris, json_extract(o.data, '$.api_version') AS api_version`;
 
 export class SqliteStore implements Store {
   /** The connection itself, for diagnostics and tests; everything else goes through Store. */
@@ -184,8 +184,8 @@ export class SqliteStore implements Store {
     this.insertApp = db.transaction((app: NewApp) => {
       const id =
         app.id === undefined
-          ? this.insertObject('application', null, app.createdTime, app.createdTime, { name: app.name })
-          : this.insertFixedObject(app.id, 'application', app.createdTime, { name: app.name });
+          ? this.insertObject('application', null, app.createdTime, app.createdTime, appData(app))
+          : this.insertFixedObject(app.id, 'application', app.createdTime, appData(app));
       this.statements.insertApp.run(
         id,
         app.secret,

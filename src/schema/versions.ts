@@ -1,0 +1,161 @@
+/**
+ * Graph API versions and what changed between them. Every behaviour that differs by version is a
+ * named rule here, with the version it started in (`since`) or the first version without it
+ * (`until`) and where that is documented. The schema, the engine and the HTTP layer ask this
+ * table (`rules.has(name, version)`); none of them compares version numbers itself.
+ *
+ * Versions after v2.4 answer as v2.4 does unless a rule below says otherwise: Loom emulates the
+ * v2.0–v2.4 dialects, and later versions are accepted so clients that pin them keep working.
+ */
+
+/**
+ * Every version the real service published, with its release date, as its changelog's table of
+ * versions lists them (developers.facebook.com/docs/graph-api/changelog/versions).
+ */
+export const PUBLISHED_VERSIONS = [
+  { name: 'v2.0', released: '2014-04-30' },
+  { name: 'v2.1', released: '2014-08-07' },
+  { name: 'v2.2', released: '2014-10-30' },
+  { name: 'v2.3', released: '2015-03-25' },
+  { name: 'v2.4', released: '2015-07-08' },
+  { name: 'v2.5', released: '2015-10-07' },
+  { name: 'v2.6', released: '2016-04-12' },
+  { name: 'v2.7', released: '2016-07-13' },
+  { name: 'v2.8', released: '2016-10-05' },
+  { name: 'v2.9', released: '2017-04-18' },
+  { name: 'v2.10', released: '2017-07-18' },
+  { name: 'v2.11', released: '2017-11-07' },
+  { name: 'v2.12', released: '2018-01-30' },
+  { name: 'v3.0', released: '2018-05-01' },
+  { name: 'v3.1', released: '2018-07-26' },
+  { name: 'v3.2', released: '2018-10-23' },
+  { name: 'v3.3', released: '2019-04-30' },
+  { name: 'v4.0', released: '2019-07-29' },
+  { name: 'v5.0', released: '2019-10-29' },
+  { name: 'v6.0', released: '2020-02-03' },
+  { name: 'v7.0', released: '2020-05-05' },
+  { name: 'v8.0', released: '2020-08-04' },
+  { name: 'v9.0', released: '2020-11-10' },
+  { name: 'v10.0', released: '2021-02-23' },
+  { name: 'v11.0', released: '2021-06-08' },
+  { name: 'v12.0', released: '2021-09-14' },
+  { name: 'v13.0', released: '2022-02-08' },
+  { name: 'v14.0', released: '2022-05-25' },
+  { name: 'v15.0', released: '2022-09-15' },
+  { name: 'v16.0', released: '2023-02-02' },
+  { name: 'v17.0', released: '2023-05-23' },
+  { name: 'v18.0', released: '2023-09-12' },
+  { name: 'v19.0', released: '2024-01-23' },
+  { name: 'v20.0', released: '2024-05-21' },
+  { name: 'v21.0', released: '2024-10-02' },
+  { name: 'v22.0', released: '2025-01-21' },
+  { name: 'v23.0', released: '2025-05-29' },
+  { name: 'v24.0', released: '2025-10-08' },
+  { name: 'v25.0', released: '2026-02-18' },
+  { name: 'v26.0', released: '2026-07-29' },
+  // The changelog lists this one by date (after v26.0); its name follows the sequence.
+  { name: 'v27.0', released: '2026-11-04' },
+] as const;
+
+export type ApiVersion = (typeof PUBLISHED_VERSIONS)[number]['name'];
+
+/** The version unversioned calls get when neither the server nor the token's app names one. */
+export const DEFAULT_API_VERSION: ApiVersion = 'v2.4';
+
+const ORDER = new Map<string, number>(PUBLISHED_VERSIONS.map((version, index) => [version.name, index]));
+
+/** The published version named by `text` (`v2.3`), or undefined for one that never existed (`v9.9`, `v2.80`). */
+export function publishedVersion(text: string): ApiVersion | undefined {
+  return ORDER.has(text) ? (text as ApiVersion) : undefined;
+}
+
+export interface VersionRule {
+  /** First version with the behaviour; absent: every version from v2.0. */
+  since?: ApiVersion;
+  /** First version without it; absent: every version after `since`. */
+  until?: ApiVersion;
+  /** What the behaviour is, in a sentence (docs/versions.md repeats it). */
+  description: string;
+  /** Where the real service's behaviour is recorded. */
+  source: string;
+}
+
+/**
+ * The behaviours that differ by version. Fields and edges name these in their `versions` key;
+ * permissions carry their own since/until in the permission catalogue (permissions.ts), compared
+ * by withinVersions below.
+ */
+export const VERSION_RULES = {
+  'boolean-result-object': {
+    since: 'v2.1',
+    description: 'Likes, deletes, updates and friend requests answer {"success":true}; before, a bare true.',
+    source:
+      'php-graph-sdk FacebookResponse::decodeBody ("Backwards compatibility for Graph < 2.1. Mimics 2.1 responses"); npm fbgraph test suite (v2.0-era) expects true',
+  },
+  'token-endpoint-json': {
+    since: 'v2.3',
+    description: '/oauth/access_token answers JSON {access_token, token_type, expires_in}; before, form-encoded access_token=…&expires=…',
+    source: 'Graph API changelog v2.3 ("[Oauth Access Token] Format"); restfb#223 (a real v2.3 body); koala OAuth#parse_access_token reads both',
+  },
+  'minimal-default-fields': {
+    since: 'v2.4',
+    description: 'A node read without `fields` answers a minimal set (a person: name and id); before, a rich set.',
+    source: 'Graph API changelog v2.4 and blog post "Graph API v2.4" (2015-07-08): "Fewer default fields for faster performance"',
+  },
+  'likes-summary-can-like': {
+    since: 'v2.4',
+    description: 'The likes summary adds can_like and has_liked to total_count.',
+    source: 'restfb fixtures v2_3/post-likes-summary.json (total_count only) and v2_5/post-likes-summary.json; restfb#335 ("new feature with API 2.4")',
+  },
+  'friends-offset-paging': {
+    until: 'v2.3',
+    description: '/me/friends pages by offset (limit, offset and __after_id in paging.next); from v2.3, by cursors.',
+    source: 'koala VCR friend_list_next_page.yml (a real v2.2 recording: offset and __after_id links)',
+  },
+  'post-attachments': {
+    since: 'v2.3',
+    description: "A post's attachments edge exists.",
+    source: 'Graph API changelog v2.3 ("attachments" edge on Post); restfb v2_3 post fixtures',
+  },
+  'user-statuses-links': {
+    until: 'v2.4',
+    description: "A person's statuses and links edges exist (v2.4 folds them into feed and posts).",
+    source: 'Graph API changelog v2.4 "Accessing Timeline Posts"; fb_graph2#122 ("links edge is no longer available", "statuses edge is no longer available")',
+  },
+} as const satisfies Record<string, VersionRule>;
+
+export type RuleName = keyof typeof VERSION_RULES;
+
+/** What a write that creates nothing answers: `{"success":true}`, or in v2.0 a bare `true`. */
+export type BooleanResult = true | { success: true };
+
+/**
+ * Whether `version` lies in [since, until): the one comparison of versions in Loom. Bounds may
+ * name v1.0, the unversioned API before v2.0, which is older than every version Loom serves.
+ */
+export function withinVersions(version: ApiVersion, since?: string, until?: string): boolean {
+  const at = rank(version);
+  return (since === undefined || at >= rank(since)) && (until === undefined || at < rank(until));
+}
+
+function rank(version: string): number {
+  if (version === 'v1.0') return -1;
+  const index = ORDER.get(version);
+  if (index === undefined) throw new Error(`Not a published API version: ${version}`);
+  return index;
+}
+
+/** The one question code asks about versions. */
+export const rules = {
+  has(name: RuleName, version: ApiVersion): boolean {
+    const rule: VersionRule = VERSION_RULES[name];
+    return withinVersions(version, rule.since, rule.until);
+  },
+  /** A declaration's `versions` rule: none means every version. */
+  allows(name: RuleName | undefined, version: ApiVersion): boolean {
+    return name === undefined || rules.has(name, version);
+  },
+  booleanResult(version: ApiVersion): BooleanResult {
+    return rules.has('boolean-result-object', version) ? { success: true } : true;
+  },
+};
