@@ -1,3 +1,5 @@
+import type { JournalEntry } from '../control/journal.js';
+
 /**
  * A client of one server's control API (`/_loom/`), for test suites and `loom ctl`: each method
  * is one call, and a failure is thrown with the Graph error's message.
@@ -67,18 +69,5 @@ export interface ClockState {
   frozen: boolean;
 }
 
-export interface JournalItem {
-  seq: number;
-  time: string;
-  method: string;
-  path: string;
-  params: Record<string, string>;
-  status: number;
-  error_code?: number;
-  error_subcode?: number;
-  duration_ms: number;
-  app_id?: string;
-  user_id?: string;
-  trace_id: string;
-  in_batch?: boolean;
-}
+/** A journal entry as the control API answers it: the time as an ISO 8601 string. */
+export type JournalItem = Omit<JournalEntry, 'time'> & { time: string };
