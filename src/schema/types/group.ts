@@ -14,7 +14,7 @@ export const groupType: NodeTypeDef = {
   label: 'Group',
   idForm: 'plain',
   visibility: 'public',
-  defaultFields: ['name', 'privacy'],
+  defaultFields: ['name'],
   fields: [
     { name: 'id', type: 'numeric string', source: { kind: 'id' },
       description: "The group's id." },
