@@ -260,12 +260,13 @@ function linkEnd(parties: Parties, name: Party): IdOrRef {
   return end;
 }
 
-/** `DELETE /<id>/<edge>`: undoes a link-only POST (unlike). */
+/** `DELETE /<id>/<edge>`: undoes a link-only POST (unlike) that moved nothing. */
 export async function deleteFromEdge(context: ReadContext, idText: string, edgeName: string, itemText?: string): Promise<Json | BooleanResult> {
   const { object, type } = await loadRoot(context, idText, 'delete');
   const edge = writableEdge(context, type, edgeName, idText, itemText, 'delete');
   const post = edge.post!;
-  if (post.creates || post.item !== undefined || post.by === 'app') throw GraphError.objectNotFound(`${idText}/${edgeName}`, 'delete');
+  // An answer to an invitation is changed by giving another, never withdrawn.
+  if (post.creates || post.item !== undefined || post.by === 'app' || post.unlinks) throw GraphError.objectNotFound(`${idText}/${edgeName}`, 'delete');
   const viewer = requirePublisher(context, post.scope!);
   const party = (name: Party): number => (name === 'parent' ? object.id : viewer);
   await context.store.write(post.links.map((link) => ({ op: 'removeAssoc' as const, type: link.assoc, id1: party(link.from), id2: party(link.to) })));

@@ -75,7 +75,8 @@ async function writeEvents(random: Random, context: SeedContext): Promise<{ ids:
       timezone: TIME_ZONES[city.timezone] ?? 'UTC',
       place: placeOf(random, city),
       owner: userIds[host],
-      privacy: random.chance(0.8) ? 'OPEN' : 'FRIENDS',
+      // Loom shows every event to anyone, so the demo graph holds only open ones.
+      privacy: 'OPEN',
       is_canceled: random.chance(0.05),
     };
     const event = buffer.create({ type: 'event', owner: null, createdTime: created, updatedTime: created, data }, (id) => ids.push(id));

@@ -118,6 +118,9 @@ describe('events over HTTP', () => {
     assert.deepEqual(await counts(), { attending_count: 0, maybe_count: 1, declined_count: 0, id: concert }, 'nothing changed');
     const noreply = await server.form(`/v2.4/${concert}/noreply`, { access_token: token });
     assert.equal(noreply.status, 400, 'nobody answers "no reply"');
+    const withdrawn = await server.form(`/v2.4/${concert}/maybe`, { access_token: token }, 'DELETE');
+    assert.equal(withdrawn.status, 400, 'an answer is changed, not withdrawn');
+    assert.deepEqual(await counts(), { attending_count: 0, maybe_count: 1, declined_count: 0, id: concert });
   });
 
   it('describes the Event node with metadata=1', async () => {

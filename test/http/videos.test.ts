@@ -97,7 +97,12 @@ describe('videos over HTTP', () => {
 
     const uploaded = await server.get('/v2.4/me/videos', { access_token: token, type: 'uploaded', fields: 'title' });
     assert.deepEqual(uploaded.body.data, [{ title: 'Shuttle', id }]);
-    assert.match(uploaded.body.paging.next ?? uploaded.body.paging.cursors.after, /./);
+
+    const deleted = await server.form(`/v2.4/${id}`, { access_token: token }, 'DELETE');
+    assert.deepEqual(deleted.body, { success: true });
+    assert.equal((await fetch(video.body.source)).status, 404, 'the file goes with the video');
+    const none = await server.get('/v2.4/me/videos', { access_token: token, type: 'uploaded' });
+    assert.deepEqual(none.body, { data: [] });
   });
 
   it('takes the file from a part of any name, or by file_url, and leaves length out when the file does not say', async () => {
