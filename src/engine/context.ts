@@ -25,8 +25,8 @@ export interface ReadContext {
   limits: PageLimits;
   /** Lifetime, in seconds, of the short-lived user tokens Loom issues (test users'). */
   tokenLifetime: number;
-  /** Where uploaded images go, the largest one accepted (bytes), and whether a photo `url` may be private. */
-  media: { store: MediaStore } & FetchLimits;
+  /** Where uploads go, the largest image (`maxBytes`) and video accepted, and whether a `url` may be private. */
+  media: { store: MediaStore; maxVideoBytes: number } & FetchLimits;
   /** An absolute link to a Graph path (`/123/likes`) with these query parameters. */
   link(path: string, params: Record<string, string>): string;
   /** Parameters every generated link carries so it works as it stands (the access token, its proof). */

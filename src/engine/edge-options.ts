@@ -15,6 +15,8 @@ export interface EdgeOptions {
   order?: EdgeOrder;
   /** `stream` lists a whole conversation, replies included; only edges with a stream association act on it. */
   filter?: 'toplevel' | 'stream';
+  /** As written; only edges declared `byType` act on it (the picture edge reads its own). */
+  type?: string;
 }
 
 export type EdgeOrder = 'chronological' | 'reverse_chronological' | 'ranked';
@@ -54,6 +56,7 @@ export function readEdgeOptions(raw: Record<string, string | undefined>, limits:
   const filter = readChoice('filter', raw.filter, FILTERS);
   if (order !== undefined) options.order = order;
   if (filter !== undefined) options.filter = filter;
+  if (raw.type !== undefined && raw.type.trim() !== '') options.type = raw.type.trim().toLowerCase();
   if (options.after !== undefined && options.before !== undefined) {
     throw GraphError.invalidParameter('The parameters after and before cannot be used together');
   }

@@ -145,5 +145,6 @@ function nestedParams(context: ReadContext, options: EdgeOptions, children: Sele
   if (options.until !== undefined) params.until = String(options.until);
   if (options.order !== undefined) params.order = options.order;
   if (options.filter !== undefined) params.filter = options.filter;
+  if (options.type !== undefined) params.type = options.type;
   return params;
 }

@@ -1,4 +1,5 @@
 import type { EdgeDef } from '../schema/definition.js';
+import { GraphError } from '../errors.js';
 import type { EdgeOptions, EdgeOrder } from './edge-options.js';
 
 /** Which association list an edge reads, and in which order, once its `order` and `filter` modifiers apply. */
@@ -10,9 +11,18 @@ export interface Listing {
 }
 
 export function listingOf(edge: EdgeDef, options: EdgeOptions): Listing {
-  const assoc = options.filter === 'stream' && edge.streamAssoc ? edge.streamAssoc : edge.assoc;
+  const assoc = edge.byType ? typedAssoc(edge.byType, options.type) : options.filter === 'stream' && edge.streamAssoc ? edge.streamAssoc : edge.assoc;
   if (!edge.ordered) return { assoc, order: 'newest' };
   const orderName = options.order ?? 'chronological';
   // Loom has no relevance ranking; a ranked conversation reads in the order it was written.
   return { assoc, order: orderName === 'reverse_chronological' ? 'newest' : 'oldest', orderName };
+}
+
+/** The association list a `type` names; a type the edge does not know is the client's mistake. */
+function typedAssoc(byType: NonNullable<EdgeDef['byType']>, type: string | undefined): string {
+  const assoc = byType.assocs[type ?? byType.default];
+  if (assoc === undefined) {
+    throw GraphError.invalidParameter(`type must be one of the following values: ${Object.keys(byType.assocs).join(', ')}`);
+  }
+  return assoc;
 }

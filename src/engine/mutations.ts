@@ -2,8 +2,9 @@ import { rules, type BooleanResult } from '../schema/versions.js';
 import { GraphError } from '../errors.js';
 import { fetchImage, tooLarge } from '../media/fetch-image.js';
 import { inspectImage, type ImageInfo } from '../media/image-check.js';
+import { inspectVideo, type VideoInfo } from '../media/video-check.js';
 import type { EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
-import { imageKeyOf } from '../schema/media.js';
+import { mediaKeyOf } from '../schema/media.js';
 import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import { PUBLISH } from '../schema/writes.js';
 import { CountLimitError, type IdOrRef, type ObjectId, type StoredObject, type WriteOp } from '../store/store.js';
@@ -60,13 +61,16 @@ export async function postToEdge(
     throw GraphError.invalidParameter(`The parameter ${post.oneOf.join(' or ')} is required`);
   }
   const image = post.image ? await receiveImage(context, extras.upload, data.url) : undefined;
+  const video = post.video ? await receiveVideo(context, extras.upload, data.file_url) : undefined;
+  const stored = image ?? video;
 
   const thread = threadOf(context, object);
   const parties: Parties = { parent: object.id, viewer, thread };
   let created: { owner: ObjectId; data: Record<string, unknown> } | undefined;
   if (post.creates) {
     const imageData = image ? { image: { key: image.key, contentType: image.contentType }, width: image.width, height: image.height } : {};
-    created = { owner: viewer, data: { ...(post.derive?.(data, { parent: object.id, viewer, thread }, object.data) ?? data), ...imageData } };
+    const videoData = video ? { video: { key: video.key, contentType: video.contentType }, ...(video.length === undefined ? {} : { length: video.length }) } : {};
+    created = { owner: viewer, data: { ...(post.derive?.(data, { parent: object.id, viewer, thread }, object.data) ?? data), ...imageData, ...videoData } };
   }
   // A story follows the created node and its links in the same batch.
   const storyIndex = created && post.story && !isTrue(data.no_story) ? 1 + post.links.length : undefined;
@@ -88,11 +92,11 @@ export async function postToEdge(
     ({ results } = await writePost(context, post, parties, created, story));
   } catch (error) {
     // The bytes were made durable first; without the row that points at them they are garbage.
-    if (image) await context.media.store.discard(image.key);
+    if (stored) await context.media.store.discard(stored.key);
     throw error;
   }
-  // Only a committed row's image is put in place; a crash before this leaves a staged file the sweep settles.
-  if (image) await context.media.store.publish(image.key);
+  // Only a committed row's file is put in place; a crash before this leaves a staged file the sweep settles.
+  if (stored) await context.media.store.publish(stored.key);
   if (!post.creates) return rules.booleanResult(context.version);
   const createdId = externalId(context, context.schema.type(post.creates)!, { id: results[0] as ObjectId, owner: viewer } as StoredObject);
   if (params.fields !== undefined) return readAsWriter(context, post.creates, createdId, params.fields);
@@ -152,6 +156,9 @@ async function writePost(
   if (created) {
     ops.push({ op: 'createObject', object: { type: post.creates!, owner: created.owner, createdTime: now, updatedTime: now, data: created.data } });
   }
+  for (const link of post.unlinks ?? []) {
+    ops.push({ op: 'removeAssoc', type: link.assoc, id1: linkEnd(parties, link.from) as ObjectId, id2: linkEnd(parties, link.to) as ObjectId });
+  }
   for (const link of post.links) {
     ops.push({ op: 'addAssoc', type: link.assoc, id1: linkEnd(parties, link.from), id2: linkEnd(parties, link.to), time: now });
   }
@@ -183,12 +190,31 @@ async function receiveImage(context: ReadContext, upload: Buffer | undefined, ur
 
 async function checkAllowed(context: ReadContext, post: EdgePost, object: StoredObject, viewer: ObjectId): Promise<void> {
   if (post.allowed === undefined) return;
+  if (post.allowed === 'members') {
+    if ((await context.store.getExisting('members', [[object.id, viewer]])).size > 0) return;
+    throw GraphError.permission('Only members of this group may post in it');
+  }
   const own = object.id === viewer || object.owner === viewer;
   if (own) return;
   if (post.allowed === 'friends' && object.type === 'user' && (await areFriends(context, viewer, object.id))) return;
   throw GraphError.permission(
     post.allowed === 'friends' ? 'Posting on this wall requires being friends with its owner' : 'Only the owner may add to this',
   );
+}
+
+interface ReceivedVideo extends VideoInfo {
+  key: string;
+}
+
+/** The video of an upload, from the file part or the `file_url` parameter, checked and durably stored. */
+async function receiveVideo(context: ReadContext, upload: Buffer | undefined, url: unknown): Promise<ReceivedVideo> {
+  const { store, maxVideoBytes } = context.media;
+  let bytes = upload;
+  if (bytes === undefined && typeof url === 'string') bytes = await fetchImage(url, { ...context.media, maxBytes: maxVideoBytes });
+  if (bytes === undefined) throw GraphError.invalidParameter('Requires upload file: send the video as a file part or give its file_url');
+  if (bytes.length > maxVideoBytes) throw tooLarge(maxVideoBytes);
+  const info = inspectVideo(bytes);
+  return { ...info, key: await store.stage(bytes) };
 }
 
 function isTrue(value: unknown): boolean {
@@ -234,12 +260,13 @@ function linkEnd(parties: Parties, name: Party): IdOrRef {
   return end;
 }
 
-/** `DELETE /<id>/<edge>`: undoes a link-only POST (unlike). */
+/** `DELETE /<id>/<edge>`: undoes a link-only POST (unlike) that moved nothing. */
 export async function deleteFromEdge(context: ReadContext, idText: string, edgeName: string, itemText?: string): Promise<Json | BooleanResult> {
   const { object, type } = await loadRoot(context, idText, 'delete');
   const edge = writableEdge(context, type, edgeName, idText, itemText, 'delete');
   const post = edge.post!;
-  if (post.creates || post.item !== undefined || post.by === 'app') throw GraphError.objectNotFound(`${idText}/${edgeName}`, 'delete');
+  // An answer to an invitation is changed by giving another, never withdrawn.
+  if (post.creates || post.item !== undefined || post.by === 'app' || post.unlinks) throw GraphError.objectNotFound(`${idText}/${edgeName}`, 'delete');
   const viewer = requirePublisher(context, post.scope!);
   const party = (name: Party): number => (name === 'parent' ? object.id : viewer);
   await context.store.write(post.links.map((link) => ({ op: 'removeAssoc' as const, type: link.assoc, id1: party(link.from), id2: party(link.to) })));
@@ -266,7 +293,7 @@ export async function deleteNode(context: ReadContext, idText: string): Promise<
   }
   await context.store.write([...replies, ...comments, ...companions, object.id].map((id) => ({ op: 'deleteObject' as const, id })));
   // Only after the commit: a failed delete must leave the photo whole.
-  const key = type.ownsMedia ? imageKeyOf(object.data) : undefined;
+  const key = type.ownsMedia ? mediaKeyOf(object.data) : undefined;
   if (key) await context.media.store.remove(key);
   return rules.booleanResult(context.version);
 }

@@ -1,12 +1,15 @@
 import { orderPermissions } from '../auth/grants.js';
 import type { EdgeDef } from '../schema/definition.js';
-import { silhouetteUrl } from '../schema/media.js';
+import { silhouetteUrl, videoThumbnailUrl, VIDEO_FRAME } from '../schema/media.js';
 import type { Grant, StoredObject } from '../store/store.js';
 import { loadIdsForBusiness } from './business-ids.js';
 import type { ReadContext } from './context.js';
 import type { Json } from './render.js';
 
-/** Edges that are not association lists: a profile picture, a person's permissions for this app, their ids in sibling apps. */
+/**
+ * Edges that are not association lists: a profile picture, a person's permissions for this app,
+ * their ids in sibling apps, a video's thumbnails.
+ */
 export async function loadSpecialEdge(
   context: ReadContext,
   edge: EdgeDef,
@@ -32,7 +35,15 @@ export async function loadSpecialEdge(
     }
     case 'idsForBusiness':
       return loadIdsForBusiness(context, parents);
+    case 'thumbnails':
+      for (const parent of parents) result.set(parent.id, { data: [videoThumbnail(context.publicUrl, parent)] });
+      return result;
     default:
       return result;
   }
+}
+
+/** Loom decodes no frames: a video has one thumbnail, drawn at the video's frame size. */
+function videoThumbnail(publicUrl: string, video: StoredObject): Json {
+  return { height: VIDEO_FRAME.height, width: VIDEO_FRAME.width, scale: 1, uri: videoThumbnailUrl(publicUrl, video.id), is_preferred: true };
 }

@@ -32,7 +32,7 @@ import { interceptConnect, isIntercepted } from './intercept-proxy.js';
 import type { HostCredentials } from '../intercept/certificate-authority.js';
 import { sendError } from './reply.js';
 import type { AppSettings } from './settings.js';
-import { MAX_FILES } from './uploads.js';
+import { largestFile, MAX_FILES } from './uploads.js';
 
 export interface AppOptions {
   store: Store;
@@ -55,6 +55,8 @@ export interface AppOptions {
   mediaDir: string;
   /** Largest accepted image upload, in bytes. */
   maxImageBytes?: number;
+  /** Largest accepted video upload, in bytes. */
+  maxVideoBytes?: number;
   /**
    * Host names (without port) requests may name; any when absent. A server on a loopback address
    * lists its own names, so a web page that rebinds its DNS name to 127.0.0.1 cannot reach it.
@@ -95,6 +97,11 @@ export interface AppOptions {
 
 /** The real service's limit for photo uploads. */
 const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/**
+ * Loom's default limit for video uploads. The real service takes far larger files through its
+ * resumable upload; Loom reads an upload whole into memory, so it keeps the default modest.
+ */
+const DEFAULT_MAX_VIDEO_BYTES = 100 * 1024 * 1024;
 
 /** The Loom HTTP app: the same instance serves the CLI and the tests. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -113,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     media: {
       store: new MediaStore(options.mediaDir),
       maxBytes: options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES,
+      maxVideoBytes: options.maxVideoBytes ?? DEFAULT_MAX_VIDEO_BYTES,
       allowPrivateUrls: options.allowPrivatePhotoUrls ?? false,
     },
     businessKey: await businessTokenKey(store),
@@ -151,7 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (!request.headers.host) throw GraphError.invalidParameter('The request has no Host header');
   });
   answerIdleSockets(app, (request, reply) => sendError(request, reply, timeoutError(timeouts)));
-  refuseOversizedUploads(app, settings.media.maxBytes);
+  refuseOversizedUploads(app, settings.media);
 
   registerBodyParsers(app);
 
@@ -199,7 +207,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     throwFileSizeLimit: true,
     // Parts are read before the token is known (it may be one of them), so their total stays small:
     // 50 fields of at most 256 KiB (a message of 63,206 characters fits) and a few images (a batch's).
-    limits: { fileSize: settings.media.maxBytes, files: MAX_FILES, fields: 50, parts: 50 + MAX_FILES, fieldNameSize: 100, fieldSize: Math.min(bodyLimit, 256 * 1024) },
+    limits: { fileSize: largestFile(settings.media), files: MAX_FILES, fields: 50, parts: 50 + MAX_FILES, fieldNameSize: 100, fieldSize: Math.min(bodyLimit, 256 * 1024) },
   });
   await app.register(mediaRoutes, { media: settings.media.store });
   await app.register(oauthRoutes, { settings });

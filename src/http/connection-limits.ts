@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphError } from '../errors.js';
-import { uploadLimit, uploadTooLarge } from './uploads.js';
+import { uploadLimit, uploadTooLarge, type UploadLimits } from './uploads.js';
 
 /**
  * How long a client may take to send a request: its head as a whole, and its body between two
@@ -68,12 +68,12 @@ export function answerIdleSockets(
 
 /**
  * Refuses a multipart body whose declared length already passes the limit, before a byte of it
- * is read: its files (at most MAX_FILES of `maxFileBytes`) and a margin for the other fields.
+ * is read: its files (at most MAX_FILES images, or one video) and a margin for the other fields.
  * Bodies sent without a length are counted as they are read (readMultipart). Other
  * bodies have Fastify's own body limit, which checks the declared length the same way.
  */
-export function refuseOversizedUploads(app: FastifyInstance, maxFileBytes: number): void {
-  const maxBytes = uploadLimit(maxFileBytes);
+export function refuseOversizedUploads(app: FastifyInstance, limits: UploadLimits): void {
+  const maxBytes = uploadLimit(limits);
   app.addHook('onRequest', async (request) => {
     if (!request.headers['content-type']?.toLowerCase().startsWith('multipart/')) return;
     const declared = Number(request.headers['content-length']);

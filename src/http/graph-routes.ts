@@ -11,7 +11,7 @@ export async function graphRoutes(app: FastifyInstance, { settings }: { settings
     method: ['GET', 'POST', 'DELETE'],
     url: '/*',
     handler: async (request, reply) => {
-      const multipart = request.isMultipart() ? await readMultipart(request, settings.media.maxBytes) : undefined;
+      const multipart = request.isMultipart() ? await readMultipart(request, settings.media) : undefined;
       const graph = toGraphRequest(request, multipart ? multipart.fields : request.body, multipart?.files);
       return writeGraphResponse(reply, await dispatch(settings, graph));
     },

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { MediaStore } from '../media/media-store.js';
 import { placeholderSvg, silhouetteSvg } from '../media/placeholders.js';
+import { videoContentType } from '../media/video-check.js';
 
 /** Image bytes never change once stored, so clients and proxies may keep them for good. */
 const FOREVER = 'public, max-age=31536000, immutable';
 
 /**
- * Images: uploaded photos by storage key, drawn placeholders for photos without bytes, and the
+ * Images and videos: uploaded photos and videos by storage key, drawn placeholders for photos without bytes, and the
  * silhouette. Served without a token, as a CDN serves them, to `<img>` tags and redirects alike.
  */
 export async function mediaRoutes(app: FastifyInstance, { media }: { media: MediaStore }): Promise<void> {
@@ -14,6 +15,12 @@ export async function mediaRoutes(app: FastifyInstance, { media }: { media: Medi
     const bytes = await media.read(request.params.key);
     if (!bytes) return notFound(reply);
     return image(reply, contentTypeOf(bytes), bytes);
+  });
+
+  app.get<{ Params: { key: string } }>('/media/videos/:key', async (request, reply) => {
+    const bytes = await media.read(request.params.key);
+    if (!bytes) return notFound(reply);
+    return image(reply, videoContentType(bytes), bytes);
   });
 
   // The address holds all the drawing needs (`<photo id>-<width>x<height>.svg`), so nothing is read.

@@ -19,7 +19,8 @@ export interface AppSettings {
   profileHost: string;
   limits: PageLimits;
   clock: Clock;
-  media: { store: MediaStore } & FetchLimits;
+  /** Where uploads go and how large they may be: `maxBytes` for images, `maxVideoBytes` for videos. */
+  media: { store: MediaStore; maxVideoBytes: number } & FetchLimits;
   /** Key of every `token_for_business`, read once at start. */
   businessKey: string;
   tokenLifetime: number;

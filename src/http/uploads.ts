@@ -8,9 +8,20 @@ export const MAX_FILES = 10;
 /** Room for the plain fields of a multipart form beside its files. */
 export const FORM_MARGIN_BYTES = 1024 * 1024;
 
-/** The largest multipart body: every file it may carry at its largest, and the other fields. */
-export function uploadLimit(maxFileBytes: number): number {
-  return MAX_FILES * maxFileBytes + FORM_MARGIN_BYTES;
+/** The largest image (`maxBytes`) and the largest video an upload may carry. */
+export interface UploadLimits {
+  maxBytes: number;
+  maxVideoBytes: number;
+}
+
+/** The largest single file part: an image or a video. */
+export function largestFile(limits: UploadLimits): number {
+  return Math.max(limits.maxBytes, limits.maxVideoBytes);
+}
+
+/** The largest multipart body: every image it may carry at their largest (or one video), and the other fields. */
+export function uploadLimit(limits: UploadLimits): number {
+  return Math.max(MAX_FILES * limits.maxBytes, limits.maxVideoBytes) + FORM_MARGIN_BYTES;
 }
 
 export function uploadTooLarge(maxBytes: number): GraphError {
@@ -28,11 +39,12 @@ export interface MultipartBody {
  * limits are those given to @fastify/multipart; breaking one is a client error in the Graph
  * envelope, not a dropped connection.
  */
-export async function readMultipart(request: FastifyRequest, maxFileBytes: number): Promise<MultipartBody> {
+export async function readMultipart(request: FastifyRequest, limits: UploadLimits): Promise<MultipartBody> {
+  const maxFileBytes = largestFile(limits);
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
   // A body sent without a length is counted as its parts arrive, against the same limit.
-  const maxBytes = uploadLimit(maxFileBytes);
+  const maxBytes = uploadLimit(limits);
   let received = 0;
   const count = (bytes: number) => {
     received += bytes;

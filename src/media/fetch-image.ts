@@ -86,7 +86,7 @@ export async function fetchImage(address: string, limits: FetchLimits): Promise<
 }
 
 export function tooLarge(maxBytes: number): GraphError {
-  return GraphError.invalidParameter(`The image is larger than the limit of ${maxBytes} bytes`);
+  return GraphError.invalidParameter(`The file is larger than the limit of ${maxBytes} bytes`);
 }
 
 function parseUrl(address: string): URL {

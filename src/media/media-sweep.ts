@@ -1,6 +1,6 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { imageKeyOf } from '../schema/media.js';
+import { mediaKeyOf } from '../schema/media.js';
 import { recordKey, type RecordKey } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { KEY, STAGED, type MediaStore } from './media-store.js';
@@ -68,7 +68,7 @@ async function namesIn(folder: string): Promise<string[]> {
   }
 }
 
-/** Which of these keys some object (a photo, or the story that shows it) points at: one scan of the objects. */
+/** Which of these keys some object (a photo or video, or the story that shows it) points at: one scan of the objects. */
 async function referencedKeys(store: Store, keys: ReadonlySet<string>): Promise<Set<string>> {
   const found = new Set<string>();
   let after: RecordKey | undefined;
@@ -76,7 +76,7 @@ async function referencedKeys(store: Store, keys: ReadonlySet<string>): Promise<
     const records = await store.scanRecords('object', after, PAGE);
     for (const record of records) {
       if (record.record !== 'object') continue;
-      const key = imageKeyOf(record.data);
+      const key = mediaKeyOf(record.data);
       if (key !== undefined && keys.has(key)) found.add(key);
     }
     if (records.length < PAGE) return found;

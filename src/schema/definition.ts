@@ -89,8 +89,13 @@ export interface EdgeDef {
   ordered?: boolean;
   /** Association listing the whole conversation for `filter(stream)` (top-level items and replies alike). */
   streamAssoc?: string;
+  /**
+   * The `type` parameter (or modifier) picks which association list the edge reads, as a
+   * person's events are those they attend, created, declined…; `default` applies without one.
+   */
+  byType?: { default: string; assocs: Readonly<Record<string, string>> };
   /** Edges answered by something other than an association list. */
-  special?: 'picture' | 'permissions' | 'idsForBusiness';
+  special?: 'picture' | 'permissions' | 'idsForBusiness' | 'thumbnails';
   /** Narrows who may read the edge beyond its scope: only the person themselves, or only the node's own app with an app token. */
   readers?: 'self' | 'app';
   /**
@@ -192,11 +197,14 @@ export interface EdgePost {
   creates?: string;
   /**
    * Who may POST here: `self` only on their own node (their profile, or a node they own), `friends`
-   * also on a friend's; anyone who can see the node when absent.
+   * also on a friend's, `members` the members of a group (its `members` association); anyone who
+   * can see the node when absent.
    */
-  allowed?: 'self' | 'friends';
+  allowed?: 'self' | 'friends' | 'members';
   /** The POST carries an image: a file part of a multipart body, or a `url` to fetch it from. */
   image?: boolean;
+  /** The POST carries a video: a file part of a multipart body, or a `file_url` to fetch it from. */
+  video?: boolean;
   /**
    * The created node is also announced by a post on the viewer's feed (a photo upload's story),
    * with data made from the created node's; the answer then names the post as `post_id`. `assoc`
@@ -236,4 +244,6 @@ export interface EdgePost {
   ) => Record<string, unknown>;
   /** Associations written in the same transaction, in both directions where the graph needs both. */
   links: Array<{ assoc: string; from: Party; to: Party }>;
+  /** Associations removed in the same transaction: an answer to an invitation takes the person off the other answers' lists. */
+  unlinks?: Array<{ assoc: string; from: Party; to: Party }>;
 }

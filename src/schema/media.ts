@@ -43,3 +43,29 @@ export function imageKeyOf(data: Record<string, unknown>): string | undefined {
   const key = (image as { key?: unknown }).key;
   return typeof key === 'string' ? key : undefined;
 }
+
+/** The storage key a video's data keeps for its uploaded file. */
+export function videoKeyOf(data: Record<string, unknown>): string | undefined {
+  const video = data.video;
+  if (typeof video !== 'object' || video === null) return undefined;
+  const key = (video as { key?: unknown }).key;
+  return typeof key === 'string' ? key : undefined;
+}
+
+/** The stored file an object points at, image or video: what the sweep keeps and a delete removes. */
+export function mediaKeyOf(data: Record<string, unknown>): string | undefined {
+  return imageKeyOf(data) ?? videoKeyOf(data);
+}
+
+/** Address of an uploaded video's file. */
+export function videoSourceUrl(publicUrl: string, key: string): string {
+  return `${publicUrl}/media/videos/${key}`;
+}
+
+/** The frame a video is shown in: its thumbnail's size and its player's. */
+export const VIDEO_FRAME = { width: 720, height: 405 };
+
+/** A video's thumbnail: a placeholder drawn at its frame size, since Loom decodes no frames. */
+export function videoThumbnailUrl(publicUrl: string, videoId: number): string {
+  return photoSourceUrl(publicUrl, { id: videoId, ...VIDEO_FRAME });
+}

@@ -7,10 +7,13 @@ import type { EdgeDef, FieldDef, NodeTypeDef } from './definition.js';
 import { albumType } from './types/album.js';
 import { applicationType } from './types/application.js';
 import { commentType } from './types/comment.js';
+import { eventType } from './types/event.js';
+import { groupType } from './types/group.js';
 import { pageType } from './types/page.js';
 import { photoType } from './types/photo.js';
 import { postType } from './types/post.js';
 import { userType } from './types/user.js';
+import { videoType } from './types/video.js';
 import { offeredIn, offeredPermissions, permissionDef } from './permissions.js';
 import { DEFAULT_API_VERSION, rules, type ApiVersion } from './versions.js';
 
@@ -46,6 +49,9 @@ export class Schema {
         if (edge.post && edge.post.by !== 'app' && edge.post.scope === undefined) {
           throw new Error(`Schema: a POST to "${type.name}.${edge.name}" names no permission`);
         }
+        if (edge.post?.unlinks?.some((link) => link.from === 'created' || link.to === 'created')) {
+          throw new Error(`Schema: the POST to "${type.name}.${edge.name}" cannot remove links of the node it creates`);
+        }
         const request = edge.post?.request !== undefined ? edge.post : undefined;
         if (request && (request.creates || request.links.length === 0 || request.links.some((link) => link.from === 'created' || link.to === 'created'))) {
           throw new Error(`Schema: the request POST to "${type.name}.${edge.name}" must link existing nodes only`);
@@ -56,7 +62,7 @@ export class Schema {
 
   /** Every node type Loom ships. */
   static default(): Schema {
-    return new Schema([userType, postType, commentType, photoType, albumType, pageType, applicationType]);
+    return new Schema([userType, postType, commentType, photoType, albumType, pageType, applicationType, videoType, eventType, groupType]);
   }
 
   type(name: string): NodeTypeDef | undefined {

@@ -187,3 +187,94 @@ function privacyOfWord(word: unknown): Privacy {
   const value = Object.keys(ALBUM_WORDS).find((key) => ALBUM_WORDS[key] === word);
   return privacyOf({ value });
 }
+
+const VIDEO_PARAMS = [
+  { name: 'title', maxLength: 255 },
+  { name: 'description', maxLength: MESSAGE_LENGTH },
+  { name: 'file_url', maxLength: 2048 },
+  PRIVACY,
+];
+
+/** `POST /me/videos`: the viewer uploads a video, listed among the videos they uploaded. */
+export const uploadVideo: EdgePost = {
+  scope: PUBLISH,
+  creates: 'video',
+  allowed: 'self',
+  video: true,
+  params: VIDEO_PARAMS,
+  derive: (params) => ({
+    ...(params.title === undefined ? {} : { title: params.title }),
+    ...(params.description === undefined ? {} : { description: params.description }),
+    privacy: privacyOf(params.privacy),
+  }),
+  links: [{ assoc: 'videos_uploaded', from: 'viewer', to: 'created' }],
+};
+
+/** `POST /<page or group>/videos`: a video uploaded to a page its owner runs, or to a group by a member. */
+export function uploadVideoTo(allowed: 'self' | 'members'): EdgePost {
+  return {
+    ...uploadVideo,
+    allowed,
+    links: [
+      { assoc: 'videos_uploaded', from: 'viewer', to: 'created' },
+      { assoc: 'videos', from: 'parent', to: 'created' },
+    ],
+  };
+}
+
+/** `POST /<group>/feed`: a member's post in the group, seen as widely as the group itself is. */
+export const postToGroup: EdgePost = {
+  ...postToFeed,
+  allowed: 'members',
+  derive: (params, { parent }, group) => ({
+    ...params,
+    type: params.link ? 'link' : 'status',
+    status_type: 'wall_post',
+    privacy: privacyOf({ value: group.privacy === 'OPEN' ? 'EVERYONE' : 'ALL_FRIENDS' }),
+    to: [parent],
+  }),
+  links: [{ assoc: 'feed', from: 'parent', to: 'created' }],
+};
+
+/**
+ * The answers to an event invitation, each with the association listing the event's guests who
+ * gave it and the one listing the person's events so answered.
+ */
+export const RSVP_LISTS = {
+  attending: { guests: 'attending', events: 'events_attending' },
+  maybe: { guests: 'maybe', events: 'events_maybe' },
+  declined: { guests: 'declined', events: 'events_declined' },
+  noreply: { guests: 'noreply', events: 'events_not_replied' },
+} as const;
+
+/** `POST /<event>/attending|maybe|declined`: the viewer answers, leaving whatever answer they gave before. */
+export function rsvp(answer: 'attending' | 'maybe' | 'declined'): EdgePost {
+  const others = Object.entries(RSVP_LISTS).filter(([name]) => name !== answer).map(([, lists]) => lists);
+  return {
+    scope: 'rsvp_event',
+    links: [
+      { assoc: RSVP_LISTS[answer].guests, from: 'parent', to: 'viewer' },
+      { assoc: RSVP_LISTS[answer].events, from: 'viewer', to: 'parent' },
+      { assoc: 'invited', from: 'parent', to: 'viewer' },
+    ],
+    unlinks: others.flatMap((lists) => [
+      { assoc: lists.guests, from: 'parent' as const, to: 'viewer' as const },
+      { assoc: lists.events, from: 'viewer' as const, to: 'parent' as const },
+    ]),
+  };
+}
+
+/** A person's events by their answer (`me/events?type=…`), those they created among them. */
+export const USER_EVENT_LISTS = {
+  default: 'attending',
+  assocs: {
+    attending: RSVP_LISTS.attending.events,
+    created: 'events_created',
+    declined: RSVP_LISTS.declined.events,
+    maybe: RSVP_LISTS.maybe.events,
+    not_replied: RSVP_LISTS.noreply.events,
+  },
+};
+
+/** A person's videos: those they are tagged in unless `type=uploaded` asks for their own uploads. */
+export const USER_VIDEO_LISTS = { default: 'tagged', assocs: { tagged: 'videos_tagged', uploaded: 'videos_uploaded' } };

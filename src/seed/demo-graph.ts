@@ -1,9 +1,10 @@
 /**
  * The demo graph: an app ("Loom Demo"), a demo user who granted it every permission, and a social
- * graph around her (friends, posts, likes, comments, albums, photos, pages), realistic enough to
- * explore and deterministic: the same seed, size and `now` on an empty store give the same
- * objects with the same ids, app-scoped ids, times and password salts, on every store. Only the
- * app's secret is truly random: it signs, so it must never follow from a published seed.
+ * graph around her (friends, posts, likes, comments, albums, photos, pages, events, groups,
+ * videos), realistic enough to explore and deterministic: the same seed, size and `now` on an
+ * empty store give the same objects with the same ids, app-scoped ids, times and password salts,
+ * on every store. Only the app's secret is truly random: it signs, so it must never follow from
+ * a published seed.
  */
 import { registerApp } from '../auth/apps.js';
 import { hashPassword, SALT_BYTES } from '../auth/passwords.js';
@@ -15,6 +16,7 @@ import { createPageCatalog } from './page-catalog.js';
 import { MAX_AGE, planLikers, planPeople, type Person } from './people.js';
 import { Random } from './random.js';
 import { writeAlbums } from './seed-albums.js';
+import { writeGatherings } from './seed-gatherings.js';
 import type { SeedContext } from './seed-context.js';
 import { writeFriendships, writePageLikes, writeUsers } from './seed-people.js';
 import { writePostReactions, writePosts } from './seed-posts.js';
@@ -152,6 +154,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
   );
   const albums = await writeAlbums(random.fork('albums'), context, UNITS.albums);
   await writeProfileTouches(random.fork('profile-touches'), context, profiles, albums.photosByPerson);
+  const gatherings = await writeGatherings(random.fork('gatherings'), context);
 
   const demoUserId = userIds[0] as ObjectId;
   // Only the demo user gets a password: scrypt is slow on purpose, too slow for everyone.
@@ -180,6 +183,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
       likes: postReactions.likes + albums.counts.likes,
       albums: albums.counts.albums,
       photos: albums.counts.photos,
+      ...gatherings,
     },
   };
 }

@@ -22,6 +22,7 @@ export const DEMO_SCOPES: readonly string[] = [
   'user_managed_groups',
   'read_custom_friendlists',
   'publish_actions',
+  'rsvp_event',
 ];
 
 /** Scopes every other app user grants. */

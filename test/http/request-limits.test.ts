@@ -96,8 +96,8 @@ describe('slow, stalled, oversized and malformed requests', () => {
   });
 
   it('refuses an upload sent without a length once what arrived passes the limit', async () => {
-    // Images of at most 100 kB: the body may hold ten of them and 1 MiB of other fields.
-    const small = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), maxImageBytes: 100_000 });
+    // Images and videos of at most 100 kB: the body may hold ten images and 1 MiB of other fields.
+    const small = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), maxImageBytes: 100_000, maxVideoBytes: 100_000 });
     const chunked = (text: string | Buffer) => Buffer.concat([Buffer.from(`${Buffer.byteLength(text).toString(16)}\r\n`), Buffer.from(text), Buffer.from('\r\n')]);
     const answer = await rawExchange(small.url, async (socket) => {
       // Like curl, the client stops sending once an answer starts to arrive.

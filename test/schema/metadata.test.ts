@@ -39,6 +39,6 @@ test('metadata of another type names that type and its own edges', () => {
   const metadata = renderMetadata(Schema.default(), DEFAULT_API_VERSION, pageType, (edge) => `/p/${edge}`);
   assert.equal(metadata.type, 'page');
   assert.deepEqual(metadata.connections, {
-    posts: '/p/posts', feed: '/p/feed', photos: '/p/photos', albums: '/p/albums', picture: '/p/picture',
+    posts: '/p/posts', feed: '/p/feed', photos: '/p/photos', albums: '/p/albums', picture: '/p/picture', videos: '/p/videos',
   });
 });

@@ -13,14 +13,14 @@ function nodeType(overrides: Partial<NodeTypeDef>): NodeTypeDef {
   };
 }
 
-test('the default schema holds the seven node types', () => {
+test('the default schema holds the ten node types', () => {
   const schema = Schema.default();
   assert.deepEqual(
     schema.types.map((type) => type.name),
-    ['user', 'post', 'comment', 'photo', 'album', 'page', 'application'],
+    ['user', 'post', 'comment', 'photo', 'album', 'page', 'application', 'video', 'event', 'group'],
   );
   for (const type of schema.types) assert.equal(schema.type(type.name), type);
-  assert.equal(schema.type('event'), undefined);
+  assert.equal(schema.type('place'), undefined);
 });
 
 test('fields and edges are found by name, and only as what they are', () => {

@@ -39,13 +39,14 @@ test('a photo or album needs its owner\'s user_photos for everything but its id'
   }
 });
 
-test('writes need publish_actions, befriending no permission beyond public_profile, and test users an app token', () => {
+test('writes need publish_actions, befriending no permission beyond public_profile, RSVPs rsvp_event, and test users an app token', () => {
   const posts = schema.types.flatMap((type) =>
     type.edges.filter((edge) => edge.post).map((edge) => ({ at: `${type.name}.${edge.name}`, post: edge.post! })),
   );
   assert.ok(posts.length >= 6);
   for (const { at, post } of posts) {
-    const expected = at === 'user.friends' ? 'public_profile' : at === 'application.accounts' ? undefined : 'publish_actions';
+    const answersInvitation = ['event.attending', 'event.maybe', 'event.declined'].includes(at);
+    const expected = at === 'user.friends' ? 'public_profile' : at === 'application.accounts' ? undefined : answersInvitation ? 'rsvp_event' : 'publish_actions';
     assert.equal(post.scope, expected, at);
   }
   assert.equal(schema.edge(schema.type('application')!, 'accounts')?.post?.by, 'app');

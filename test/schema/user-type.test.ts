@@ -113,10 +113,13 @@ test('user edges with Loom data name their association; the others have none and
   assert.equal(edge('books')?.assoc, undefined);
   assert.equal(edge('books')?.target, 'page');
   assert.equal(edge('taggable_friends')?.target, 'user');
-  const withData = userType.edges.filter((item) => item.assoc !== undefined || item.special !== undefined);
+  assert.equal(edge('groups')?.assoc, 'managed_groups');
+  assert.deepEqual(edge('events')?.byType?.assocs.created, 'events_created');
+  assert.deepEqual(edge('videos')?.byType?.default, 'tagged');
+  const withData = userType.edges.filter((item) => item.assoc !== undefined || item.special !== undefined || item.byType !== undefined);
   assert.deepEqual(
     withData.map((item) => item.name).sort(),
-    ['albums', 'feed', 'friendrequests', 'friends', 'ids_for_business', 'likes', 'permissions', 'photos', 'picture', 'posts'],
+    ['albums', 'events', 'feed', 'friendrequests', 'friends', 'groups', 'ids_for_business', 'likes', 'permissions', 'photos', 'picture', 'posts', 'videos'],
   );
 });
 

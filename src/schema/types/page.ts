@@ -1,5 +1,6 @@
 /** A public page of a business, place, brand or public figure, which people can like. */
 import type { NodeTypeDef } from '../definition.js';
+import { uploadVideoTo } from '../writes.js';
 
 export const pageType: NodeTypeDef = {
   name: 'page',
@@ -41,5 +42,7 @@ export const pageType: NodeTypeDef = {
       description: 'Photo albums of the page.' },
     { name: 'picture', target: 'photo', special: 'picture',
       description: "The page's profile picture." },
+    { name: 'videos', target: 'video', assoc: 'videos', post: uploadVideoTo('self'),
+      description: 'Videos the page published.' },
   ],
 };

@@ -5,7 +5,7 @@
  */
 import type { EdgeDef, FieldContext, FieldDef, NodeTypeDef } from '../definition.js';
 import type { StoredObject } from '../../store/store.js';
-import { befriend, createAlbum, postToFeed, uploadPhoto } from '../writes.js';
+import { befriend, createAlbum, postToFeed, uploadPhoto, uploadVideo, USER_EVENT_LISTS, USER_VIDEO_LISTS } from '../writes.js';
 
 /** Age in whole years at `now` of someone born on a `MM/DD/YYYY` birthday; undefined without a full date. */
 function ageOn(birthday: unknown, now: number): number | undefined {
@@ -191,8 +191,8 @@ const edges: EdgeDef[] = [
     description: 'Message conversations this person takes part in.' },
   { name: 'domains', target: 'page', scope: 'public_profile',
     description: 'Web domains this person has claimed.' },
-  { name: 'events', target: 'page', scope: 'user_events',
-    description: 'Events this person is invited to or is hosting.' },
+  { name: 'events', target: 'event', scope: 'user_events', byType: USER_EVENT_LISTS,
+    description: 'Events this person is invited to or is hosting, by answer (`type`, attending unless given).' },
   { name: 'family', target: 'user', scope: 'public_profile',
     description: "Members of this person's family." },
   { name: 'feed', target: 'post', assoc: 'feed', scope: 'user_posts', post: postToFeed,
@@ -218,7 +218,7 @@ const edges: EdgeDef[] = [
     description: 'Friends this person can invite to play the viewing game.' },
   { name: 'games', target: 'page', scope: 'user_likes',
     description: 'Games this person likes.' },
-  { name: 'groups', target: 'page', scope: 'user_managed_groups',
+  { name: 'groups', target: 'group', assoc: 'managed_groups', scope: 'user_managed_groups',
     description: 'Groups this person manages.' },
   { name: 'home', target: 'post', scope: 'user_posts',
     description: "This person's news feed: recent posts from their friends and pages." },
@@ -284,8 +284,8 @@ const edges: EdgeDef[] = [
     description: 'Message threads this person takes part in.' },
   { name: 'updates', target: 'post', scope: 'public_profile',
     description: 'Updates from pages this person follows.' },
-  { name: 'videos', target: 'photo', scope: 'user_videos',
-    description: 'Videos this person uploaded or was tagged in.' },
+  { name: 'videos', target: 'video', scope: 'user_videos', byType: USER_VIDEO_LISTS, post: uploadVideo,
+    description: 'Videos this person was tagged in, or with `type=uploaded` uploaded.' },
   { name: 'video_broadcasts', target: 'photo', scope: 'public_profile',
     description: 'Live videos this person broadcast.' },
   // Gone from v2.4, where feed and posts hold every kind of post.

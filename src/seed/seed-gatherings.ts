@@ -1,0 +1,210 @@
+/**
+ * Events with their guests' answers and walls, groups with their members and posts, and videos
+ * with the friends tagged in them. Everyone in them is a person of the graph; the demo user
+ * hosts and answers events of every kind, runs groups, and uploads and is tagged in videos, so
+ * each of her events, groups and videos edges has data.
+ */
+import type { ObjectId, Ref } from '../store/store.js';
+import {
+  EVENT_DESCRIPTIONS, EVENT_NAMES, EVENT_WALL_POSTS, GROUP_DESCRIPTIONS, GROUP_NAMES, GROUP_POSTS, TIME_ZONES,
+  VENUES, VIDEO_DESCRIPTIONS, VIDEO_TITLES,
+} from './gathering-phrases.js';
+import type { Person } from './people.js';
+import { CITIES, type City } from './places.js';
+import { privacyOf } from './privacy.js';
+import type { Random } from './random.js';
+import { chooseLikers, queueLikes } from './reactions.js';
+import type { SeedContext } from './seed-context.js';
+
+const HOUR = 3600;
+const DAY = 86400;
+
+export interface GatheringCounts {
+  events: number;
+  groups: number;
+  videos: number;
+}
+
+/** The answers a guest may give, with the lists keeping them (see schema/writes.ts). */
+const ANSWERS = [
+  { guests: 'attending', events: 'events_attending' },
+  { guests: 'maybe', events: 'events_maybe' },
+  { guests: 'declined', events: 'events_declined' },
+  { guests: 'noreply', events: 'events_not_replied' },
+] as const;
+
+export async function writeGatherings(random: Random, context: SeedContext): Promise<GatheringCounts> {
+  const events = await writeEvents(random.fork('events'), context);
+  const groups = await writeGroups(random.fork('groups'), context, events.ids);
+  const videos = await writeVideos(random.fork('videos'), context);
+  return { events: events.ids.length, groups, videos };
+}
+
+/** `2015-07-18T19:00:00-0700`: the event's local time with its offset, as the service writes it. */
+function localTime(unix: number, offsetHours: number): string {
+  const local = new Date((unix + offsetHours * HOUR) * 1000).toISOString().slice(0, 19);
+  const sign = offsetHours < 0 ? '-' : '+';
+  const hours = String(Math.floor(Math.abs(offsetHours))).padStart(2, '0');
+  return `${local}${sign}${hours}00`;
+}
+
+function placeOf(random: Random, city: City): Record<string, unknown> {
+  return { name: `${random.pick(VENUES)}, ${city.name}`, location: { city: city.name, country: city.country } };
+}
+
+async function writeEvents(random: Random, context: SeedContext): Promise<{ ids: ObjectId[] }> {
+  const { buffer, people, userIds, friends, now } = context;
+  const count = Math.min(200, Math.max(6, Math.floor(people.length / 10)));
+  const ids: ObjectId[] = [];
+  /** Each event's host and guests, in the order the events are created (the order of `ids`). */
+  const guestLists: number[][] = [];
+  for (let index = 0; index < count; index++) {
+    // The demo user hosts the first two; the others are her friends' or anyone's.
+    const demoFriends = friends[0] ?? [];
+    const host = index < 2 || people.length === 1 ? 0 : index < 8 && demoFriends.length > 0 ? random.pick(demoFriends) : random.int(0, people.length - 1);
+    const person = people[host] as Person;
+    const city = CITIES[person.location] as City;
+    const created = now - random.int(10 * DAY, 120 * DAY);
+    // Some events are over, most are still to come.
+    const start = Math.floor((now + random.int(-60 * DAY, 90 * DAY)) / HOUR) * HOUR;
+    const data: Record<string, unknown> = {
+      name: random.pick(EVENT_NAMES),
+      description: random.pick(EVENT_DESCRIPTIONS),
+      start_time: localTime(start, city.timezone),
+      end_time: localTime(start + random.int(2, 6) * HOUR, city.timezone),
+      timezone: TIME_ZONES[city.timezone] ?? 'UTC',
+      place: placeOf(random, city),
+      owner: userIds[host],
+      // Loom shows every event to anyone, so the demo graph holds only open ones.
+      privacy: 'OPEN',
+      is_canceled: random.chance(0.05),
+    };
+    const event = buffer.create({ type: 'event', owner: null, createdTime: created, updatedTime: created, data }, (id) => ids.push(id));
+    buffer.link('events_created', userIds[host] as ObjectId, event, created);
+    // The host attends; friends are invited and answer, the demo user to the first events each way.
+    const invitees = random.sample(friends[host] ?? [], random.int(3, 25)).filter((guest) => guest !== host);
+    if (host !== 0 && index < 8 && !invitees.includes(0)) invitees.push(0);
+    answer(context, event, host, ANSWERS[0], created);
+    guestLists.push([host, ...invitees]);
+    for (const guest of invitees) {
+      const choice = guest === 0 && index < 8 ? ANSWERS[index % ANSWERS.length]! : pickAnswer(random);
+      answer(context, event, guest, choice, Math.min(now, created + random.int(HOUR, 5 * DAY)));
+    }
+    await buffer.endUnit();
+  }
+  await buffer.flush();
+
+  // Walls: a few posts by guests, with likes, once the events' ids are known.
+  for (const [index, eventId] of ids.entries()) {
+    const posts = random.int(0, 3);
+    for (let n = 0; n < posts; n++) {
+      const author = random.pick(guestLists[index] ?? [0]);
+      const time = now - random.int(HOUR, 9 * DAY);
+      const post = buffer.create({
+        type: 'post',
+        owner: userIds[author] as ObjectId,
+        createdTime: time,
+        updatedTime: time,
+        data: { message: random.pick(EVENT_WALL_POSTS), type: 'status', status_type: 'wall_post', privacy: privacyOf('EVERYONE'), to: [eventId] },
+      });
+      buffer.link('feed', eventId, post, time);
+      queueLikes(random, context, post, time, chooseLikers(random, context, author, random.int(0, 4), true));
+    }
+    await buffer.endUnit();
+  }
+  await buffer.flush();
+  return { ids };
+}
+
+function pickAnswer(random: Random): (typeof ANSWERS)[number] {
+  const roll = random.next();
+  return ANSWERS[roll < 0.5 ? 0 : roll < 0.65 ? 1 : roll < 0.75 ? 2 : 3]!;
+}
+
+function answer(context: SeedContext, event: Ref, guest: number, choice: (typeof ANSWERS)[number], time: number): void {
+  const userId = context.userIds[guest] as ObjectId;
+  context.buffer.link('invited', event, userId, time);
+  context.buffer.link(choice.guests, event, userId, time);
+  context.buffer.link(choice.events, userId, event, time);
+}
+
+async function writeGroups(random: Random, context: SeedContext, events: readonly ObjectId[]): Promise<number> {
+  const { buffer, people, userIds, friends, now } = context;
+  const count = Math.min(GROUP_NAMES.length * 4, Math.max(3, Math.floor(people.length / 25)));
+  const names = random.shuffle([...GROUP_NAMES]);
+  const groups: Array<{ id: ObjectId; admin: number; privacy: string; created: number }> = [];
+  for (let index = 0; index < count; index++) {
+    // The demo user runs the first two groups.
+    const admin = index < 2 || people.length === 1 ? 0 : random.int(0, people.length - 1);
+    const created = now - random.int(60 * DAY, 700 * DAY);
+    const privacy = random.chance(0.75) ? 'OPEN' : 'CLOSED';
+    const data: Record<string, unknown> = {
+      name: `${names[index % names.length]}${index >= names.length ? ` ${Math.floor(index / names.length) + 1}` : ''}`,
+      description: random.pick(GROUP_DESCRIPTIONS),
+      privacy,
+      owner: userIds[admin],
+    };
+    const plan = { id: 0, admin, privacy, created };
+    buffer.create({ type: 'group', owner: null, createdTime: created, updatedTime: created, data }, (id) => (plan.id = id));
+    groups.push(plan);
+    await buffer.endUnit();
+  }
+  await buffer.flush();
+
+  // Members, posts that name their group, and hosted events, once the groups' ids are known.
+  for (const [index, { id, admin, privacy, created }] of groups.entries()) {
+    buffer.link('managed_groups', userIds[admin] as ObjectId, id, created);
+    const members = [admin, ...random.sample(friends[admin] ?? [], random.int(3, 30)).filter((member) => member !== admin)];
+    // The demo user also belongs to a group she does not run.
+    if (index === 2 && !members.includes(0)) members.push(0);
+    for (const member of members) buffer.link('members', id, userIds[member] as ObjectId, created + random.int(0, 30 * DAY));
+    const posts = random.int(2, 6);
+    for (let n = 0; n < posts; n++) {
+      const author = random.pick(members);
+      const time = now - random.int(HOUR, 50 * DAY);
+      const post = buffer.create({
+        type: 'post',
+        owner: userIds[author] as ObjectId,
+        createdTime: time,
+        updatedTime: time,
+        data: { message: random.pick(GROUP_POSTS), type: 'status', status_type: 'wall_post', privacy: privacyOf(privacy === 'OPEN' ? 'EVERYONE' : 'ALL_FRIENDS'), to: [id] },
+      });
+      buffer.link('feed', id, post, time);
+      queueLikes(random, context, post, time, random.sample(members, random.int(0, Math.min(5, members.length))).filter((liker) => liker !== author));
+    }
+    if (events.length > 0 && random.chance(0.5)) buffer.link('events', id, random.pick(events), created);
+    await buffer.endUnit();
+  }
+  await buffer.flush();
+  return count;
+}
+
+async function writeVideos(random: Random, context: SeedContext): Promise<number> {
+  const { buffer, people, userIds, friends, now } = context;
+  let count = 0;
+  for (let owner = 0; owner < people.length; owner++) {
+    const uploads = owner === 0 ? 3 : random.chance(0.2) ? random.int(1, 3) : 0;
+    for (let n = 0; n < uploads; n++) {
+      const time = now - random.int(HOUR, 400 * DAY);
+      const audience = random.chance(0.5) ? 'EVERYONE' : 'ALL_FRIENDS';
+      const data: Record<string, unknown> = {
+        title: random.pick(VIDEO_TITLES),
+        description: random.pick(VIDEO_DESCRIPTIONS),
+        length: random.int(3_000, 240_000) / 1000,
+        privacy: privacyOf(audience),
+      };
+      const ownerId = userIds[owner] as ObjectId;
+      const video = buffer.create({ type: 'video', owner: ownerId, createdTime: time, updatedTime: time, data });
+      buffer.link('videos_uploaded', ownerId, video, time);
+      // Friends in the video are tagged; the demo user's friends tag her in their first videos.
+      const tagged = random.sample(friends[owner] ?? [], random.int(0, 3));
+      if (owner !== 0 && n === 0 && (friends[0] ?? []).includes(owner) && !tagged.includes(0)) tagged.push(0);
+      for (const person of tagged) buffer.link('videos_tagged', userIds[person] as ObjectId, video, time);
+      queueLikes(random, context, video, time, chooseLikers(random, context, owner, random.int(0, 6), audience === 'EVERYONE'));
+      count++;
+      await buffer.endUnit();
+    }
+  }
+  await buffer.flush();
+  return count;
+}

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Store, WriteOp } from '../../src/store/store.js';
+import { buildFixture, type Fixture } from '../helpers/fixture.js';
+import { addMediaGraph, type MediaGraph } from '../helpers/media-graph.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { Clock } from '../../src/control/clock.js';
+
+/** Counts calls into a real store, passing every call through untouched. */
+function countingStore(store: Store): { store: Store; calls: string[] } {
+  const calls: string[] = [];
+  const counted = new Proxy(store, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.push(String(property));
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { store: counted, calls };
+}
+
+/** The query of the acceptance: three levels across events, their guests, their walls and the likes there. */
+const QUERY = 'events{name,attending.limit(3){name},feed.limit(2){message,likes.summary(true)}}';
+
+describe('batched execution across events, guests and walls', () => {
+  let fixture: Fixture;
+  let graph: MediaGraph;
+  let server: TestServer;
+  let calls: string[];
+  before(async () => {
+    fixture = await buildFixture();
+    graph = await addMediaGraph(fixture);
+    // Alice attends every event, and each has a wall of three liked posts by app-using friends.
+    const { alice } = fixture.users;
+    const events = [graph.events.concert, graph.events.lecture, graph.events.picnic];
+    const t = fixture.now - 1000;
+    const ops: WriteOp[] = events.flatMap((event): WriteOp[] => [
+      { op: 'addAssoc', type: 'attending', id1: event, id2: alice, time: t },
+      { op: 'addAssoc', type: 'events_attending', id1: alice, id2: event, time: t },
+      ...fixture.appFriends.slice(5, 9).map((friend, i): WriteOp => ({ op: 'addAssoc', type: 'attending', id1: event, id2: friend, time: t + i + 1 })),
+    ]);
+    await fixture.store.write(ops);
+    const posts = (await fixture.store.write(events.flatMap((event) => [0, 1, 2].map((n): WriteOp => ({
+      op: 'createObject',
+      object: { type: 'post', owner: fixture.appFriends[n]!, createdTime: t + n, data: { message: `On ${event} (${n})`, privacy: { value: 'EVERYONE' } } },
+    }))))).results as number[];
+    await fixture.store.write(posts.flatMap((post, i): WriteOp[] => [
+      { op: 'addAssoc', type: 'feed', id1: events[Math.floor(i / 3)]!, id2: post, time: t + (i % 3) },
+      { op: 'addAssoc', type: 'likes', id1: post, id2: fixture.likers[i]!, time: t + 10 },
+      { op: 'addAssoc', type: 'likes', id1: post, id2: fixture.likers[i + 1]!, time: t + 11 },
+    ]));
+    const counting = countingStore(fixture.store);
+    calls = counting.calls;
+    server = await startServer(counting.store, { clock: Clock.frozenAt(fixture.now) });
+  });
+  after(async () => {
+    await server.close();
+    await fixture.store.close();
+  });
+
+  async function storeCalls(fields: string): Promise<{ calls: string[]; body: any }> {
+    calls.length = 0;
+    const reply = await server.get('/v2.4/me', { access_token: fixture.aliceToken, fields });
+    assert.equal(reply.status, 200, JSON.stringify(reply.body).slice(0, 300));
+    return { calls: [...calls].sort(), body: reply.body };
+  }
+
+  it(`answers ${QUERY} with one page call per edge and level, as many calls for four events as for one`, async () => {
+    await storeCalls('id'); // the token is read once, then remembered
+    const all = await storeCalls(QUERY);
+    const events = all.body.events.data;
+    assert.equal(events.length, 4);
+    assert.ok(events.every((event: any) => event.attending.data.length === 3), 'three guests of each');
+    const posts = events.flatMap((event: any) => event.feed.data);
+    assert.equal(posts.length, 4 * 2, 'two posts on each wall');
+    assert.ok(posts.every((post: any) => post.likes.summary.total_count === 2 && post.likes.data.length === 2));
+    assert.equal(all.calls.filter((call) => call === 'getPagesWithObjects').length, 4, 'events, attending, feed, likes: one page call each');
+
+    const one = await storeCalls(QUERY.replace('events{', 'events.limit(1){'));
+    assert.equal(one.body.events.data.length, 1);
+    assert.deepEqual(all.calls, one.calls, 'the calls do not grow with the items');
+    // Besides the pages: the node, the walls' authors' use of the app (the posts are other people's),
+    // the likes' counts and the viewer's own likes, and the request's token and shared state.
+    assert.deepEqual(all.calls, ['authVersion', 'getCounts', 'getExisting', 'getGrants', 'getObjects', ...Array(4).fill('getPagesWithObjects'), 'getSetting']);
+  });
+});

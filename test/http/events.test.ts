@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { issueUserToken } from '../../src/auth/tokens.js';
+import type { Fixture } from '../helpers/fixture.js';
+import { addMediaGraph, type MediaGraph } from '../helpers/media-graph.js';
+import { useFixtureServer, type TestServer } from '../helpers/server.js';
+
+describe('events over HTTP', () => {
+  let fixture: Fixture;
+  let server: TestServer;
+  let graph: MediaGraph;
+  let token: string;
+  const served = useFixtureServer();
+  before(async () => {
+    ({ fixture, server } = served);
+    graph = await addMediaGraph(fixture);
+    token = fixture.aliceToken;
+  });
+
+  async function aliceWith(...scopes: string[]): Promise<string> {
+    const issued = await issueUserToken(fixture.store, {
+      appId: fixture.app.id,
+      userId: fixture.users.alice,
+      scopes: ['public_profile', ...scopes],
+      expiresIn: 3600,
+      now: fixture.now,
+    });
+    return issued.accessToken;
+  }
+
+  const names = async (params: Record<string, string>, accessToken = token) => {
+    const reply = await server.get('/v2.4/me/events', { access_token: accessToken, fields: 'name', ...params });
+    assert.equal(reply.status, 200, reply.text);
+    return reply.body.data.map((event: { name: string }) => event.name);
+  };
+
+  it("lists a person's events by their answer, attending unless a type is given", async () => {
+    assert.deepEqual(await names({}), ['Loom party']);
+    assert.deepEqual(await names({ type: 'attending' }), ['Loom party']);
+    assert.deepEqual(await names({ type: 'created' }), ['Loom party']);
+    assert.deepEqual(await names({ type: 'maybe' }), ['Concert']);
+    assert.deepEqual(await names({ type: 'declined' }), ['Lecture on dyes']);
+    assert.deepEqual(await names({ type: 'not_replied' }), ['Picnic']);
+    const nested = await server.get('/v2.4/me', { access_token: token, fields: 'events.type(maybe){name}' });
+    assert.deepEqual(nested.body.events.data, [{ name: 'Concert', id: String(graph.events.concert) }]);
+    const bad = await server.get('/v2.4/me/events', { access_token: token, type: 'going' });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.code, 100);
+    assert.match(bad.body.error.message, /type must be one of the following values: attending, created, declined, maybe, not_replied/);
+  });
+
+  it('answers an empty list without user_events, and the events with it', async () => {
+    const basic = await aliceWith();
+    const without = await server.get('/v2.4/me/events', { access_token: basic });
+    assert.equal(without.status, 200);
+    assert.equal(without.text, '{"data":[]}');
+    assert.deepEqual(await names({}, await aliceWith('user_events')), ['Loom party']);
+  });
+
+  it('reads the Event node in its v2.4 shape, with its counts and guest lists', async () => {
+    const id = String(graph.events.party);
+    const read = await server.get(`/v2.4/${id}`, {
+      access_token: token,
+      fields: 'name,description,start_time,end_time,timezone,place,owner,privacy,attending_count,declined_count,maybe_count,noreply_count,interested_count,is_canceled,updated_time',
+    });
+    assert.equal(read.status, 200, read.text);
+    assert.deepEqual(read.body, {
+      name: 'Loom party',
+      description: 'Bring yarn.',
+      start_time: '2025-11-01T19:00:00+0100',
+      end_time: '2025-11-01T23:00:00+0100',
+      timezone: 'Europe/Paris',
+      place: { name: 'Mill Hall', location: { city: 'Lyon', country: 'France', latitude: 45.76, longitude: 4.83 } },
+      owner: { name: 'Alice Arden', id: fixture.scoped(fixture.users.alice) },
+      privacy: 'OPEN',
+      attending_count: 7,
+      declined_count: 0,
+      maybe_count: 1,
+      noreply_count: 0,
+      interested_count: 0,
+      is_canceled: false,
+      updated_time: read.body.updated_time,
+      id,
+    });
+    const guests = await server.get(`/v2.4/${id}`, { access_token: token, fields: 'attending.limit(3){name},invited.summary(true).limit(0),feed.limit(2){message}' });
+    assert.equal(guests.body.attending.data.length, 3);
+    assert.ok(guests.body.attending.paging.next, 'more guests lie beyond the page');
+    assert.equal(guests.body.invited.summary.total_count, 8);
+    assert.deepEqual(guests.body.feed.data.map((post: any) => post.message), ['See you at the party (2)', 'See you at the party (1)']);
+  });
+
+  it('takes an RSVP with rsvp_event, moving the person between the lists and the counts', async () => {
+    const concert = String(graph.events.concert);
+    const counts = async () =>
+      (await server.get(`/v2.4/${concert}`, { access_token: token, fields: 'attending_count,maybe_count,declined_count' })).body;
+    assert.deepEqual(await counts(), { attending_count: 0, maybe_count: 1, declined_count: 0, id: concert });
+
+    const answer = await server.form(`/v2.4/${concert}/attending`, { access_token: token });
+    assert.equal(answer.status, 200, answer.text);
+    assert.deepEqual(answer.body, { success: true });
+    assert.deepEqual(await counts(), { attending_count: 1, maybe_count: 0, declined_count: 0, id: concert });
+    assert.deepEqual(await names({}), ['Concert', 'Loom party']);
+    assert.deepEqual(await names({ type: 'maybe' }), []);
+    const again = await server.form(`/v2.4/${concert}/attending`, { access_token: token });
+    assert.deepEqual(again.body, { success: true });
+    assert.deepEqual(await counts(), { attending_count: 1, maybe_count: 0, declined_count: 0, id: concert }, 'answering twice counts once');
+
+    assert.deepEqual((await server.form(`/v2.4/${concert}/declined`, { access_token: token })).body, { success: true });
+    assert.deepEqual(await counts(), { attending_count: 0, maybe_count: 0, declined_count: 1, id: concert });
+    assert.deepEqual(await names({ type: 'declined' }), ['Concert', 'Lecture on dyes']);
+    const v20 = await server.form(`/v2.0/${concert}/maybe`, { access_token: token });
+    assert.equal(v20.text, 'true', 'v2.0 answers a bare true');
+    assert.deepEqual(await counts(), { attending_count: 0, maybe_count: 1, declined_count: 0, id: concert });
+
+    const without = await server.form(`/v2.4/${concert}/attending`, { access_token: await aliceWith('user_events', 'publish_actions') });
+    assert.equal(without.status, 403);
+    assert.equal(without.body.error.message, '(#200) Requires extended permission: rsvp_event');
+    assert.deepEqual(await counts(), { attending_count: 0, maybe_count: 1, declined_count: 0, id: concert }, 'nothing changed');
+    const noreply = await server.form(`/v2.4/${concert}/noreply`, { access_token: token });
+    assert.equal(noreply.status, 400, 'nobody answers "no reply"');
+    const withdrawn = await server.form(`/v2.4/${concert}/maybe`, { access_token: token }, 'DELETE');
+    assert.equal(withdrawn.status, 400, 'an answer is changed, not withdrawn');
+    assert.deepEqual(await counts(), { attending_count: 0, maybe_count: 1, declined_count: 0, id: concert });
+  });
+
+  it('describes the Event node with metadata=1', async () => {
+    const read = await server.get(`/v2.4/${graph.events.party}`, { access_token: token, metadata: '1' });
+    assert.equal(read.body.metadata.type, 'event');
+    assert.deepEqual(read.body.metadata.fields.map((field: any) => field.name), [
+      'id', 'name', 'description', 'start_time', 'end_time', 'timezone', 'place', 'owner', 'privacy',
+      'attending_count', 'declined_count', 'maybe_count', 'noreply_count', 'interested_count', 'cover', 'is_canceled', 'updated_time',
+    ]);
+    assert.deepEqual(Object.keys(read.body.metadata.connections), ['attending', 'maybe', 'declined', 'noreply', 'invited', 'feed', 'photos', 'picture']);
+  });
+});

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { issueUserToken } from '../../src/auth/tokens.js';
+import type { Fixture } from '../helpers/fixture.js';
+import { addMediaGraph, type MediaGraph } from '../helpers/media-graph.js';
+import { useFixtureServer, type TestServer } from '../helpers/server.js';
+
+describe('groups over HTTP', () => {
+  let fixture: Fixture;
+  let server: TestServer;
+  let graph: MediaGraph;
+  let token: string;
+  let me: string;
+  const served = useFixtureServer();
+  before(async () => {
+    ({ fixture, server } = served);
+    graph = await addMediaGraph(fixture);
+    token = fixture.aliceToken;
+    me = fixture.scoped(fixture.users.alice);
+  });
+
+  async function aliceWith(...scopes: string[]): Promise<string> {
+    const issued = await issueUserToken(fixture.store, {
+      appId: fixture.app.id,
+      userId: fixture.users.alice,
+      scopes: ['public_profile', ...scopes],
+      expiresIn: 3600,
+      now: fixture.now,
+    });
+    return issued.accessToken;
+  }
+
+  it('lists the groups a person administers with user_managed_groups, and none without', async () => {
+    const managed = await server.get('/v2.4/me/groups', { access_token: await aliceWith('user_managed_groups') });
+    assert.equal(managed.status, 200, managed.text);
+    assert.deepEqual(managed.body.data, [{ name: 'Weavers', id: String(graph.groups.weavers) }]);
+    const without = await server.get('/v2.4/me/groups', { access_token: await aliceWith() });
+    assert.equal(without.status, 200);
+    assert.equal(without.text, '{"data":[]}');
+  });
+
+  it('reads the Group node in its v2.4 shape, with its members and feed', async () => {
+    const id = String(graph.groups.weavers);
+    const read = await server.get(`/v2.4/${id}`, {
+      access_token: token,
+      fields: 'name,description,privacy,owner,icon,email,member_request_count,updated_time',
+    });
+    assert.equal(read.status, 200, read.text);
+    assert.deepEqual(read.body, {
+      name: 'Weavers',
+      description: 'People who weave.',
+      privacy: 'OPEN',
+      owner: { name: 'Alice Arden', id: me },
+      icon: `${server.url}/media/silhouette.svg`,
+      email: `${id}@groups.facebook.com`,
+      member_request_count: 0,
+      updated_time: read.body.updated_time,
+      id,
+    });
+    const edges = await server.get(`/v2.4/${id}`, { access_token: token, fields: 'members.summary(true){name},feed{message,from},events{name}' });
+    assert.deepEqual(edges.body.members.data.map((person: any) => person.name), ['Friend 00', 'Bob Brook', 'Alice Arden']);
+    assert.equal(edges.body.members.summary.total_count, 3);
+    assert.deepEqual(edges.body.feed.data.map((post: any) => [post.message, post.from.name]), [['Warp and weft', 'Bob Brook']]);
+    assert.deepEqual(edges.body.events.data, [{ name: 'Loom party', id: String(graph.events.party) }]);
+  });
+
+  it('takes a post from a member, in the group only, and refuses strangers and tokens without publish_actions', async () => {
+    const knitters = String(graph.groups.knitters);
+    const posted = await server.form(`/v2.4/${knitters}/feed`, { access_token: token, message: 'Purl two' });
+    assert.equal(posted.status, 200, posted.text);
+    assert.match(posted.body.id, new RegExp(`^${me}_\\d+$`));
+    const feed = await server.get(`/v2.4/${knitters}/feed`, { access_token: token, fields: 'message,from,to,status_type' });
+    assert.deepEqual(feed.body.data, [{
+      message: 'Purl two',
+      from: { name: 'Alice Arden', id: me },
+      to: { data: [{ name: 'Knitters', id: knitters }] },
+      status_type: 'wall_post',
+      id: posted.body.id,
+    }]);
+    const mine = await server.get('/v2.4/me/feed', { access_token: token, fields: 'message', limit: '100' });
+    assert.ok(!mine.body.data.some((post: any) => post.message === 'Purl two'), 'a group post stays in the group');
+
+    const stranger = await server.form(`/v2.4/${graph.groups.spinners}/feed`, { access_token: token, message: 'Let me in' });
+    assert.equal(stranger.status, 403);
+    assert.equal(stranger.body.error.code, 200);
+    const reader = await server.form(`/v2.4/${knitters}/feed`, { access_token: await aliceWith('user_managed_groups'), message: 'no' });
+    assert.equal(reader.status, 403);
+    assert.equal(reader.body.error.message, '(#200) Requires extended permission: publish_actions');
+    const empty = await server.form(`/v2.4/${knitters}/feed`, { access_token: token });
+    assert.equal(empty.status, 400);
+  });
+
+  it('describes the Group node with metadata=1', async () => {
+    const read = await server.get(`/v2.4/${graph.groups.weavers}`, { access_token: token, metadata: '1' });
+    assert.equal(read.body.metadata.type, 'group');
+    assert.deepEqual(read.body.metadata.fields.map((field: any) => field.name), [
+      'id', 'name', 'description', 'privacy', 'owner', 'icon', 'cover', 'email', 'updated_time', 'member_request_count',
+    ]);
+    assert.deepEqual(Object.keys(read.body.metadata.connections), ['feed', 'members', 'photos', 'albums', 'events', 'videos']);
+  });
+});
