@@ -31,7 +31,7 @@ import { applyOps, tokenValues } from './write-batch.js';
 import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from './snapshots.js';
 import { countAppUsers, countCalls } from './call-counts.js';
 import { PostgresWebhooks, recordChange } from './webhook-queue.js';
-import type { SnapshotInfo } from '../snapshots.js';
+import { LIVE_SETTING_PREFIX, type SnapshotInfo } from '../snapshots.js';
 import { appData, createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 import {
   toAppRecord,
@@ -360,7 +360,9 @@ export class PostgresStore implements Store {
   }
 
   async setSetting(key: string, value: string): Promise<void> {
-    await this.rows(statements.upsertSetting, [key, value]);
+    const write = this.rows(statements.upsertSetting, [key, value]);
+    // A live setting moves the auth version, here and (by its trigger) in every other process.
+    await (key.startsWith(LIVE_SETTING_PREFIX) ? this.afterAuthChange(write) : write);
   }
 
   async initSetting(key: string, value: string): Promise<string> {
