@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { businessTokenKey } from '../auth/business-tokens.js';
@@ -93,6 +93,20 @@ export interface AppOptions {
   intercept?: HostCredentials;
 }
 
+/** Random bytes for trace ids, drawn in blocks: one call into the system per 512 requests, not one each. */
+const traceBytes = Buffer.alloc(8 * 512);
+let traceOffset = traceBytes.length;
+
+/** 11 characters of base64url from 8 random bytes, like the real service's trace ids. */
+function traceId(): string {
+  if (traceOffset === traceBytes.length) {
+    randomFillSync(traceBytes);
+    traceOffset = 0;
+  }
+  traceOffset += 8;
+  return traceBytes.toString('base64url', traceOffset - 8, traceOffset);
+}
+
 /** The real service's limit for photo uploads. */
 const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
@@ -132,7 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Loom writes its own single line per request (without the query string, which holds tokens).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit,
-    genReqId: () => randomBytes(8).toString('base64url').slice(0, 11),
+    genReqId: traceId,
     requestIdHeader: false,
     ...serverOptions(timeouts, MAX_HEADER_BYTES),
     clientErrorHandler: (error, socket) => answerClientError(error, socket, settings.defaultVersion),
