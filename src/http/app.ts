@@ -161,8 +161,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // Node leaves a request without Host to Loom (requireHostHeader is off), so it gets the envelope too.
-  app.addHook('onRequest', async (request) => {
-    if (!request.headers.host) throw GraphError.invalidParameter('The request has no Host header');
+  // Hooks that run on every request take a callback rather than allocate a promise each.
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(request.headers.host ? undefined : GraphError.invalidParameter('The request has no Host header'));
   });
   answerIdleSockets(app, (request, reply) => sendError(request, reply, timeoutError(timeouts)));
   refuseOversizedUploads(app, settings.media.maxBytes);
@@ -186,18 +187,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.intercept) interceptConnect(app.server, options.intercept);
 
   // Every answer names its version and trace id; Graph answers write their own type and caching (graph-response.ts).
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     // Graph answers name the version that answered; everything else answers in the server's.
     if (!reply.hasHeader('facebook-api-version')) reply.header('facebook-api-version', settings.defaultVersion);
     reply.header('x-fb-trace-id', request.id);
-    return payload;
+    done(null, payload);
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    // The path only: query strings carry access tokens, which never reach a log.
-    const path = (request.raw.url ?? '/').split('?')[0];
-    request.log.info({ method: request.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
-  });
+  if (options.logger) {
+    app.addHook('onResponse', (request, reply, done) => {
+      // The path only: query strings carry access tokens, which never reach a log.
+      const path = (request.raw.url ?? '/').split('?')[0];
+      request.log.info({ method: request.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+      done();
+    });
+  }
 
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
     const graphError = error instanceof GraphError ? error : fromFrameworkError(error, bodyLimit);
