@@ -14,11 +14,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { prepareDataset, type Dataset } from './dataset.js';
-import { canPin, freePort, runLoad, startServer, type Server } from './processes.js';
+import { canPin, cpuSeconds, freePort, runLoad, startServer, type Server } from './processes.js';
 import { markdownTable, median, svgChart, type CaseResult } from './report.js';
 
 const help = `Usage: npm run bench -- [--quick] [--rounds N] [--seconds S] [--users N] [--likes N]
-                        [--connections N] [--postgres URL]
+                        [--connections N] [--postgres URL] [--cpu] [--only TEXT]
 
   --quick          one round of 3 s per case on 300 people and a post with 100,000 likes
   --rounds N       rounds over every case (default 3); the table shows the median
@@ -80,6 +80,8 @@ async function main(): Promise<void> {
       likes: { type: 'string' },
       connections: { type: 'string' },
       postgres: { type: 'string' },
+      cpu: { type: 'boolean' },
+      only: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -90,6 +92,8 @@ async function main(): Promise<void> {
   const users = Number(values.users ?? (quick ? 300 : 2000));
   const manyLikes = Number(values.likes ?? (quick ? 100_000 : 1_000_000));
   const connections = Number(values.connections ?? 50);
+  const byCpu = values.cpu === true;
+  const unit = byCpu ? 'req/CPU-s' : 'req/s';
   const postgresServer = values.postgres ?? process.env.LOOM_BENCH_PG;
   for (const [name, value] of Object.entries({ rounds, seconds, users, likes: manyLikes, connections })) {
     if (!Number.isSafeInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
@@ -120,26 +124,31 @@ async function main(): Promise<void> {
     servers.push(...Object.values(byName));
 
     const batchAvailable = await answersBatch(byName.loom!.base, data.accessToken);
-    const list = cases(data, batchAvailable);
+    const list = cases(data, batchAvailable).filter((item) => values.only === undefined || item.name.includes(values.only));
     const results = new Map<string, CaseResult>(
       list.map((item) => [item.name, { name: item.name, rates: [], baselines: [], opsPerRequest: item.opsPerRequest ?? 1, goal: item.goal }]),
     );
     const autocannon = require.resolve('autocannon/autocannon.js');
-    const load = (base: string, item: Pick<Case, 'path' | 'method' | 'body'>) =>
-      runLoad(autocannon, { url: `${base}${item.path}`, seconds, connections, method: item.method, body: item.body, core: LOAD_CORE });
+    /** Requests per second, or with --cpu per CPU second of the server. */
+    const load = async (server: Server, item: Pick<Case, 'path' | 'method' | 'body'>) => {
+      const before = cpuSeconds(server.pid);
+      const outcome = await runLoad(autocannon, { url: `${server.base}${item.path}`, seconds, connections, method: item.method, body: item.body, core: LOAD_CORE });
+      const used = cpuSeconds(server.pid) - before;
+      return byCpu ? { ...outcome, requestsPerSecond: outcome.requests / used } : outcome;
+    };
     for (let round = 1; round <= rounds; round++) {
       log(`round ${round} of ${rounds}`);
-      const hello = await load(byName.hello!.base, { path: '/hello' });
-      log(`  Fastify hello: ${hello.requestsPerSecond.toFixed(0)} req/s`);
+      const hello = await load(byName.hello!, { path: '/hello' });
+      log(`  Fastify hello: ${hello.requestsPerSecond.toFixed(0)} ${unit}`);
       for (const item of list) {
         const server = byName[item.server];
         if (!server) continue;
-        const outcome = await load(server.base, item);
+        const outcome = await load(server, item);
         if (outcome.failures > 0) throw new Error(`${item.name}: ${outcome.failures} failed requests`);
         const result = results.get(item.name)!;
         result.rates.push(outcome.requestsPerSecond);
         result.baselines.push(hello.requestsPerSecond);
-        log(`  ${item.name}: ${outcome.requestsPerSecond.toFixed(0)} req/s (${(outcome.requestsPerSecond / hello.requestsPerSecond).toFixed(3)})`);
+        log(`  ${item.name}: ${outcome.requestsPerSecond.toFixed(0)} ${unit} (${(outcome.requestsPerSecond / hello.requestsPerSecond).toFixed(3)})`);
       }
     }
 
@@ -163,10 +172,14 @@ async function main(): Promise<void> {
       `${new Date().toISOString().slice(0, 16)}Z, ${rounds} round(s) of ${seconds} s per case, ${connections} connections (autocannon), ` +
         `${users} people, a post with ${manyLikes.toLocaleString('en')} likes; ` +
         (canPin ? `servers pinned to core ${SERVER_CORE}, load generator to core ${LOAD_CORE} (taskset).` : 'not pinned (no taskset).'),
-      'Each ratio is the rate over the rate of a bare Fastify hello route measured in the same round.',
+      byCpu
+        ? 'Rates are requests per CPU second of the server process (--cpu); each ratio is over the same figure of a bare Fastify hello route.'
+        : 'Each ratio is the rate over the rate of a bare Fastify hello route measured in the same round.',
     ].join('\n');
-    const table = markdownTable(all, comparisons, header);
+    const table = markdownTable(all, comparisons, header, unit);
     process.stdout.write(`\n${table}`);
+    // A partial run leaves the full table of the last complete one in place.
+    if (values.only !== undefined) return;
     const out = join(root, 'bench', 'results');
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'latest.md'), table);

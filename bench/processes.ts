@@ -1,5 +1,6 @@
 /** Starting the servers under test and the load generator, each in its own process. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -24,6 +25,8 @@ export function freePort(): Promise<number> {
 export interface Server {
   name: string;
   base: string;
+  /** The server's process (taskset execs it in place, so the same id). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -45,7 +48,7 @@ export async function startServer(name: string, command: string, args: string[],
       await sleep(200);
     }
   }
-  return { name, base, stop: () => stopProcess(child) };
+  return { name, base, pid: child.pid!, stop: () => stopProcess(child) };
 }
 
 function stopProcess(child: ChildProcess): Promise<void> {
@@ -69,6 +72,8 @@ export interface LoadOptions {
 
 export interface LoadResult {
   requestsPerSecond: number;
+  /** Requests answered in all. */
+  requests: number;
   /** Answers that were not 2xx, plus socket errors and timeouts. */
   failures: number;
 }
@@ -87,8 +92,22 @@ export function runLoad(autocannon: string, options: LoadOptions): Promise<LoadR
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`autocannon failed (${code}): ${err}`));
-      const summary = JSON.parse(out) as { requests: { average: number }; non2xx: number; errors: number; timeouts: number };
-      resolve({ requestsPerSecond: summary.requests.average, failures: summary.non2xx + summary.errors + summary.timeouts });
+      const summary = JSON.parse(out) as { requests: { average: number; total: number }; non2xx: number; errors: number; timeouts: number };
+      resolve({ requestsPerSecond: summary.requests.average, requests: summary.requests.total, failures: summary.non2xx + summary.errors + summary.timeouts });
     });
   });
+}
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+
+/**
+ * CPU seconds a process has used so far, in user and kernel mode, over all its threads. What a
+ * server spends per request this way does not depend on what else the machine runs, unlike
+ * requests per second.
+ */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }

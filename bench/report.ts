@@ -25,11 +25,11 @@ export function ratios(result: CaseResult): number[] {
 
 const fixed = (value: number, digits: number) => value.toFixed(digits);
 
-export function markdownTable(results: readonly CaseResult[], comparisons: ReadonlyArray<[string, number | undefined, string]>, header: string): string {
+export function markdownTable(results: readonly CaseResult[], comparisons: ReadonlyArray<[string, number | undefined, string]>, header: string, unit = 'req/s'): string {
   const lines = [
     header,
     '',
-    '| Request | req/s (median) | ratio to Fastify hello (median) | min–max of rounds | goal | note |',
+    `| Request | ${unit} (median) | ratio to Fastify hello (median) | min–max of rounds | goal | note |`,
     '|---|---:|---:|---:|---|---|',
   ];
   for (const result of results) {

@@ -9,8 +9,9 @@ import { Journal } from './journal.js';
 /**
  * The test control plane: the state a test steers (the clock, faults), the request journal, and
  * snapshots of the graph. What every process must agree on is kept in one live setting of the
- * store, which each process reads before it answers a request: a change made through one
- * process is what the next request to any other sees.
+ * store, which each process reads again before a request once the store's auth version (which
+ * a live setting's change moves) has moved: a change made through one process is what the next
+ * request to any other sees, and a request pays nothing for it when nothing changed.
  */
 
 /** Shared by every process on the database; survives graph restores (see LIVE_SETTING_PREFIX). */
@@ -36,6 +37,8 @@ export class ControlPlane {
   readonly journal: Journal;
   private readonly startClock: ClockSetting;
   private seen: string | undefined;
+  /** The store's auth version when the live state was last read. */
+  private storeVersion: number | undefined;
   private faults: Fault[] = [];
   /** Changes of this process run one after another, so none overwrites another's. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -63,7 +66,11 @@ export class ControlPlane {
 
   /** Takes what other processes changed. */
   async sync(): Promise<void> {
+    // Read before the state: a change between the two reads shows as a newer version next time.
+    const version = await this.store.authVersion();
+    if (version === this.storeVersion) return;
     const text = await this.store.getSetting(LIVE_KEY);
+    this.storeVersion = version;
     if (text === undefined) return;
     const state = JSON.parse(text) as LiveState;
     if (state.version !== this.seen) this.adopt(state);

@@ -1,7 +1,9 @@
 /**
  * The request journal: the last requests the server answered, newest last, in a ring of bounded
  * size, so a test can see exactly what its client sent. Every value that could let someone act
- * as somebody (tokens, secrets, passwords, proofs, codes) is replaced before it is kept.
+ * as somebody (tokens, secrets, passwords, proofs, codes) is replaced before it is shown. The
+ * ring keeps what it is given as it is: every request is recorded, few are ever listed, so the
+ * redaction is paid on listing, not on the path of every request.
  */
 
 export interface JournalEntry {
@@ -73,30 +75,41 @@ function scrubEmbedded(value: string): string {
 }
 
 export class Journal {
+  /** Oldest first from `start` once the ring is full; in order until then. */
   private readonly entries: JournalEntry[] = [];
+  private start = 0;
   private next = 1;
 
   constructor(readonly size: number = DEFAULT_JOURNAL_SIZE) {
     if (!Number.isSafeInteger(size) || size < 1 || size > MAX_JOURNAL_SIZE) throw new RangeError(`The journal size must be from 1 to ${MAX_JOURNAL_SIZE}, not ${size}`);
   }
 
-  record(entry: Omit<JournalEntry, 'seq' | 'params'> & { params: Record<string, string> }): void {
-    this.entries.push({ ...entry, seq: this.next++, params: redactParams(entry.params) });
-    if (this.entries.length > this.size) this.entries.splice(0, this.entries.length - this.size);
+  /** `entry.params` is kept as given (not copied): the caller never changes it afterwards. */
+  record(entry: Omit<JournalEntry, 'seq'>): void {
+    const kept = entry as JournalEntry;
+    kept.seq = this.next++;
+    if (this.entries.length < this.size) this.entries.push(kept);
+    else {
+      this.entries[this.start] = kept;
+      this.start = (this.start + 1) % this.size;
+    }
   }
 
   /** Oldest first; with a limit, the newest `limit` of those that pass the filter. */
   list(filter: JournalFilter = {}): JournalEntry[] {
-    const kept = this.entries.filter(
+    const ordered = this.start === 0 ? this.entries : [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)];
+    const kept = ordered.filter(
       (entry) =>
         (filter.since === undefined || entry.seq > filter.since) &&
         (filter.app_id === undefined || entry.app_id === filter.app_id) &&
         (filter.status === undefined || entry.status === filter.status),
     );
-    return filter.limit === undefined ? kept : kept.slice(Math.max(0, kept.length - filter.limit));
+    const shown = filter.limit === undefined ? kept : kept.slice(Math.max(0, kept.length - filter.limit));
+    return shown.map((entry) => ({ ...entry, params: redactParams(entry.params) }));
   }
 
   clear(): void {
     this.entries.length = 0;
+    this.start = 0;
   }
 }

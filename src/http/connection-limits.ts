@@ -47,11 +47,14 @@ export function answerIdleSockets(
   answer: (request: FastifyRequest, reply: FastifyReply) => void,
 ): void {
   const waiting = new WeakMap<Socket, { request: FastifyRequest; reply: FastifyReply }>();
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks that run on every request take a callback rather than allocate a promise each.
+  app.addHook('onRequest', (request, reply, done) => {
     waiting.set(request.raw.socket, { request, reply });
+    done();
   });
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     if (waiting.get(request.raw.socket)?.request === request) waiting.delete(request.raw.socket);
+    done();
   });
   app.server.on('timeout', (socket: Socket) => {
     const pending = waiting.get(socket);
@@ -74,10 +77,10 @@ export function answerIdleSockets(
  */
 export function refuseOversizedUploads(app: FastifyInstance, limits: UploadLimits): void {
   const maxBytes = uploadLimit(limits);
-  app.addHook('onRequest', async (request) => {
-    if (!request.headers['content-type']?.toLowerCase().startsWith('multipart/')) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.headers['content-type']?.toLowerCase().startsWith('multipart/')) return done();
     const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) throw uploadTooLarge(maxBytes);
+    done(Number.isFinite(declared) && declared > maxBytes ? uploadTooLarge(maxBytes) : undefined);
   });
 }
 

@@ -3,6 +3,7 @@
  * interface. The stores differ only in how structured columns arrive: SQLite hands back JSON
  * text, PostgreSQL decoded jsonb and arrays; `decoded` takes either.
  */
+import type { DecodedData } from './decoded-data.js';
 import type { AppRecord, AuthCode, Credentials, StoredObject, TokenRecord } from './store.js';
 
 /** A structured column: already decoded, or the JSON text of it. */
@@ -60,14 +61,15 @@ export function decoded<T>(value: Structured<T>): T {
   return typeof value === 'string' ? (JSON.parse(value) as T) : value;
 }
 
-export function toStoredObject(row: ObjectRow): StoredObject {
+/** With `memo`, JSON text the memo saw for this object before is not parsed again. */
+export function toStoredObject(row: ObjectRow, memo?: DecodedData): StoredObject {
   return {
     id: row.id,
     type: row.type,
     owner: row.owner,
     createdTime: row.created_time,
     updatedTime: row.updated_time,
-    data: decoded(row.data),
+    data: memo !== undefined && typeof row.data === 'string' ? memo.decode(row.id, row.data) : decoded(row.data),
   };
 }
 

@@ -348,6 +348,8 @@ export interface Store {
    * this store or any other process on the same database, and never otherwise goes back to a
    * value it had: what a cache learnt of a token holds while the number stays the same. (The
    * databases' triggers on those tables move it, so every revocation path reaches the caches.)
+   * A change to a live setting (LIVE_SETTING_PREFIX) moves it too: the state every process of a
+   * server shares needs reading again only when it moved.
    */
   authVersion(): Promise<number>;
 

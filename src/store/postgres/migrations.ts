@@ -233,6 +233,25 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX webhook_deliveries_by_app ON webhook_deliveries (app_id, id);
     `,
   },
+  {
+    version: 10,
+    description: 'live settings notify on the auth channel (control state on the same change channel)',
+    sql: `
+      -- What every process of a server must agree on (the control plane's clock and faults) lives
+      -- in the settings named live.*; a change to one notifies like an auth change, so a process
+      -- reads that state again only when told, not on every request.
+      CREATE FUNCTION live_setting_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF (TG_OP <> 'INSERT' AND OLD.key LIKE 'live.%') OR (TG_OP <> 'DELETE' AND NEW.key LIKE 'live.%') THEN
+          PERFORM pg_notify('loom_auth_changed', current_schema());
+        END IF;
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER live_settings_changed AFTER INSERT OR UPDATE OR DELETE ON settings
+        FOR EACH ROW EXECUTE FUNCTION live_setting_changed();
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

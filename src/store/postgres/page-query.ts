@@ -54,7 +54,7 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
   // A `before` page is read backwards from the position; the outer ORDER BY turns it round.
   const scanned = request.before ? (oldest ? 'DESC' : 'ASC') : listed;
   const objectColumns = withObjects
-    ? ', o.type AS object_type, o.owner AS object_owner, o.created_time AS object_created_time, o.updated_time AS object_updated_time, o.data AS object_data'
+    ? ', o.type AS object_type, o.owner AS object_owner, o.created_time AS object_created_time, o.updated_time AS object_updated_time, o.data::text AS object_data'
     : '';
   const text = `SELECT p.id1, a.id2, a.time, a.data${objectColumns}
     FROM unnest($1::bigint[]) WITH ORDINALITY AS p (id1, n)

@@ -22,6 +22,7 @@ import { IdTakenError, SEQUENCE_ID_LIMIT, type AppChanges, type GrantUpdateOptio
 import { changedScopes } from '../write-ops.js';
 import { appStatements } from './app-statements.js';
 import { AuthListener } from './auth-listener.js';
+import { DecodedData } from '../decoded-data.js';
 import { createPool, parsePostgresLocation, quoteIdentifier } from './connection.js';
 import { migrate } from './migrations.js';
 import { pageQuery } from './page-query.js';
@@ -31,7 +32,7 @@ import { applyOps, tokenValues } from './write-batch.js';
 import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from './snapshots.js';
 import { countAppUsers, countCalls } from './call-counts.js';
 import { PostgresWebhooks, recordChange } from './webhook-queue.js';
-import type { SnapshotInfo } from '../snapshots.js';
+import { LIVE_SETTING_PREFIX, type SnapshotInfo } from '../snapshots.js';
 import { appData, createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 import {
   toAppRecord,
@@ -56,7 +57,7 @@ interface PageRow {
   object_owner?: number | null;
   object_created_time?: number | null;
   object_updated_time?: number | null;
-  object_data?: Record<string, unknown> | null;
+  object_data?: string | null;
 }
 
 /** Write ops that change an auth table (the others change only the graph). */
@@ -93,6 +94,7 @@ export class PostgresStore implements Store {
   private closed = false;
   readonly webhooks: PostgresWebhooks;
   private readonly authListener: AuthListener;
+  private readonly decodedData = new DecodedData();
 
   constructor(url: string) {
     const location = parsePostgresLocation(url);
@@ -109,7 +111,7 @@ export class PostgresStore implements Store {
   async getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>> {
     const objects = new Map<ObjectId, StoredObject>();
     if (ids.length === 0) return objects;
-    for (const row of await this.rows<ObjectRow>(statements.selectObjects, [ids])) objects.set(row.id, toStoredObject(row));
+    for (const row of await this.rows<ObjectRow>(statements.selectObjects, [ids])) objects.set(row.id, toStoredObject(row, this.decodedData));
     return objects;
   }
 
@@ -147,7 +149,7 @@ export class PostgresStore implements Store {
             created_time: row.object_created_time!,
             updated_time: row.object_updated_time!,
             data: row.object_data!,
-          }),
+          }, this.decodedData),
         );
       }
     }
@@ -360,7 +362,9 @@ export class PostgresStore implements Store {
   }
 
   async setSetting(key: string, value: string): Promise<void> {
-    await this.rows(statements.upsertSetting, [key, value]);
+    const write = this.rows(statements.upsertSetting, [key, value]);
+    // A live setting moves the auth version, here and (by its trigger) in every other process.
+    await (key.startsWith(LIVE_SETTING_PREFIX) ? this.afterAuthChange(write) : write);
   }
 
   async initSetting(key: string, value: string): Promise<string> {

@@ -16,7 +16,8 @@ const TOKEN_COLUMNS = 'hash, kind, app_id, user_id, scopes, issued_at, expires_a
 const AUTH_CODE_COLUMNS = 'hash, app_id, user_id, redirect_uri, scopes, expires_at';
 
 export const statements = {
-  selectObjects: statement('selectObjects', `SELECT ${OBJECT_COLUMNS} FROM objects WHERE id = ANY($1::bigint[])`),
+  // The data as its text, which the store's memo of decoded data compares before parsing it again.
+  selectObjects: statement('selectObjects', 'SELECT id, type, owner, created_time, updated_time, data::text AS data FROM objects WHERE id = ANY($1::bigint[])'),
   selectObjectDataForUpdate: statement('selectObjectDataForUpdate', 'SELECT data FROM objects WHERE id = $1 FOR UPDATE'),
   reserveObjectIds: statement(
     'reserveObjectIds',

@@ -229,6 +229,21 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX webhook_deliveries_by_app ON webhook_deliveries (app_id, id);
     `,
   },
+  {
+    version: 10,
+    description: 'live settings move the auth version (control state on the same change channel)',
+    sql: `
+      -- What every process of a server must agree on (the control plane's clock and faults) lives
+      -- in the settings named live.*; a change to one moves the same number as an auth change, so
+      -- a process reads that state again only when the number moved, not on every request.
+      CREATE TRIGGER live_settings_changed_on_insert AFTER INSERT ON settings WHEN NEW.key LIKE 'live.%'
+        BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER live_settings_changed_on_update AFTER UPDATE ON settings WHEN NEW.key LIKE 'live.%' OR OLD.key LIKE 'live.%'
+        BEGIN UPDATE auth_version SET version = version + 1; END;
+      CREATE TRIGGER live_settings_changed_on_delete AFTER DELETE ON settings WHEN OLD.key LIKE 'live.%'
+        BEGIN UPDATE auth_version SET version = version + 1; END;
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

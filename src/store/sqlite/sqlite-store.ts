@@ -31,6 +31,7 @@ import { SqliteSnapshots } from './snapshots.js';
 import { SqliteCallCounts } from './call-counts.js';
 import type { SnapshotInfo } from '../snapshots.js';
 import { appData, createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
+import { DecodedData } from '../decoded-data.js';
 import {
   toAppRecord,
   toAuthCode,
@@ -126,6 +127,7 @@ export class SqliteStore implements Store {
   readonly db: Database.Database;
   private readonly pageStatements = new Map<string, Database.Statement<[PageParams], AssociationRow>>();
   private readonly statements: Statements;
+  private readonly decodedData = new DecodedData();
   private readonly inSnapshot: (work: () => void) => void;
   // Writes take the write lock up front (BEGIN IMMEDIATE): a deferred transaction that reads
   // first could fail to upgrade when another process committed meanwhile, whatever busy_timeout.
@@ -240,7 +242,7 @@ export class SqliteStore implements Store {
     const objects = new Map<ObjectId, StoredObject>();
     if (ids.length === 0) return objects;
     for (const row of this.statements.selectObjects.all(JSON.stringify(ids))) {
-      objects.set(row.id, toStoredObject(row));
+      objects.set(row.id, toStoredObject(row, this.decodedData));
     }
     return objects;
   }
