@@ -101,6 +101,15 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
   });
 }
 
+/**
+ * Whether people who never used the app are hidden from this viewer where a person is shown for
+ * themselves (a profile, a liker, `to`). The app itself, with its app token, still reaches its
+ * test users, installed or not.
+ */
+export function hidesPeople(context: ReadContext): boolean {
+  return context.viewer.kind !== 'app';
+}
+
 /** The person whose use of the app decides whether the object shows: its owner, or a person themselves when `people`. */
 function personOf(object: StoredObject, people: boolean): number | null {
   if (object.type === 'user') return people ? object.id : null;
