@@ -7,7 +7,7 @@
  * event loop was held while the heavy clients ran (bench/loop-monitor.ts): a cheap read waits
  * behind at most a few of those, so it should stay around 10 ms.
  *
- *   npm run bench:fairness            (BENCH_SECONDS=20 for a longer run)
+ *   npm run bench:fairness            (BENCH_SECONDS=20 for a longer run, BENCH_CPU_PROF=<dir> for a profile)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -76,7 +76,9 @@ async function main(): Promise<void> {
   const { access_token: token } = JSON.parse(loom('token', '--db', db, '--json')) as { access_token: string };
   const port = await freePort();
   const loopReport = join(dir, 'loop.jsonl');
-  const server = spawn(process.execPath, ['--import', LOOP_MONITOR.href, LOOM, 'serve', '--db', db, '--port', String(port), '--no-demo', '--media-dir', join(dir, 'media')], {
+  // BENCH_CPU_PROF=<dir>: the server writes a CPU profile there, to find what holds its loop.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const server = spawn(process.execPath, [...profile, '--import', LOOP_MONITOR.href, LOOM, 'serve', '--db', db, '--port', String(port), '--no-demo', '--media-dir', join(dir, 'media')], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, LOOM_LOOP_REPORT: loopReport },
   });
