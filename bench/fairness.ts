@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     env: { ...process.env, LOOM_LOOP_REPORT: loopReport },
   });
   /** The server's event-loop delays since the last call, in milliseconds. */
-  const loopDelays = async (): Promise<{ maxMs: number; p99Ms: number; meanMs: number }> => {
+  const loopDelays = async (): Promise<{ maxMs: number; p99Ms: number; meanMs: number; longestCpuMs: number }> => {
     const before = existsSync(loopReport) ? readFileSync(loopReport, 'utf8').split('\n').length : 0;
     server.kill('SIGUSR2');
     for (;;) {
@@ -135,9 +135,10 @@ async function main(): Promise<void> {
     const p99 = percentile([...loaded].sort((a, b) => a - b), 99);
     console.log(`Cheap reads, ${HEAVY_CLIENTS} heavy clients:     ${describe(loaded)}`);
     console.log(`Heavy queries meanwhile:           ${describe(heavyTimes)} statuses ${JSON.stringify(Object.fromEntries(heavyStatuses))}`);
-    console.log(`Server event loop held meanwhile:  longest ${loop.maxMs} ms, p99 ${loop.p99Ms} ms, mean ${loop.meanMs} ms`);
+    console.log(`Server event loop held meanwhile:  longest ${loop.maxMs} ms, p99 ${loop.p99Ms} ms, mean ${loop.meanMs} ms (wall clock)`);
+    console.log(`Longest work between two turns:    ${loop.longestCpuMs} ms of processor time`);
     console.log(`Goal p99 < ${GOAL_P99_MS} ms: ${p99 < GOAL_P99_MS ? 'met' : 'NOT met'} (${p99.toFixed(1)} ms)`);
-    console.log(`Goal longest hold < ${GOAL_BLOCK_MS} ms: ${loop.maxMs < GOAL_BLOCK_MS ? 'met' : 'NOT met'} (${loop.maxMs} ms)`);
+    console.log(`Goal longest hold < ${GOAL_BLOCK_MS} ms: ${loop.maxMs < GOAL_BLOCK_MS ? 'met' : 'NOT met'} (${loop.maxMs} ms wall, ${loop.longestCpuMs} ms processor)`);
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));

@@ -39,6 +39,8 @@ export interface ReadContext {
   budget: CostBudget;
   /** The objects this request has loaded, each read once however often it is shown. */
   objects: RequestObjects;
+  /** Whether each person this request has asked about uses the viewer's app, each asked once. */
+  appUse: Map<number, Promise<boolean>>;
   /**
    * Why the answer holds less than was asked (a field left out for a permission not granted),
    * one sentence each, for clients that ask to debug.
@@ -46,7 +48,7 @@ export interface ReadContext {
   notes: Set<string>;
 }
 
-export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'objects' | 'notes'> & { notes?: Set<string> };
+export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'objects' | 'appUse' | 'notes'> & { notes?: Set<string> };
 
 export function createReadContext(input: ReadContextInput): ReadContext {
   const { viewer } = input;
@@ -56,6 +58,7 @@ export function createReadContext(input: ReadContextInput): ReadContext {
     cursors: new CursorCodec(viewer.app.idKey, viewer.ids),
     budget: new CostBudget(input.limits),
     objects: new RequestObjects(input.store),
+    appUse: new Map(),
     notes: input.notes ?? new Set(),
     fieldContext: {
       userIdFor: (internalId) => viewer.ids.scope(internalId),
