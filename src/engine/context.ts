@@ -20,6 +20,8 @@ export interface ReadContext {
   version: ApiVersion;
   /** Unix seconds of the request. */
   now: number;
+  /** When the request's own work began (`performance.now()`): its first slice of work counts from there. */
+  startedAt?: number;
   publicUrl: string;
   profileHost: string;
   limits: PageLimits;
@@ -56,7 +58,7 @@ export function createReadContext(input: ReadContextInput): ReadContext {
   return {
     ...input,
     cursors: new CursorCodec(viewer.app.idKey, viewer.ids),
-    budget: new CostBudget(input.limits),
+    budget: new CostBudget(input.limits, input.startedAt),
     objects: new RequestObjects(input.store),
     appUse: new Map(),
     notes: input.notes ?? new Set(),

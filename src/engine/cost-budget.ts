@@ -23,12 +23,18 @@ export class CostBudget {
   private items = 0;
   private bytes = 0;
   private workMs = 0;
-  private sliceStart = performance.now();
+  private sliceStart: number;
   /** The pause every part of this request waits on once its slice is up, so they all pause together. */
   private pause: Promise<void> | undefined;
   private exceeded: GraphError | undefined;
 
-  constructor(readonly limits: CostLimits) {}
+  /** `startedAt`: when the request's own work began (`performance.now()`), which its first slice counts from. */
+  constructor(
+    readonly limits: CostLimits,
+    startedAt = performance.now(),
+  ) {
+    this.sliceStart = startedAt;
+  }
 
   spendItems(items: number): void {
     this.items += items;

@@ -153,6 +153,7 @@ async function readContext(
     viewer,
     version: apiVersion,
     now: settings.clock.now(),
+    startedAt: graph.receivedAt,
     publicUrl,
     profileHost: settings.profileHost,
     limits: settings.limits,
