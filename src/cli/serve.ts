@@ -234,7 +234,13 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
 }
 
-/** Files changed this recently may belong to an upload another process is making. */
+/**
+ * Files changed this recently may belong to an upload another process is making. Their ages are
+ * measured on the wall clock, not the server's Clock: the system stamps a file's change time from
+ * real time, and the Clock may stand still or run days ahead for graph time (a frozen clock would
+ * make every file look new and keep the debris forever; one moved ahead would take an upload
+ * still under way for debris).
+ */
 const SWEEP_GRACE_MS = 60_000;
 
 /** Settles the photo files a crash left behind, beside serving; the sweep only reads the store. */

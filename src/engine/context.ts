@@ -20,6 +20,8 @@ export interface ReadContext {
   version: ApiVersion;
   /** Unix seconds of the request. */
   now: number;
+  /** When the request's own work began (`performance.now()`): its first slice of work counts from there. */
+  startedAt?: number;
   publicUrl: string;
   profileHost: string;
   limits: PageLimits;
@@ -39,6 +41,8 @@ export interface ReadContext {
   budget: CostBudget;
   /** The objects this request has loaded, each read once however often it is shown. */
   objects: RequestObjects;
+  /** Whether each person this request has asked about uses the viewer's app, each asked once. */
+  appUse: Map<number, Promise<boolean>>;
   /**
    * Why the answer holds less than was asked (a field left out for a permission not granted),
    * one sentence each, for clients that ask to debug.
@@ -46,7 +50,7 @@ export interface ReadContext {
   notes: Set<string>;
 }
 
-export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'objects' | 'notes'> & { notes?: Set<string> };
+export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'objects' | 'appUse' | 'notes'> & { notes?: Set<string> };
 
 export function createReadContext(input: ReadContextInput): ReadContext {
   const { viewer } = input;
@@ -54,8 +58,9 @@ export function createReadContext(input: ReadContextInput): ReadContext {
   return {
     ...input,
     cursors: new CursorCodec(viewer.app.idKey, viewer.ids),
-    budget: new CostBudget(input.limits),
+    budget: new CostBudget(input.limits, input.startedAt),
     objects: new RequestObjects(input.store),
+    appUse: new Map(),
     notes: input.notes ?? new Set(),
     fieldContext: {
       userIdFor: (internalId) => viewer.ids.scope(internalId),

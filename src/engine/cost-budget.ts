@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { GraphError } from '../errors.js';
+import { nextTurn, SLICE_MS } from './turns.js';
 
 /** What one request may cost in all: edge items read, bytes rendered, and milliseconds of its own work. */
 export interface CostLimits {
@@ -12,28 +13,28 @@ export interface CostLimits {
 }
 
 /**
- * How long a request works before it lets others in. Short enough that a cheap request waits at
- * most about one of these behind all the heavy ones together; long enough that pausing costs little.
- */
-const SLICE_MS = 3;
-
-/**
  * The cost budget of one request, and its pacing. Each level of nesting multiplies the items
  * (25 friends, 25 posts each, 25 likes each…), so a short `fields` expression could ask for
  * millions: past a budget the request stops with an error. Within it, a request that has worked
- * a slice pauses at its next checkpoint (`pace`) and waits for its turn (see `nextTurn`): a
+ * a slice pauses at its next checkpoint (`pace`) and waits for its turn (see turns.ts): a
  * heavy request takes longer when others are heavy too, a cheap one is never held behind it.
  */
 export class CostBudget {
   private items = 0;
   private bytes = 0;
   private workMs = 0;
-  private sliceStart = performance.now();
+  private sliceStart: number;
   /** The pause every part of this request waits on once its slice is up, so they all pause together. */
   private pause: Promise<void> | undefined;
   private exceeded: GraphError | undefined;
 
-  constructor(readonly limits: CostLimits) {}
+  /** `startedAt`: when the request's own work began (`performance.now()`), which its first slice counts from. */
+  constructor(
+    readonly limits: CostLimits,
+    startedAt = performance.now(),
+  ) {
+    this.sliceStart = startedAt;
+  }
 
   spendItems(items: number): void {
     this.items += items;
@@ -77,33 +78,6 @@ export class CostBudget {
     this.exceeded ??= new GraphError(1, "Please reduce the amount of data you're asking for, then retry your request");
     return this.exceeded;
   }
-}
-
-/** Paused requests, in the order they paused. */
-const waiting: Array<() => void> = [];
-let turnScheduled = false;
-
-/**
- * Waits for this request's next turn. One paused request resumes per turn of the event loop,
- * in the order they paused, and every turn polls for I/O first: however many heavy requests
- * run, a new request is read and answered after at most one slice of one of them.
- */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => {
-    waiting.push(resolve);
-    scheduleTurn();
-  });
-}
-
-function scheduleTurn(): void {
-  if (turnScheduled || waiting.length === 0) return;
-  turnScheduled = true;
-  setImmediate(() => {
-    turnScheduled = false;
-    waiting.shift()!();
-    // Scheduled from inside a check phase, the next turn comes after the loop's next I/O poll.
-    scheduleTurn();
-  });
 }
 
 /**

@@ -30,9 +30,12 @@ export async function renderEdgeItems(
   }
 }
 
-/** A pending request is held from its recipient (id1) to its sender (id2). */
+/**
+ * A pending request is held from its recipient (id1) to its sender (id2). It reaches its
+ * recipient whichever apps its sender uses, so senders who never used this app are shown.
+ */
 async function friendRequestItems(context: ReadContext, rows: readonly Association[]): Promise<ItemOf> {
-  const people = await renderObjectsById(context, unique(rows.flatMap((row) => [row.id1, row.id2])), undefined);
+  const people = await renderObjectsById(context, unique(rows.flatMap((row) => [row.id1, row.id2])), undefined, undefined, false);
   return (row) => {
     const from = people.get(row.id2);
     const to = people.get(row.id1);

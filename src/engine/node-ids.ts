@@ -2,7 +2,7 @@ import { GraphError } from '../errors.js';
 import type { IdForm, NodeTypeDef } from '../schema/definition.js';
 import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
-import { visibleObjects } from './visibility.js';
+import { hidesPeople, visibleObjects } from './visibility.js';
 
 /** A node id as a client wrote it, decoded: which object, in which id form, owned by whom. */
 interface NodeRef {
@@ -79,7 +79,7 @@ export async function loadRoots(
   });
   const loaded = await context.store.getObjects([...new Set(refs.map((ref) => ref.id))]);
   const candidates = [...loaded.values()];
-  const visible = new Set((await visibleObjects(context, candidates, { people: method === 'get' && context.viewer.kind !== 'app' })).map((object) => object.id));
+  const visible = new Set((await visibleObjects(context, candidates, { people: method === 'get' && hidesPeople(context) })).map((object) => object.id));
   return refs.map((ref, index) => {
     const object = loaded.get(ref.id);
     const type = object && context.schema.type(object.type);

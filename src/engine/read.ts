@@ -1,5 +1,5 @@
 import { GraphError } from '../errors.js';
-import { parseFields } from '../query/parser.js';
+import { FieldsParser } from '../query/parser.js';
 import type { Selection } from '../query/selection.js';
 import type { StoredObject } from '../store/store.js';
 import { renderMetadata } from '../schema/metadata.js';
@@ -20,7 +20,7 @@ export interface NodeRead {
 /** `GET /<id>`: the node with the requested (or default) fields, and its metadata when asked. */
 export async function readNode(context: ReadContext, idText: string, read: NodeRead = {}): Promise<Json> {
   const { object, type } = await loadRoot(context, idText);
-  const selections = read.fields === undefined ? undefined : withEdgeDefaults(context, type.name, parseFields(read.fields), read.edgeDefaults);
+  const selections = read.fields === undefined ? undefined : withEdgeDefaults(context, type.name, await parseFieldsPaced(context, read.fields), read.edgeDefaults);
   const node = (await renderNodes(context, type, [object], selections, true)).get(object.id)!;
   if (!read.metadata) return node;
   // Every rendered node carries its id; metadata goes just before it.
@@ -50,7 +50,7 @@ export async function readEdge(
 /** `GET /?ids=a,b`: each node, keyed by its id exactly as given (`me` stays `me`). */
 export async function readManyNodes(context: ReadContext, idTexts: readonly string[], read: NodeRead = {}): Promise<Json> {
   const roots = await loadRoots(context, idTexts);
-  const parsed = read.fields === undefined ? undefined : parseFields(read.fields);
+  const parsed = read.fields === undefined ? undefined : await parseFieldsPaced(context, read.fields);
   const byType = groupByType(roots);
   const rendered = new Map<number, Json>();
   for (const [type, objects] of byType) {
@@ -65,6 +65,16 @@ export async function readManyEdges(context: ReadContext, idTexts: readonly stri
   return keyedByText(idTexts, await readEdgeOf(context, await loadRoots(context, idTexts), edgeName, params));
 }
 
+/** Tokens of a `fields` text read between checkpoints: a fraction of a millisecond of work. */
+const PARSE_STEPS = 500;
+
+/** The request's `fields`, parsed a few tokens at a time between the request's checkpoints. */
+async function parseFieldsPaced(context: ReadContext, text: string): Promise<Selection[]> {
+  const parser = new FieldsParser(text);
+  while (!parser.parse(PARSE_STEPS)) await context.budget.pace();
+  return parser.selections;
+}
+
 type Root = Awaited<ReturnType<typeof loadRoots>>[number];
 
 /** One page of the edge for each root, in order, loaded together for roots of one type. */
@@ -75,7 +85,7 @@ async function readEdgeOf(
   params: Record<string, string>,
   aliasText?: string,
 ): Promise<Json[]> {
-  const children = params.fields === undefined ? undefined : parseFields(params.fields);
+  const children = params.fields === undefined ? undefined : await parseFieldsPaced(context, params.fields);
   const answers = new Map<number, Json>();
   for (const [type, objects] of groupByType(roots)) {
     const edge = context.schema.edge(type, edgeName, context.version);

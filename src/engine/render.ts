@@ -7,7 +7,7 @@ import { loadEdge } from './edges.js';
 import { graphTime } from './graph-time.js';
 import { externalId } from './node-ids.js';
 import { keyOf, planSelection, type PlanEntry } from './plan.js';
-import { visibleObjects } from './visibility.js';
+import { hidesPeople, visibleObjects } from './visibility.js';
 import { mapPaced } from './cost-budget.js';
 
 export type Json = Record<string, unknown>;
@@ -150,18 +150,24 @@ async function renderReferences(
   return column;
 }
 
-/** Loads, filters by visibility and renders objects of any types, grouped by type. */
+/**
+ * Loads, filters by visibility and renders objects of any types, grouped by type. People who
+ * never used the app are left out like anything else the viewer may not see (a liker, `to`,
+ * `from`), unless `people` is false.
+ */
 export async function renderObjectsById(
   context: ReadContext,
   ids: readonly number[],
   children: Selection[] | undefined,
   /** The objects, when a page query brought them along already. */
   preloaded?: ReadonlyMap<number, StoredObject>,
+  people = hidesPeople(context),
 ): Promise<Map<number, Json>> {
   if (ids.length === 0) return new Map();
   await context.budget.pace();
   const loaded = preloaded ?? (await context.objects.get(ids));
-  const visible = await visibleObjects(context, ids.map((id) => loaded.get(id)).filter((o): o is StoredObject => o !== undefined));
+  const present = ids.map((id) => loaded.get(id)).filter((o): o is StoredObject => o !== undefined);
+  const visible = await visibleObjects(context, present, { people });
   const byType = new Map<string, StoredObject[]>();
   for (const object of visible) {
     const list = byType.get(object.type) ?? [];

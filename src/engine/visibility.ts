@@ -101,17 +101,40 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
   });
 }
 
+/**
+ * Whether people who never used the app are hidden from this viewer where a person is shown for
+ * themselves (a profile, a liker, `to`). The app itself, with its app token, still reaches its
+ * test users, installed or not.
+ */
+export function hidesPeople(context: ReadContext): boolean {
+  return context.viewer.kind !== 'app';
+}
+
 /** The person whose use of the app decides whether the object shows: its owner, or a person themselves when `people`. */
 function personOf(object: StoredObject, people: boolean): number | null {
   if (object.type === 'user') return people ? object.id : null;
   return object.owner;
 }
 
-/** Which of these people use the viewer's app: they granted it public_profile, which only removing the app takes back. */
+/**
+ * Which of these people use the viewer's app: they granted it public_profile, which only removing
+ * the app takes back. One store call for those this request has not asked about yet: a person
+ * listed under 2,000 aliases is looked up once.
+ */
 async function appUsersAmong(context: ReadContext, people: ReadonlySet<number>): Promise<Set<number>> {
-  if (people.size === 0) return new Set();
-  const grants = await context.store.getGrants(context.viewer.app.id, [...people]);
-  return new Set([...grants].filter(([, list]) => grantedScopes(list).has(ALWAYS_GRANTED)).map(([userId]) => userId));
+  const known = context.appUse;
+  const missing = [...people].filter((person) => !known.has(person));
+  if (missing.length > 0) {
+    const batch = context.store
+      .getGrants(context.viewer.app.id, missing)
+      .then((grants) => new Set([...grants].filter(([, list]) => grantedScopes(list).has(ALWAYS_GRANTED)).map(([userId]) => userId)));
+    // A failed read is not remembered: the request fails, and nothing else reads this cache.
+    batch.catch(() => undefined);
+    for (const person of missing) known.set(person, batch.then((users) => users.has(person)));
+  }
+  const users = new Set<number>();
+  for (const person of people) if (await known.get(person)) users.add(person);
+  return users;
 }
 
 /** Which of these ids name objects that exist and the viewer may see. */

@@ -45,7 +45,7 @@ async function respond(settings: AppSettings, request: GraphRequest, note: Calle
     const outcome = await answer(settings, normalised, notes, note, version);
     if (outcome instanceof Redirect) return presentRedirect(outcome.location);
     const debug = [...notes].map((message): DebugMessage => ({ message, type: 'warning' }));
-    return presentValue(options, { method: normalised.method, ifNoneMatch: normalised.headers['if-none-match'] }, 200, outcome, {}, debug);
+    return await presentValue(options, { method: normalised.method, ifNoneMatch: normalised.headers['if-none-match'] }, 200, outcome, {}, debug);
   } catch (error) {
     if (!(error instanceof GraphError)) throw error;
     note.error = error;
@@ -153,6 +153,7 @@ async function readContext(
     viewer,
     version: apiVersion,
     now: settings.clock.now(),
+    startedAt: graph.receivedAt,
     publicUrl,
     profileHost: settings.profileHost,
     limits: settings.limits,

@@ -108,8 +108,8 @@ export async function explorerRoutes(app: FastifyInstance, { settings }: { setti
     return sendJson(request, reply, 200, { data, default_app_id: data.some((entry) => entry.id === demoApp) ? demoApp : data[0]?.id ?? null });
   });
 
-  app.get('/explorer/permissions.json', (request, reply) => sendJson(request, reply, 200, permissions));
+  app.get('/explorer/permissions.json', async (request, reply) => sendJson(request, reply, 200, permissions));
 
   // The Explorer follows links the API writes only to Loom itself, and they carry the public URL when one is set.
-  app.get('/explorer/config.json', (request, reply) => sendJson(request, reply, 200, { public_url: settings.publicUrl ?? null }));
+  app.get('/explorer/config.json', async (request, reply) => sendJson(request, reply, 200, { public_url: settings.publicUrl ?? null }));
 }

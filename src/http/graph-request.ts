@@ -32,6 +32,8 @@ export interface GraphRequest {
   traceId: string;
   /** Set on the operations of a batch, which may not hold batches themselves. */
   inBatch?: boolean;
+  /** When Loom began to read the request (`performance.now()`): its work is counted from there. */
+  receivedAt: number;
 }
 
 export interface RequestParts {
@@ -57,6 +59,7 @@ export function versionedPaths(path: string): string[] {
 
 /** The one way a request becomes a GraphRequest, whether it came over HTTP or inside a batch. */
 export function buildGraphRequest(parts: RequestParts): GraphRequest {
+  const receivedAt = performance.now();
   const queryStart = parts.url.indexOf('?');
   const path = queryStart === -1 ? parts.url : parts.url.slice(0, queryStart);
   const components = path.split('/').filter((part) => part !== '').map(safeDecode);
@@ -80,6 +83,7 @@ export function buildGraphRequest(parts: RequestParts): GraphRequest {
     files: parts.files,
     origin: parts.origin,
     traceId: parts.traceId,
+    receivedAt,
   };
 }
 

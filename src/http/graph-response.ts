@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { GraphError } from '../errors.js';
 import { reformatTimes } from './date-format.js';
 import { authenticateHeader, errorBody } from './error-envelope.js';
+import { jsonText } from './json-text.js';
 import type { OutputOptions } from './output-options.js';
 
 export const JSON_TYPE = 'application/json; charset=UTF-8';
@@ -50,19 +51,20 @@ export interface Conditions {
  * wrapped for JSONP. A 200 read carries the SHA-1 of its exact bytes as its ETag, and becomes an
  * empty 304 when the client already holds those bytes.
  */
-export function presentValue(
+export async function presentValue(
   options: OutputOptions,
   conditions: Conditions,
   status: number,
   value: unknown,
   extraHeaders: Record<string, string>,
   debugMessages: readonly DebugMessage[] = [],
-): GraphResponse {
+): Promise<GraphResponse> {
   let shaped = options.dateFormat === undefined ? value : reformatTimes(value, options.dateFormat);
   if (options.debug && shaped !== null && typeof shaped === 'object' && !Array.isArray(shaped)) {
     shaped = { ...shaped, __debug__: { messages: debugMessages } };
   }
-  const response = serialise(options, status, shaped, extraHeaders);
+  // An answer can be large (megabytes of aliased edges): its text is made in slices, between other requests.
+  const response = serialise(options, status, await jsonText(shaped, indentOf(options)), extraHeaders);
   if (conditions.method !== 'get' || status !== 200) return response;
   const etag = `"${createHash('sha1').update(response.body).digest('hex')}"`;
   response.headers.ETag = etag;
@@ -74,7 +76,8 @@ export function presentValue(
 /** The Graph error envelope, with the WWW-Authenticate header some clients read before the body. */
 export function presentError(options: OutputOptions, error: GraphError, traceId: string): GraphResponse {
   const header = authenticateHeader(error);
-  return serialise(options, error.status, errorBody(error, traceId), header ? { 'WWW-Authenticate': header } : {});
+  // An error envelope is small: its text is made at once.
+  return serialise(options, error.status, JSON.stringify(errorBody(error, traceId), null, indentOf(options)), header ? { 'WWW-Authenticate': header } : {});
 }
 
 /**
@@ -85,8 +88,12 @@ export function presentRedirect(location: string): GraphResponse {
   return { status: 302, headers: { ...commonHeaders(PICTURE_REDIRECT_TYPE), Location: location }, body: '' };
 }
 
-function serialise(options: OutputOptions, status: number, value: unknown, extraHeaders: Record<string, string>): GraphResponse {
-  const json = options.pretty ? JSON.stringify(value, null, 3) : JSON.stringify(value);
+/** `pretty=1` indents by three spaces, as the real service does. */
+function indentOf(options: OutputOptions): number {
+  return options.pretty ? 3 : 0;
+}
+
+function serialise(options: OutputOptions, status: number, json: string, extraHeaders: Record<string, string>): GraphResponse {
   const body = options.callback === undefined ? json : `/**/ ${options.callback}(${json});`;
   return {
     status: options.suppressHttpCode ? 200 : status,

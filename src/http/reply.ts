@@ -10,9 +10,9 @@ export function writeGraphResponse(reply: FastifyReply, response: GraphResponse)
 }
 
 /** A JSON answer outside the graph (tokens, the Explorer's lists), honouring the same output options. */
-export function sendJson(request: FastifyRequest, reply: FastifyReply, status: number, body: unknown): FastifyReply {
+export async function sendJson(request: FastifyRequest, reply: FastifyReply, status: number, body: unknown): Promise<FastifyReply> {
   const options = outputOptions(queryParams(request));
-  return writeGraphResponse(reply, presentValue(options, { method: request.method.toLowerCase(), ifNoneMatch: request.headers['if-none-match'] }, status, body, {}));
+  return writeGraphResponse(reply, await presentValue(options, { method: request.method.toLowerCase(), ifNoneMatch: request.headers['if-none-match'] }, status, body, {}));
 }
 
 /** Any failure, in the Graph error envelope, with its WWW-Authenticate header. */

@@ -29,95 +29,129 @@ interface Group {
  * (#100) GraphError naming the fault and its offset.
  */
 export function parseFields(text: string, options: ParseFieldsOptions = {}): Selection[] {
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  if (!(maxDepth >= 0)) throw new RangeError(`maxDepth must be a non-negative number, got ${maxDepth}`);
+  const parser = new FieldsParser(text, options);
+  parser.parse(Infinity);
+  return parser.selections;
+}
 
-  const scanner = new ExpressionScanner(text);
-  const fail = (fault: string, position = scanner.position) => syntaxError(fault, position, text);
-  const topLevel: Selection[] = [];
-  const groups: Group[] = [{ owner: undefined, items: topLevel, closer: undefined, itemsBefore: 0 }];
+/**
+ * A parse that can be done a bounded number of steps at a time, so that whoever drives it may
+ * let other work in between: a `fields` text of thousands of aliased edges takes milliseconds.
+ */
+export class FieldsParser {
+  /** The top-level list: complete once `parse` has answered true. */
+  readonly selections: Selection[] = [];
+  private readonly maxDepth: number;
+  private readonly scanner: ExpressionScanner;
+  private readonly groups: Group[];
+  /** The selection whose modifiers and sub-selections are being read; undefined between items. */
+  private current: Selection | undefined;
+  private done = false;
 
-  const open = (owner: Selection, closer: '}' | ')') => {
-    if (groups.length > maxDepth) throw nestingTooDeep(maxDepth);
+  constructor(
+    private readonly text: string,
+    options: ParseFieldsOptions = {},
+  ) {
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    if (!(this.maxDepth >= 0)) throw new RangeError(`maxDepth must be a non-negative number, got ${this.maxDepth}`);
+    this.scanner = new ExpressionScanner(text);
+    this.groups = [{ owner: undefined, items: this.selections, closer: undefined, itemsBefore: 0 }];
+  }
+
+  /** Reads at most `steps` more tokens; true once the whole text is parsed. */
+  parse(steps: number): boolean {
+    for (let step = 0; !this.done && step < steps; step++) this.step();
+    return this.done;
+  }
+
+  private step(): void {
+    const { scanner, groups } = this;
+    scanner.skipWhitespace();
+    const group = groups[groups.length - 1]!;
+    const character = scanner.peek();
+    const current = this.current;
+
+    if (current === undefined) {
+      if (character === ',') {
+        scanner.advance();
+        return;
+      }
+      if (character === group.closer) {
+        if (group.owner === undefined) {
+          this.done = true;
+          return;
+        }
+        if (group.items.length === group.itemsBefore) throw this.fail('Expected a field name');
+        scanner.advance();
+        groups.pop();
+        this.current = group.owner;
+        return;
+      }
+      const position = scanner.position;
+      const name = scanner.readName();
+      if (name === '') throw this.misplaced(character, group);
+      this.current = { name, modifiers: {}, position };
+      group.items.push(this.current);
+      return;
+    }
+
+    if (character === ',') {
+      scanner.advance();
+      this.current = undefined;
+    } else if (character === group.closer) {
+      this.current = undefined;
+    } else if (character === '{') {
+      scanner.advance();
+      this.open(current, '}');
+      this.current = undefined;
+    } else if (character === '.') {
+      scanner.advance();
+      if (this.readMethod(current)) {
+        this.open(current, ')');
+        this.current = undefined;
+      }
+    } else {
+      throw this.misplaced(character, group);
+    }
+  }
+
+  private fail(fault: string, position = this.scanner.position) {
+    return syntaxError(fault, position, this.text);
+  }
+
+  private open(owner: Selection, closer: '}' | ')'): void {
+    if (this.groups.length > this.maxDepth) throw nestingTooDeep(this.maxDepth);
     owner.children ??= [];
-    groups.push({ owner, items: owner.children, closer, itemsBefore: owner.children.length });
-  };
+    this.groups.push({ owner, items: owner.children, closer, itemsBefore: owner.children.length });
+  }
 
   /** A character that cannot stand where it was found. */
-  const misplaced = (character: string | undefined, group: Group) => {
+  private misplaced(character: string | undefined, group: Group) {
     if (group.closer !== undefined && (character === undefined || character === '}' || character === ')')) {
-      return fail(`Expected "${group.closer}" instead of ${describeFound(character)}`);
+      return this.fail(`Expected "${group.closer}" instead of ${describeFound(character)}`);
     }
-    return fail(`Unexpected ${describeFound(character)}`);
-  };
+    return this.fail(`Unexpected ${describeFound(character)}`);
+  }
 
   /**
    * Reads `name(` after a dot, then a modifier's raw argument up to `)`. Returns true for
    * `.fields(`, whose list the caller parses as a group.
    */
-  const readMethod = (selection: Selection): boolean => {
+  private readMethod(selection: Selection): boolean {
+    const { scanner } = this;
     const method = scanner.readWord();
     if (method === '') {
       const next = scanner.peek();
-      throw fail(next === '(' ? 'Expected a modifier name' : `Expected a name instead of ${describeFound(next)}`);
+      throw this.fail(next === '(' ? 'Expected a modifier name' : `Expected a name instead of ${describeFound(next)}`);
     }
     scanner.skipWhitespace();
-    if (scanner.peek() !== '(') throw fail(`Expected "(" instead of ${describeFound(scanner.peek())}`);
+    if (scanner.peek() !== '(') throw this.fail(`Expected "(" instead of ${describeFound(scanner.peek())}`);
     scanner.advance();
     if (method === 'fields') return true;
     const argument = scanner.readUntil(')');
-    if (argument === undefined) throw fail('Expected ")" instead of end of string', text.length);
+    if (argument === undefined) throw this.fail('Expected ")" instead of end of string', this.text.length);
     setModifier(selection, method, argument.trim());
     return false;
-  };
-
-  // The selection whose modifiers and sub-selections are being read; undefined between items.
-  let current: Selection | undefined;
-
-  for (;;) {
-    scanner.skipWhitespace();
-    const group = groups[groups.length - 1];
-    const character = scanner.peek();
-
-    if (current === undefined) {
-      if (character === ',') {
-        scanner.advance();
-        continue;
-      }
-      if (character === group.closer) {
-        if (group.owner === undefined) return topLevel;
-        if (group.items.length === group.itemsBefore) throw fail('Expected a field name');
-        scanner.advance();
-        groups.pop();
-        current = group.owner;
-        continue;
-      }
-      const position = scanner.position;
-      const name = scanner.readName();
-      if (name === '') throw misplaced(character, group);
-      current = { name, modifiers: {}, position };
-      group.items.push(current);
-      continue;
-    }
-
-    if (character === ',') {
-      scanner.advance();
-      current = undefined;
-    } else if (character === group.closer) {
-      current = undefined;
-    } else if (character === '{') {
-      scanner.advance();
-      open(current, '}');
-      current = undefined;
-    } else if (character === '.') {
-      scanner.advance();
-      if (readMethod(current)) {
-        open(current, ')');
-        current = undefined;
-      }
-    } else {
-      throw misplaced(character, group);
-    }
   }
 }
 

@@ -147,6 +147,8 @@ export async function buildFixture(): Promise<Fixture> {
     { userId: bob!, grants: appUser },
     { userId: dave!, grants: appUser.slice(0, 2) },
     ...appFriends.map((friend) => ({ userId: friend, grants: appUser })),
+    // The likers use the app, so its likes lists show them; Carol is the friend who never used it.
+    ...likers.map((liker) => ({ userId: liker, grants: appUser.slice(0, 1) })),
   ]);
 
   const { accessToken } = await issueUserToken(store, {

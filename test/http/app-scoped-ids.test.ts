@@ -11,7 +11,7 @@ import { Clock } from '../../src/control/clock.js';
 
 /**
  * The fixture's app (A, no business) and three more: B and C of one business, D of another.
- * Alice uses all four; Bob uses A and B.
+ * Alice uses all four; Bob and the likers use A and B.
  */
 describe('app-scoped ids across apps', () => {
   let fixture: Fixture;
@@ -34,7 +34,11 @@ describe('app-scoped ids across apps', () => {
     for (const app of [apps.b, apps.c, apps.d]) {
       await store.setGrants(app.id, [{ userId: fixture.users.alice, grants: granted(...everything) }]);
     }
-    await store.setGrants(apps.b.id, [{ userId: fixture.users.bob, grants: granted('public_profile', 'user_friends', 'user_posts') }]);
+    await store.setGrants(apps.b.id, [
+      { userId: fixture.users.bob, grants: granted('public_profile', 'user_friends', 'user_posts') },
+      // The likers use B too, so B's likes lists show them.
+      ...fixture.likers.map((liker) => ({ userId: liker, grants: granted('public_profile') })),
+    ]);
     const tokenIn = async (app: AppRecord) =>
       (await issueUserToken(store, { appId: app.id, userId: fixture.users.alice, scopes: everything, expiresIn: 7200, now: fixture.now })).accessToken;
     tokens = { a: fixture.aliceToken, b: await tokenIn(apps.b), c: await tokenIn(apps.c), d: await tokenIn(apps.d) };

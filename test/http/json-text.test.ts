@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { jsonText } from '../../src/http/json-text.js';
+
+/** An answer the size of a heavy query's: many aliased collections, one long list, awkward values. */
+function largeAnswer(): Record<string, unknown> {
+  const answer: Record<string, unknown> = {};
+  for (let i = 0; i < 1500; i++) {
+    answer[`f${i}`] = {
+      data: Array.from({ length: 5 }, (_, n) => ({ id: String(1_000_000 + i * 10 + n), name: `Name "${n}"\n\u2028é` })),
+      paging: { cursors: { before: 'QVFI', after: 'QVFJ' }, next: `https://loom.test/v2.4/me/friends?after=${i}` },
+      skipped: undefined,
+    };
+  }
+  answer.long = { data: Array.from({ length: 6000 }, (_, n) => (n % 7 === 0 ? undefined : n % 5 === 0 ? null : { n, ok: n % 2 === 0 })) };
+  answer.empty = { list: [], object: {} };
+  answer.when = new Date(Date.UTC(2015, 0, 2, 3, 4, 5));
+  answer.gone = () => 'not JSON';
+  answer.id = '123';
+  return answer;
+}
+
+describe('answer text made in slices', () => {
+  it('writes exactly what JSON.stringify writes, plain and indented', async () => {
+    const answer = largeAnswer();
+    assert.equal(await jsonText(answer), JSON.stringify(answer));
+    assert.equal(await jsonText(answer, 3), JSON.stringify(answer, null, 3));
+    const list = Object.values(answer);
+    assert.equal(await jsonText(list, 3), JSON.stringify(list, null, 3));
+    for (const small of [{ id: '1' }, [], {}, 'text', 5, null, { nested: { a: [1, { b: undefined }] } }]) {
+      assert.equal(await jsonText(small, 3), JSON.stringify(small, null, 3));
+    }
+  });
+
+  it('lets other work run while a large answer is written', async () => {
+    const events: string[] = [];
+    // Queued before the text is begun: it runs only if the writing pauses for a turn of the event loop.
+    setImmediate(() => events.push('other work'));
+    const text = jsonText([largeAnswer(), largeAnswer(), largeAnswer()]).then(() => events.push('answer written'));
+    await text;
+    assert.deepEqual(events, ['other work', 'answer written']);
+  });
+});
