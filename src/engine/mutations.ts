@@ -4,8 +4,8 @@ import { fetchImage, tooLarge } from '../media/fetch-image.js';
 import { inspectImage, type ImageInfo } from '../media/image-check.js';
 import type { EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
 import { imageKeyOf } from '../schema/media.js';
-import { ALWAYS_GRANTED } from '../schema/permissions.js';
-import { PUBLISH } from '../schema/writes.js';
+import { actingScope, ALWAYS_GRANTED } from '../schema/permissions.js';
+import { PUBLISH, writtenAsPage } from '../schema/writes.js';
 import { CountLimitError, type IdOrRef, type ObjectId, type StoredObject, type WriteOp } from '../store/store.js';
 import { requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
@@ -66,14 +66,15 @@ export async function postToEdge(
   let created: { owner: ObjectId; data: Record<string, unknown> } | undefined;
   if (post.creates) {
     const imageData = image ? { image: { key: image.key, contentType: image.contentType }, width: image.width, height: image.height } : {};
-    created = { owner: viewer, data: { ...(post.derive?.(data, { parent: object.id, viewer, thread }, object.data) ?? data), ...imageData } };
+    const derived = { ...(post.derive?.(data, { parent: object.id, viewer, thread, app: context.viewer.app.id }, object.data) ?? data), ...imageData };
+    created = { owner: viewer, data: asAuthor(context, derived) };
   }
   // A story follows the created node and its links in the same batch.
   const storyIndex = created && post.story && !isTrue(data.no_story) ? 1 + post.links.length : undefined;
   const story: WriteOp[] = [];
   if (storyIndex !== undefined) {
     // The story shows the image too, so it keeps its key; only the photo, which owns it, removes it.
-    const storyData = { ...post.story!.data(created!.data), ...(image ? { image: { key: image.key } } : {}) };
+    const storyData = asAuthor(context, { ...post.story!.data(created!.data), ...(image ? { image: { key: image.key } } : {}) });
     const now = context.now;
     story.push(
       { op: 'createObject', object: { type: 'post', owner: viewer, createdTime: now, updatedTime: now, data: storyData }, refFields: { object_id: { ref: 0 } } },
@@ -313,12 +314,21 @@ function threadOf(context: ReadContext, object: StoredObject): number {
   return followedId(context.schema.type(object.type)!, object) ?? object.id;
 }
 
-/** A person's write: a user token carrying the permission the schema names for it. */
+/**
+ * A write by a person, or by a page through a page token: a token carrying the permission the
+ * schema names for it (for a page, the page's counterpart of it). Answers who writes.
+ */
 function requirePublisher(context: ReadContext, scope: string): number {
   const { viewer } = context;
   if (viewer.userId === null) throw GraphError.activeTokenRequired();
-  if (scope !== ALWAYS_GRANTED && !viewer.scopes.has(scope)) throw GraphError.permission(`Requires extended permission: ${scope}`);
+  const needed = actingScope(viewer.kind, scope);
+  if (needed !== ALWAYS_GRANTED && !viewer.scopes.has(needed)) throw GraphError.permission(`Requires extended permission: ${needed}`);
   return viewer.userId;
+}
+
+/** The data of a node the viewer writes, marked as the page's when a page token writes it. */
+function asAuthor(context: ReadContext, data: Record<string, unknown>): Record<string, unknown> {
+  return context.viewer.kind === 'page' ? writtenAsPage(data) : data;
 }
 
 /** The edge a write names; a path component after it is either the edge's alias or the node the POST addresses. */

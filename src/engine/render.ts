@@ -117,7 +117,19 @@ async function renderField(
       return column;
     case 'count': {
       const counts = await context.store.getCounts(source.assoc, objects.map((object) => object.id));
-      for (const object of objects) column.set(object.id, counts.get(object.id) ?? 0);
+      for (const object of objects) {
+        const count = counts.get(object.id) ?? 0;
+        column.set(object.id, source.wrap === undefined ? count : count > 0 ? { [source.wrap]: count } : undefined);
+      }
+      return column;
+    }
+    case 'viewerLinked': {
+      const viewerId = context.viewer.userId;
+      const linked =
+        viewerId === null || objects.length === 0
+          ? new Set<string>()
+          : await context.store.getExisting(source.assoc, objects.map((object) => [object.id, viewerId] as const));
+      for (const object of objects) column.set(object.id, viewerId !== null && linked.has(`${object.id}:${viewerId}`));
       return column;
     }
     case 'owner':

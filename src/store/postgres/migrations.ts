@@ -233,6 +233,15 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX webhook_deliveries_by_app ON webhook_deliveries (app_id, id);
     `,
   },
+  {
+    version: 10,
+    description: 'page-tokens: the page a page token acts for',
+    sql: `
+      -- A page token is its administrator's token acting as the page: kind stays 'user' (whose
+      -- grants it rests on and whose removal of the app revokes it) and page_id names the page.
+      ALTER TABLE tokens ADD COLUMN page_id bigint;
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;
