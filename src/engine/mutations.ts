@@ -95,10 +95,10 @@ export async function postToEdge(
   // Only a committed row's image is put in place; a crash before this leaves a staged file the sweep settles.
   if (image) await context.media.store.publish(image.key);
   if (!post.creates) return rules.booleanResult(context.version);
-  const createdId = externalId(context, context.schema.type(post.creates)!, { id: results[0] as ObjectId, owner: viewer } as StoredObject);
+  const createdId = externalId(context, context.schema.type(post.creates)!, { id: results[0] as ObjectId, owner: viewer, data: created!.data } as StoredObject);
   if (params.fields !== undefined) return readAsWriter(context, post.creates, createdId, params.fields);
   if (storyIndex === undefined) return { id: createdId };
-  const postId = externalId(context, context.schema.type('post')!, { id: results[storyIndex] as ObjectId, owner: viewer } as StoredObject);
+  const postId = externalId(context, context.schema.type('post')!, { id: results[storyIndex] as ObjectId, owner: viewer, data: asAuthor(context, {}) } as StoredObject);
   return { id: createdId, post_id: postId };
 }
 

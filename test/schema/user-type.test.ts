@@ -116,7 +116,7 @@ test('user edges with Loom data name their association; the others have none and
   const withData = userType.edges.filter((item) => item.assoc !== undefined || item.special !== undefined);
   assert.deepEqual(
     withData.map((item) => item.name).sort(),
-    ['albums', 'feed', 'friendrequests', 'friends', 'ids_for_business', 'likes', 'permissions', 'photos', 'picture', 'posts'],
+    ['accounts', 'albums', 'feed', 'friendrequests', 'friends', 'ids_for_business', 'likes', 'permissions', 'photos', 'picture', 'posts'],
   );
 });
 
