@@ -312,6 +312,21 @@ describe('pages that act', () => {
     assert.notEqual(hidden.body.can_delete, true);
   });
 
+  it('answers page-token calls with X-Page-Usage when rate limits are on', async () => {
+    const limited = await startServer(fixture.store, { clock: Clock.frozenAt(NOW), rateLimits: true });
+    try {
+      const token = await pageToken();
+      const asPage = await limited.get('/v2.4/me', { access_token: token });
+      assert.equal(asPage.status, 200, asPage.text);
+      assert.deepEqual(Object.keys(JSON.parse(asPage.headers.get('x-page-usage')!)), ['call_count', 'total_cputime', 'total_time']);
+      assert.ok(asPage.headers.get('x-app-usage'));
+      const asPerson = await limited.get('/v2.4/me', { access_token: fixture.aliceToken });
+      assert.equal(asPerson.headers.get('x-page-usage'), null);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('reads the page, its posts, their likes and comments with one store call per level', async () => {
     const token = await pageToken();
     for (let i = 0; i < 3; i++) await server.form('/v2.4/me/feed', { access_token: token, message: `Post ${i}` });
