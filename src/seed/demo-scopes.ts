@@ -22,6 +22,8 @@ export const DEMO_SCOPES: readonly string[] = [
   'user_managed_groups',
   'read_custom_friendlists',
   'publish_actions',
+  'manage_pages',
+  'publish_pages',
 ];
 
 /** Scopes every other app user grants. */
