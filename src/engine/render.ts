@@ -9,6 +9,7 @@ import { externalId } from './node-ids.js';
 import { keyOf, planSelection, type PlanEntry } from './plan.js';
 import { visibleObjects } from './visibility.js';
 import { mapPaced } from './cost-budget.js';
+import { pageTokenField } from './page-accounts.js';
 
 export type Json = Record<string, unknown>;
 /** Fields and edges of one level loaded at once: enough to overlap a remote store's round trips. */
@@ -121,6 +122,11 @@ async function renderField(
         const count = counts.get(object.id) ?? 0;
         column.set(object.id, source.wrap === undefined ? count : count > 0 ? { [source.wrap]: count } : undefined);
       }
+      return column;
+    }
+    case 'pageToken': {
+      const tokens = await pageTokenField(context, objects.map((object) => object.id));
+      for (const object of objects) column.set(object.id, tokens.get(object.id));
       return column;
     }
     case 'viewerLinked': {

@@ -44,6 +44,8 @@ export type FieldSource =
   | { kind: 'count'; assoc: string; wrap?: string }
   /** Whether the viewer is among the object's `assoc` associations (`user_likes`); false for app tokens. */
   | { kind: 'viewerLinked'; assoc: string }
+  /** A fresh page token, for a viewer who administers the page and granted `manage_pages`; absent for anyone else. */
+  | { kind: 'pageToken' }
   /** Derived from the stored object; undefined leaves the field out. */
   | { kind: 'computed'; compute: (object: StoredObject, context: FieldContext) => unknown };
 

@@ -26,7 +26,7 @@ const PAGE_DATA = {
 
 /** The v2.4 Page fields, in declaration order, and its edges. */
 const PAGE_FIELDS_V24 = [
-  'id', 'about', 'category', 'category_list', 'checkins', 'cover', 'description', 'hours', 'is_published', 'likes', 'link',
+  'id', 'access_token', 'about', 'category', 'category_list', 'checkins', 'cover', 'description', 'hours', 'is_published', 'likes', 'link',
   'location', 'name', 'phone', 'talking_about_count', 'username', 'website', 'were_here_count',
 ];
 const PAGE_EDGES_V24 = ['albums', 'events', 'feed', 'milestones', 'photos', 'picture', 'posts', 'tagged', 'videos'];
@@ -109,7 +109,7 @@ describe('pages that act', () => {
   }
 
   it('reads the page node with its v2.4 fields, likes as the fan count', async () => {
-    const reply = await get(`/v2.4/${page}`, { access_token: fixture.aliceToken, fields: PAGE_FIELDS_V24.filter((name) => name !== 'id').join(',') });
+    const reply = await get(`/v2.4/${page}`, { access_token: fixture.aliceToken, fields: PAGE_FIELDS_V24.filter((name) => !['id', 'access_token'].includes(name)).join(',') });
     assert.equal(reply.status, 200, reply.text);
     const { id, link, likes, ...rest } = reply.body;
     assert.equal(id, String(page));
@@ -163,6 +163,18 @@ describe('pages that act', () => {
     // Nobody reads another person's pages.
     const others = await get(`/v2.4/${fixture.scoped(bob)}/accounts`, { access_token: fixture.aliceToken });
     assert.deepEqual(others.body, { data: [] });
+  });
+
+  it('gives a page access_token field to its administrators only', async () => {
+    const admin = await get(`/v2.4/${page}`, { access_token: fixture.aliceToken, fields: 'access_token' });
+    assert.match(admin.body.access_token, /^EAA/);
+    const me = await get('/v2.4/me', { access_token: admin.body.access_token });
+    assert.deepEqual(me.body, { name: 'Harbor Light Bakery', id: String(page) });
+    const bobToken = await fixture.tokenFor(bob, ['public_profile', 'manage_pages']);
+    const stranger = await get(`/v2.4/${page}`, { access_token: bobToken, fields: 'access_token,name' });
+    assert.deepEqual(stranger.body, { name: 'Harbor Light Bakery', id: String(page) });
+    const ownPage = await get(`/v2.4/${bobsPage}`, { access_token: bobToken, fields: 'access_token' });
+    assert.match(ownPage.body.access_token, /^EAA/);
   });
 
   it('answers /me with a page token as the page, and debug_token as a PAGE token', async () => {

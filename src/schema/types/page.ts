@@ -16,6 +16,8 @@ export const pageType: NodeTypeDef = {
   fields: [
     { name: 'id', type: 'numeric string', source: { kind: 'id' },
       description: "The page's id." },
+    { name: 'access_token', type: 'string', source: { kind: 'pageToken' },
+      description: 'A page access token, shown only to a person who administers the page and granted manage_pages.' },
     { name: 'about', type: 'string',
       description: 'A short description the page gives of itself.' },
     { name: 'category', type: 'string',
