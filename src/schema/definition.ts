@@ -185,6 +185,8 @@ export interface ParamDef {
   maxLength: number;
   /** The value is a JSON object (`privacy={"value":"SELF"}`). */
   json?: boolean;
+  /** The value is a comma-separated list of people's ids as the app knows them, read as their internal ids. */
+  people?: boolean;
 }
 
 /** What a POST to an edge does; edges without it refuse POST. */

@@ -1,6 +1,6 @@
 /**
  * The structured parts of a post that are built from its own data: the people and pages its
- * message names, those it is with, its action links and its attachment. Tags keep internal ids
+ * message names, its action links and its attachment. Tags keep internal ids
  * (and the name they had when written); the ids are shown as the viewer's app sees them.
  */
 import type { StoredObject } from '../store/store.js';
@@ -42,12 +42,6 @@ export function messageTags(object: StoredObject, context: FieldContext): Record
 export function messageTagList(object: StoredObject, context: FieldContext): unknown[] | undefined {
   const keyed = messageTags(object, context);
   return keyed && Object.values(keyed).flat();
-}
-
-/** `with_tags`: the people the author was with. */
-export function withTags(object: StoredObject, context: FieldContext): { data: unknown[] } | undefined {
-  const tags = storedTags(object.data.with_tags);
-  return tags.length === 0 ? undefined : { data: tags.map((tag) => ({ id: shownId(tag, context), name: tag.name })) };
 }
 
 /** Where the post is shown on the profile host. */

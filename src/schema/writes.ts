@@ -23,7 +23,8 @@ export const postToFeed: EdgePost = {
     { name: 'link', maxLength: 2048 },
     PRIVACY,
     { name: 'place', maxLength: 64 },
-    { name: 'tags', maxLength: 2048 },
+    // The people the author is with, shown as the post's `with_tags`.
+    { name: 'tags', maxLength: 2048, people: true },
     // A link post's preview, as the poster words it.
     { name: 'name', maxLength: 1024 },
     { name: 'caption', maxLength: 1024 },
@@ -31,8 +32,9 @@ export const postToFeed: EdgePost = {
     { name: 'picture', maxLength: 2048 },
   ],
   oneOf: ['message', 'link'],
-  derive: (params, { parent, viewer, app }) => ({
+  derive: ({ tags, ...params }, { parent, viewer, app }) => ({
     ...params,
+    ...(Array.isArray(tags) && tags.length > 0 ? { with_tags: tags } : {}),
     application: app,
     // A place is named by its page's id.
     ...(typeof params.place === 'string' && /^\d{1,15}$/.test(params.place) ? { place: Number(params.place) } : {}),

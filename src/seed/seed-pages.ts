@@ -134,7 +134,7 @@ export async function writePageGraph(random: Random, context: SeedContext, appId
       ...linkData(preview),
       message,
       message_tags: [{ id: page, type: 'page', name: pageName, offset: message.indexOf(pageName), length: pageName.length }],
-      with_tags: withFriends.map((friend) => ({ id: userIds[friend], name: people[friend]!.name })),
+      with_tags: withFriends.map((friend) => userIds[friend]),
       application: appId,
       privacy: privacyOf('EVERYONE'),
     };

@@ -69,7 +69,7 @@ describe('pages that act', () => {
           { id: page, type: 'page', name: 'Harbor Light Bakery', offset: 13, length: 19 },
           { id: bob, type: 'user', name: 'Bob Brook', offset: 38, length: 9 },
         ],
-        with_tags: [{ id: bob, name: 'Bob Brook' }],
+        with_tags: [bob],
         application: fixture.app.id,
         type: 'link',
         status_type: 'shared_story',
@@ -265,7 +265,7 @@ describe('pages that act', () => {
       13: [{ id: String(page), name: 'Harbor Light Bakery', type: 'page', offset: 13, length: 19 }],
       38: [{ id: fixture.scoped(bob), name: 'Bob Brook', type: 'user', offset: 38, length: 9 }],
     });
-    assert.deepEqual(body.with_tags, { data: [{ id: fixture.scoped(bob), name: 'Bob Brook' }] });
+    assert.deepEqual(body.with_tags, { data: [{ name: 'Bob Brook', id: fixture.scoped(bob) }] });
     assert.equal(body.application.name, 'Test App');
     assert.equal(body.application.id, String(fixture.app.id));
     assert.deepEqual(body.shares, { count: 1 });
@@ -285,6 +285,23 @@ describe('pages that act', () => {
     });
     const shared = await get(`/v2.4/${id}/sharedposts`, { access_token: fixture.aliceToken, fields: 'link' });
     assert.equal(shared.body.data.length, 1);
+  });
+
+  it('keeps the people a post is written with (tags) as its with_tags, refusing unknown ids', async () => {
+    const created = await server.form('/v2.4/me/feed', {
+      access_token: fixture.aliceToken,
+      message: 'Out with friends',
+      tags: `${fixture.scoped(bob)},${fixture.scoped(fixture.users.carol)}`,
+      fields: 'with_tags,application',
+    });
+    assert.equal(created.status, 200, created.text);
+    assert.deepEqual(created.body.with_tags, {
+      data: [{ name: 'Bob Brook', id: fixture.scoped(bob) }, { name: 'Carol Crane', id: fixture.scoped(fixture.users.carol) }],
+    });
+    assert.equal(created.body.application.id, String(fixture.app.id));
+    const refused = await server.form('/v2.4/me/feed', { access_token: fixture.aliceToken, message: 'x', tags: '12345' });
+    assert.equal(refused.status, 400, refused.text);
+    assert.equal(refused.body.error.code, 100);
   });
 
   it('shows a photo post attachment in the real shape, and leaves out shares never made', async () => {

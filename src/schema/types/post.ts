@@ -4,7 +4,7 @@
  */
 import type { NodeTypeDef } from '../definition.js';
 import { commentOnObject, likeObject, MESSAGE_LENGTH } from '../writes.js';
-import { messageTags, postActions, postFullPicture, postPicture, withTags } from '../post-parts.js';
+import { messageTags, postActions, postFullPicture, postPicture } from '../post-parts.js';
 
 export const postType: NodeTypeDef = {
   name: 'post',
@@ -83,7 +83,7 @@ export const postType: NodeTypeDef = {
       description: 'What kind of post this is: status, link or photo.' },
     { name: 'updated_time', type: 'datetime', source: { kind: 'updatedTime' },
       description: 'When the post or one of its comments last changed.' },
-    { name: 'with_tags', type: 'list<profile>', source: { kind: 'computed', compute: withTags },
+    { name: 'with_tags', type: 'list<profile>', source: { kind: 'ref', many: true },
       description: 'The people the author was with.' },
   ],
   edges: [
