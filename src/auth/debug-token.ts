@@ -16,7 +16,7 @@ export async function debugToken(store: Store, caller: Viewer, inputToken: strin
   }
   if (inspection.valid) {
     const { viewer, record } = inspection;
-    const data: Record<string, unknown> = { app_id: String(viewer.app.id), type: viewer.kind === 'app' ? 'APP' : 'USER', application: viewer.app.name };
+    const data: Record<string, unknown> = { app_id: String(viewer.app.id), type: viewer.kind.toUpperCase(), application: viewer.app.name };
     if (viewer.kind === 'app' || !record) return { data: { ...data, is_valid: true } };
     return {
       data: {
@@ -24,8 +24,10 @@ export async function debugToken(store: Store, caller: Viewer, inputToken: strin
         expires_at: record.expiresAt,
         is_valid: true,
         issued_at: record.issuedAt,
+        // A page token names its page, and as user_id the person who administers it.
+        ...(viewer.kind === 'page' ? { profile_id: String(viewer.userId) } : {}),
         scopes: [...viewer.scopes],
-        user_id: viewer.userId === null ? undefined : viewer.ids.scope(viewer.userId),
+        user_id: viewer.ids.scope(viewer.adminId ?? viewer.userId!),
       },
     };
   }

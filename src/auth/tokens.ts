@@ -54,3 +54,12 @@ export async function issueUserToken(store: Store, grant: UserGrant<ObjectId>): 
   await store.saveTokens([issued.record]);
   return issued;
 }
+
+/**
+ * A new page token, not yet saved: the administrator's grant acting as the page. It is stored as
+ * the administrator's token naming the page, so removing the app revokes it with their others.
+ */
+export function newPageToken(grant: UserGrant<ObjectId> & { pageId: ObjectId }): IssuedToken {
+  const { accessToken, record } = newUserToken(grant);
+  return { accessToken, record: { ...record, pageId: grant.pageId } };
+}

@@ -7,11 +7,17 @@ import { grantedScopes } from './grants.js';
 import { hashToken } from './tokens.js';
 import { viewerCacheOf } from './viewer-cache.js';
 
-/** Who is asking: the app the token belongs to and, for user tokens, the person. */
+/**
+ * Who is asking: the app the token belongs to and, for user tokens, the person; for page tokens,
+ * the page, which then acts (reads, posts, comments, likes) as itself.
+ */
 export interface Viewer {
-  kind: 'user' | 'app';
+  kind: 'user' | 'app' | 'page';
   app: AppRecord;
+  /** The one acting: the person, or the page of a page token; null for app tokens. */
   userId: ObjectId | null;
+  /** For a page token: the person who administers the page, whose grants the token rests on. */
+  adminId?: ObjectId;
   /** Scopes in effect: those the token carries that the person still grants (empty for app tokens). */
   scopes: ReadonlySet<string>;
   ids: AppScopedIds;
@@ -84,7 +90,12 @@ export async function inspectToken(store: Store, token: string, now: number): Pr
     if (granted.size === 0) return failed(GraphError.appNotAuthorized(ids.scope(record.userId), app.id));
     scopes = new Set(record.scopes.filter((scope) => granted.has(scope)));
   }
-  return { valid: true, viewer: { kind: record.kind, app, userId: record.userId, scopes, ids }, record };
+  const page = record.pageId ?? null;
+  const viewer: Viewer =
+    page === null || record.userId === null
+      ? { kind: record.kind, app, userId: record.userId, scopes, ids }
+      : { kind: 'page', app, userId: page, adminId: record.userId, scopes, ids };
+  return { valid: true, viewer, record };
 }
 
 async function inspectRevoked(store: Store, hash: string): Promise<TokenInspection> {

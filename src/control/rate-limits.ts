@@ -26,22 +26,29 @@ export class RateLimits {
     private readonly clock: Clock,
   ) {}
 
-  /** Counts one call of the app (and of its user, for a user token) and checks both budgets. */
-  async account(appId: ObjectId, userId: ObjectId | null): Promise<Accounting> {
+  /**
+   * Counts one call of the app (and of its user, for a user token, or of its page, for a page
+   * token) and checks both budgets. A page's calls are answered in `X-Page-Usage` besides the
+   * app's `X-App-Usage`, and a page over its budget gets the page limit's own error.
+   */
+  async account(appId: ObjectId, caller: { id: ObjectId; kind: 'user' | 'page' } | null): Promise<Accounting> {
     const minute = Math.floor(this.clock.now() / MINUTE);
     const appSubject = `app:${appId}`;
-    const userSubject = `user:${appId}:${userId}`;
+    const callerSubject = caller && `${caller.kind}:${appId}:${caller.id}`;
     const [calls, users, objects] = await Promise.all([
-      this.store.countCalls(userId === null ? [appSubject] : [appSubject, userSubject], minute, minute - WINDOW_MINUTES + 1),
+      this.store.countCalls(callerSubject === null ? [appSubject] : [appSubject, callerSubject], minute, minute - WINDOW_MINUTES + 1),
       this.store.countAppUsers(appId),
       this.store.getObjects([appId]),
     ]);
     const own = objects.get(appId)?.data.calls_per_hour;
     const appBudget = typeof own === 'number' && own > 0 ? own : CALLS_PER_USER_PER_HOUR * Math.max(1, users);
     const appCalls = calls.get(appSubject)!;
-    const headers = { 'X-App-Usage': usage(appCalls, appBudget) };
-    if (userId !== null && calls.get(userSubject)! > Math.min(appBudget, CALLS_PER_USER_PER_HOUR)) {
-      return { headers, error: new GraphError(17, '(#17) User request limit reached', { status: 403, transient: true }) };
+    const headers: Record<string, string> = { 'X-App-Usage': usage(appCalls, appBudget) };
+    if (caller !== null) {
+      const callerBudget = Math.min(appBudget, CALLS_PER_USER_PER_HOUR);
+      const callerCalls = calls.get(callerSubject!)!;
+      if (caller.kind === 'page') headers['X-Page-Usage'] = usage(callerCalls, callerBudget);
+      if (callerCalls > callerBudget) return { headers, error: CALLER_LIMITS[caller.kind]() };
     }
     if (appCalls > appBudget) {
       return { headers, error: new GraphError(4, '(#4) Application request limit reached', { status: 403, transient: true }) };
@@ -49,6 +56,12 @@ export class RateLimits {
     return { headers, error: undefined };
   }
 }
+
+/** What a person or a page over its own budget is answered; "limited reached" is the real service's wording. */
+const CALLER_LIMITS = {
+  user: () => new GraphError(17, '(#17) User request limit reached', { status: 403, transient: true }),
+  page: () => new GraphError(32, '(#32) Page request limited reached', { status: 403, transient: true }),
+};
 
 /** Whole-number percentages of the budget, always valid JSON; Loom budgets no CPU or time. */
 function usage(calls: number, budget: number): string {

@@ -6,13 +6,14 @@ import type { EdgeDef } from '../schema/definition.js';
 import { readersOf } from '../schema/permissions.js';
 import type { Grant, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
+import { personOwnerOf } from '../schema/authors.js';
 
 /** Answers "did this node's owner give the viewer's app this permission?" for one batch of nodes. */
 export type AccessCheck = (object: StoredObject, scope: string | undefined) => boolean;
 
-/** The person whose permission a node's fields need: a user for themselves, an owner for their things. */
+/** The person whose permission a node's fields need: a user for themselves, an owner for their things; nobody for a page's. */
 function ownerOf(object: StoredObject): number | null {
-  return object.type === 'user' ? object.id : object.owner;
+  return object.type === 'user' ? object.id : personOwnerOf(object);
 }
 
 /** Loads the grants of every owner in the batch (one store call) unless no scope needs them. */

@@ -33,7 +33,7 @@ export async function loadEdge(
 ): Promise<Map<number, Json | undefined>> {
   const options = readEdgeOptions(request.raw, context.limits);
   await context.budget.pace();
-  if (edge.special) return loadSpecialEdge(context, edge, parents);
+  if (edge.special) return loadSpecialEdge(context, edge, parents, request.nested);
   const result = new Map<number, Json | undefined>();
   if (parents.length === 0) return result;
 

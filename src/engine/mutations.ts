@@ -5,8 +5,8 @@ import { inspectImage, type ImageInfo } from '../media/image-check.js';
 import { inspectVideo, type VideoInfo } from '../media/video-check.js';
 import type { EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
 import { mediaKeyOf } from '../schema/media.js';
-import { ALWAYS_GRANTED } from '../schema/permissions.js';
-import { PUBLISH } from '../schema/writes.js';
+import { actingScope, ALWAYS_GRANTED } from '../schema/permissions.js';
+import { PUBLISH, writtenAsPage } from '../schema/writes.js';
 import { CountLimitError, type IdOrRef, type ObjectId, type StoredObject, type WriteOp } from '../store/store.js';
 import { requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
@@ -56,7 +56,7 @@ export async function postToEdge(
   const viewer = requirePublisher(context, post.scope!);
   if (post.item !== undefined) return postRequest(context, post, object.id, viewer, extras.itemText!);
   await checkAllowed(context, post, object, viewer);
-  const data = readParams(post.params ?? [], params);
+  const data = readParams(post.params ?? [], params, context);
   if (post.oneOf && !post.oneOf.some((name) => data[name] !== undefined)) {
     throw GraphError.invalidParameter(`The parameter ${post.oneOf.join(' or ')} is required`);
   }
@@ -70,14 +70,15 @@ export async function postToEdge(
   if (post.creates) {
     const imageData = image ? { image: { key: image.key, contentType: image.contentType }, width: image.width, height: image.height } : {};
     const videoData = video ? { video: { key: video.key, contentType: video.contentType }, ...(video.length === undefined ? {} : { length: video.length }) } : {};
-    created = { owner: viewer, data: { ...(post.derive?.(data, { parent: object.id, viewer, thread }, object.data) ?? data), ...imageData, ...videoData } };
+    const derived = { ...(post.derive?.(data, { parent: object.id, viewer, thread, app: context.viewer.app.id }, object.data) ?? data), ...imageData, ...videoData };
+    created = { owner: viewer, data: asAuthor(context, derived) };
   }
   // A story follows the created node and its links in the same batch.
   const storyIndex = created && post.story && !isTrue(data.no_story) ? 1 + post.links.length : undefined;
   const story: WriteOp[] = [];
   if (storyIndex !== undefined) {
     // The story shows the image too, so it keeps its key; only the photo, which owns it, removes it.
-    const storyData = { ...post.story!.data(created!.data), ...(image ? { image: { key: image.key } } : {}) };
+    const storyData = asAuthor(context, { ...post.story!.data(created!.data), ...(image ? { image: { key: image.key } } : {}) });
     const now = context.now;
     story.push(
       { op: 'createObject', object: { type: 'post', owner: viewer, createdTime: now, updatedTime: now, data: storyData }, refFields: { object_id: { ref: 0 } } },
@@ -98,10 +99,10 @@ export async function postToEdge(
   // Only a committed row's file is put in place; a crash before this leaves a staged file the sweep settles.
   if (stored) await context.media.store.publish(stored.key);
   if (!post.creates) return rules.booleanResult(context.version);
-  const createdId = externalId(context, context.schema.type(post.creates)!, { id: results[0] as ObjectId, owner: viewer } as StoredObject);
+  const createdId = externalId(context, context.schema.type(post.creates)!, { id: results[0] as ObjectId, owner: viewer, data: created!.data } as StoredObject);
   if (params.fields !== undefined) return readAsWriter(context, post.creates, createdId, params.fields);
   if (storyIndex === undefined) return { id: createdId };
-  const postId = externalId(context, context.schema.type('post')!, { id: results[storyIndex] as ObjectId, owner: viewer } as StoredObject);
+  const postId = externalId(context, context.schema.type('post')!, { id: results[storyIndex] as ObjectId, owner: viewer, data: asAuthor(context, {}) } as StoredObject);
   return { id: createdId, post_id: postId };
 }
 
@@ -340,12 +341,21 @@ function threadOf(context: ReadContext, object: StoredObject): number {
   return followedId(context.schema.type(object.type)!, object) ?? object.id;
 }
 
-/** A person's write: a user token carrying the permission the schema names for it. */
+/**
+ * A write by a person, or by a page through a page token: a token carrying the permission the
+ * schema names for it (for a page, the page's counterpart of it). Answers who writes.
+ */
 function requirePublisher(context: ReadContext, scope: string): number {
   const { viewer } = context;
   if (viewer.userId === null) throw GraphError.activeTokenRequired();
-  if (scope !== ALWAYS_GRANTED && !viewer.scopes.has(scope)) throw GraphError.permission(`Requires extended permission: ${scope}`);
+  const needed = actingScope(viewer.kind, scope);
+  if (needed !== ALWAYS_GRANTED && !viewer.scopes.has(needed)) throw GraphError.permission(`Requires extended permission: ${needed}`);
   return viewer.userId;
+}
+
+/** The data of a node the viewer writes, marked as the page's when a page token writes it. */
+function asAuthor(context: ReadContext, data: Record<string, unknown>): Record<string, unknown> {
+  return context.viewer.kind === 'page' ? writtenAsPage(data) : data;
 }
 
 /** The edge a write names; a path component after it is either the edge's alias or the node the POST addresses. */
@@ -372,13 +382,17 @@ async function areFriends(context: ReadContext, a: number, b: number): Promise<b
 }
 
 /** The declared parameters, bounded and decoded; anything undeclared is ignored, as the real service does. */
-function readParams(defs: readonly ParamDef[], params: Record<string, string>): Record<string, unknown> {
+function readParams(defs: readonly ParamDef[], params: Record<string, string>, context?: ReadContext): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   for (const def of defs) {
     const value = params[def.name];
     if (value === undefined || value === '') continue;
     if (value.length > def.maxLength) {
       throw GraphError.invalidParameter(`The parameter ${def.name} is longer than ${def.maxLength} characters`);
+    }
+    if (def.people && context) {
+      data[def.name] = readPeople(context, def.name, value);
+      continue;
     }
     if (!def.json) {
       data[def.name] = value;
@@ -391,4 +405,18 @@ function readParams(defs: readonly ParamDef[], params: Record<string, string>): 
     }
   }
   return data;
+}
+
+/** Most people one parameter may name. */
+const MAX_PEOPLE = 50;
+
+/** A comma-separated list of people's app-scoped ids, as internal ids; an id the app does not know is an error. */
+function readPeople(context: ReadContext, name: string, value: string): number[] {
+  const texts = value.split(',').map((text) => text.trim()).filter((text) => text !== '');
+  if (texts.length > MAX_PEOPLE) throw GraphError.invalidParameter(`The parameter ${name} names more than ${MAX_PEOPLE} people`);
+  return [...new Set(texts.map((text) => {
+    const id = context.viewer.ids.unscope(text);
+    if (id === undefined) throw GraphError.invalidParameter(`The parameter ${name} names an unknown person: ${text.slice(0, 32)}`);
+    return id;
+  }))];
 }

@@ -2,6 +2,7 @@ import { GraphError } from '../errors.js';
 import type { IdForm, NodeTypeDef } from '../schema/definition.js';
 import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
+import { authorId, writtenByPage } from '../schema/authors.js';
 import { hidesPeople, visibleObjects } from './visibility.js';
 
 /** A node id as a client wrote it, decoded: which object, in which id form, owned by whom. */
@@ -10,6 +11,8 @@ interface NodeRef {
   form: IdForm;
   /** For compound post ids: the owner named by the prefix. */
   owner?: number;
+  /** For compound post ids: whether the prefix is a page's plain id rather than a person's scoped one. */
+  byPage?: boolean;
 }
 
 /** The id a client uses for this object: app-scoped for users, compound for posts, plain otherwise. */
@@ -19,7 +22,7 @@ export function externalId(context: ReadContext, type: NodeTypeDef, object: Stor
     case 'user':
       return ids.scope(object.id);
     case 'post':
-      return `${ids.scope(object.owner ?? 0)}_${object.id}`;
+      return `${authorId(object, (id) => ids.scope(id))}_${object.id}`;
     case 'plain':
       return String(object.id);
   }
@@ -29,14 +32,17 @@ function parseNodeId(context: ReadContext, text: string): NodeRef | undefined {
   const ids = context.viewer.ids;
   if (text === 'me') {
     if (context.viewer.userId === null) throw GraphError.activeTokenRequired();
-    return { id: context.viewer.userId, form: 'user' };
+    // With a page token, `me` is the page.
+    return { id: context.viewer.userId, form: context.viewer.kind === 'page' ? 'plain' : 'user' };
   }
   // The app the token belongs to, as the real service answers `/app`.
   if (text === 'app') return { id: context.viewer.app.id, form: 'plain' };
   const compound = /^(\d{1,16})_(\d{1,15})$/.exec(text);
   if (compound) {
     const owner = ids.unscope(compound[1]!);
-    return owner === undefined ? undefined : { id: Number(compound[2]), form: 'post', owner };
+    // A prefix that is no person's scoped id may be the plain id of the page that wrote the post.
+    if (owner === undefined) return { id: Number(compound[2]), form: 'post', owner: Number(compound[1]), byPage: true };
+    return { id: Number(compound[2]), form: 'post', owner };
   }
   if (/^\d{1,16}$/.test(text)) {
     const user = ids.unscope(text);
@@ -83,7 +89,8 @@ export async function loadRoots(
   return refs.map((ref, index) => {
     const object = loaded.get(ref.id);
     const type = object && context.schema.type(object.type);
-    const sameForm = type?.idForm === ref.form && (ref.owner === undefined || ref.owner === object?.owner);
+    const sameForm =
+      type?.idForm === ref.form && (ref.owner === undefined || (ref.owner === object?.owner && (ref.byPage ?? false) === writtenByPage(object)));
     if (!object || !type || !sameForm || !visible.has(object.id)) throw GraphError.objectNotFound(texts[index]!, method);
     return { object, type };
   });

@@ -9,6 +9,7 @@ import { externalId } from './node-ids.js';
 import { keyOf, planSelection, type PlanEntry } from './plan.js';
 import { hidesPeople, visibleObjects } from './visibility.js';
 import { mapPaced } from './cost-budget.js';
+import { pageTokenField } from './page-accounts.js';
 
 export type Json = Record<string, unknown>;
 /** Fields and edges of one level loaded at once: enough to overlap a remote store's round trips. */
@@ -117,7 +118,24 @@ async function renderField(
       return column;
     case 'count': {
       const counts = await context.store.getCounts(source.assoc, objects.map((object) => object.id));
-      for (const object of objects) column.set(object.id, counts.get(object.id) ?? 0);
+      for (const object of objects) {
+        const count = counts.get(object.id) ?? 0;
+        column.set(object.id, source.wrap === undefined ? count : count > 0 ? { [source.wrap]: count } : undefined);
+      }
+      return column;
+    }
+    case 'pageToken': {
+      const tokens = await pageTokenField(context, objects.map((object) => object.id));
+      for (const object of objects) column.set(object.id, tokens.get(object.id));
+      return column;
+    }
+    case 'viewerLinked': {
+      const viewerId = context.viewer.userId;
+      const linked =
+        viewerId === null || objects.length === 0
+          ? new Set<string>()
+          : await context.store.getExisting(source.assoc, objects.map((object) => [object.id, viewerId] as const));
+      for (const object of objects) column.set(object.id, viewerId !== null && linked.has(`${object.id}:${viewerId}`));
       return column;
     }
     case 'owner':

@@ -1,6 +1,7 @@
 import { orderPermissions } from '../auth/grants.js';
 import type { EdgeDef } from '../schema/definition.js';
 import { silhouetteUrl, videoThumbnailUrl, VIDEO_FRAME } from '../schema/media.js';
+import { postAttachment } from '../schema/post-parts.js';
 import type { Grant, StoredObject } from '../store/store.js';
 import { loadIdsForBusiness } from './business-ids.js';
 import type { ReadContext } from './context.js';
@@ -8,12 +9,14 @@ import type { Json } from './render.js';
 
 /**
  * Edges that are not association lists: a profile picture, a person's permissions for this app,
- * their ids in sibling apps, a video's thumbnails.
+ * their ids in sibling apps, a video's thumbnails, a post's attachment (built from the post
+ * itself, so it costs no store call). `nested`: an empty collection inside a node is left out.
  */
 export async function loadSpecialEdge(
   context: ReadContext,
   edge: EdgeDef,
   parents: readonly StoredObject[],
+  nested: boolean,
 ): Promise<Map<number, Json | undefined>> {
   const result = new Map<number, Json | undefined>();
   switch (edge.special) {
@@ -33,6 +36,12 @@ export async function loadSpecialEdge(
       }
       return result;
     }
+    case 'attachments':
+      for (const parent of parents) {
+        const attachment = postAttachment(parent, context.fieldContext);
+        result.set(parent.id, attachment ? { data: [attachment] } : nested ? undefined : { data: [] });
+      }
+      return result;
     case 'idsForBusiness':
       return loadIdsForBusiness(context, parents);
     case 'thumbnails':

@@ -3,6 +3,7 @@ import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import type { NodeTypeDef } from '../schema/definition.js';
 import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
+import { personOwnerOf, writtenByPage } from '../schema/authors.js';
 
 /** Who may see an object; `followed`: whoever may see the object it follows. */
 type Audience = 'everyone' | 'friends' | 'owner' | 'followed';
@@ -15,6 +16,8 @@ const MAX_FOLLOW_DEPTH = 3;
 
 function audienceOf(type: NodeTypeDef | undefined, object: StoredObject): Audience {
   if (!type || type.visibility === 'public') return 'everyone';
+  // What a page publishes is public; a page has no friends to share with.
+  if (writtenByPage(object) && typeof type.visibility !== 'object') return 'everyone';
   if (typeof type.visibility === 'object') return 'followed';
   if (type.visibility === 'privacyWord') {
     switch (object.data.privacy) {
@@ -113,7 +116,7 @@ export function hidesPeople(context: ReadContext): boolean {
 /** The person whose use of the app decides whether the object shows: its owner, or a person themselves when `people`. */
 function personOf(object: StoredObject, people: boolean): number | null {
   if (object.type === 'user') return people ? object.id : null;
-  return object.owner;
+  return personOwnerOf(object);
 }
 
 /**

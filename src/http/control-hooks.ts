@@ -28,9 +28,12 @@ function graphPath(graph: GraphRequest): string {
 export async function callerKnown(settings: AppSettings, graph: GraphRequest, viewer: Viewer, note: CallerNote): Promise<void> {
   const control = settings.control;
   note.appId = String(viewer.app.id);
-  if (viewer.userId !== null) note.userId = viewer.ids.scope(viewer.userId);
+  // A page token's calls are its administrator's in the journal, and the page's own in the rate limits.
+  const person = viewer.adminId ?? viewer.userId;
+  if (person !== null) note.userId = viewer.ids.scope(person);
   if (settings.rateLimits) {
-    const accounting = await settings.rateLimits.account(viewer.app.id, viewer.userId);
+    const caller = viewer.userId === null ? null : { id: viewer.userId, kind: viewer.kind === 'page' ? ('page' as const) : ('user' as const) };
+    const accounting = await settings.rateLimits.account(viewer.app.id, caller);
     note.headers = accounting.headers;
     if (accounting.error) throw accounting.error;
   }

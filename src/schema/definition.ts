@@ -37,8 +37,15 @@ export type FieldSource =
    * ids): rendered as a nested node, or with `many` as `{"data":[nodes]}`.
    */
   | { kind: 'ref'; key?: string; many?: boolean }
-  /** The number of associations of `assoc` from this object (`like_count`). */
-  | { kind: 'count'; assoc: string }
+  /**
+   * The number of associations of `assoc` from this object (`like_count`); with `wrap`, the
+   * object `{"<wrap>": n}`, left out at zero (a post's `shares`).
+   */
+  | { kind: 'count'; assoc: string; wrap?: string }
+  /** Whether the viewer is among the object's `assoc` associations (`user_likes`); false for app tokens. */
+  | { kind: 'viewerLinked'; assoc: string }
+  /** A fresh page token, for a viewer who administers the page and granted `manage_pages`; absent for anyone else. */
+  | { kind: 'pageToken' }
   /** Derived from the stored object; undefined leaves the field out. */
   | { kind: 'computed'; compute: (object: StoredObject, context: FieldContext) => unknown };
 
@@ -95,14 +102,15 @@ export interface EdgeDef {
    */
   byType?: { default: string; assocs: Readonly<Record<string, string>> };
   /** Edges answered by something other than an association list. */
-  special?: 'picture' | 'permissions' | 'idsForBusiness' | 'thumbnails';
+  special?: 'picture' | 'permissions' | 'idsForBusiness' | 'thumbnails' | 'attachments';
   /** Narrows who may read the edge beyond its scope: only the person themselves, or only the node's own app with an app token. */
   readers?: 'self' | 'app';
   /**
    * Items built from the association itself rather than the node it points at: a pending friend
-   * request (`from`, `to`, `created_time`), or a test user with a fresh token and its login URL.
+   * request (`from`, `to`, `created_time`), a test user with a fresh token and its login URL, or
+   * a page the person administers with a fresh page token and the person's roles on it.
    */
-  items?: 'friendRequest' | 'testUser';
+  items?: 'friendRequest' | 'testUser' | 'pageAccount';
   /** A further path component naming this same edge (`/<app>/accounts/test-users`). */
   alias?: string;
   /** POST to the edge creates a node or links the viewer; DELETE on the edge undoes a link-only POST. */
@@ -182,6 +190,8 @@ export interface ParamDef {
   maxLength: number;
   /** The value is a JSON object (`privacy={"value":"SELF"}`). */
   json?: boolean;
+  /** The value is a comma-separated list of people's ids as the app knows them, read as their internal ids. */
+  people?: boolean;
 }
 
 /** What a POST to an edge does; edges without it refuse POST. */
@@ -239,7 +249,8 @@ export interface EdgePost {
    */
   derive?: (
     params: Record<string, unknown>,
-    parties: { parent: number; viewer: number; thread: number },
+    /** `app`: the app the POST is made through. */
+    parties: { parent: number; viewer: number; thread: number; app: number },
     parentData: Record<string, unknown>,
   ) => Record<string, unknown>;
   /** Associations written in the same transaction, in both directions where the graph needs both. */

@@ -15,7 +15,7 @@ export interface PhotoImage {
 }
 
 /** The size a placeholder is drawn at when the photo's own is unknown. */
-const PLACEHOLDER = { width: 720, height: 540 };
+export const PLACEHOLDER = { width: 720, height: 540 };
 
 /** Full-size image of a photo. */
 export function photoSourceUrl(publicUrl: string, photo: PhotoImage): string {

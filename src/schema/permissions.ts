@@ -11,6 +11,17 @@ import { DEFAULT_API_VERSION, withinVersions, type ApiVersion } from './versions
 /** Granted with every authorisation and revoked only with the whole app: a POST that names it needs no permission at all. */
 export const ALWAYS_GRANTED = 'public_profile';
 
+/**
+ * What a page token must carry to act as its page where a person's write needs the permission
+ * named on the left: a page posts, comments and likes with `publish_pages`.
+ */
+const PAGE_ACTING_SCOPES: Readonly<Record<string, string>> = { publish_actions: 'publish_pages' };
+
+/** The permission a write needs from this kind of token. */
+export function actingScope(kind: 'user' | 'app' | 'page', scope: string): string {
+  return kind === 'page' ? (PAGE_ACTING_SCOPES[scope] ?? scope) : scope;
+}
+
 type GroupName = 'Basics' | 'Profile' | 'Friends' | 'Activity' | 'Actions' | 'Publishing' | 'Pages' | 'Insights and ads' | 'Retired';
 
 /**

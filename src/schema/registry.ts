@@ -15,7 +15,7 @@ import { postType } from './types/post.js';
 import { userType } from './types/user.js';
 import { videoType } from './types/video.js';
 import { offeredIn, offeredPermissions, permissionDef } from './permissions.js';
-import { DEFAULT_API_VERSION, rules, type ApiVersion } from './versions.js';
+import { DEFAULT_API_VERSION, PUBLISHED_VERSIONS, rules, type ApiVersion } from './versions.js';
 
 
 interface TypeIndex {
@@ -128,7 +128,9 @@ function indexType(type: NodeTypeDef): TypeIndex {
   }
   for (const edge of type.edges) {
     if (edges.has(edge.name)) throw new Error(`Schema: edge "${type.name}.${edge.name}" is declared twice`);
-    if (fields.has(edge.name)) {
+    const field = fields.get(edge.name);
+    // A name may be a field in some versions and an edge in others (a page's `likes`), never both at once.
+    if (field && PUBLISHED_VERSIONS.some(({ name }) => rules.allows(field.versions, name) && rules.allows(edge.versions, name))) {
       throw new Error(`Schema: "${type.name}.${edge.name}" is declared both as a field and as an edge`);
     }
     edges.set(edge.name, scoped(edge));

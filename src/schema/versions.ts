@@ -122,6 +122,16 @@ export const VERSION_RULES = {
     description: "A person's statuses and links edges exist (v2.4 folds them into feed and posts).",
     source: 'Graph API changelog v2.4 "Accessing Timeline Posts"; fb_graph2#122 ("links edge is no longer available", "statuses edge is no longer available")',
   },
+  'page-likes-count': {
+    until: 'v2.6',
+    description: "A page's `likes` field is its fan count; from v2.6 that count is `fan_count` and `likes` is the edge of pages the page likes.",
+    source: 'Graph API changelog v2.6 ("likes" on Page renamed "fan_count"); restfb v2_0/page.json and v2_6/page-with-fancount.json',
+  },
+  'page-fan-count': {
+    since: 'v2.6',
+    description: "A page's fan count is the `fan_count` field, and `likes` lists the pages the page likes.",
+    source: 'Graph API changelog v2.6 ("likes" on Page renamed "fan_count"); restfb v2_6/page-with-fancount.json',
+  },
 } as const satisfies Record<string, VersionRule>;
 
 export type RuleName = keyof typeof VERSION_RULES;

@@ -4,6 +4,7 @@
  */
 import type { EdgePost } from './definition.js';
 import { ALWAYS_GRANTED } from './permissions.js';
+import { BY_PAGE } from './authors.js';
 
 /** Longest message the real service accepts on a post or comment. */
 export const MESSAGE_LENGTH = 63_206;
@@ -17,10 +18,26 @@ export const postToFeed: EdgePost = {
   scope: PUBLISH,
   creates: 'post',
   allowed: 'friends',
-  params: [MESSAGE, { name: 'link', maxLength: 2048 }, PRIVACY, { name: 'place', maxLength: 64 }, { name: 'tags', maxLength: 2048 }],
+  params: [
+    MESSAGE,
+    { name: 'link', maxLength: 2048 },
+    PRIVACY,
+    { name: 'place', maxLength: 64 },
+    // The people the author is with, shown as the post's `with_tags`.
+    { name: 'tags', maxLength: 2048, people: true },
+    // A link post's preview, as the poster words it.
+    { name: 'name', maxLength: 1024 },
+    { name: 'caption', maxLength: 1024 },
+    { name: 'description', maxLength: 4096 },
+    { name: 'picture', maxLength: 2048 },
+  ],
   oneOf: ['message', 'link'],
-  derive: (params, { parent, viewer }) => ({
+  derive: ({ tags, ...params }, { parent, viewer, app }) => ({
     ...params,
+    ...(Array.isArray(tags) && tags.length > 0 ? { with_tags: tags } : {}),
+    application: app,
+    // A place is named by its page's id.
+    ...(typeof params.place === 'string' && /^\d{1,15}$/.test(params.place) ? { place: Number(params.place) } : {}),
     type: params.link ? 'link' : 'status',
     status_type: parent === viewer ? 'mobile_status_update' : 'wall_post',
     privacy: privacyOf(params.privacy),
@@ -32,6 +49,9 @@ export const postToFeed: EdgePost = {
     { assoc: 'feed', from: 'parent', to: 'created' },
   ],
 };
+
+/** `POST /<page>/feed`: a post on a page's wall, by the page itself (a page token) or by any visitor. */
+export const postToPageFeed: EdgePost = { ...postToFeed, allowed: undefined };
 
 /** `POST /<object>/likes`: the viewer likes the object; liking twice keeps one like. */
 export const likeObject: EdgePost = {
@@ -49,7 +69,8 @@ export const commentOnObject: EdgePost = {
   flattens: true,
   params: [MESSAGE],
   oneOf: ['message'],
-  derive: (params, { parent, thread }) => ({ ...params, parent, thread }),
+  // A reply also names the comment it answers (`parent`), which a top-level comment does not.
+  derive: (params, { parent, thread }) => ({ ...params, parent, thread, ...(parent === thread ? {} : { reply_to: parent }) }),
   links: [
     { assoc: 'comments', from: 'parent', to: 'created' },
     { assoc: 'thread_comments', from: 'thread', to: 'created' },
@@ -81,6 +102,8 @@ function photoData(params: Record<string, unknown>, fallback?: Privacy): Record<
 function photoStory(photo: Record<string, unknown>): Record<string, unknown> {
   return {
     type: 'photo',
+    // The story's attachment shows the photo at its size.
+    ...(typeof photo.width === 'number' && typeof photo.height === 'number' ? { width: photo.width, height: photo.height } : {}),
     status_type: 'added_photos',
     ...(photo.name === undefined ? {} : { message: photo.name }),
     privacy: photo.privacy,
@@ -163,6 +186,11 @@ export const createTestUser: EdgePost = {
   ],
   links: [{ assoc: 'test_users', from: 'parent', to: 'created' }],
 };
+
+/** What a page writes: marked as the page's, and public, as everything a page publishes is. */
+export function writtenAsPage(data: Record<string, unknown>): Record<string, unknown> {
+  return { ...data, [BY_PAGE]: true, ...('privacy' in data ? { privacy: privacyOf({ value: 'EVERYONE' }) } : {}) };
+}
 
 const PRIVACY_DESCRIPTIONS: Record<string, string> = {
   EVERYONE: 'Public',

@@ -21,6 +21,7 @@ import type { SeedContext } from './seed-context.js';
 import { writeFriendships, writePageLikes, writeUsers } from './seed-people.js';
 import { writePostReactions, writePosts } from './seed-posts.js';
 import { SeedProgress } from './seed-progress.js';
+import { writePageGraph } from './seed-pages.js';
 
 export interface SeedOptions {
   /** People in the social graph, the demo user included. */
@@ -155,6 +156,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
   const albums = await writeAlbums(random.fork('albums'), context, UNITS.albums);
   await writeProfileTouches(random.fork('profile-touches'), context, profiles, albums.photosByPerson);
   const gatherings = await writeGatherings(random.fork('gatherings'), context);
+  const pageGraph = await writePageGraph(random.fork('page-graph'), context, app.id);
 
   const demoUserId = userIds[0] as ObjectId;
   // Only the demo user gets a password: scrypt is slow on purpose, too slow for everyone.
@@ -184,6 +186,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
       albums: albums.counts.albums,
       photos: albums.counts.photos,
       ...gatherings,
+      ...pageGraph,
     },
   };
 }

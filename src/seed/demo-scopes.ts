@@ -23,6 +23,8 @@ export const DEMO_SCOPES: readonly string[] = [
   'read_custom_friendlists',
   'publish_actions',
   'rsvp_event',
+  'manage_pages',
+  'publish_pages',
 ];
 
 /** Scopes every other app user grants. */

@@ -127,6 +127,7 @@ export const RECORD_TABLES: Readonly<Record<TableKind, RecordTable>> = {
       json('scopes'),
       bigint('issued_at', 'issuedAt'),
       bigint('expires_at', 'expiresAt'),
+      nullable(bigint('page_id', 'pageId')),
     ],
     key: ['hash'],
   },

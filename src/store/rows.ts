@@ -40,6 +40,7 @@ export interface TokenRow {
   scopes: Structured<string[]>;
   issued_at: number;
   expires_at: number;
+  page_id: number | null;
 }
 
 export interface CredentialsRow {
@@ -97,6 +98,7 @@ export function toTokenRecord(row: TokenRow): TokenRecord {
     scopes: decoded(row.scopes),
     issuedAt: row.issued_at,
     expiresAt: row.expires_at,
+    ...(row.page_id === null ? {} : { pageId: row.page_id }),
   };
 }
 

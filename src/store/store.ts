@@ -205,6 +205,8 @@ export interface TokenRecord {
   issuedAt: number;
   /** Unix seconds; 0 means it never expires. */
   expiresAt: number;
+  /** For a page token: the page it acts as (its `userId` is the person who administers the page). */
+  pageId?: ObjectId | null;
 }
 
 /** What remains of a token revoked by de-authorising its app: enough to say why it no longer works. */

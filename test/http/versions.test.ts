@@ -24,6 +24,8 @@ const BOUNDARIES: Record<RuleName, [string, string]> = {
   'friends-offset-paging': ['v2.2', 'v2.3'],
   'post-attachments': ['v2.2', 'v2.3'],
   'user-statuses-links': ['v2.3', 'v2.4'],
+  'page-likes-count': ['v2.5', 'v2.6'],
+  'page-fan-count': ['v2.5', 'v2.6'],
 };
 
 describe('API versions over HTTP', () => {

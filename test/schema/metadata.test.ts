@@ -39,6 +39,7 @@ test('metadata of another type names that type and its own edges', () => {
   const metadata = renderMetadata(Schema.default(), DEFAULT_API_VERSION, pageType, (edge) => `/p/${edge}`);
   assert.equal(metadata.type, 'page');
   assert.deepEqual(metadata.connections, {
-    posts: '/p/posts', feed: '/p/feed', photos: '/p/photos', albums: '/p/albums', picture: '/p/picture', videos: '/p/videos',
+    albums: '/p/albums', events: '/p/events', feed: '/p/feed', milestones: '/p/milestones', photos: '/p/photos',
+    picture: '/p/picture', posts: '/p/posts', tagged: '/p/tagged', videos: '/p/videos',
   });
 });

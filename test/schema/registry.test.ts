@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeTypeDef } from '../../src/schema/definition.js';
 import { offeredPermissions } from '../../src/schema/permissions.js';
+import { PUBLISHED_VERSIONS } from '../../src/schema/versions.js';
 import { Schema } from '../../src/schema/registry.js';
 
 function nodeType(overrides: Partial<NodeTypeDef>): NodeTypeDef {
@@ -33,15 +34,23 @@ test('fields and edges are found by name, and only as what they are', () => {
   assert.equal(schema.field(user, 'hometwn'), undefined);
   const post = schema.type('post')!;
   assert.equal(schema.edge(post, 'likes')?.summary, 'likes');
+  // A page's `likes` is its fan count up to v2.5 and the pages it likes from v2.6.
+  const page = schema.type('page')!;
+  assert.equal(schema.field(page, 'likes', 'v2.5')?.name, 'likes');
+  assert.equal(schema.edge(page, 'likes', 'v2.5'), undefined);
+  assert.equal(schema.field(page, 'likes', 'v2.6'), undefined);
+  assert.equal(schema.edge(page, 'likes', 'v2.6')?.assoc, 'liked_pages');
   assert.equal(schema.field(post, 'birthday'), undefined);
 });
 
-test('no type uses a name both as a field and as an edge, and every edge target resolves', () => {
+test('no type uses a name both as a field and as an edge in one version, and every edge target resolves', () => {
   const schema = Schema.default();
   for (const type of schema.types) {
-    const fieldNames = new Set(type.fields.map((field) => field.name));
     for (const edge of type.edges) {
-      assert.ok(!fieldNames.has(edge.name), `${type.name}.${edge.name} is not also a field`);
+      for (const { name: version } of PUBLISHED_VERSIONS) {
+        const both = schema.field(type, edge.name, version) && schema.edge(type, edge.name, version);
+        assert.ok(!both, `${type.name}.${edge.name} is not also a field in ${version}`);
+      }
       assert.ok(schema.type(edge.target), `${type.name}.${edge.name} → ${edge.target}`);
     }
   }

@@ -119,7 +119,7 @@ test('user edges with Loom data name their association; the others have none and
   const withData = userType.edges.filter((item) => item.assoc !== undefined || item.special !== undefined || item.byType !== undefined);
   assert.deepEqual(
     withData.map((item) => item.name).sort(),
-    ['albums', 'events', 'feed', 'friendrequests', 'friends', 'groups', 'ids_for_business', 'likes', 'permissions', 'photos', 'picture', 'posts', 'videos'],
+    ['accounts', 'albums', 'events', 'feed', 'friendrequests', 'friends', 'groups', 'ids_for_business', 'likes', 'permissions', 'photos', 'picture', 'posts', 'videos'],
   );
 });
 

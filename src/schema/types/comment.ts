@@ -4,6 +4,7 @@
  */
 import type { NodeTypeDef } from '../definition.js';
 import { commentOnObject, likeObject, MESSAGE_LENGTH } from '../writes.js';
+import { messageTagList } from '../post-parts.js';
 
 export const commentType: NodeTypeDef = {
   name: 'comment',
@@ -23,6 +24,24 @@ export const commentType: NodeTypeDef = {
       description: 'The text of the comment.' },
     { name: 'created_time', type: 'datetime', source: { kind: 'createdTime' },
       description: 'When the comment was written.' },
+    { name: 'attachment', type: 'storyattachment',
+      description: 'The photo or link attached to the comment.' },
+    { name: 'can_comment', type: 'bool', source: { kind: 'computed', compute: (object, context) => context.viewerId !== null && object.data.parent === object.data.thread },
+      description: 'Whether the viewer may reply to the comment (replies take no replies of their own).' },
+    { name: 'can_hide', type: 'bool', source: { kind: 'computed', compute: () => false },
+      description: 'Whether the viewer may hide the comment, which only the owner of a page post may.' },
+    { name: 'can_like', type: 'bool', source: { kind: 'computed', compute: (_object, context) => context.viewerId !== null },
+      description: 'Whether the viewer may like the comment.' },
+    { name: 'is_hidden', type: 'bool', source: { kind: 'computed', compute: (object) => object.data.is_hidden === true },
+      description: 'Whether the comment is hidden from everyone but its author and their friends.' },
+    { name: 'is_private', type: 'bool', source: { kind: 'computed', compute: () => false },
+      description: 'Whether the comment was written privately to a page.' },
+    { name: 'message_tags', type: 'list<entitytag>', source: { kind: 'computed', compute: messageTagList },
+      description: 'The people and pages the message names.' },
+    { name: 'parent', type: 'comment', source: { kind: 'ref', key: 'reply_to' },
+      description: 'For a reply, the comment it answers.' },
+    { name: 'user_likes', type: 'bool', source: { kind: 'viewerLinked', assoc: 'likes' },
+      description: 'Whether the viewer likes the comment.' },
     { name: 'like_count', type: 'unsigned int32', source: { kind: 'count', assoc: 'likes' },
       description: 'How many people like the comment.' },
     { name: 'comment_count', type: 'unsigned int32', source: { kind: 'count', assoc: 'comments' },

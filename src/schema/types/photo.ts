@@ -2,6 +2,7 @@
 import type { FieldContext, NodeTypeDef } from '../definition.js';
 import { commentOnObject, likeObject, MESSAGE_LENGTH, PHOTO_STORIES } from '../writes.js';
 import type { StoredObject } from '../../store/store.js';
+import { messageTags } from '../post-parts.js';
 import { imageKeyOf, photoSourceUrl, photoThumbnailUrl, type PhotoImage } from '../media.js';
 
 function imageOf(object: StoredObject): PhotoImage {
@@ -37,8 +38,16 @@ export const photoType: NodeTypeDef = {
   fields: [
     { name: 'id', type: 'numeric string', source: { kind: 'id' },
       description: "The photo's id." },
+    { name: 'backdated_time', type: 'datetime',
+      description: 'When the photo was taken, where its owner dated it back.' },
+    { name: 'can_delete', type: 'bool', source: { kind: 'computed', compute: (object, context) => object.owner === context.viewerId },
+      description: 'Whether the viewer may delete the photo.' },
+    { name: 'can_tag', type: 'bool', source: { kind: 'computed', compute: (_object, context) => context.viewerId !== null },
+      description: 'Whether the viewer may tag people in the photo.' },
     { name: 'from', type: 'profile', source: { kind: 'owner' },
       description: 'The person or page that uploaded the photo.' },
+    { name: 'icon', type: 'string',
+      description: 'Address of a small icon shown beside the photo in news feeds.' },
     { name: 'name', type: 'string', writable: { maxLength: MESSAGE_LENGTH },
       description: 'The caption written under the photo.' },
     { name: 'album', type: 'album', source: { kind: 'ref' },
@@ -57,6 +66,12 @@ export const photoType: NodeTypeDef = {
     { name: 'link', type: 'string',
       source: { kind: 'computed', compute: (object, context) => `${context.profileHost}/photo.php?fbid=${object.id}` },
       description: 'Address of the page that shows the photo.' },
+    { name: 'name_tags', type: 'map<string, list<entitytag>>', source: { kind: 'computed', compute: messageTags },
+      description: 'The people and pages the caption names, keyed by where each name starts.' },
+    { name: 'page_story_id', type: 'string',
+      description: 'For a photo a page posted, the id of the post that announced it.' },
+    { name: 'place', type: 'page', source: { kind: 'ref' },
+      description: 'The place the photo was taken at.' },
     { name: 'created_time', type: 'datetime', source: { kind: 'createdTime' },
       description: 'When the photo was uploaded.' },
     { name: 'updated_time', type: 'datetime', source: { kind: 'updatedTime' },
@@ -68,5 +83,9 @@ export const photoType: NodeTypeDef = {
     { name: 'comments', target: 'comment', assoc: 'comments', summary: 'comments', post: commentOnObject,
       ordered: true, streamAssoc: 'thread_comments',
       description: 'Comments written on the photo.' },
+    { name: 'sharedposts', target: 'post', assoc: 'sharedposts',
+      description: 'Posts that shared the photo.' },
+    { name: 'tags', target: 'user',
+      description: 'People tagged in the photo.' },
   ],
 };

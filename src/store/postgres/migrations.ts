@@ -252,6 +252,15 @@ export const migrations: readonly Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION live_setting_changed();
     `,
   },
+  {
+    version: 11,
+    description: 'page-tokens: the page a page token acts for',
+    sql: `
+      -- A page token is its administrator's token acting as the page: kind stays 'user' (whose
+      -- grants it rests on and whose removal of the app revokes it) and page_id names the page.
+      ALTER TABLE tokens ADD COLUMN page_id bigint;
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

@@ -12,7 +12,7 @@ export const statement = (name: string, text: string): Statement => ({ name: `lo
 const OBJECT_COLUMNS = 'id, type, owner, created_time, updated_time, data';
 const APP_COLUMNS = `a.id, o.data->>'name' AS name, a.secret, a.id_key, a.id_tag, a.require_proof, a.business_id, a.created_time,
   a.redirect_uris, o.data->>'api_version' AS api_version`;
-const TOKEN_COLUMNS = 'hash, kind, app_id, user_id, scopes, issued_at, expires_at';
+const TOKEN_COLUMNS = 'hash, kind, app_id, user_id, scopes, issued_at, expires_at, page_id';
 const AUTH_CODE_COLUMNS = 'hash, app_id, user_id, redirect_uri, scopes, expires_at';
 
 export const statements = {
@@ -129,9 +129,9 @@ export const statements = {
   upsertTokens: statement(
     'upsertTokens',
     `INSERT INTO tokens (${TOKEN_COLUMNS})
-     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::json[], $6::bigint[], $7::bigint[])
+     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::json[], $6::bigint[], $7::bigint[], $8::bigint[])
      ON CONFLICT (hash) DO UPDATE SET kind = excluded.kind, app_id = excluded.app_id, user_id = excluded.user_id,
-       scopes = excluded.scopes, issued_at = excluded.issued_at, expires_at = excluded.expires_at`,
+       scopes = excluded.scopes, issued_at = excluded.issued_at, expires_at = excluded.expires_at, page_id = excluded.page_id`,
   ),
   selectToken: statement('selectToken', `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE hash = $1`),
   deleteTokens: statement('deleteTokens', 'DELETE FROM tokens WHERE app_id = $1 AND user_id = $2'),

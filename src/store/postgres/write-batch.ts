@@ -181,6 +181,7 @@ export function tokenValues(tokens: readonly TokenRecord[]): unknown[] {
     latest.map((t) => JSON.stringify(t.scopes)),
     latest.map((t) => t.issuedAt),
     latest.map((t) => t.expiresAt),
+    latest.map((t) => t.pageId ?? null),
   ];
 }
 

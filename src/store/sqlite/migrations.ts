@@ -244,6 +244,15 @@ export const migrations: readonly Migration[] = [
         BEGIN UPDATE auth_version SET version = version + 1; END;
     `,
   },
+  {
+    version: 11,
+    description: 'page-tokens: the page a page token acts for',
+    sql: `
+      -- A page token is its administrator's token acting as the page: kind stays 'user' (whose
+      -- grants it rests on and whose removal of the app revokes it) and page_id names the page.
+      ALTER TABLE tokens ADD COLUMN page_id INTEGER;
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

@@ -542,6 +542,7 @@ export class SqliteStore implements Store {
       JSON.stringify(token.scopes),
       token.issuedAt,
       token.expiresAt,
+      token.pageId ?? null,
     );
   }
 
@@ -688,13 +689,13 @@ function prepareStatements(db: Database.Database) {
     ),
     selectAllApps: db.prepare<[], AppRow>(`SELECT ${APP_COLUMNS} FROM apps a JOIN objects o ON o.id = a.id ORDER BY a.id`),
 
-    upsertToken: db.prepare<[string, string, ObjectId, ObjectId | null, string, number, number]>(
-      `INSERT OR REPLACE INTO tokens (hash, kind, app_id, user_id, scopes, issued_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    upsertToken: db.prepare<[string, string, ObjectId, ObjectId | null, string, number, number, ObjectId | null]>(
+      `INSERT OR REPLACE INTO tokens (hash, kind, app_id, user_id, scopes, issued_at, expires_at, page_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     selectAuthVersion: db.prepare<[], { version: number }>('SELECT version FROM auth_version'),
     selectToken: db.prepare<[string], TokenRow>(
-      'SELECT hash, kind, app_id, user_id, scopes, issued_at, expires_at FROM tokens WHERE hash = ?',
+      'SELECT hash, kind, app_id, user_id, scopes, issued_at, expires_at, page_id FROM tokens WHERE hash = ?',
     ),
     deleteTokens: db.prepare<[ObjectId, ObjectId]>('DELETE FROM tokens WHERE app_id = ? AND user_id = ?'),
     deleteTokensOfUser: db.prepare<[ObjectId]>('DELETE FROM tokens WHERE user_id = ?'),

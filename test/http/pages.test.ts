@@ -1,0 +1,374 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Clock } from '../../src/control/clock.js';
+import type { WriteOp } from '../../src/store/store.js';
+import { countingStore } from '../helpers/counting-store.js';
+import { buildFixture, NOW, type Fixture } from '../helpers/fixture.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+const DAY = 86_400;
+const PAGE_DATA = {
+  name: 'Harbor Light Bakery',
+  category: 'Bakery',
+  category_list: [{ id: '197871390225897', name: 'Bakery' }],
+  username: 'harborlightbakery',
+  about: 'Sourdough by the water.',
+  description: 'A neighbourhood bakery.',
+  website: 'https://harborlight.example.com',
+  phone: '+1 555 0142',
+  location: { street: '12 Quay Street', city: 'Harbor City', country: 'United States', zip: '94011', latitude: 37.8, longitude: -122.4 },
+  hours: { mon_1_open: '07:00', mon_1_close: '18:00' },
+  checkins: 41,
+  were_here_count: 77,
+  talking_about_count: 9,
+  is_published: true,
+};
+
+/** The v2.4 Page fields, in declaration order, and its edges. */
+const PAGE_FIELDS_V24 = [
+  'id', 'access_token', 'about', 'category', 'category_list', 'checkins', 'cover', 'description', 'hours', 'is_published', 'likes', 'link',
+  'location', 'name', 'phone', 'talking_about_count', 'username', 'website', 'were_here_count',
+];
+const PAGE_EDGES_V24 = ['albums', 'events', 'feed', 'milestones', 'photos', 'picture', 'posts', 'tagged', 'videos'];
+
+describe('pages that act', () => {
+  let fixture: Fixture;
+  let server: TestServer;
+  let calls: string[];
+  let page: number;
+  let bobsPage: number;
+  let linkPost: number;
+  let photoPost: number;
+  let alice: number;
+  let bob: number;
+
+  before(async () => {
+    fixture = await buildFixture();
+    const counting = countingStore(fixture.store);
+    calls = counting.calls;
+    server = await startServer(counting.store, { clock: Clock.frozenAt(NOW) });
+    ({ alice, bob } = fixture.users);
+    const store = fixture.store;
+    const created = async (ops: WriteOp[]) => (await store.write(ops)).results as number[];
+    [page, bobsPage] = await created([
+      { op: 'createObject', object: { type: 'page', owner: null, createdTime: NOW - 400 * DAY, data: PAGE_DATA } },
+      { op: 'createObject', object: { type: 'page', owner: null, createdTime: NOW - 400 * DAY, data: { name: "Bob's Bikes", category: 'Bicycle Shop' } } },
+    ]);
+    const message = 'Breakfast at Harbor Light Bakery with Bob Brook';
+    [linkPost, photoPost] = await created([
+      { op: 'createObject', object: { type: 'post', owner: alice, createdTime: NOW - 2 * DAY, data: {
+        message,
+        link: 'https://www.example.com/articles/slow-bread',
+        name: 'Why slow bread tastes better',
+        caption: 'example.com',
+        description: 'Long fermentation gives flavour.',
+        picture: 'https://images.example.com/previews/slow-bread.jpg',
+        picture_width: 1200,
+        picture_height: 630,
+        message_tags: [
+          { id: page, type: 'page', name: 'Harbor Light Bakery', offset: 13, length: 19 },
+          { id: bob, type: 'user', name: 'Bob Brook', offset: 38, length: 9 },
+        ],
+        with_tags: [bob],
+        application: fixture.app.id,
+        type: 'link',
+        status_type: 'shared_story',
+        privacy: { value: 'EVERYONE', description: 'Public' },
+      } } },
+      { op: 'createObject', object: { type: 'post', owner: alice, createdTime: NOW - DAY, data: {
+        object_id: String(fixture.photos[0]), message: 'Our holiday', type: 'photo', status_type: 'added_photos', privacy: { value: 'EVERYONE' },
+      } } },
+    ]);
+    const [share] = await created([
+      { op: 'createObject', object: { type: 'post', owner: bob, createdTime: NOW - DAY, data: { link: 'https://www.example.com/articles/slow-bread', type: 'link', privacy: { value: 'ALL_FRIENDS' } } } },
+    ]);
+    await store.write([
+      { op: 'addAssoc', type: 'page_admins', id1: alice, id2: page!, time: NOW - 300 * DAY },
+      { op: 'addAssoc', type: 'page_admins', id1: bob, id2: bobsPage!, time: NOW - 300 * DAY },
+      { op: 'addAssoc', type: 'fans', id1: page!, id2: bob, time: NOW - 30 * DAY },
+      { op: 'addAssoc', type: 'fans', id1: page!, id2: alice, time: NOW - 20 * DAY },
+      { op: 'addAssoc', type: 'posts', id1: alice, id2: linkPost!, time: NOW - 2 * DAY },
+      { op: 'addAssoc', type: 'feed', id1: alice, id2: linkPost!, time: NOW - 2 * DAY },
+      { op: 'addAssoc', type: 'tagged', id1: page!, id2: linkPost!, time: NOW - 2 * DAY },
+      { op: 'addAssoc', type: 'posts', id1: alice, id2: photoPost!, time: NOW - DAY },
+      { op: 'addAssoc', type: 'posts', id1: bob, id2: share!, time: NOW - DAY },
+      { op: 'addAssoc', type: 'sharedposts', id1: linkPost!, id2: share!, time: NOW - DAY },
+      { op: 'addAssoc', type: 'liked_pages', id1: page!, id2: bobsPage!, time: NOW - DAY },
+    ]);
+  });
+  after(async () => {
+    await server.close();
+    await fixture.store.close();
+  });
+
+  const get = (path: string, params: Record<string, string>) => server.get(path, params);
+  const accountsOf = async (token: string) => (await get('/v2.4/me/accounts', { access_token: token })).body;
+  async function pageToken(): Promise<string> {
+    const accounts = await accountsOf(fixture.aliceToken);
+    return accounts.data.find((item: any) => item.id === String(page)).access_token;
+  }
+
+  it('reads the page node with its v2.4 fields, likes as the fan count', async () => {
+    const reply = await get(`/v2.4/${page}`, { access_token: fixture.aliceToken, fields: PAGE_FIELDS_V24.filter((name) => !['id', 'access_token'].includes(name)).join(',') });
+    assert.equal(reply.status, 200, reply.text);
+    const { id, link, likes, ...rest } = reply.body;
+    assert.equal(id, String(page));
+    assert.equal(likes, 2);
+    assert.equal(link, 'https://www.facebook.com/harborlightbakery');
+    const { name, ...expected } = PAGE_DATA;
+    assert.deepEqual(rest, { ...expected, name });
+  });
+
+  it('has fan_count only from v2.6, where likes lists the pages the page likes', async () => {
+    const v24 = await get(`/v2.4/${page}`, { access_token: fixture.aliceToken, fields: 'fan_count' });
+    assert.equal(v24.status, 400);
+    assert.equal(v24.body.error.message, '(#100) Tried accessing nonexisting field (fan_count) on node type (Page)');
+    const v26 = await get(`/v2.6/${page}`, { access_token: fixture.aliceToken, fields: 'fan_count,likes{name}' });
+    assert.equal(v26.status, 200, v26.text);
+    assert.equal(v26.body.fan_count, 2);
+    assert.deepEqual(v26.body.likes.data, [{ name: "Bob's Bikes", id: String(bobsPage) }]);
+  });
+
+  it('lists exactly the fields and edges of each version in metadata=1', async () => {
+    const v24 = await get(`/v2.4/${page}`, { access_token: fixture.aliceToken, metadata: '1', fields: 'id' });
+    assert.deepEqual(v24.body.metadata.fields.map((field: any) => field.name), PAGE_FIELDS_V24);
+    assert.deepEqual(Object.keys(v24.body.metadata.connections), PAGE_EDGES_V24);
+    const v26 = await get(`/v2.6/${page}`, { access_token: fixture.aliceToken, metadata: '1', fields: 'id' });
+    const fields26 = v26.body.metadata.fields.map((field: any) => field.name);
+    assert.ok(fields26.includes('fan_count') && !fields26.includes('likes'));
+    assert.deepEqual(Object.keys(v26.body.metadata.connections).sort(), [...PAGE_EDGES_V24, 'likes'].sort());
+  });
+
+  it('reads the page edges: tagged posts, feed, posts', async () => {
+    const tagged = await get(`/v2.4/${page}/tagged`, { access_token: fixture.aliceToken, fields: 'message' });
+    assert.deepEqual(tagged.body.data, [{ message: 'Breakfast at Harbor Light Bakery with Bob Brook', id: fixture.postId(linkPost, alice) }]);
+    const feed = await get(`/v2.4/${page}/feed`, { access_token: fixture.aliceToken });
+    assert.deepEqual(feed.body, { data: [] });
+  });
+
+  it('lists the pages a person administers with manage_pages, and nothing without it', async () => {
+    const accounts = await accountsOf(fixture.aliceToken);
+    assert.equal(accounts.data.length, 1);
+    const [item] = accounts.data;
+    assert.deepEqual(Object.keys(item), ['access_token', 'category', 'name', 'perms', 'id']);
+    assert.deepEqual(item, { access_token: item.access_token, category: 'Bakery', name: 'Harbor Light Bakery', perms: item.perms, id: String(page) });
+    assert.match(item.access_token, /^EAA/);
+    assert.ok(item.perms.includes('ADMINISTER'));
+    const chosen = await get('/v2.4/me/accounts', { access_token: fixture.aliceToken, fields: 'name,category_list' });
+    assert.deepEqual(chosen.body.data, [{ name: 'Harbor Light Bakery', category_list: PAGE_DATA.category_list, id: String(page) }]);
+
+    // Bob administers a page too, but granted no manage_pages.
+    const bobToken = await fixture.tokenFor(bob, ['public_profile', 'user_posts']);
+    assert.deepEqual(await accountsOf(bobToken), { data: [] });
+    // Nobody reads another person's pages.
+    const others = await get(`/v2.4/${fixture.scoped(bob)}/accounts`, { access_token: fixture.aliceToken });
+    assert.deepEqual(others.body, { data: [] });
+  });
+
+  it('gives a page access_token field to its administrators only', async () => {
+    const admin = await get(`/v2.4/${page}`, { access_token: fixture.aliceToken, fields: 'access_token' });
+    assert.match(admin.body.access_token, /^EAA/);
+    const me = await get('/v2.4/me', { access_token: admin.body.access_token });
+    assert.deepEqual(me.body, { name: 'Harbor Light Bakery', id: String(page) });
+    const bobToken = await fixture.tokenFor(bob, ['public_profile', 'manage_pages']);
+    const stranger = await get(`/v2.4/${page}`, { access_token: bobToken, fields: 'access_token,name' });
+    assert.deepEqual(stranger.body, { name: 'Harbor Light Bakery', id: String(page) });
+    const ownPage = await get(`/v2.4/${bobsPage}`, { access_token: bobToken, fields: 'access_token' });
+    assert.match(ownPage.body.access_token, /^EAA/);
+  });
+
+  it('answers /me with a page token as the page, and debug_token as a PAGE token', async () => {
+    const token = await pageToken();
+    const me = await get('/v2.4/me', { access_token: token, fields: 'name,category' });
+    assert.deepEqual(me.body, { name: 'Harbor Light Bakery', category: 'Bakery', id: String(page) });
+    const debug = await get('/v2.4/debug_token', { input_token: token, access_token: `${fixture.app.id}|${fixture.app.secret}` });
+    assert.equal(debug.status, 200, debug.text);
+    assert.equal(debug.body.data.type, 'PAGE');
+    assert.equal(debug.body.data.profile_id, String(page));
+    assert.equal(debug.body.data.user_id, fixture.scoped(alice));
+    assert.equal(debug.body.data.is_valid, true);
+  });
+
+  it('posts, comments and likes as the page with publish_pages', async () => {
+    const token = await pageToken();
+    const created = await server.form('/v2.4/me/feed', { access_token: token, message: 'Fresh loaves at seven', link: 'https://harborlight.example.com/menu' });
+    assert.equal(created.status, 200, created.text);
+    const [prefix, postNumber] = created.body.id.split('_');
+    assert.equal(prefix, String(page), 'a page post is prefixed with the page id');
+
+    const read = await get(`/v2.4/${created.body.id}`, { access_token: fixture.aliceToken, fields: 'from,message,privacy,application,attachments' });
+    assert.equal(read.status, 200, read.text);
+    assert.deepEqual(read.body.from, { name: 'Harbor Light Bakery', id: String(page) });
+    assert.equal(read.body.privacy.value, 'EVERYONE');
+    assert.equal(read.body.application.id, String(fixture.app.id));
+    assert.deepEqual(read.body.attachments.data, [{ target: { url: 'https://harborlight.example.com/menu' }, type: 'share', url: 'https://harborlight.example.com/menu' }]);
+    // Bob, no friend of the page, sees it on the page's feed.
+    const bobToken = await fixture.tokenFor(bob, ['public_profile', 'user_posts']);
+    const feed = await get(`/v2.4/${page}/feed`, { access_token: bobToken, fields: 'message,from' });
+    assert.deepEqual(feed.body.data[0], { message: 'Fresh loaves at seven', from: { name: 'Harbor Light Bakery', id: String(page) }, id: created.body.id });
+    const pagePosts = await get('/v2.4/me/posts', { access_token: token, fields: 'id' });
+    assert.deepEqual(pagePosts.body.data.map((post: any) => post.id), [created.body.id]);
+
+    const alicePost = fixture.postId(fixture.posts.popular, alice);
+    const comment = await server.form(`/v2.4/${alicePost}/comments`, { access_token: token, message: 'Thank you for coming!' });
+    assert.equal(comment.status, 200, comment.text);
+    const commentRead = await get(`/v2.4/${comment.body.id}`, { access_token: fixture.aliceToken, fields: 'from,message' });
+    assert.deepEqual(commentRead.body, { from: { name: 'Harbor Light Bakery', id: String(page) }, message: 'Thank you for coming!', id: comment.body.id });
+
+    const like = await server.form(`/v2.4/${fixture.postId(linkPost, alice)}/likes`, { access_token: token });
+    assert.deepEqual(like.body, { success: true });
+    const likers = await get(`/v2.4/${fixture.postId(linkPost, alice)}/likes`, { access_token: fixture.aliceToken });
+    assert.deepEqual(likers.body.data, [{ name: 'Harbor Light Bakery', id: String(page) }]);
+
+    const gone = await server.form(`/v2.4/${created.body.id}`, { access_token: token }, 'DELETE');
+    assert.deepEqual(gone.body, { success: true });
+    assert.equal(Number(postNumber) > 0, true);
+  });
+
+  it('refuses to write as the page without publish_pages', async () => {
+    const narrow = await fixture.tokenFor(alice, ['public_profile', 'manage_pages', 'publish_actions']);
+    const token = (await accountsOf(narrow)).data[0].access_token;
+    const refused = await server.form('/v2.4/me/feed', { access_token: token, message: 'Not allowed' });
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal(refused.body.error.code, 200);
+    assert.match(refused.body.error.message, /publish_pages/);
+    // Reading the page's own feed needs nothing more.
+    const feed = await get('/v2.4/me/feed', { access_token: token });
+    assert.equal(feed.status, 200, feed.text);
+  });
+
+  it('revokes page tokens with the person who removes the app', async () => {
+    const carol = fixture.users.carol;
+    await fixture.store.write([{ op: 'addAssoc', type: 'page_admins', id1: carol, id2: bobsPage, time: NOW }]);
+    const carolToken = await fixture.tokenFor(carol, ['public_profile', 'manage_pages', 'publish_pages']);
+    const token = (await accountsOf(carolToken)).data[0].access_token;
+    assert.equal((await get('/v2.4/me', { access_token: token })).status, 200);
+    const removed = await server.form('/v2.4/me/permissions', { access_token: carolToken }, 'DELETE');
+    assert.deepEqual(removed.body, { success: true });
+    const after = await get('/v2.4/me', { access_token: token });
+    assert.equal(after.status, 400, after.text);
+    assert.equal(after.body.error.code, 190);
+  });
+
+  it('completes a link post: preview, tags, application, shares, actions and attachments', async () => {
+    const id = fixture.postId(linkPost, alice);
+    const fields = 'name,caption,description,picture,full_picture,message_tags,with_tags,application,shares,actions,is_hidden,is_published,attachments';
+    const reply = await get(`/v2.4/${id}`, { access_token: fixture.aliceToken, fields });
+    assert.equal(reply.status, 200, reply.text);
+    const body = reply.body;
+    assert.equal(body.name, 'Why slow bread tastes better');
+    assert.equal(body.caption, 'example.com');
+    assert.equal(body.description, 'Long fermentation gives flavour.');
+    assert.equal(body.picture, 'https://images.example.com/previews/slow-bread.jpg');
+    assert.equal(body.full_picture, 'https://images.example.com/previews/slow-bread.jpg');
+    assert.deepEqual(body.message_tags, {
+      13: [{ id: String(page), name: 'Harbor Light Bakery', type: 'page', offset: 13, length: 19 }],
+      38: [{ id: fixture.scoped(bob), name: 'Bob Brook', type: 'user', offset: 38, length: 9 }],
+    });
+    assert.deepEqual(body.with_tags, { data: [{ name: 'Bob Brook', id: fixture.scoped(bob) }] });
+    assert.equal(body.application.name, 'Test App');
+    assert.equal(body.application.id, String(fixture.app.id));
+    assert.deepEqual(body.shares, { count: 1 });
+    const permalink = `https://www.facebook.com/${fixture.scoped(alice)}/posts/${linkPost}`;
+    assert.deepEqual(body.actions, [{ name: 'Comment', link: permalink }, { name: 'Like', link: permalink }]);
+    assert.equal(body.is_hidden, false);
+    assert.equal(body.is_published, true);
+    assert.deepEqual(body.attachments, {
+      data: [{
+        description: 'Long fermentation gives flavour.',
+        media: { image: { height: 630, src: 'https://images.example.com/previews/slow-bread.jpg', width: 1200 } },
+        target: { url: 'https://www.example.com/articles/slow-bread' },
+        title: 'Why slow bread tastes better',
+        type: 'share',
+        url: 'https://www.example.com/articles/slow-bread',
+      }],
+    });
+    const shared = await get(`/v2.4/${id}/sharedposts`, { access_token: fixture.aliceToken, fields: 'link' });
+    assert.equal(shared.body.data.length, 1);
+  });
+
+  it('keeps the people a post is written with (tags) as its with_tags, refusing unknown ids', async () => {
+    const created = await server.form('/v2.4/me/feed', {
+      access_token: fixture.aliceToken,
+      message: 'Out with friends',
+      tags: `${fixture.scoped(bob)},${fixture.scoped(fixture.users.carol)}`,
+      fields: 'with_tags,application',
+    });
+    assert.equal(created.status, 200, created.text);
+    assert.deepEqual(created.body.with_tags, {
+      data: [{ name: 'Bob Brook', id: fixture.scoped(bob) }, { name: 'Carol Crane', id: fixture.scoped(fixture.users.carol) }],
+    });
+    assert.equal(created.body.application.id, String(fixture.app.id));
+    const refused = await server.form('/v2.4/me/feed', { access_token: fixture.aliceToken, message: 'x', tags: '12345' });
+    assert.equal(refused.status, 400, refused.text);
+    assert.equal(refused.body.error.code, 100);
+  });
+
+  it('shows a photo post attachment in the real shape, and leaves out shares never made', async () => {
+    const reply = await get(`/v2.4/${fixture.postId(photoPost, alice)}/attachments`, { access_token: fixture.aliceToken });
+    assert.equal(reply.status, 200, reply.text);
+    const [attachment] = reply.body.data;
+    const photo = String(fixture.photos[0]);
+    assert.deepEqual(Object.keys(attachment), ['description', 'media', 'target', 'type', 'url']);
+    assert.deepEqual(Object.keys(attachment.media.image), ['height', 'src', 'width']);
+    assert.deepEqual(attachment.target, { id: photo, url: `https://www.facebook.com/photo.php?fbid=${photo}` });
+    assert.equal(attachment.type, 'photo');
+    const plain = await get(`/v2.4/${fixture.postId(photoPost, alice)}`, { access_token: fixture.aliceToken, fields: 'shares' });
+    assert.deepEqual(plain.body, { id: fixture.postId(photoPost, alice) });
+    // attachments appeared in v2.3.
+    const v22 = await get(`/v2.2/${fixture.postId(photoPost, alice)}`, { access_token: fixture.aliceToken, fields: 'attachments' });
+    assert.equal(v22.status, 400);
+  });
+
+  it('completes comments, photos and albums', async () => {
+    const postId = fixture.postId(fixture.posts.popular, alice);
+    const top = await server.form(`/v2.4/${postId}/comments`, { access_token: fixture.aliceToken, message: 'Top' });
+    const reply = await server.form(`/v2.4/${top.body.id}/comments`, { access_token: fixture.aliceToken, message: 'Reply' });
+    await server.form(`/v2.4/${top.body.id}/likes`, { access_token: fixture.aliceToken });
+    const fields = 'can_comment,can_like,can_hide,is_hidden,is_private,user_likes,parent';
+    const topRead = await get(`/v2.4/${top.body.id}`, { access_token: fixture.aliceToken, fields });
+    assert.deepEqual(topRead.body, { can_comment: true, can_like: true, can_hide: false, is_hidden: false, is_private: false, user_likes: true, id: top.body.id });
+    const replyRead = await get(`/v2.4/${reply.body.id}`, { access_token: fixture.aliceToken, fields: 'can_comment,user_likes,parent{message}' });
+    assert.deepEqual(replyRead.body, { can_comment: false, user_likes: false, parent: { message: 'Top', id: top.body.id }, id: reply.body.id });
+
+    const photo = await get(`/v2.4/${fixture.photos[0]}`, { access_token: fixture.aliceToken, fields: 'can_delete,can_tag' });
+    assert.deepEqual(photo.body, { can_delete: true, can_tag: true, id: String(fixture.photos[0]) });
+    const album = await get(`/v2.4/${fixture.album}`, { access_token: fixture.aliceToken, fields: 'can_upload,count' });
+    assert.deepEqual(album.body, { can_upload: true, count: 5, id: String(fixture.album) });
+    // Without user_photos, a friend's photo fields are left out as before.
+    const bobToken = await fixture.tokenFor(bob, ['public_profile', 'user_posts']);
+    const hidden = await get(`/v2.4/${fixture.photos[0]}`, { access_token: bobToken, fields: 'can_delete' });
+    assert.notEqual(hidden.body.can_delete, true);
+  });
+
+  it('answers page-token calls with X-Page-Usage when rate limits are on', async () => {
+    const limited = await startServer(fixture.store, { clock: Clock.frozenAt(NOW), rateLimits: true });
+    try {
+      const token = await pageToken();
+      const asPage = await limited.get('/v2.4/me', { access_token: token });
+      assert.equal(asPage.status, 200, asPage.text);
+      assert.deepEqual(Object.keys(JSON.parse(asPage.headers.get('x-page-usage')!)), ['call_count', 'total_cputime', 'total_time']);
+      assert.ok(asPage.headers.get('x-app-usage'));
+      const asPerson = await limited.get('/v2.4/me', { access_token: fixture.aliceToken });
+      assert.equal(asPerson.headers.get('x-page-usage'), null);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('reads the page, its posts, their likes and comments with one store call per level', async () => {
+    const token = await pageToken();
+    for (let i = 0; i < 3; i++) await server.form('/v2.4/me/feed', { access_token: token, message: `Post ${i}` });
+    const read = async (limit: number) => {
+      calls.length = 0;
+      const reply = await get(`/v2.4/${page}`, {
+        access_token: fixture.aliceToken,
+        fields: `name,likes,posts.limit(${limit}){from,message,shares,attachments,likes.summary(true){name},comments{from,user_likes}}`,
+      });
+      assert.equal(reply.status, 200, reply.text);
+      return [...calls].sort();
+    };
+    await read(1);
+    assert.deepEqual(await read(3), await read(1));
+  });
+});

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { issueUserToken } from '../../src/auth/tokens.js';
+import { Clock } from '../../src/control/clock.js';
+import { seedGraph, type SeedResult } from '../../src/seed/demo-graph.js';
+import { DEMO_SCOPES } from '../../src/seed/demo-scopes.js';
+import type { Store } from '../../src/store/store.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { openScratchStore } from '../helpers/test-store.js';
+
+const NOW = 1_700_000_000;
+
+describe('the demo graph: pages that act, link posts, tags and shares', () => {
+  let store: Store;
+  let server: TestServer;
+  let result: SeedResult;
+  let token: string;
+  before(async () => {
+    store = await openScratchStore();
+    result = await seedGraph(store, { users: 60, seed: 'pages', now: NOW });
+    server = await startServer(store, { clock: Clock.frozenAt(NOW) });
+    token = (await issueUserToken(store, { appId: result.appId, userId: result.demoUserId, scopes: DEMO_SCOPES, expiresIn: 3600, now: NOW })).accessToken;
+  });
+  after(async () => {
+    await server.close();
+    await store.close();
+  });
+
+  it('gives the demo user pages to administer, each with posts its page token reads', async () => {
+    assert.ok(DEMO_SCOPES.includes('manage_pages') && DEMO_SCOPES.includes('publish_pages'));
+    const accounts = await server.get('/v2.4/me/accounts', { access_token: token });
+    assert.equal(accounts.status, 200, accounts.text);
+    assert.ok(accounts.body.data.length >= 1);
+    const [account] = accounts.body.data;
+    const feed = await server.get('/v2.4/me/feed', { access_token: account.access_token, fields: 'from,message,attachments' });
+    assert.ok(feed.body.data.length >= 4, feed.text);
+    for (const post of feed.body.data) {
+      assert.deepEqual(post.from, { name: account.name, id: account.id });
+      assert.ok(post.id.startsWith(`${account.id}_`));
+    }
+    const page = await server.get(`/v2.4/${account.id}`, { access_token: token, fields: 'about,category_list,phone,location,likes,albums{count}' });
+    assert.ok(page.body.about && page.body.phone && page.body.location.city && page.body.likes > 0, page.text);
+    assert.ok(page.body.albums.data[0].count >= 2);
+  });
+
+  it('holds link posts by the demo user with previews, tags, the app and shares', async () => {
+    const posts = await server.get('/v2.4/me/posts', {
+      access_token: token,
+      limit: '100',
+      fields: 'name,caption,description,message_tags,with_tags,application,shares,attachments',
+    });
+    const tagged = posts.body.data.filter((post: any) => post.message_tags !== undefined);
+    assert.equal(tagged.length, 3);
+    for (const post of tagged) {
+      assert.ok(post.name && post.caption && post.description);
+      assert.equal(Object.values(post.message_tags).flat().length, 1);
+      assert.ok(post.with_tags.data.length >= 1);
+      assert.equal(post.application.name, 'Loom Demo');
+      assert.equal(post.attachments.data[0].type, 'share');
+    }
+    assert.ok(tagged.some((post: any) => post.shares?.count >= 1));
+    assert.ok(result.counts.sharedPosts! >= 3);
+  });
+});
