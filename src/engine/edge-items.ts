@@ -5,6 +5,7 @@ import type { ReadContext } from './context.js';
 import { graphTime } from './graph-time.js';
 import { renderObjectsById, type Json } from './render.js';
 import { testUserItems } from './test-users.js';
+import { placeTagItems, relativeItems, taggableFriendItems } from './person-items.js';
 
 /** The item a row of an edge's page shows, or undefined when the viewer may not see it. */
 export type ItemOf = (row: Association) => Json | undefined;
@@ -23,6 +24,12 @@ export async function renderEdgeItems(
       return friendRequestItems(context, rows);
     case 'testUser':
       return testUserItems(context, rows);
+    case 'relative':
+      return relativeItems(context, rows, children, objects);
+    case 'taggableFriend':
+      return taggableFriendItems(context, rows, children, objects);
+    case 'placeTag':
+      return placeTagItems(context, rows, children, objects);
     case undefined: {
       const nodes = await renderObjectsById(context, unique(rows.map((row) => row.id2)), children, objects);
       return (row) => nodes.get(row.id2);

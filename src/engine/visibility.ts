@@ -16,6 +16,7 @@ const MAX_FOLLOW_DEPTH = 3;
 function audienceOf(type: NodeTypeDef | undefined, object: StoredObject): Audience {
   if (!type || type.visibility === 'public') return 'everyone';
   if (typeof type.visibility === 'object') return 'followed';
+  if (type.visibility === 'owner') return 'owner';
   if (type.visibility === 'privacyWord') {
     switch (object.data.privacy) {
       case 'everyone':

@@ -78,6 +78,11 @@ export interface VersionRule {
   description: string;
   /** Where the real service's behaviour is recorded. */
   source: string;
+  /**
+   * Naming a declaration of this rule in a version past `until` answers that the name is
+   * deprecated (code 12) rather than that it does not exist.
+   */
+  deprecatedAfter?: boolean;
 }
 
 /**
@@ -121,6 +126,13 @@ export const VERSION_RULES = {
     until: 'v2.4',
     description: "A person's statuses and links edges exist (v2.4 folds them into feed and posts).",
     source: 'Graph API changelog v2.4 "Accessing Timeline Posts"; fb_graph2#122 ("links edge is no longer available", "statuses edge is no longer available")',
+  },
+  'news-feed-and-mailbox': {
+    until: 'v2.4',
+    description: "A person's home (news feed), inbox, outbox and notifications edges exist; from v2.4 they answer (#12) deprecated.",
+    source:
+      'Graph API changelog v2.4 (read_stream, read_mailbox and manage_notifications removed with the edges they read); the (#12) "… is deprecated for versions v2.4 and higher" wording the service used for what v2.4 removed',
+    deprecatedAfter: true,
   },
 } as const satisfies Record<string, VersionRule>;
 
