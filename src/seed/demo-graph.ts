@@ -19,6 +19,7 @@ import type { SeedContext } from './seed-context.js';
 import { writeFriendships, writePageLikes, writeUsers } from './seed-people.js';
 import { writePostReactions, writePosts } from './seed-posts.js';
 import { SeedProgress } from './seed-progress.js';
+import { writeUserEdges } from './seed-user-edges.js';
 
 export interface SeedOptions {
   /** People in the social graph, the demo user included. */
@@ -152,6 +153,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
   );
   const albums = await writeAlbums(random.fork('albums'), context, UNITS.albums);
   await writeProfileTouches(random.fork('profile-touches'), context, profiles, albums.photosByPerson);
+  const userEdges = await writeUserEdges(random.fork('user-edges'), store, context, catalog, app.id);
 
   const demoUserId = userIds[0] as ObjectId;
   // Only the demo user gets a password: scrypt is slow on purpose, too slow for everyone.
@@ -180,6 +182,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
       likes: postReactions.likes + albums.counts.likes,
       albums: albums.counts.albums,
       photos: albums.counts.photos,
+      ...userEdges,
     },
   };
 }
