@@ -35,6 +35,9 @@ export async function loadEdge(
 ): Promise<Map<number, Json | undefined>> {
   const options = readEdgeOptions(request.raw, context.limits);
   await context.budget.pace();
+  if (edge.servedWhile && !rules.has(edge.servedWhile, context.version)) {
+    throw GraphError.deprecated(edge.name, rules.until(edge.servedWhile) ?? context.version);
+  }
   const unemulated = unemulatedEdge(parentType.name, edge.name);
   if (unemulated) return unemulatedAnswer(unemulated.answer, parents, request.nested);
   if (edge.special) return loadSpecialEdge(context, edge, parents);

@@ -37,10 +37,7 @@ export function planSelection(
       continue;
     }
     const edge = schema.edge(type, selection.name, version);
-    if (!edge) {
-      const deprecatedFrom = schema.deprecatedEdge(type, selection.name, version);
-      throw deprecatedFrom ? GraphError.deprecated(selection.name, deprecatedFrom) : GraphError.nonexistingField(selection.name, type.label);
-    }
+    if (!edge) throw GraphError.nonexistingField(selection.name, type.label);
     checkModifiers(selection.name, selection.modifiers);
     entries.push({ kind: 'edge', key, edge, selection });
   }

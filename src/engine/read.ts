@@ -79,8 +79,6 @@ async function readEdgeOf(
   const answers = new Map<number, Json>();
   for (const [type, objects] of groupByType(roots)) {
     const edge = context.schema.edge(type, edgeName, context.version);
-    const deprecatedFrom = aliasText === undefined ? context.schema.deprecatedEdge(type, edgeName, context.version) : undefined;
-    if (deprecatedFrom) throw GraphError.deprecated(edgeName, deprecatedFrom);
     if (!edge || (aliasText !== undefined && aliasText !== edge.alias)) {
       throw GraphError.unknownPath(`/${[edgeName, aliasText].filter((part) => part !== undefined).join('/')}`);
     }

@@ -111,6 +111,11 @@ export interface EdgeDef {
   post?: EdgePost;
   /** The edge exists only in the API versions where this rule of versions.ts holds; in every version when absent. */
   versions?: RuleName;
+  /**
+   * The edge is listed in every version but answers only where this rule holds; past the rule's
+   * `until` it answers (#12) deprecated, as the real service did for what v2.4 removed.
+   */
+  servedWhile?: RuleName;
   /** In the API versions where this rule holds, paging links count items (`offset`) instead of showing cursors. */
   offsetPaging?: RuleName;
 }

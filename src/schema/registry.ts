@@ -13,7 +13,7 @@ import { photoType } from './types/photo.js';
 import { postType } from './types/post.js';
 import { userType } from './types/user.js';
 import { offeredIn, offeredPermissions, permissionDef } from './permissions.js';
-import { DEFAULT_API_VERSION, rules, VERSION_RULES, type ApiVersion, type VersionRule } from './versions.js';
+import { DEFAULT_API_VERSION, rules, type ApiVersion } from './versions.js';
 
 
 interface TypeIndex {
@@ -74,17 +74,6 @@ export class Schema {
   edge(type: NodeTypeDef, name: string, version: ApiVersion = DEFAULT_API_VERSION): EdgeDef | undefined {
     const edge = this.indexes.get(type.name)?.edges.get(name);
     return edge && rules.allows(edge.versions, version) ? edge : undefined;
-  }
-
-  /**
-   * The first version without this edge when an earlier version had it and later ones answer it
-   * as deprecated (`home` from v2.4); undefined for every other name.
-   */
-  deprecatedEdge(type: NodeTypeDef, name: string, version: ApiVersion): string | undefined {
-    const edge = this.indexes.get(type.name)?.edges.get(name);
-    if (!edge?.versions || rules.has(edge.versions, version)) return undefined;
-    const rule: VersionRule = VERSION_RULES[edge.versions];
-    return rule.deprecatedAfter ? rule.until : undefined;
   }
 
   /** The type's fields and edges that exist in this API version, in declaration order. */

@@ -78,11 +78,6 @@ export interface VersionRule {
   description: string;
   /** Where the real service's behaviour is recorded. */
   source: string;
-  /**
-   * Naming a declaration of this rule in a version past `until` answers that the name is
-   * deprecated (code 12) rather than that it does not exist.
-   */
-  deprecatedAfter?: boolean;
 }
 
 /**
@@ -129,10 +124,9 @@ export const VERSION_RULES = {
   },
   'news-feed-and-mailbox': {
     until: 'v2.4',
-    description: "A person's home (news feed), inbox, outbox and notifications edges exist; from v2.4 they answer (#12) deprecated.",
+    description: "A person's home (news feed), inbox, outbox and notifications edges answer; from v2.4 metadata=1 still lists them but they answer (#12) deprecated.",
     source:
       'Graph API changelog v2.4 (read_stream, read_mailbox and manage_notifications removed with the edges they read); the (#12) "… is deprecated for versions v2.4 and higher" wording the service used for what v2.4 removed',
-    deprecatedAfter: true,
   },
 } as const satisfies Record<string, VersionRule>;
 
@@ -166,6 +160,11 @@ export const rules = {
   /** A declaration's `versions` rule: none means every version. */
   allows(name: RuleName | undefined, version: ApiVersion): boolean {
     return name === undefined || rules.has(name, version);
+  },
+  /** The first version without the behaviour; undefined when no version ends it. */
+  until(name: RuleName): ApiVersion | undefined {
+    const rule: VersionRule = VERSION_RULES[name];
+    return rule.until;
   },
   booleanResult(version: ApiVersion): BooleanResult {
     return rules.has('boolean-result-object', version) ? { success: true } : true;

@@ -9,7 +9,7 @@ import { registerApp } from '../../src/auth/apps.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { Schema } from '../../src/schema/registry.js';
 import { UNEMULATED_EDGES, unemulatedEdge } from '../../src/schema/unemulated.js';
-import { PUBLISHED_VERSIONS } from '../../src/schema/versions.js';
+import { PUBLISHED_VERSIONS, rules } from '../../src/schema/versions.js';
 import { DEMO_SCOPES } from '../../src/seed/demo-scopes.js';
 import { seedGraph } from '../../src/seed/demo-graph.js';
 import type { ObjectId, Store } from '../../src/store/store.js';
@@ -54,16 +54,21 @@ describe("a person's edges on the demo graph", () => {
     assert.equal(reply.status, 200, reply.text);
   }
 
-  it('answers data for every edge metadata=1 lists, or what the table of unemulated products says', async () => {
+  it('answers data for every edge metadata=1 lists, or what the table of unemulated products says, or (#12) for what v2.4 retired', async () => {
     const metadata = await get('/v2.4/me', { metadata: '1', fields: 'id' });
     assertOk(metadata);
     const edges = Object.keys(metadata.body.metadata.connections);
-    assert.ok(edges.length > 60, `${edges.length} edges listed`);
+    assert.equal(edges.length, 68);
+    const user = Schema.default().type('user')!;
     for (const edge of edges) {
       if (OWNED_ELSEWHERE.has(edge)) continue;
       const reply = await get(`/v2.4/me/${edge}`, edge === 'picture' ? { redirect: 'false' } : {});
       const unemulated = unemulatedEdge('user', edge);
-      if (unemulated?.answer.kind === 'error') {
+      const served = user.edges.find((declared) => declared.name === edge)?.servedWhile;
+      if (served && !rules.has(served, 'v2.4')) {
+        assert.equal(reply.status, 400, `${edge}: ${reply.text}`);
+        assert.equal(reply.body.error.message, `(#12) ${edge} is deprecated for versions v2.4 and higher`);
+      } else if (unemulated?.answer.kind === 'error') {
         assert.equal(reply.status, unemulated.answer.status, `${edge}: ${reply.text}`);
         assert.deepEqual(
           { message: reply.body.error.message, code: reply.body.error.code, type: reply.body.error.type },
@@ -97,6 +102,9 @@ describe("a person's edges on the demo graph", () => {
     const reply = await get('/v2.4/me', { fields: 'name,adaccounts{id}' });
     assert.equal(reply.status, 403, reply.text);
     assert.equal(reply.body.error.code, 294);
+    const mailbox = await get('/v2.3/me', { fields: 'inbox' });
+    assert.equal(mailbox.status, 403, mailbox.text);
+    assert.equal(mailbox.body.error.message, '(#298) Requires extended permission: read_mailbox');
     const empty = await get('/v2.4/me', { fields: 'name,apprequests' });
     assertOk(empty);
     assert.deepEqual(Object.keys(empty.body), ['name', 'id']);

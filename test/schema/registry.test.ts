@@ -13,11 +13,11 @@ function nodeType(overrides: Partial<NodeTypeDef>): NodeTypeDef {
   };
 }
 
-test('the default schema holds the seven node types', () => {
+test('the default schema holds the eight node types', () => {
   const schema = Schema.default();
   assert.deepEqual(
     schema.types.map((type) => type.name),
-    ['user', 'post', 'comment', 'photo', 'album', 'page', 'application'],
+    ['user', 'post', 'comment', 'photo', 'album', 'page', 'application', 'friendlist'],
   );
   for (const type of schema.types) assert.equal(schema.type(type.name), type);
   assert.equal(schema.type('event'), undefined);
