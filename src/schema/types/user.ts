@@ -1,7 +1,8 @@
 /**
  * A person. Every field and edge of the Graph v2.4 user node is declared here, in the order the
  * service lists them, so clients that discover the node through `metadata=1` see the full shape
- * even where Loom holds no data yet (such fields are simply absent, such edges answer empty).
+ * even where Loom holds no data yet (such fields are simply absent). Edges of products Loom does
+ * not emulate answer as unemulated.ts says.
  */
 import type { EdgeDef, FieldContext, FieldDef, NodeTypeDef } from '../definition.js';
 import type { StoredObject } from '../../store/store.js';
