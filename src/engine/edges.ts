@@ -44,7 +44,8 @@ export async function loadEdge(
   const result = new Map<number, Json | undefined>();
   if (parents.length === 0) return result;
 
-  const wantsSummary = options.summary || edge.alwaysSummary === true;
+  // A merged list (a news feed) has no single count to total it by.
+  const wantsSummary = (options.summary || edge.alwaysSummary === true) && edge.through === undefined;
   const listing = listingOf(edge, options);
   const [{ pages, objects }, summaries] = await Promise.all([
     loadPages(context, edge, listing, parents, options),

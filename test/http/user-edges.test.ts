@@ -225,6 +225,42 @@ describe("a person's edges on the demo graph", () => {
     assert.equal((await get('/v2.4/me/taggable_friends', {}, bareToken)).text, '{"data":[]}');
   });
 
+  it('reads friend lists, members, relatives, tag tokens and place tags nested with the same store calls for many items as for one', async () => {
+    const calls: string[] = [];
+    const counted = new Proxy(store, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          calls.push(String(property));
+          return value.apply(target, args);
+        };
+      },
+    });
+    const countingServer = await startServer(counted);
+    try {
+      const callsFor = async (limit: number): Promise<string[]> => {
+        const fields =
+          `friendlists.limit(${limit}){name,owner{name},members.limit(${limit * 3}){name,picture}},family.limit(${limit}){relationship,name},` +
+          `taggable_friends.limit(${limit * 5}){name},tagged_places.limit(${limit}){place},home.limit(${limit}){from{name}}`;
+        await countingServer.get('/v2.3/me', { access_token: token, fields: 'id' });
+        calls.length = 0;
+        const reply = await countingServer.get('/v2.3/me', { access_token: token, fields });
+        assertOk(reply);
+        assert.equal(reply.body.friendlists.data.length, limit);
+        assert.equal(reply.body.taggable_friends.data.length, limit * 5);
+        return [...calls].sort();
+      };
+      const one = await callsFor(1);
+      const many = await callsFor(3);
+      assert.equal(many.filter((call) => call === 'getPagesWithObjects').length, 6, 'one page query for each of the six edges');
+      assert.deepEqual(many, one);
+      assert.ok(many.length <= 20, `store calls: ${many.join(', ')}`);
+    } finally {
+      await countingServer.close();
+    }
+  });
+
   it('answers the news feed in v2.3: her posts and her friends\', newest first, time-bounded, with user_posts or read_stream', async () => {
     const me = (await get('/v2.3/me', { fields: 'id' })).body.id;
     const reply = await get('/v2.3/me/home', { fields: 'from,created_time', limit: '100' });
