@@ -237,7 +237,6 @@ async function writeTaggingPosts(
       status_type: 'mobile_status_update',
     };
     if (place) data.place = place;
-    if (taggedIds.length > 0) data.tags = taggedIds;
     const post = buffer.create({ type: 'post', owner: authorId, createdTime: time, updatedTime: time, data });
     buffer.link('posts', authorId, post, time);
     buffer.link('feed', authorId, post, time);
