@@ -159,11 +159,13 @@ describe("a person's edges on the demo graph", () => {
     assertOk(node);
     assert.equal(node.body.metadata.type, 'friendlist');
     assert.deepEqual(Object.keys(node.body.metadata.connections), ['members']);
+    assert.deepEqual(node.body.metadata.fields.map((field: { name: string }) => field.name), ['id', 'name', 'list_type', 'owner']);
     assert.deepEqual(Object.keys(node.body).filter((key) => key !== 'metadata'), ['name', 'list_type', 'id']);
     const members = await get(`/v2.4/${listId}/members`);
     assert.ok(members.body.data.length >= 3);
     assert.equal((await get('/v2.4/me/friendlists', {}, bareToken)).text, '{"data":[]}');
     assert.equal((await get(`/v2.4/${listId}/members`, {}, bareToken)).text, '{"data":[]}');
+    assert.deepEqual(Object.keys((await get(`/v2.4/${listId}`, { fields: 'name,list_type' }, bareToken)).body), ['id'], 'nothing but its id');
     // Another person never sees the list, whatever they granted.
     const other = demoUserId + 1;
     assert.equal((await store.getObjects([other])).get(other)?.type, 'user');
@@ -223,6 +225,9 @@ describe("a person's edges on the demo graph", () => {
     assert.equal(paged.body.data.length, 2);
     assert.ok(paged.body.paging.cursors.after);
     assert.equal((await get('/v2.4/me/taggable_friends', {}, bareToken)).text, '{"data":[]}');
+    // Only the person themselves lists whom they may tag.
+    const friend = friends.body.data[0].id;
+    assert.equal((await get(`/v2.4/${friend}/taggable_friends`)).text, '{"data":[]}');
   });
 
   it('reads friend lists, members, relatives, tag tokens and place tags nested with the same store calls for many items as for one', async () => {

@@ -275,7 +275,7 @@ const edges: EdgeDef[] = [
     description: 'Scores this person reached in games.' },
   { name: 'screennames', target: 'user', scope: 'public_profile',
     description: 'Names this person uses on other messaging services.' },
-  { name: 'taggable_friends', target: 'user', assoc: 'friends', scope: 'user_friends', items: 'taggableFriend',
+  { name: 'taggable_friends', target: 'user', assoc: 'friends', scope: 'user_friends', readers: 'self', items: 'taggableFriend',
     description: 'All friends of this person, app users or not, each under a tag token rather than an id.' },
   { name: 'tagged', target: 'post', assoc: 'tagged', scope: 'user_posts',
     description: 'Posts in which this person was tagged.' },
