@@ -164,6 +164,11 @@ describe("a person's edges on the demo graph", () => {
     const members = await get(`/v2.4/${listId}/members`);
     assert.ok(members.body.data.length >= 3);
     assert.equal((await get('/v2.4/me/friendlists', {}, bareToken)).text, '{"data":[]}');
+    // Up to v2.2, read_friendlists reads them.
+    await store.updateGrants(appId, demoUserId, [{ scope: 'read_friendlists', status: 'granted' }]);
+    const older = await tokenWith(['public_profile', 'read_friendlists']);
+    assert.equal((await get('/v2.2/me/friendlists', {}, older)).body.data.length, 3);
+    assert.equal((await get('/v2.3/me/friendlists', {}, older)).text, '{"data":[]}');
     assert.equal((await get(`/v2.4/${listId}/members`, {}, bareToken)).text, '{"data":[]}');
     assert.deepEqual(Object.keys((await get(`/v2.4/${listId}`, { fields: 'name,list_type' }, bareToken)).body), ['id'], 'nothing but its id');
     // Another person never sees the list, whatever they granted.
