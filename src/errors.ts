@@ -92,6 +92,11 @@ export class GraphError extends Error {
     return new GraphError(200, `(#200) ${detail}`, { status: 403, authenticate: 'insufficient_scope' });
   }
 
+  /** A name the API version of the request no longer serves, though an earlier one did. */
+  static deprecated(name: string, version: string): GraphError {
+    return new GraphError(12, `(#12) ${name} is deprecated for versions ${version} and higher`);
+  }
+
   static appTokenRequired(): GraphError {
     return new GraphError(15, '(#15) This method must be called with an app access_token.');
   }

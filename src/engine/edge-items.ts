@@ -6,6 +6,7 @@ import { graphTime } from './graph-time.js';
 import { renderObjectsById, type Json } from './render.js';
 import { testUserItems } from './test-users.js';
 import { pageAccountItems } from './page-accounts.js';
+import { placeTagItems, relativeItems, taggableFriendItems } from './person-items.js';
 
 /** The item a row of an edge's page shows, or undefined when the viewer may not see it. */
 export type ItemOf = (row: Association) => Json | undefined;
@@ -26,6 +27,12 @@ export async function renderEdgeItems(
       return testUserItems(context, rows);
     case 'pageAccount':
       return pageAccountItems(context, rows, children);
+    case 'relative':
+      return relativeItems(context, rows, children, objects);
+    case 'taggableFriend':
+      return taggableFriendItems(context, rows, children, objects);
+    case 'placeTag':
+      return placeTagItems(context, rows, children, objects);
     case undefined: {
       const nodes = await renderObjectsById(context, unique(rows.map((row) => row.id2)), children, objects);
       return (row) => nodes.get(row.id2);

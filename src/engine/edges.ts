@@ -12,6 +12,8 @@ import { loadSpecialEdge } from './special-edges.js';
 import { loadSummaries } from './summaries.js';
 import { offsetPaging } from './offset-paging.js';
 import { rules } from '../schema/versions.js';
+import { unemulatedEdge, type UnemulatedAnswer } from '../schema/unemulated.js';
+import { GraphError } from '../errors.js';
 
 export interface EdgeRequest {
   /** Paging options as written: query parameters for an edge path, modifiers for a nested edge. */
@@ -33,11 +35,17 @@ export async function loadEdge(
 ): Promise<Map<number, Json | undefined>> {
   const options = readEdgeOptions(request.raw, context.limits);
   await context.budget.pace();
+  if (edge.servedWhile && !rules.has(edge.servedWhile, context.version)) {
+    throw GraphError.deprecated(edge.name, rules.until(edge.servedWhile) ?? context.version);
+  }
+  const unemulated = unemulatedEdge(parentType.name, edge.name);
+  if (unemulated) return unemulatedAnswer(unemulated.answer, parents, request.nested);
   if (edge.special) return loadSpecialEdge(context, edge, parents, request.nested);
   const result = new Map<number, Json | undefined>();
   if (parents.length === 0) return result;
 
-  const wantsSummary = options.summary || edge.alwaysSummary === true;
+  // A merged list (a news feed) has no single count to total it by.
+  const wantsSummary = (options.summary || edge.alwaysSummary === true) && edge.through === undefined;
   const listing = listingOf(edge, options);
   const [{ pages, objects }, summaries] = await Promise.all([
     loadPages(context, edge, listing, parents, options),
@@ -58,6 +66,12 @@ export async function loadEdge(
     result.set(parent.id, empty && request.nested ? undefined : collection);
   }
   return result;
+}
+
+/** An edge of a product Loom does not emulate answers as the real service answered an ordinary app. */
+function unemulatedAnswer(answer: UnemulatedAnswer, parents: readonly StoredObject[], nested: boolean): Map<number, Json | undefined> {
+  if (answer.kind === 'error') throw new GraphError(answer.code, answer.message, { type: answer.type, status: answer.status });
+  return new Map(parents.map((parent) => [parent.id, nested ? undefined : { data: [] }]));
 }
 
 interface Page {
@@ -85,11 +99,12 @@ async function loadPages(
     before: decode(options.before),
     since: options.since,
     until: options.until,
+    through: edge.through,
     id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
   };
   // Items that are plain objects come with the page: one store call (one round trip) per level.
   const { pages: rows, objects } =
-    edge.items === undefined ? await context.store.getPagesWithObjects(request) : { pages: await context.store.getPages(request), objects: undefined };
+    itemsAreNodes(edge) ? await context.store.getPagesWithObjects(request) : { pages: await context.store.getPages(request), objects: undefined };
   context.budget.spendItems([...rows.values()].reduce((sum, list) => sum + list.length, 0));
   for (const [id1, list] of rows) {
     const more = list.length > options.limit;
@@ -98,6 +113,11 @@ async function loadPages(
     pages.set(id1, { rows: shown, more });
   }
   return { pages, objects };
+}
+
+/** Whether each item shows the node its association points at (in its own shape or as it is), so the page brings the nodes along. */
+function itemsAreNodes(edge: EdgeDef): boolean {
+  return edge.items !== 'friendRequest' && edge.items !== 'testUser';
 }
 
 function pagingOf(

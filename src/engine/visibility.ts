@@ -19,6 +19,7 @@ function audienceOf(type: NodeTypeDef | undefined, object: StoredObject): Audien
   // What a page publishes is public; a page has no friends to share with.
   if (writtenByPage(object) && typeof type.visibility !== 'object') return 'everyone';
   if (typeof type.visibility === 'object') return 'followed';
+  if (type.visibility === 'owner') return 'owner';
   if (type.visibility === 'privacyWord') {
     switch (object.data.privacy) {
       case 'everyone':

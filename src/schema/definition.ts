@@ -81,6 +81,11 @@ export interface EdgeDef {
   target: string;
   /** Association type in the store from this node to its items; absent: the edge is always empty. */
   assoc?: string;
+  /**
+   * The list merges `assoc` of this node with `assoc` of every node this one lists under this
+   * association type (a news feed: the person's posts and their friends').
+   */
+  through?: string;
   /** Permission the node's owner must have granted the app; without it the edge answers `{"data":[]}`. */
   scope?: string;
   /** Shape of `summary`; `count` when absent. */
@@ -107,16 +112,23 @@ export interface EdgeDef {
   readers?: 'self' | 'app';
   /**
    * Items built from the association itself rather than the node it points at: a pending friend
-   * request (`from`, `to`, `created_time`), a test user with a fresh token and its login URL, or
-   * a page the person administers with a fresh page token and the person's roles on it.
+   * request (`from`, `to`, `created_time`), a test user with a fresh token and its login URL, a
+   * page the person administers with a fresh page token and the person's roles on it, a
+   * relative (the person with the association's `relationship`), a taggable friend (the person
+   * under a tag token instead of an id), or a place tag (a post's id, time and place).
    */
-  items?: 'friendRequest' | 'testUser' | 'pageAccount';
+  items?: 'friendRequest' | 'testUser' | 'pageAccount' | 'relative' | 'taggableFriend' | 'placeTag';
   /** A further path component naming this same edge (`/<app>/accounts/test-users`). */
   alias?: string;
   /** POST to the edge creates a node or links the viewer; DELETE on the edge undoes a link-only POST. */
   post?: EdgePost;
   /** The edge exists only in the API versions where this rule of versions.ts holds; in every version when absent. */
   versions?: RuleName;
+  /**
+   * The edge is listed in every version but answers only where this rule holds; past the rule's
+   * `until` it answers (#12) deprecated, as the real service did for what v2.4 removed.
+   */
+  servedWhile?: RuleName;
   /** In the API versions where this rule holds, paging links count items (`offset`) instead of showing cursors. */
   offsetPaging?: RuleName;
 }
@@ -124,6 +136,8 @@ export interface EdgeDef {
 export type Visibility =
   /** Anyone with a token sees it. */
   | 'public'
+  /** Only its owner sees it (a person's friend lists). */
+  | 'owner'
   /** `data.privacy.value`: EVERYONE (anyone), ALL_FRIENDS (owner and friends), SELF (owner); ALL_FRIENDS when unset. */
   | 'privacy'
   /** `data.privacy` as the plain word albums show: `everyone` (anyone), `self` (owner), any other (`friends`) owner and friends. */

@@ -94,7 +94,7 @@ export const PERMISSIONS: readonly PermissionDef[] = [
   { name: 'user_groups', group: 'Retired', since: 'v1.0', until: 'v2.4', reads: 'user_managed_groups', description: 'Groups the person is in; user_managed_groups took its place.' },
   { name: 'read_mailbox', group: 'Retired', since: 'v1.0', until: 'v2.4', description: "The person's inbox." },
   { name: 'manage_notifications', group: 'Retired', since: 'v1.0', until: 'v2.4', description: "The person's notifications." },
-  { name: 'read_friendlists', group: 'Retired', since: 'v1.0', until: 'v2.3', description: 'Friend lists; read_custom_friendlists took its place.' },
+  { name: 'read_friendlists', group: 'Retired', since: 'v1.0', until: 'v2.3', reads: 'read_custom_friendlists', description: 'Friend lists; read_custom_friendlists took its place.' },
   { name: 'user_checkins', group: 'Retired', since: 'v1.0', until: 'v2.0', description: 'Check-ins; user_tagged_places took their place.' },
   { name: 'user_interests', group: 'Retired', since: 'v1.0', until: 'v2.0', description: 'Interests listed on the profile.' },
   { name: 'user_activities', group: 'Retired', since: 'v1.0', until: 'v2.0', description: 'Activities listed on the profile.' },

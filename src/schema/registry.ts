@@ -9,6 +9,7 @@ import { applicationType } from './types/application.js';
 import { commentType } from './types/comment.js';
 import { eventType } from './types/event.js';
 import { groupType } from './types/group.js';
+import { friendlistType } from './types/friendlist.js';
 import { pageType } from './types/page.js';
 import { photoType } from './types/photo.js';
 import { postType } from './types/post.js';
@@ -62,7 +63,7 @@ export class Schema {
 
   /** Every node type Loom ships. */
   static default(): Schema {
-    return new Schema([userType, postType, commentType, photoType, albumType, pageType, applicationType, videoType, eventType, groupType]);
+    return new Schema([userType, postType, commentType, photoType, albumType, pageType, applicationType, videoType, eventType, groupType, friendlistType]);
   }
 
   type(name: string): NodeTypeDef | undefined {

@@ -132,6 +132,12 @@ export const VERSION_RULES = {
     description: "A page's fan count is the `fan_count` field, and `likes` lists the pages the page likes.",
     source: 'Graph API changelog v2.6 ("likes" on Page renamed "fan_count"); restfb v2_6/page-with-fancount.json',
   },
+  'news-feed-and-mailbox': {
+    until: 'v2.4',
+    description: "A person's home (news feed), inbox, outbox and notifications edges answer; from v2.4 metadata=1 still lists them but they answer (#12) deprecated.",
+    source:
+      'Graph API changelog v2.4 (read_stream, read_mailbox and manage_notifications removed with the edges they read); the (#12) "… is deprecated for versions v2.4 and higher" wording the service used for what v2.4 removed',
+  },
 } as const satisfies Record<string, VersionRule>;
 
 export type RuleName = keyof typeof VERSION_RULES;
@@ -164,6 +170,11 @@ export const rules = {
   /** A declaration's `versions` rule: none means every version. */
   allows(name: RuleName | undefined, version: ApiVersion): boolean {
     return name === undefined || rules.has(name, version);
+  },
+  /** The first version without the behaviour; undefined when no version ends it. */
+  until(name: RuleName): ApiVersion | undefined {
+    const rule: VersionRule = VERSION_RULES[name];
+    return rule.until;
   },
   booleanResult(version: ApiVersion): BooleanResult {
     return rules.has('boolean-result-object', version) ? { success: true } : true;

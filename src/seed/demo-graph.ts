@@ -22,6 +22,7 @@ import { writeFriendships, writePageLikes, writeUsers } from './seed-people.js';
 import { writePostReactions, writePosts } from './seed-posts.js';
 import { SeedProgress } from './seed-progress.js';
 import { writePageGraph } from './seed-pages.js';
+import { writeUserEdges } from './seed-user-edges.js';
 
 export interface SeedOptions {
   /** People in the social graph, the demo user included. */
@@ -157,6 +158,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
   await writeProfileTouches(random.fork('profile-touches'), context, profiles, albums.photosByPerson);
   const gatherings = await writeGatherings(random.fork('gatherings'), context);
   const pageGraph = await writePageGraph(random.fork('page-graph'), context, app.id);
+  const userEdges = await writeUserEdges(random.fork('user-edges'), store, context, catalog, app.id);
 
   const demoUserId = userIds[0] as ObjectId;
   // Only the demo user gets a password: scrypt is slow on purpose, too slow for everyone.
@@ -187,6 +189,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
       photos: albums.counts.photos,
       ...gatherings,
       ...pageGraph,
+      ...userEdges,
     },
   };
 }

@@ -24,8 +24,9 @@ export class OpBuffer {
     return { ref: index };
   }
 
-  link(type: string, id1: IdOrRef, id2: IdOrRef, time: number): void {
-    this.ops.push({ op: 'addAssoc', type, id1, id2, time });
+  /** `data` rides on the association (a relative's `relationship`). */
+  link(type: string, id1: IdOrRef, id2: IdOrRef, time: number, data?: Record<string, unknown>): void {
+    this.ops.push(data === undefined ? { op: 'addAssoc', type, id1, id2, time } : { op: 'addAssoc', type, id1, id2, time, data });
   }
 
   update(id: ObjectId, data: Record<string, unknown>, updatedTime: number): void {

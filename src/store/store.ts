@@ -57,6 +57,12 @@ export interface PageRequest {
    * `before` always mean "further along" and "further back" in the chosen order.
    */
   order?: 'newest' | 'oldest';
+  /**
+   * Merge into each id1's list the associations of `type` from every node id1 lists under this
+   * association type (a news feed: the posts of a person and of each of their friends). Each row
+   * keeps its own id1; every id2 appears once, as each type's list holds it once.
+   */
+  through?: string;
   /** Keep only associations whose id2 granted `appId` the permission `scope` (status granted). */
   id2GrantedTo?: { appId: ObjectId; scope: string };
 }

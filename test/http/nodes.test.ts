@@ -168,11 +168,12 @@ describe('node reads over HTTP', () => {
   });
 
   it('accepts dotted edge names and reads them as one name', async () => {
+    // Payments are a product Loom does not emulate: the edge, found by its whole name, answers the product's error.
+    const capability = { message: '(#3) Application does not have the capability to make this API call.', type: 'OAuthException', code: 3 };
     const reply = await server.get('/v2.4/me', { access_token: token, fields: 'payment.subscriptions.limit(2),name' });
-    assert.equal(reply.status, 200);
-    assert.deepEqual(Object.keys(reply.body), ['name', 'id']);
+    assertGraphError(reply, 400, capability, 'invalid_request');
     const edge = await server.get('/v2.4/me/payment.subscriptions', { access_token: token });
-    assert.deepEqual(edge.body, { data: [] });
+    assertGraphError(edge, 400, capability, 'invalid_request');
   });
 
   it('names an unknown field with the node type', async () => {

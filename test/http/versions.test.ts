@@ -26,6 +26,7 @@ const BOUNDARIES: Record<RuleName, [string, string]> = {
   'user-statuses-links': ['v2.3', 'v2.4'],
   'page-likes-count': ['v2.5', 'v2.6'],
   'page-fan-count': ['v2.5', 'v2.6'],
+  'news-feed-and-mailbox': ['v2.3', 'v2.4'],
 };
 
 describe('API versions over HTTP', () => {
@@ -208,6 +209,21 @@ describe('API versions over HTTP', () => {
     assert.ok(old.body.metadata.connections.statuses);
     const current = await server.get('/v2.4/me', { access_token: token, metadata: '1', fields: 'id' });
     assert.equal(current.body.metadata.connections.statuses, undefined);
+  });
+
+  it('news-feed-and-mailbox: home, inbox, outbox and notifications answer in v2.3, deprecated (#12) from v2.4 though metadata=1 lists them', async () => {
+    const home = await server.get('/v2.3/me/home', { access_token: token, fields: 'message' });
+    assert.equal(home.status, 200, home.text);
+    assert.ok(Array.isArray(home.body.data));
+    for (const edge of ['home', 'inbox', 'outbox', 'notifications']) {
+      const message = `(#12) ${edge} is deprecated for versions v2.4 and higher`;
+      assertError(await server.get(`/v2.4/me/${edge}`, { access_token: token }), 400, 12, message);
+      assertError(await server.get('/v2.5/me', { access_token: token, fields: `${edge}.limit(2)` }), 400, 12, message);
+    }
+    const old = await server.get('/v2.3/me', { access_token: token, metadata: '1', fields: 'id' });
+    for (const edge of ['home', 'inbox', 'outbox', 'notifications']) assert.ok(old.body.metadata.connections[edge], edge);
+    const current = await server.get('/v2.4/me', { access_token: token, metadata: '1', fields: 'id' });
+    for (const edge of ['home', 'inbox', 'outbox', 'notifications']) assert.ok(current.body.metadata.connections[edge], edge);
   });
 
   it('each permission of the catalogue is offered from its since and refused from its until, at the boundary versions', async () => {

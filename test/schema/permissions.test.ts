@@ -34,7 +34,7 @@ describe('the permission list the Explorer offers', () => {
 
   it('reads what each permission unlocks from the schema', () => {
     assert.deepEqual(permission('user_birthday')?.fields, ['user.birthday']);
-    assert.deepEqual(permission('user_friends')?.edges, ['user/friends']);
+    assert.deepEqual(permission('user_friends')?.edges, ['user/friends', 'user/taggable_friends']);
     assert.deepEqual(permission('user_posts')?.edges, ['user/feed', 'user/home', 'user/posts', 'user/tagged']);
     assert.ok(permission('user_photos')?.fields.includes('photo.source'), 'a type-level scope covers its fields');
     assert.ok(!permission('user_photos')?.fields.includes('photo.id'), 'but not the id');

@@ -14,11 +14,11 @@ function nodeType(overrides: Partial<NodeTypeDef>): NodeTypeDef {
   };
 }
 
-test('the default schema holds the ten node types', () => {
+test('the default schema holds the eleven node types', () => {
   const schema = Schema.default();
   assert.deepEqual(
     schema.types.map((type) => type.name),
-    ['user', 'post', 'comment', 'photo', 'album', 'page', 'application', 'video', 'event', 'group'],
+    ['user', 'post', 'comment', 'photo', 'album', 'page', 'application', 'video', 'event', 'group', 'friendlist'],
   );
   for (const type of schema.types) assert.equal(schema.type(type.name), type);
   assert.equal(schema.type('place'), undefined);

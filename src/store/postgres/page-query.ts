@@ -23,8 +23,14 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
   const oldest = request.order === 'oldest';
   const further = oldest ? '>' : '<';
   const back = oldest ? '<' : '>';
-  const conditions = ['a.id1 = p.id1', 'a.type = $2'];
   const shape: string[] = [];
+  let owners = 'a.id1 = p.id1';
+  if (request.through !== undefined) {
+    // Through another list, the scan covers id1 and each node it lists there.
+    shape.push('through');
+    owners = `a.id1 IN (SELECT p.id1 UNION ALL SELECT t.id2 FROM associations t WHERE t.id1 = p.id1 AND t.type = ${parameter(request.through)})`;
+  }
+  const conditions = [owners, 'a.type = $2'];
   if (request.after) {
     shape.push('after');
     conditions.push(`(a.time, a.id2) ${further} (${parameter(request.after.time)}::bigint, ${parameter(request.after.id2)}::bigint)`);

@@ -115,6 +115,7 @@ interface PageShape {
   until: boolean;
   granted: boolean;
   oldest: boolean;
+  through: boolean;
 }
 
 type PageParams = Record<string, number | string>;
@@ -264,6 +265,7 @@ export class SqliteStore implements Store {
       until: request.until !== undefined,
       granted: request.id2GrantedTo !== undefined,
       oldest: request.order === 'oldest',
+      through: request.through !== undefined,
     };
     const statement = this.pageStatement(shape);
     const params = pageParams(request);
@@ -758,7 +760,10 @@ function prepareStatements(db: Database.Database) {
  * comparisons on (time, id2) match the index order, so equal times are split by id2.
  */
 function pageSql(shape: PageShape): string {
-  const conditions = ['a.id1 = @id1', 'a.type = @type'];
+  // Through another list, the scan covers id1 and each node it lists there: the database merges
+  // their index ranges by (time, id2).
+  const owners = shape.through ? 'a.id1 IN (SELECT @id1 UNION ALL SELECT t.id2 FROM associations t WHERE t.id1 = @id1 AND t.type = @through)' : 'a.id1 = @id1';
+  const conditions = [owners, 'a.type = @type'];
   const further = shape.oldest ? '>' : '<';
   const back = shape.oldest ? '<' : '>';
   if (shape.after) conditions.push(`(a.time, a.id2) ${further} (@afterTime, @afterId2)`);
@@ -792,6 +797,7 @@ function pageParams(request: PageRequest): PageParams {
   }
   if (request.since !== undefined) params.since = request.since;
   if (request.until !== undefined) params.until = request.until;
+  if (request.through !== undefined) params.through = request.through;
   if (request.id2GrantedTo) {
     params.grantAppId = request.id2GrantedTo.appId;
     params.grantScope = request.id2GrantedTo.scope;
