@@ -4,16 +4,24 @@
  * schema is built, at start-up, rather than surfacing as odd answers to some later request.
  */
 import type { EdgeDef, FieldDef, NodeTypeDef } from './definition.js';
+import type { SearchableType } from '../store/search.js';
 import { albumType } from './types/album.js';
 import { applicationType } from './types/application.js';
 import { commentType } from './types/comment.js';
 import { pageType } from './types/page.js';
+import { placetopicType } from './types/placetopic.js';
 import { photoType } from './types/photo.js';
 import { postType } from './types/post.js';
 import { userType } from './types/user.js';
 import { offeredIn, offeredPermissions, permissionDef } from './permissions.js';
 import { DEFAULT_API_VERSION, rules, type ApiVersion } from './versions.js';
 
+
+export interface SearchTarget {
+  type: NodeTypeDef;
+  /** Only nodes with a position are listed (places among pages). */
+  located: boolean;
+}
 
 interface TypeIndex {
   fields: Map<string, FieldDef>;
@@ -26,6 +34,8 @@ export class Schema {
   private readonly indexes = new Map<string, TypeIndex>();
   /** Permissions the declarations name (the catalogue says in which versions each is offered). */
   private readonly scopes = new Set<string>();
+  /** The node type each word of `GET /search?type=…` lists, and whether only located nodes. */
+  private readonly searchTargets = new Map<string, SearchTarget>();
 
   constructor(types: readonly NodeTypeDef[]) {
     this.types = types;
@@ -36,6 +46,11 @@ export class Schema {
       if (type.scope !== undefined) this.scopes.add(type.scope);
       for (const item of [...type.fields, ...type.edges]) {
         if (item.scope !== undefined) this.scopes.add(item.scope);
+      }
+      for (const as of type.search?.as ?? []) {
+        if (this.searchTargets.has(as.type)) throw new Error(`Schema: search type "${as.type}" is claimed twice`);
+        if (as.located && !type.search?.point) throw new Error(`Schema: "${type.name}" is found as "${as.type}" by position but declares none`);
+        this.searchTargets.set(as.type, { type, located: as.located === true });
       }
     }
     for (const type of types) {
@@ -56,7 +71,17 @@ export class Schema {
 
   /** Every node type Loom ships. */
   static default(): Schema {
-    return new Schema([userType, postType, commentType, photoType, albumType, pageType, applicationType]);
+    return new Schema([userType, postType, commentType, photoType, albumType, pageType, applicationType, placetopicType]);
+  }
+
+  /** What the store's full-text index holds: the searchable keys of each type that declares some. */
+  searchable(): SearchableType[] {
+    return this.types.flatMap((type) => (type.search ? [{ type: type.name, fields: type.search.fields, point: type.search.point }] : []));
+  }
+
+  /** The node type `GET /search?type=<word>` lists; undefined when no type declares that word. */
+  searchTarget(word: string): SearchTarget | undefined {
+    return this.searchTargets.get(word);
   }
 
   type(name: string): NodeTypeDef | undefined {

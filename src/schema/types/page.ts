@@ -42,4 +42,10 @@ export const pageType: NodeTypeDef = {
     { name: 'picture', target: 'photo', special: 'picture',
       description: "The page's profile picture." },
   ],
+  // Every page is found as a page; those with a position are also places.
+  search: {
+    as: [{ type: 'page' }, { type: 'place', located: true }],
+    fields: ['name', 'category'],
+    point: { latitude: 'location.latitude', longitude: 'location.longitude' },
+  },
 };
