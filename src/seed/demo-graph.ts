@@ -19,6 +19,7 @@ import type { SeedContext } from './seed-context.js';
 import { writeFriendships, writePageLikes, writeUsers } from './seed-people.js';
 import { writePostReactions, writePosts } from './seed-posts.js';
 import { SeedProgress } from './seed-progress.js';
+import { writePlaces } from './seed-places.js';
 
 export interface SeedOptions {
   /** People in the social graph, the demo user included. */
@@ -153,6 +154,8 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
   const albums = await writeAlbums(random.fork('albums'), context, UNITS.albums);
   await writeProfileTouches(random.fork('profile-touches'), context, profiles, albums.photosByPerson);
 
+  const places = await writePlaces(random.fork('places'), buffer, now);
+
   const demoUserId = userIds[0] as ObjectId;
   // Only the demo user gets a password: scrypt is slow on purpose, too slow for everyone.
   await store.setCredentials({
@@ -180,6 +183,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
       likes: postReactions.likes + albums.counts.likes,
       albums: albums.counts.albums,
       photos: albums.counts.photos,
+      ...places,
     },
   };
 }
