@@ -119,6 +119,17 @@ describe('GET /search', () => {
     ]);
   });
 
+  it('reads a place topic as a node, with any token, and describes it with metadata=1', async () => {
+    for (const token of [fixture.aliceToken, appToken, await fixture.tokenFor(fixture.users.bob, ['public_profile'])]) {
+      assert.deepEqual(ok(await server.get(`/v2.4/${ids.topic}`, { access_token: token })), { name: 'Coffee Shop', id: ids.topic });
+    }
+    const described = ok(await server.get(`/v2.4/${ids.topic}`, { access_token: fixture.aliceToken, fields: 'name,parent_ids', metadata: '1' }));
+    assert.equal(described.metadata.type, 'placetopic');
+    assert.deepEqual(described.metadata.fields.map((field: { name: string }) => field.name), ['id', 'name', 'plural_name', 'parent_ids', 'top_subtopic_names', 'icon_url']);
+    assert.deepEqual(described.metadata.connections, {});
+    assert.deepEqual(described.parent_ids, [ids.parent]);
+  });
+
   it('answers the errors of the real service', async () => {
     const missingQ = await search({ type: 'user' });
     assert.equal(missingQ.status, 400);
