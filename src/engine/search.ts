@@ -1,6 +1,7 @@
 import { GraphError } from '../errors.js';
 import { parseFields } from '../query/parser.js';
 import { ALWAYS_GRANTED } from '../schema/permissions.js';
+import { rules } from '../schema/versions.js';
 import { DEFAULT_SEARCH_DISTANCE, MAX_SEARCH_DISTANCE, searchType, type SearchTypeDef } from '../schema/search-types.js';
 import { MAX_SEARCH_WORDS, type SearchRequest } from '../store/search.js';
 import type { StoredObject } from '../store/store.js';
@@ -54,7 +55,10 @@ export async function answerSearch(context: ReadContext, params: Record<string, 
   if (rows.length === 0) return { data: [] };
 
   const visible = await visibleObjects(context, rows, { people: true });
-  const selections = params.fields === undefined ? undefined : parseFields(params.fields);
+  const selections =
+    params.fields !== undefined ? parseFields(params.fields)
+    : target.fullDefaultFields && !rules.has('minimal-default-fields', context.version) ? parseFields(target.fullDefaultFields.join(','))
+    : undefined;
   const rendered = await renderNodes(context, target.type, visible, selections);
   const data = visible.map((object) => rendered.get(object.id)!);
   const paging = pagingOf(context, kind, cursorName, rows, more, options, params);

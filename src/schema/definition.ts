@@ -182,6 +182,11 @@ export interface SearchAs {
   type: string;
   /** Only nodes with a position (`point`) are found under this word. */
   located?: boolean;
+  /**
+   * The fields each item carries when the request names none, where the
+   * `minimal-default-fields` rule does not hold (before v2.4); the type's own defaults otherwise.
+   */
+  fullDefaultFields?: readonly string[];
 }
 
 /**

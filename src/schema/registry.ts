@@ -21,6 +21,8 @@ export interface SearchTarget {
   type: NodeTypeDef;
   /** Only nodes with a position are listed (places among pages). */
   located: boolean;
+  /** What items carry without `fields` before v2.4. */
+  fullDefaultFields?: readonly string[];
 }
 
 interface TypeIndex {
@@ -50,7 +52,10 @@ export class Schema {
       for (const as of type.search?.as ?? []) {
         if (this.searchTargets.has(as.type)) throw new Error(`Schema: search type "${as.type}" is claimed twice`);
         if (as.located && !type.search?.point) throw new Error(`Schema: "${type.name}" is found as "${as.type}" by position but declares none`);
-        this.searchTargets.set(as.type, { type, located: as.located === true });
+        for (const name of as.fullDefaultFields ?? []) {
+          if (!type.fields.some((field) => field.name === name)) throw new Error(`Schema: default search field "${type.name}.${name}" is not a declared field`);
+        }
+        this.searchTargets.set(as.type, { type, located: as.located === true, fullDefaultFields: as.fullDefaultFields });
       }
     }
     for (const type of types) {

@@ -113,6 +113,18 @@ describe('GET /search', () => {
     assert.deepEqual(ok(await server.get(...pathOf(second.paging.previous))).data, first.data);
   });
 
+  it('sends the fields of the version asked for when the request names none', async () => {
+    const v23 = (params: Record<string, string>) => server.get('/v2.3/search', { access_token: fixture.aliceToken, ...params });
+    assert.deepEqual(ok(await v23({ q: 'bookshop', type: 'page' })).data, [{ name: 'Harbour Books', category: 'Bookshop', id: ids.books }]);
+    assert.deepEqual(ok(await v23({ q: 'harbour coffee', type: 'place' })).data, [{
+      category: 'Coffee Shop',
+      location: { street: '1 Pier Road', city: 'San Francisco', country: 'United States', latitude: 37.7749, longitude: -122.4194 },
+      name: 'Harbour Coffee',
+      id: ids.coffee,
+    }]);
+    assert.deepEqual(ok(await v23({ q: 'alice', type: 'user' })).data, [{ name: 'Alice Arden', id: fixture.scoped(fixture.users.alice) }]);
+  });
+
   it('finds place topics', async () => {
     assert.deepEqual(ok(await search({ q: 'coffee', type: 'placetopic', fields: 'name,plural_name,parent_ids' }, appToken)).data, [
       { name: 'Coffee Shop', plural_name: 'Coffee Shops', parent_ids: [ids.parent], id: ids.topic },
