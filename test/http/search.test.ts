@@ -182,6 +182,15 @@ describe('GET /search', () => {
     });
     assert.deepEqual(people.data.map((u: any) => u.name), ['Alice Arden']);
     assert.deepEqual(places.data.map((p: any) => p.name), ['Harbour Coffee', 'Harbour Books']);
+    // The ids found are the ids every other read takes, ids= among them.
+    const found = places.data.map((p: any) => p.id);
+    const read = ok(await server.get('/v2.4/', { access_token: fixture.aliceToken, ids: found.join(','), fields: 'name' }));
+    assert.deepEqual(Object.values(read).map((p: any) => p.name), ['Harbour Coffee', 'Harbour Books']);
+  });
+
+  it('finds names written in any script and case', async () => {
+    const [page] = (await fixture.store.write([{ op: 'createObject', object: { type: 'page', owner: null, createdTime: fixture.now, data: { name: 'Zoë Ångström Café' } } }])).results as number[];
+    assert.deepEqual(ok(await search({ q: 'ÅNGSTRÖM zoë', type: 'page' })).data, [{ name: 'Zoë Ångström Café', id: String(page) }]);
   });
 
   it('finds what a write adds, changes and removes at once', async () => {

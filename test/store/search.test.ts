@@ -36,13 +36,21 @@ describe('full-text search in the store', () => {
   it('indexes each write in its own transaction: create, update and delete', async () => {
     const id = await create(store, 'page', { name: 'Lantern Books', category: 'Bookshop' });
     assert.deepEqual(ids(await store.search({ type: 'page', words: ['lantern'], limit: 10 })), [id]);
-    // Words match as prefixes, on any declared key, accents aside on SQLite's and case aside on both.
+    // Words match as prefixes, on any declared key, whatever their case.
     assert.deepEqual(ids(await store.search({ type: 'page', words: ['BOOK', 'lant'], limit: 10 })), [id]);
     await store.write([{ op: 'updateObject', id, data: { name: 'Ember Books' }, updatedTime: 2 }]);
     assert.deepEqual(await store.search({ type: 'page', words: ['lantern'], limit: 10 }), []);
     assert.deepEqual(ids(await store.search({ type: 'page', words: ['ember'], limit: 10 })), [id]);
     await store.write([{ op: 'deleteObject', id }]);
     assert.deepEqual(await store.search({ type: 'page', words: ['ember'], limit: 10 }), []);
+  });
+
+  it('matches words of any script and case, accents kept, alike on both stores', async () => {
+    const id = await create(store, 'page', { name: 'Zoë Ångström Café', category: 'Кафе' });
+    for (const words of [['zoë'], ['ång'], ['кафе'], ['café', 'zo']]) {
+      assert.deepEqual(ids(await store.search({ type: 'page', words, limit: 10 })), [id], words.join(' '));
+    }
+    assert.deepEqual(await store.search({ type: 'page', words: ['zoe', 'angstrom'], limit: 10 }), []);
   });
 
   it('keeps types apart and leaves undeclared types out', async () => {

@@ -255,10 +255,12 @@ export const migrations: readonly Migration[] = [
         FROM objects o
         WHERE EXISTS (SELECT 1 FROM search_fields f WHERE f.type = o.type);
 
-      -- The rowid is the object's id; only the body is tokenised, the rest rides along.
+      -- The rowid is the object's id; only the body is tokenised, the rest rides along. Words
+      -- keep their accents, as PostgreSQL's 'simple' configuration keeps them: both stores
+      -- find the same objects.
       CREATE VIRTUAL TABLE search_index USING fts5(
         kind UNINDEXED, latitude UNINDEXED, longitude UNINDEXED, body,
-        tokenize = 'unicode61 remove_diacritics 2'
+        tokenize = 'unicode61 remove_diacritics 0'
       );
 
       CREATE TRIGGER search_on_insert AFTER INSERT ON objects BEGIN
