@@ -148,6 +148,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (!Number.isSafeInteger(settings.tokenLifetime) || settings.tokenLifetime <= 0) {
     throw new RangeError(`tokenLifetime must be a positive number of seconds, not ${options.tokenLifetime}`);
   }
+  // The store indexes what the schema declares searchable; a type whose declaration changed
+  // (or a database made before the index) is indexed from its stored objects here, once.
+  await store.declareSearchable(settings.schema.searchable());
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: typeof options.logger === 'object' ? { level: 'info', file: options.logger.file } : options.logger ? { level: 'info' } : false,

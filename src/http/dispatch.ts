@@ -5,6 +5,7 @@ import { answerPermissions } from '../engine/permissions.js';
 import { Redirect } from '../engine/picture.js';
 import { readPublicPicture } from '../engine/public-picture.js';
 import { readEdge, readManyEdges, readManyNodes, readNode } from '../engine/read.js';
+import { answerSearch } from '../engine/search.js';
 import { GraphError } from '../errors.js';
 import { answerWebhookEdge, WEBHOOK_EDGES } from '../webhooks/subscriptions-api.js';
 import { runBatch } from './batch.js';
@@ -89,6 +90,7 @@ async function answer(settings: AppSettings, graph: GraphRequest, notes: Set<str
   if (edge !== undefined && WEBHOOK_EDGES.has(edge) && item === undefined) {
     return answerWebhookEdge(context, settings.webhooks, id, edge, graph.method, graph.params);
   }
+  if (id === 'search' && edge === undefined && graph.method === 'get') return answerSearch(context, graph.params);
   if (graph.method === 'post') {
     return edge === undefined ? updateNode(context, id, graph.params) : postToEdge(context, id, edge, graph.params, { itemText: item, upload });
   }

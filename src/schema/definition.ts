@@ -188,6 +188,32 @@ export interface NodeTypeDef {
   fullDefaultFields?: { names: string[]; rootOnly?: boolean };
   fields: FieldDef[];
   edges: EdgeDef[];
+  /** How `GET /search` finds nodes of this type; not searchable when absent. */
+  search?: SearchDef;
+}
+
+/**
+ * What the store's full-text index holds of a node type. The store indexes every object of the
+ * type, in the same transaction as each write, from these data keys.
+ */
+export interface SearchDef {
+  /** The words of `GET /search?type=…` that list this type (a page is found as `page`, and as `place` when located). */
+  as: readonly SearchAs[];
+  /** Data keys whose text is searched; a dotted key reaches into an object (`location.city`). */
+  fields: readonly string[];
+  /** Data keys of the node's position, in degrees, for `center` and `distance`. */
+  point?: { latitude: string; longitude: string };
+}
+
+export interface SearchAs {
+  type: string;
+  /** Only nodes with a position (`point`) are found under this word. */
+  located?: boolean;
+  /**
+   * The fields each item carries when the request names none, where the
+   * `minimal-default-fields` rule does not hold (before v2.4); the type's own defaults otherwise.
+   */
+  fullDefaultFields?: readonly string[];
 }
 
 /**

@@ -4,6 +4,7 @@
  * schema is built, at start-up, rather than surfacing as odd answers to some later request.
  */
 import type { EdgeDef, FieldDef, NodeTypeDef } from './definition.js';
+import type { SearchableType } from '../store/search.js';
 import { albumType } from './types/album.js';
 import { applicationType } from './types/application.js';
 import { commentType } from './types/comment.js';
@@ -11,6 +12,7 @@ import { eventType } from './types/event.js';
 import { groupType } from './types/group.js';
 import { friendlistType } from './types/friendlist.js';
 import { pageType } from './types/page.js';
+import { placetopicType } from './types/placetopic.js';
 import { photoType } from './types/photo.js';
 import { postType } from './types/post.js';
 import { userType } from './types/user.js';
@@ -18,6 +20,14 @@ import { videoType } from './types/video.js';
 import { offeredIn, offeredPermissions, permissionDef } from './permissions.js';
 import { DEFAULT_API_VERSION, PUBLISHED_VERSIONS, rules, type ApiVersion } from './versions.js';
 
+
+export interface SearchTarget {
+  type: NodeTypeDef;
+  /** Only nodes with a position are listed (places among pages). */
+  located: boolean;
+  /** What items carry without `fields` before v2.4. */
+  fullDefaultFields?: readonly string[];
+}
 
 interface TypeIndex {
   fields: Map<string, FieldDef>;
@@ -30,6 +40,8 @@ export class Schema {
   private readonly indexes = new Map<string, TypeIndex>();
   /** Permissions the declarations name (the catalogue says in which versions each is offered). */
   private readonly scopes = new Set<string>();
+  /** The node type each word of `GET /search?type=…` lists, and whether only located nodes. */
+  private readonly searchTargets = new Map<string, SearchTarget>();
 
   constructor(types: readonly NodeTypeDef[]) {
     this.types = types;
@@ -40,6 +52,14 @@ export class Schema {
       if (type.scope !== undefined) this.scopes.add(type.scope);
       for (const item of [...type.fields, ...type.edges]) {
         if (item.scope !== undefined) this.scopes.add(item.scope);
+      }
+      for (const as of type.search?.as ?? []) {
+        if (this.searchTargets.has(as.type)) throw new Error(`Schema: search type "${as.type}" is claimed twice`);
+        if (as.located && !type.search?.point) throw new Error(`Schema: "${type.name}" is found as "${as.type}" by position but declares none`);
+        for (const name of as.fullDefaultFields ?? []) {
+          if (!type.fields.some((field) => field.name === name)) throw new Error(`Schema: default search field "${type.name}.${name}" is not a declared field`);
+        }
+        this.searchTargets.set(as.type, { type, located: as.located === true, fullDefaultFields: as.fullDefaultFields });
       }
     }
     for (const type of types) {
@@ -63,7 +83,17 @@ export class Schema {
 
   /** Every node type Loom ships. */
   static default(): Schema {
-    return new Schema([userType, postType, commentType, photoType, albumType, pageType, applicationType, videoType, eventType, groupType, friendlistType]);
+    return new Schema([userType, postType, commentType, photoType, albumType, pageType, applicationType, videoType, eventType, groupType, friendlistType, placetopicType]);
+  }
+
+  /** What the store's full-text index holds: the searchable keys of each type that declares some. */
+  searchable(): SearchableType[] {
+    return this.types.flatMap((type) => (type.search ? [{ type: type.name, fields: type.search.fields, point: type.search.point }] : []));
+  }
+
+  /** The node type `GET /search?type=<word>` lists; undefined when no type declares that word. */
+  searchTarget(word: string): SearchTarget | undefined {
+    return this.searchTargets.get(word);
   }
 
   type(name: string): NodeTypeDef | undefined {

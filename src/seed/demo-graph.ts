@@ -23,6 +23,7 @@ import { writePostReactions, writePosts } from './seed-posts.js';
 import { SeedProgress } from './seed-progress.js';
 import { writePageGraph } from './seed-pages.js';
 import { writeUserEdges } from './seed-user-edges.js';
+import { writePlaces } from './seed-places.js';
 
 export interface SeedOptions {
   /** People in the social graph, the demo user included. */
@@ -160,6 +161,8 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
   const pageGraph = await writePageGraph(random.fork('page-graph'), context, app.id);
   const userEdges = await writeUserEdges(random.fork('user-edges'), store, context, catalog, app.id);
 
+  const places = await writePlaces(random.fork('places'), buffer, now);
+
   const demoUserId = userIds[0] as ObjectId;
   // Only the demo user gets a password: scrypt is slow on purpose, too slow for everyone.
   await store.setCredentials({
@@ -190,6 +193,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
       ...gatherings,
       ...pageGraph,
       ...userEdges,
+      ...places,
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { RecordKey, RecordKind, StoreRecord } from './records.js';
+import type { SearchableType, SearchRequest } from './search.js';
 import type { SnapshotInfo } from './snapshots.js';
 import type { WebhookStore } from './webhook-store.js';
 
@@ -273,6 +274,16 @@ export interface Store {
   getExisting(type: string, pairs: ReadonlyArray<readonly [ObjectId, ObjectId]>): Promise<Set<string>>;
   /** Runs the ops in one transaction: all of them take effect or none does. */
   write(ops: readonly WriteOp[]): Promise<WriteResult>;
+
+  /**
+   * Makes the full-text index hold exactly these types, from these keys. A type whose
+   * declaration changed (or that the index never held, as in a database made before it
+   * existed) is indexed again from its stored objects, in one transaction; from then on the
+   * database indexes each object in the transaction that writes it.
+   */
+  declareSearchable(types: readonly SearchableType[]): Promise<void>;
+  /** Objects of one type whose indexed text holds every word, by ascending id; answered from the full-text index, never a scan. */
+  search(request: SearchRequest): Promise<StoredObject[]>;
 
   createApp(app: NewApp): Promise<AppRecord>;
   getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>>;

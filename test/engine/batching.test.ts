@@ -98,4 +98,21 @@ describe('batched execution', () => {
     assert.equal(many.filter((call) => call === 'getObjects').length, few.filter((call) => call === 'getObjects').length);
     assert.deepEqual(await idsCalls(friends, 'posts'), await idsCalls(friends.slice(0, 2), 'posts'));
   });
+
+  it('answers a search with one store call for the matches, and one per level below them', async () => {
+    const searchCalls = async (limit: string) => {
+      calls.length = 0;
+      const reply = await server.get('/v2.4/search', {
+        access_token: fixture.aliceToken, q: 'friend', type: 'user', limit, fields: 'name,posts.limit(2){message,likes.limit(2){name}}',
+      });
+      assert.equal(reply.status, 200, reply.text);
+      assert.equal(reply.body.data.length, Number(limit));
+      assert.ok(reply.body.data.every((person: any) => person.posts.data.length === 2));
+      return [...calls].sort();
+    };
+    const many = await searchCalls('20');
+    assert.deepEqual(many, await searchCalls('2'));
+    assert.equal(many.filter((call) => call === 'search').length, 1);
+    assert.equal(many.filter((call) => call === 'getPagesWithObjects').length, 2, 'posts, then their likes');
+  });
 });

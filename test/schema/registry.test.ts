@@ -14,11 +14,11 @@ function nodeType(overrides: Partial<NodeTypeDef>): NodeTypeDef {
   };
 }
 
-test('the default schema holds the eleven node types', () => {
+test('the default schema holds the twelve node types', () => {
   const schema = Schema.default();
   assert.deepEqual(
     schema.types.map((type) => type.name),
-    ['user', 'post', 'comment', 'photo', 'album', 'page', 'application', 'video', 'event', 'group', 'friendlist'],
+    ['user', 'post', 'comment', 'photo', 'album', 'page', 'application', 'video', 'event', 'group', 'friendlist', 'placetopic'],
   );
   for (const type of schema.types) assert.equal(schema.type(type.name), type);
   assert.equal(schema.type('place'), undefined);
@@ -125,4 +125,16 @@ test('a request POST may link only nodes that exist already', () => {
   assert.throws(() => new Schema([withPost({ ...request, creates: 'thing' })]), /must link existing nodes only/);
   assert.throws(() => new Schema([withPost({ ...request, links: [{ assoc: 'pals', from: 'parent', to: 'created' }] })]), /must link existing nodes only/);
   assert.throws(() => new Schema([withPost({ ...request, links: [] })]), /must link existing nodes only/);
+});
+
+test('the search words name the types that claim them, and a type declares its searchable keys', () => {
+  const schema = Schema.default();
+  assert.equal(schema.searchTarget('user')?.type.name, 'user');
+  assert.deepEqual([schema.searchTarget('page')?.type.name, schema.searchTarget('page')?.located], ['page', false]);
+  assert.deepEqual([schema.searchTarget('place')?.type.name, schema.searchTarget('place')?.located], ['page', true]);
+  assert.equal(schema.searchTarget('placetopic')?.type.name, 'placetopic');
+  assert.deepEqual(schema.searchable().find((entry) => entry.type === 'page')?.point, { latitude: 'location.latitude', longitude: 'location.longitude' });
+  const page = schema.type('page')!;
+  assert.throws(() => new Schema([{ ...page, name: 'other', search: { as: [{ type: 'page' }], fields: ['name'] } }, page]), /search type "page" is claimed twice/);
+  assert.throws(() => new Schema([{ ...page, search: { as: [{ type: 'place', located: true }], fields: ['name'] } }]), /by position but declares none/);
 });

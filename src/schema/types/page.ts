@@ -78,4 +78,16 @@ export const pageType: NodeTypeDef = {
     { name: 'videos', target: 'video', assoc: 'videos', post: uploadVideoTo('self'),
       description: 'Videos the page published.' },
   ],
+  // Every page is found as a page; those with a position are also places.
+  search: {
+    // Before v2.4 ("fewer default fields"), search items carried more than name and id: pages
+    // their category, places their category and address. The exact sets are Loom's reading of
+    // that era's answers; no capture at hand confirms them.
+    as: [
+      { type: 'page', fullDefaultFields: ['name', 'category'] },
+      { type: 'place', located: true, fullDefaultFields: ['category', 'location', 'name'] },
+    ],
+    fields: ['name', 'category'],
+    point: { latitude: 'location.latitude', longitude: 'location.longitude' },
+  },
 };

@@ -309,4 +309,5 @@ export const userType: NodeTypeDef = {
   },
   fields,
   edges,
+  search: { as: [{ type: 'user' }], fields: ['name'] },
 };

@@ -261,6 +261,60 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE tokens ADD COLUMN page_id bigint;
     `,
   },
+  {
+    version: 12,
+    description: 'full-text search: the declaration of what is indexed, the tsvector index and the trigger that keeps it',
+    sql: `
+      -- Which data keys of which object types the index holds, as the schema declares them. The
+      -- store rewrites it (and reindexes the types that changed) when the declaration changes;
+      -- a database made before this step gets its index built then, from its stored objects.
+      CREATE TABLE search_fields (
+        type text NOT NULL,
+        role text NOT NULL CHECK (role IN ('text', 'latitude', 'longitude')),
+        key text NOT NULL,
+        position integer NOT NULL,
+        PRIMARY KEY (type, role, position)
+      );
+
+      -- One row per indexed object, keyed by its id like every other table.
+      CREATE TABLE search_documents (
+        id bigint PRIMARY KEY,
+        kind text NOT NULL,
+        latitude double precision,
+        longitude double precision,
+        document tsvector NOT NULL
+      );
+      CREATE INDEX search_documents_words ON search_documents USING GIN (document);
+
+      -- What an object of a declared type puts in the index; no row for other types.
+      CREATE FUNCTION search_document(object objects) RETURNS TABLE (
+        id bigint, kind text, latitude double precision, longitude double precision, document tsvector
+      ) LANGUAGE sql STABLE AS $$
+        SELECT object.id, object.type,
+          (SELECT (object.data #>> string_to_array(f.key, '.'))::double precision FROM search_fields f
+            WHERE f.type = object.type AND f.role = 'latitude'),
+          (SELECT (object.data #>> string_to_array(f.key, '.'))::double precision FROM search_fields f
+            WHERE f.type = object.type AND f.role = 'longitude'),
+          to_tsvector('simple', coalesce((SELECT string_agg(object.data #>> string_to_array(f.key, '.'), ' ' ORDER BY f.position)
+            FROM search_fields f WHERE f.type = object.type AND f.role = 'text'), ''))
+        WHERE EXISTS (SELECT 1 FROM search_fields f WHERE f.type = object.type)
+      $$;
+
+      CREATE FUNCTION search_follow_objects() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP <> 'INSERT' THEN
+          DELETE FROM search_documents WHERE id = OLD.id;
+        END IF;
+        IF TG_OP <> 'DELETE' THEN
+          INSERT INTO search_documents SELECT * FROM search_document(NEW);
+        END IF;
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER objects_search AFTER INSERT OR DELETE OR UPDATE OF type, data ON objects
+        FOR EACH ROW EXECUTE FUNCTION search_follow_objects();
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

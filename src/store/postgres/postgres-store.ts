@@ -30,6 +30,8 @@ import { countTable, loadRecords, scanTable } from './records.js';
 import { statements, type Statement } from './statements.js';
 import { applyOps, tokenValues } from './write-batch.js';
 import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from './snapshots.js';
+import { declareSearchable, search } from './search.js';
+import type { SearchableType, SearchRequest } from '../search.js';
 import { countAppUsers, countCalls } from './call-counts.js';
 import { PostgresWebhooks, recordChange } from './webhook-queue.js';
 import { LIVE_SETTING_PREFIX, type SnapshotInfo } from '../snapshots.js';
@@ -154,6 +156,15 @@ export class PostgresStore implements Store {
       }
     }
     return { pages, objects };
+  }
+
+  async declareSearchable(types: readonly SearchableType[]): Promise<void> {
+    await this.transaction((client) => declareSearchable(client, types));
+  }
+
+  async search(request: SearchRequest): Promise<StoredObject[]> {
+    await this.ready;
+    return search(this.pool, request);
   }
 
   async getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>> {

@@ -9,8 +9,14 @@ import { checkSnapshotName, LIVE_SETTING_PREFIX, type SnapshotInfo } from '../sn
  * tables and copies them back in one transaction.
  */
 
-/** Tables that describe the schema itself rather than hold data. */
-const NOT_DATA = new Set(['schema_migrations']);
+/**
+ * Tables that describe the schema itself rather than hold data, and the full-text index: what it
+ * indexes is the running schema's declaration, and the objects' trigger rebuilds it as they are
+ * copied back.
+ */
+const NOT_DATA = new Set(['schema_migrations', 'search_fields', 'search_documents']);
+/** Emptied with the data by a restore, never copied. */
+const DERIVED = ['search_documents'];
 
 interface SnapshotComment {
   of: string;
@@ -85,7 +91,7 @@ export async function restoreSnapshot(client: pg.ClientBase, schema: string, nam
   const copy = (table: string) => `${quoteIdentifier(source)}.${quoteIdentifier(table)}`;
   const keep = (table: string) => (table === 'settings' ? ` WHERE key NOT LIKE '${LIVE_SETTING_PREFIX}%'` : '');
   const settings = tables.filter((table) => table === 'settings');
-  await client.query(`TRUNCATE ${tables.filter((table) => table !== 'settings').map(own).join(', ')}`);
+  await client.query(`TRUNCATE ${[...tables.filter((table) => table !== 'settings'), ...DERIVED].map(own).join(', ')}`);
   for (const table of settings) await client.query(`DELETE FROM ${own(table)}${keep(table)}`);
   for (const table of await insertOrder(client, schema, tables)) {
     await client.query(`INSERT INTO ${own(table)} SELECT * FROM ${copy(table)}${keep(table)}`);

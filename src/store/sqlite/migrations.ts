@@ -253,6 +253,54 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE tokens ADD COLUMN page_id INTEGER;
     `,
   },
+  {
+    version: 12,
+    description: 'full-text search: the declaration of what is indexed, the FTS5 index and the triggers that keep it',
+    sql: `
+      -- Which data keys of which object types the index holds, as the schema declares them. The
+      -- store rewrites it (and reindexes the types that changed) when the declaration changes;
+      -- a database made before this step gets its index built then, from its stored objects.
+      CREATE TABLE search_fields (
+        type TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('text', 'latitude', 'longitude')),
+        key TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        PRIMARY KEY (type, role, position)
+      ) WITHOUT ROWID;
+
+      -- What each object of a declared type puts in the index.
+      CREATE VIEW search_documents AS
+        SELECT o.id, o.type,
+          (SELECT json_extract(o.data, '$.' || f.key) FROM search_fields f WHERE f.type = o.type AND f.role = 'latitude') AS latitude,
+          (SELECT json_extract(o.data, '$.' || f.key) FROM search_fields f WHERE f.type = o.type AND f.role = 'longitude') AS longitude,
+          (SELECT group_concat(value, ' ') FROM (
+             SELECT json_extract(o.data, '$.' || f.key) AS value FROM search_fields f
+              WHERE f.type = o.type AND f.role = 'text' ORDER BY f.position)) AS body
+        FROM objects o
+        WHERE EXISTS (SELECT 1 FROM search_fields f WHERE f.type = o.type);
+
+      -- The rowid is the object's id; only the body is tokenised, the rest rides along. Words
+      -- keep their accents, as PostgreSQL's 'simple' configuration keeps them: both stores
+      -- find the same objects.
+      CREATE VIRTUAL TABLE search_index USING fts5(
+        kind UNINDEXED, latitude UNINDEXED, longitude UNINDEXED, body,
+        tokenize = 'unicode61 remove_diacritics 0'
+      );
+
+      CREATE TRIGGER search_on_insert AFTER INSERT ON objects BEGIN
+        INSERT INTO search_index (rowid, kind, latitude, longitude, body)
+          SELECT id, type, latitude, longitude, body FROM search_documents WHERE id = new.id;
+      END;
+      CREATE TRIGGER search_on_update AFTER UPDATE OF type, data ON objects BEGIN
+        DELETE FROM search_index WHERE rowid = old.id;
+        INSERT INTO search_index (rowid, kind, latitude, longitude, body)
+          SELECT id, type, latitude, longitude, body FROM search_documents WHERE id = new.id;
+      END;
+      CREATE TRIGGER search_on_delete AFTER DELETE ON objects BEGIN
+        DELETE FROM search_index WHERE rowid = old.id;
+      END;
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

@@ -61,6 +61,9 @@ export class SqliteSnapshots {
           // The auth version only moves forwards: the triggers of the rows copied here move it on,
           // so every process drops its cached tokens; setting it back could revive a stale cache.
           if (table === 'auth_version') continue;
+          // The full-text index follows the objects (their triggers rebuild it as they are copied
+          // back), and what it indexes is the running schema's declaration, not the snapshot's.
+          if (table.startsWith('search_')) continue;
           const quoted = `"${table.replace(/"/g, '""')}"`;
           const keep = table === 'settings' ? ` WHERE key NOT LIKE '${LIVE_SETTING_PREFIX}%'` : '';
           this.db.exec(`DELETE FROM main.${quoted}${keep}`);

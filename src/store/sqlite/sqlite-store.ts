@@ -29,6 +29,8 @@ import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
 import { SqliteRecords } from './records.js';
 import { SqliteSnapshots } from './snapshots.js';
 import { SqliteCallCounts } from './call-counts.js';
+import { SqliteSearch } from './search.js';
+import type { SearchableType, SearchRequest } from '../search.js';
 import type { SnapshotInfo } from '../snapshots.js';
 import { appData, createdAppRecord, grantsByUser, zeroFilledCounts } from '../store-results.js';
 import { DecodedData } from '../decoded-data.js';
@@ -148,11 +150,13 @@ export class SqliteStore implements Store {
   private readonly callCounts: SqliteCallCounts;
   private readonly loadInTransaction: Database.Transaction<(records: readonly StoreRecord[]) => void>;
   readonly webhooks: SqliteWebhooks;
+  private readonly fullText: SqliteSearch;
 
   constructor(db: Database.Database) {
     this.db = db;
     this.statements = prepareStatements(db);
     this.webhooks = new SqliteWebhooks(db);
+    this.fullText = new SqliteSearch(db);
     this.appStatements = prepareAppStatements(db);
     this.changeApp = db.transaction((id: ObjectId, changes: AppChanges, now: number) => {
       const a = this.appStatements;
@@ -290,6 +294,14 @@ export class SqliteStore implements Store {
       result = { pages, objects: this.readObjects(ids) };
     });
     return result!;
+  }
+
+  async declareSearchable(types: readonly SearchableType[]): Promise<void> {
+    this.fullText.declare(types);
+  }
+
+  async search(request: SearchRequest): Promise<StoredObject[]> {
+    return this.fullText.search(request);
   }
 
   async getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>> {
