@@ -3,7 +3,7 @@ import { GraphError } from '../errors.js';
 import { fetchImage, tooLarge } from '../media/fetch-image.js';
 import { inspectImage, type ImageInfo } from '../media/image-check.js';
 import { inspectVideo, type VideoInfo } from '../media/video-check.js';
-import type { EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
+import type { AccessRule, EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
 import { mediaKeyOf } from '../schema/media.js';
 import { actingScope, ALWAYS_GRANTED } from '../schema/permissions.js';
 import { PUBLISH, writtenAsPage } from '../schema/writes.js';
@@ -12,7 +12,9 @@ import { requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
 import { externalId, loadRoot } from './node-ids.js';
 import { readNode } from './read.js';
-import { followedId } from './visibility.js';
+import { followedId, visibleIds } from './visibility.js';
+import { passingRule } from './access-rules.js';
+import { counterChangeOps, counterOps } from './counters.js';
 import type { Json } from './render.js';
 import { updateAppSettings } from './app-settings.js';
 import { deleteTestUser, prepareTestUser, updateTestUser } from './test-users.js';
@@ -70,8 +72,11 @@ export async function postToEdge(
   if (post.creates) {
     const imageData = image ? { image: { key: image.key, contentType: image.contentType }, width: image.width, height: image.height } : {};
     const videoData = video ? { video: { key: video.key, contentType: video.contentType }, ...(video.length === undefined ? {} : { length: video.length }) } : {};
-    const derived = { ...(post.derive?.(data, { parent: object.id, viewer, thread, app: context.viewer.app.id }, object.data) ?? data), ...imageData, ...videoData };
-    created = { owner: viewer, data: asAuthor(context, derived) };
+    const derived = post.derive?.(data, { parent: object.id, viewer, thread, app: context.viewer.app.id }, object.data) ?? data;
+    const checkData = context.schema.type(post.creates)?.checkData;
+    created = { owner: viewer, data: asAuthor(context, { ...(checkData ? checkData(derived, undefined) : derived), ...imageData, ...videoData }) };
+  } else if (post.notSelf && (object.id === viewer || object.owner === viewer)) {
+    throw GraphError.invalidParameter('You cannot do this to your own node');
   }
   // A story follows the created node and its links in the same batch.
   const storyIndex = created && post.story && !isTrue(data.no_story) ? 1 + post.links.length : undefined;
@@ -88,9 +93,10 @@ export async function postToEdge(
     );
   }
 
+  const counters = created ? counterOps(context.schema.type(post.creates!), { owner: viewer, data: created.data }, 1) : [];
   let results: Array<ObjectId | boolean>;
   try {
-    ({ results } = await writePost(context, post, parties, created, story));
+    ({ results } = await writePost(context, post, parties, created, [...story, ...counters]));
   } catch (error) {
     // The bytes were made durable first; without the row that points at them they are garbage.
     if (stored) await context.media.store.discard(stored.key);
@@ -118,13 +124,20 @@ export async function updateNode(context: ReadContext, idText: string, params: R
   const { object, type } = await loadRoot(context, idText, 'post');
   const writable: ParamDef[] = type.fields.flatMap((field) => (field.writable ? [{ name: field.name, ...field.writable }] : []));
   if (writable.length === 0) throw GraphError.objectNotFound(idText, 'post');
-  const viewer = requirePublisher(context, PUBLISH);
-  if (object.owner !== viewer) throw GraphError.permission('You may only edit what you wrote');
-  const changes = readParams(writable, params);
-  if (Object.keys(changes).length === 0) {
+  const rule = type.writeRules?.update;
+  if (rule) {
+    if (context.viewer.userId === null) throw GraphError.activeTokenRequired();
+    await requireRule(context, rule, object, 'You may not change this');
+  } else {
+    const viewer = requirePublisher(context, PUBLISH);
+    if (object.owner !== viewer) throw GraphError.permission('You may only edit what you wrote');
+  }
+  const given = readParams(writable, params);
+  if (Object.keys(given).length === 0) {
     throw GraphError.invalidParameter(`Nothing to update: give ${writable.map((def) => def.name).join(' or ')}`);
   }
-  await context.store.write([{ op: 'updateObject', id: object.id, data: changes, updatedTime: context.now }]);
+  const changes = type.checkData ? type.checkData(given, object.data) : given;
+  await context.store.write([{ op: 'updateObject', id: object.id, data: changes, updatedTime: context.now }, ...counterChangeOps(type, object, changes)]);
   return params.fields === undefined ? rules.booleanResult(context.version) : readAsWriter(context, type.name, idText, params.fields);
 }
 
@@ -190,6 +203,7 @@ async function receiveImage(context: ReadContext, upload: Buffer | undefined, ur
 }
 
 async function checkAllowed(context: ReadContext, post: EdgePost, object: StoredObject, viewer: ObjectId): Promise<void> {
+  if (post.allow) return requireRule(context, post.allow, object, 'You may not write here');
   if (post.allowed === undefined) return;
   if (post.allowed === 'members') {
     if ((await context.store.getExisting('members', [[object.id, viewer]])).size > 0) return;
@@ -281,10 +295,15 @@ export async function deleteFromEdge(context: ReadContext, idText: string, edgeN
  */
 export async function deleteNode(context: ReadContext, idText: string): Promise<Json | BooleanResult> {
   if (context.viewer.kind === 'app') return deleteTestUser(context, idText);
-  const viewer = requirePublisher(context, PUBLISH);
   const { object, type } = await loadRoot(context, idText, 'delete');
-  const mayDelete = type.name !== 'user' && (object.owner === viewer || isOnWallOf(object, viewer) || (await ownsThreadOf(context, object, viewer)));
-  if (!mayDelete) throw GraphError.permission('You may only delete what you wrote or what was written on your wall');
+  const rule = type.writeRules?.delete;
+  if (rule) {
+    await requireRule(context, rule, object, 'You may not delete this');
+  } else {
+    const viewer = requirePublisher(context, PUBLISH);
+    const mayDelete = type.name !== 'user' && (object.owner === viewer || isOnWallOf(object, viewer) || (await ownsThreadOf(context, object, viewer)));
+    if (!mayDelete) throw GraphError.permission('You may only delete what you wrote or what was written on your wall');
+  }
   const companions = await listed(context, type.deletesWith ?? [], [object.id]);
   const comments = await listed(context, ['comments'], [object.id, ...companions]);
   // Comments nest two levels deep: a reply to a reply is attached to the top-level comment.
@@ -292,11 +311,26 @@ export async function deleteNode(context: ReadContext, idText: string): Promise<
   if (companions.length + comments.length + replies.length > MAX_CASCADE) {
     throw GraphError.invalidParameter('This object has too many comments to delete at once');
   }
-  await context.store.write([...replies, ...comments, ...companions, object.id].map((id) => ({ op: 'deleteObject' as const, id })));
+  const deleted = [...replies, ...comments, ...companions, object.id];
+  await context.store.write([...(await takenBackCounters(context, deleted)), ...deleted.map((id) => ({ op: 'deleteObject' as const, id }))]);
   // Only after the commit: a failed delete must leave the photo whole.
   const key = type.ownsMedia ? mediaKeyOf(object.data) : undefined;
   if (key) await context.media.store.remove(key);
   return rules.booleanResult(context.version);
+}
+
+/** Refuses with (#200) unless the viewer passes the rule on this node (a declared type's write rule). */
+async function requireRule(context: ReadContext, rule: AccessRule, object: StoredObject, message: string): Promise<void> {
+  if (context.viewer.userId === null) throw GraphError.activeTokenRequired();
+  const passing = await passingRule(context, rule, [object], (ids, depth) => visibleIds(context, ids, depth));
+  if (!passing.has(object.id)) throw GraphError.permission(message);
+}
+
+/** What the deleted nodes of types with counters take back from them: one load, only when the schema keeps any. */
+async function takenBackCounters(context: ReadContext, ids: readonly number[]): Promise<WriteOp[]> {
+  if (!context.schema.types.some((type) => type.counters)) return [];
+  const objects = await context.store.getObjects(ids);
+  return [...objects.values()].flatMap((object) => counterOps(context.schema.type(object.type), object, -1));
 }
 
 /** Whether the object was written on this person's wall (a friend's post to their timeline). */

@@ -118,7 +118,28 @@ export type WriteOp =
    * Puts a change in the webhook outbox, in the same transaction as the change: `field` of
    * `subject` changed at `time` (for one app only when `appId` is set).
    */
-  | { op: 'recordChange'; subject: IdOrRef; field: string; time: number; appId?: ObjectId };
+  | { op: 'recordChange'; subject: IdOrRef; field: string; time: number; appId?: ObjectId }
+  /** Adds `delta` (which may be negative) to the count `(id1, type)`: a declared sum kept beside an association count. */
+  | { op: 'adjustCount'; type: string; id1: IdOrRef; delta: number }
+  /** Names the object by the team's own key within its object type (replacing what the key named before). */
+  | { op: 'setDeclaredKey'; type: string; key: string; id: IdOrRef };
+
+/** A declaration recorded by `loom schema apply`. */
+export interface SchemaVersionRecord {
+  /** 1 for the first apply, then one more each time. */
+  version: number;
+  name: string;
+  hash: string;
+  /** The merged declaration as JSON text. */
+  text: string;
+  /** The pinned storage keys as JSON text. */
+  storage: string;
+  /** Absolute path of the file applied, so a code module named relative to it is found again. */
+  source: string;
+  /** The app serving the schema, created by the first apply. */
+  appId: ObjectId;
+  appliedTime: number;
+}
 
 /** A checkCount op found its list full; nothing of the batch was written. */
 export class CountLimitError extends Error {
@@ -340,6 +361,13 @@ export interface Store {
   takeAuthCode(hash: string): Promise<AuthCode | undefined>;
 
   /** Small named settings of the installation (the demo app and user, the schema version, …). */
+  /** The declaration `loom schema apply` recorded last; undefined before the first. */
+  latestSchemaVersion(): Promise<SchemaVersionRecord | undefined>;
+  /** Records an applied declaration as the version after the latest; fails if another apply took that number first. */
+  recordSchemaVersion(record: Omit<SchemaVersionRecord, 'version'>): Promise<SchemaVersionRecord>;
+  /** The objects these keys of the team name within one object type. */
+  findDeclaredIds(type: string, keys: readonly string[]): Promise<Map<string, ObjectId>>;
+
   getSetting(key: string): Promise<string | undefined>;
   setSetting(key: string, value: string): Promise<void>;
   /** Sets the setting only when it is unset and answers the value stored, so racing first writers agree on one. */

@@ -74,6 +74,14 @@ export async function applyOps(client: pg.ClientBase, ops: readonly WriteOp[]): 
         await recordChange(client, resolveId(op.subject, index, results), op.field, op.time, op.appId ?? null);
         results[index] = true;
         break;
+      case 'adjustCount':
+        await run(client, statements.adjustCount, [resolveId(op.id1, index, results), op.type, op.delta]);
+        results[index] = true;
+        break;
+      case 'setDeclaredKey':
+        await run(client, statements.upsertDeclaredKey, [op.type, op.key, resolveId(op.id, index, results)]);
+        results[index] = true;
+        break;
       default:
         throw new Error(`Unknown write op at index ${index}: ${JSON.stringify(op)}`);
     }
