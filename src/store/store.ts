@@ -101,6 +101,11 @@ export type WriteOp =
    * same: each sees the others' committed adds, so together they never exceed `max`.
    */
   | { op: 'checkCount'; type: string; id1: ObjectId; max: number }
+  /**
+   * Names an object of a declared type by the team's own key: the (type, key) pair then stands
+   * for this id (replacing the id it stood for before). Deleting the object drops its keys.
+   */
+  | { op: 'setKey'; type: string; key: string; id: IdOrRef }
   /** setCredentials inside a batch, for a user the batch may create. */
   | { op: 'setCredentials'; userId: IdOrRef; email: string; passwordHash: string }
   /** setGrants of one user inside a batch, for a user the batch may create. */
@@ -263,6 +268,8 @@ export interface Store {
   getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>>;
   /** Which of the (id1, id2) pairs exist for `type`; answered as a set of `${id1}:${id2}`. */
   getExisting(type: string, pairs: ReadonlyArray<readonly [ObjectId, ObjectId]>): Promise<Set<string>>;
+  /** The ids that these keys of one declared type stand for (keys nobody holds are absent). */
+  getKeyIds(type: string, keys: readonly string[]): Promise<Map<string, ObjectId>>;
   /** Runs the ops in one transaction: all of them take effect or none does. */
   write(ops: readonly WriteOp[]): Promise<WriteResult>;
 

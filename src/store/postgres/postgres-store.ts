@@ -171,6 +171,12 @@ export class PostgresStore implements Store {
     return existing;
   }
 
+  async getKeyIds(type: string, keys: readonly string[]): Promise<Map<string, ObjectId>> {
+    if (keys.length === 0) return new Map();
+    const rows = await this.rows<{ key: string; id: number }>(statements.selectKeyIds, [type, keys]);
+    return new Map(rows.map(({ key, id }) => [key, id]));
+  }
+
   async write(ops: readonly WriteOp[]): Promise<WriteResult> {
     if (ops.length === 0) return { results: [] };
     const applied = this.transaction((client) => applyOps(client, ops));

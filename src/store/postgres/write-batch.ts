@@ -31,6 +31,13 @@ export async function applyOps(client: pg.ClientBase, ops: readonly WriteOp[]): 
       index = end;
       continue;
     }
+    if (op.op === 'setKey') {
+      let end = index + 1;
+      while (end < ops.length && ops[end]!.op === 'setKey') end += 1;
+      await setKeys(client, ops, index, end, results);
+      index = end;
+      continue;
+    }
     switch (op.op) {
       case 'updateObject':
         results[index] = await updateObject(client, op.id, op.data, op.updatedTime);
@@ -146,6 +153,18 @@ async function updateObject(client: pg.ClientBase, id: ObjectId, changes: Record
   return true;
 }
 
+/** A stretch of setKey ops as one statement, the last op naming a (type, key) winning. */
+async function setKeys(client: pg.ClientBase, ops: readonly WriteOp[], start: number, end: number, results: Results): Promise<void> {
+  const latest = new Map<string, [string, string, ObjectId]>();
+  for (let index = start; index < end; index += 1) {
+    const op = ops[index] as Extract<WriteOp, { op: 'setKey' }>;
+    latest.set(JSON.stringify([op.type, op.key]), [op.type, op.key, resolveId(op.id, index, results)]);
+    results[index] = true;
+  }
+  const rows = [...latest.values()];
+  await run(client, statements.upsertKeys, [rows.map((row) => row[0]), rows.map((row) => row[1]), rows.map((row) => row[2])]);
+}
+
 /**
  * Deletes objects as deleteObject does one, all at once: the end state is the same as deleting
  * them one by one, since every association touching any of them goes and the other lists' counts
@@ -155,6 +174,7 @@ async function deleteObjects(client: pg.ClientBase, ids: readonly ObjectId[]): P
   // Outgoing first, so an association between two of them (or a self-association) is not
   // counted as removed from a list that is itself going.
   await run(client, statements.deleteOutgoing, [ids]);
+  await run(client, statements.deleteKeysOf, [ids]);
   const { rows } = await run<{ deleted: number }>(client, statements.deleteIncomingAndObjects, [ids]);
   return rows[0]!.deleted;
 }

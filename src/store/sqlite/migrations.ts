@@ -229,6 +229,20 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX webhook_deliveries_by_app ON webhook_deliveries (app_id, id);
     `,
   },
+  {
+    version: 10,
+    description: 'declared-keys: the external key of each keyed object of a declared type',
+    sql: `
+      CREATE TABLE declared_keys (
+        type TEXT NOT NULL,
+        key TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        PRIMARY KEY (type, key)
+      ) WITHOUT ROWID;
+      -- Deleting an object drops its key, and an export finds the key of each object.
+      CREATE INDEX declared_keys_by_id ON declared_keys (id);
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

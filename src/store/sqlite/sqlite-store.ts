@@ -304,6 +304,12 @@ export class SqliteStore implements Store {
     return existing;
   }
 
+  async getKeyIds(type: string, keys: readonly string[]): Promise<Map<string, ObjectId>> {
+    if (keys.length === 0) return new Map();
+    const rows = this.statements.selectKeyIds.all(type, JSON.stringify(keys));
+    return new Map(rows.map(({ key, id }) => [key, id]));
+  }
+
   async write(ops: readonly WriteOp[]): Promise<WriteResult> {
     return { results: this.applyOps.immediate(ops) };
   }
@@ -514,6 +520,9 @@ export class SqliteStore implements Store {
         if (count > op.max) throw new CountLimitError(op.type, op.id1, op.max);
         return true;
       }
+      case 'setKey':
+        this.statements.upsertKey.run(op.type, op.key, resolve(op.id));
+        return true;
       case 'setCredentials':
         this.statements.upsertCredentials.run(resolve(op.userId), op.email.toLowerCase(), op.passwordHash);
         return true;
@@ -587,6 +596,7 @@ export class SqliteStore implements Store {
     s.deleteCountsOf.run(id);
     for (const { id1, type, removed } of s.selectIncoming.all(id)) s.decrementCount.run(removed, id1, type);
     s.deleteIncoming.run(id);
+    s.deleteKeysOf.run(id);
     return s.deleteObject.run(id).changes > 0;
   }
 
@@ -643,6 +653,13 @@ function prepareStatements(db: Database.Database) {
     ),
     updateObject: db.prepare<[string, number, ObjectId]>('UPDATE objects SET data = ?, updated_time = ? WHERE id = ?'),
     deleteObject: db.prepare<[ObjectId]>('DELETE FROM objects WHERE id = ?'),
+    deleteKeysOf: db.prepare<[ObjectId]>('DELETE FROM declared_keys WHERE id = ?'),
+    selectKeyIds: db.prepare<[string, string], { key: string; id: number }>(
+      'SELECT key, id FROM declared_keys WHERE type = ? AND key IN (SELECT value FROM json_each(?))',
+    ),
+    upsertKey: db.prepare<[string, string, ObjectId]>(
+      'INSERT INTO declared_keys (type, key, id) VALUES (?, ?, ?) ON CONFLICT (type, key) DO UPDATE SET id = excluded.id',
+    ),
     selectOwned: db.prepare<[ObjectId], { id: number }>('SELECT id FROM objects WHERE owner = ?'),
 
     insertAssociation: db.prepare<[ObjectId, string, ObjectId, number, string | null]>(
