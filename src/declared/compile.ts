@@ -1,13 +1,19 @@
 /**
  * Turns a declaration into the NodeTypeDefs the engine serves, exactly as it serves the built-in
- * types: one Schema, one engine, one store path.
+ * types: one Schema, one engine, one store path. Names are resolved to storage keys here (the
+ * pinned ones of the applied record first), so the engine only ever sees storage keys.
  */
-import type { NodeTypeDef } from '../schema/definition.js';
-import type { CodeModule, Declaration, StorageKeys } from './model.js';
+import type { AccessRule, EdgeDef, EdgePost, FieldDef, FieldSource, IdForm, NodeTypeDef, ParamDef, Party, SummaryKind } from '../schema/definition.js';
+import { publishedVersion, type ApiVersion, type VersionBounds } from '../schema/versions.js';
+import { graphTime } from '../engine/graph-time.js';
+import { DeclarationError, type DeclarationProblem } from './load.js';
+import type { CodeModule, Declaration, EdgeDecl, FieldDecl, RuleDecl, StorageKeys, TypeDecl } from './model.js';
+import { storageKeysOf } from './storage-keys.js';
+import { dataChecker, fieldKind, PARAM_MAX_LENGTH } from './validate.js';
 
 export interface CompiledDeclaration {
   types: NodeTypeDef[];
-  /** The type user tokens stand for (`me`). */
+  /** Storage key of the type user tokens stand for (`me`). */
   principal: string | undefined;
   /** Permissions apps of this schema may request, with their descriptions. */
   scopes: Record<string, string>;
@@ -15,6 +21,335 @@ export interface CompiledDeclaration {
   storage: StorageKeys;
 }
 
-export function compileDeclaration(declaration: Declaration, _code?: CodeModule, _pinned?: StorageKeys): CompiledDeclaration {
-  return { types: [], principal: declaration.principal, scopes: declaration.scopes ?? {}, storage: { types: {}, fields: {}, edges: {} } };
+/** Where a problem of a declaration key is reported; line 0 when only the key is known. */
+export type Locate = (key: string) => { file: string; line: number };
+
+/**
+ * Builds the node types. Every reference (edge targets, inverses, rule fields, code names) is
+ * checked here and all problems are thrown together as one DeclarationError.
+ */
+export function compileDeclaration(
+  declaration: Declaration,
+  code?: CodeModule,
+  pinned?: StorageKeys,
+  locate: Locate = () => ({ file: declaration.name, line: 0 }),
+): CompiledDeclaration {
+  const problems: DeclarationProblem[] = [];
+  const problem = (key: string, message: string) => problems.push({ ...locate(key), key, message });
+  const storage = storageKeysOf(declaration, pinned);
+  const compiler = new Compiler(declaration, code, storage, problem);
+  const types = Object.entries(declaration.types).map(([name, type]) => compiler.type(name, type));
+  if (declaration.principal !== undefined) {
+    const principal = declaration.types[declaration.principal];
+    if (!principal) problem('principal', `names no declared type`);
+    else if ((principal.id ?? 'app_scoped') !== 'app_scoped') problem(`types.${declaration.principal}.id`, 'the principal type has app-scoped ids');
+  }
+  if (problems.length > 0) throw new DeclarationError(problems);
+  const principal = declaration.principal === undefined ? undefined : storage.types[declaration.principal];
+  return { types, principal, scopes: declaration.scopes ?? {}, storage };
+}
+
+const ID_FORMS: Record<string, IdForm> = { app_scoped: 'user', compound: 'post', plain: 'plain' };
+
+class Compiler {
+  constructor(
+    private readonly declaration: Declaration,
+    private readonly code: CodeModule | undefined,
+    private readonly storage: StorageKeys,
+    private readonly problem: (key: string, message: string) => void,
+  ) {}
+
+  type(name: string, decl: TypeDecl): NodeTypeDef {
+    const at = `types.${name}`;
+    const fieldDecls = decl.fields ?? {};
+    const fields: FieldDef[] = [];
+    if (!Object.hasOwn(fieldDecls, 'id')) fields.push({ name: 'id', type: 'numeric string', description: `The ${name}'s id.`, source: { kind: 'id' } });
+    for (const [fieldName, field] of Object.entries(fieldDecls)) {
+      const compiled = this.field(name, fieldName, field);
+      fields.push(compiled, ...(field.aliases ?? []).map((alias) => ({ ...compiled, name: alias })));
+    }
+    const edges: EdgeDef[] = [];
+    for (const [edgeName, edge] of Object.entries(decl.edges ?? {})) {
+      const compiled = this.edge(name, edgeName, edge);
+      edges.push(compiled, ...(edge.aliases ?? []).map((alias) => ({ ...compiled, name: alias })));
+    }
+    const defaults = decl.default_fields ?? [];
+    defaults.forEach((field, index) => {
+      if (!Object.hasOwn(fieldDecls, field)) this.problem(`${at}.default_fields.${index}`, `"${field}" is not a field of ${name}`);
+    });
+    if (decl.key !== undefined && !Object.hasOwn(fieldDecls, decl.key)) this.problem(`${at}.key`, `"${decl.key}" is not a field of ${name}`);
+    if (decl.owner !== undefined && !this.isRefField(name, decl.owner)) this.problem(`${at}.owner`, `"${decl.owner}" is not a ref field of ${name}`);
+    for (const [index, validator] of (decl.validate ?? []).entries()) {
+      if (typeof this.code?.validators?.[validator] !== 'function') this.problem(`${at}.validate.${index}`, `the code module has no validator "${validator}"`);
+    }
+    const cascade = decl.write?.delete?.cascade ?? [];
+    cascade.forEach((edge, index) => {
+      if (!decl.edges?.[edge]) this.problem(`${at}.write.delete.cascade.${index}`, `"${edge}" is not an edge of ${name}`);
+    });
+    const writeRules: NodeTypeDef['writeRules'] = {};
+    if (decl.write?.update) writeRules.update = this.rule(name, decl.write.update, `${at}.write.update`, true);
+    if (decl.write?.delete) writeRules.delete = this.rule(name, decl.write.delete.allow, `${at}.write.delete.allow`, true);
+    const validators = (decl.validate ?? []).flatMap((validator) => {
+      const fn = this.code?.validators?.[validator];
+      return fn ? [fn] : [];
+    });
+    return {
+      name: this.storage.types[name]!,
+      label: decl.label ?? name.charAt(0).toUpperCase() + name.slice(1),
+      idForm: ID_FORMS[decl.id ?? (name === this.declaration.principal ? 'app_scoped' : 'plain')]!,
+      visibility: { rule: this.rule(name, decl.read ?? 'token', `${at}.read`, false) },
+      ...(decl.scope !== undefined ? { scope: decl.scope } : {}),
+      ...(cascade.length > 0 ? { deletesWith: cascade.map((edge) => this.storage.edges[`${name}.${edge}`]!) } : {}),
+      defaultFields: defaults,
+      fields,
+      edges,
+      writeRules,
+      checkData: dataChecker(name, decl, this.storage, validators),
+    };
+  }
+
+  private field(typeName: string, name: string, decl: FieldDecl): FieldDef {
+    const at = `types.${typeName}.fields.${name}`;
+    const key = this.storage.fields[`${typeName}.${name}`]!;
+    const kind = fieldKind(decl.type);
+    if (kind.ref !== undefined && !this.declaration.types[kind.ref]) this.problem(`${at}.type`, `refers to "${kind.ref}", which is not a declared type`);
+    if (kind.base === 'enum' && !decl.values) this.problem(`${at}.values`, 'an enum lists its values');
+    const field: FieldDef = { name, type: this.metadataType(decl.type), description: decl.description ?? '', source: this.source(typeName, name, decl, key, kind) };
+    if (decl.scope !== undefined) field.scope = this.scope(decl.scope, `${at}.scope`);
+    if (decl.read !== undefined) field.read = this.rule(typeName, decl.read, `${at}.read`, false);
+    if (decl.write === 'owner') field.writable = { maxLength: paramLength(decl) };
+    const versions = this.versions(decl, at);
+    if (versions) field.versions = versions;
+    return field;
+  }
+
+  private source(typeName: string, name: string, decl: FieldDecl, key: string, kind: ReturnType<typeof fieldKind>): FieldSource {
+    const at = `types.${typeName}.fields.${name}`;
+    if (decl.computed !== undefined) {
+      const compute = this.code?.computed?.[decl.computed];
+      if (typeof compute !== 'function') {
+        this.problem(`${at}.computed`, `the code module has no computed field "${decl.computed}"`);
+        return { kind: 'computed', compute: () => undefined };
+      }
+      return { kind: 'computed', compute: (object, context) => compute({ id: object.id, owner: object.owner, data: this.byName(typeName, object.data) }, { publicUrl: context.publicUrl, now: context.now }) };
+    }
+    const source = decl.source;
+    if (source === 'id') return { kind: 'id' };
+    if (source === 'created_time') return { kind: 'createdTime' };
+    if (source === 'updated_time') return { kind: 'updatedTime' };
+    if (source === 'owner') return { kind: 'owner' };
+    if (source !== undefined && 'count' in source) {
+      const assoc = this.storage.edges[`${typeName}.${source.count}`];
+      if (!assoc) this.problem(`${at}.source.count`, `"${source.count}" is not an edge of ${typeName}`);
+      return { kind: 'count', assoc: assoc ?? '' };
+    }
+    if (source !== undefined) {
+      this.problem(`${at}.source`, 'average and sum counters are not served yet; use computed or count');
+      return { kind: 'computed', compute: () => undefined };
+    }
+    if (kind.ref !== undefined) return { kind: 'ref', key, ...(kind.list ? { many: true } : {}) };
+    if (kind.base === 'datetime' && !kind.list) {
+      // Stored as unix seconds, shown as the Graph API shows every time.
+      return { kind: 'computed', compute: (object) => (typeof object.data[key] === 'number' ? graphTime(object.data[key] as number) : undefined) };
+    }
+    return { kind: 'data', key, ...(decl.default !== undefined ? { default: decl.default } : {}) };
+  }
+
+  /** A stored object's data keyed by field name, as code modules see it. */
+  private byName(typeName: string, data: Record<string, unknown>): Record<string, unknown> {
+    const named: Record<string, unknown> = {};
+    for (const name of Object.keys(this.declaration.types[typeName]!.fields ?? {})) {
+      const value = data[this.storage.fields[`${typeName}.${name}`]!];
+      if (value !== undefined) named[name] = value;
+    }
+    return named;
+  }
+
+  private metadataType(type: string): string {
+    const kind = fieldKind(type);
+    const one = kind.ref ?? ({ int: 'int32', float: 'float', bool: 'bool', datetime: 'datetime', enum: 'enum', json: 'object' } as Record<string, string>)[kind.base] ?? 'string';
+    return kind.list ? `list<${one}>` : one;
+  }
+
+  private edge(typeName: string, name: string, decl: EdgeDecl): EdgeDef {
+    const at = `types.${typeName}.edges.${name}`;
+    const target = this.declaration.types[decl.to];
+    if (!target) this.problem(`${at}.to`, `"${decl.to}" is not a declared type`);
+    const assoc = this.storage.edges[`${typeName}.${name}`]!;
+    const edge: EdgeDef = { name, description: decl.description ?? '', target: this.storage.types[decl.to] ?? decl.to, assoc };
+    if (decl.inverse !== undefined) {
+      const inverse = target?.edges?.[decl.inverse];
+      if (!inverse) this.problem(`${at}.inverse`, `"${decl.inverse}" is not an edge of ${decl.to}`);
+      else if (inverse.to !== typeName || (inverse.inverse !== undefined && inverse.inverse !== name)) this.problem(`${at}.inverse`, `${decl.to}.${decl.inverse} does not lead back to ${typeName}.${name}`);
+    }
+    if (decl.backed_by !== undefined) {
+      const [backingType, backingField] = decl.backed_by.split('.') as [string, string];
+      if (backingType !== decl.to || !this.isRefField(backingType, backingField, typeName)) {
+        this.problem(`${at}.backed_by`, `${decl.backed_by} is not a field of ${decl.to} referring to a ${typeName}`);
+      }
+    }
+    if (decl.time !== undefined && decl.time !== 'link') this.problem(`${at}.time`, 'only link times are served yet');
+    if (decl.scope !== undefined) edge.scope = this.scope(decl.scope, `${at}.scope`);
+    if (decl.read !== undefined) edge.read = this.rule(typeName, decl.read, `${at}.read`, false);
+    const order = decl.order ?? ['reverse_chronological'];
+    if (order.length > 1 || order[0] === 'chronological') {
+      edge.ordered = true;
+      if (order[0] === 'reverse_chronological') edge.defaultOrder = 'reverse_chronological';
+    }
+    const summary = decl.summary;
+    if (summary && (summary.viewer !== undefined || summary.can_write !== undefined || summary.order)) {
+      const kind: SummaryKind = {};
+      if (summary.viewer !== undefined) kind.viewer = summary.viewer;
+      if (summary.can_write !== undefined) kind.canWrite = summary.can_write;
+      if (summary.order) kind.order = true;
+      edge.summary = kind;
+    }
+    if (decl.write) edge.post = this.post(typeName, name, decl, at);
+    const versions = this.versions(decl, at);
+    if (versions) edge.versions = versions;
+    return edge;
+  }
+
+  private post(typeName: string, name: string, decl: EdgeDecl, at: string): EdgePost {
+    const write = decl.write!;
+    const post: EdgePost = { links: [] };
+    post.scope = write.scope === undefined ? undefined : this.scope(write.scope, `${at}.write.scope`);
+    if (post.scope === undefined) this.problem(`${at}.write.scope`, 'a write names the permission it needs');
+    if (write.allow !== undefined) post.allow = this.rule(typeName, write.allow, `${at}.write.allow`, true);
+    const assoc = this.storage.edges[`${typeName}.${name}`]!;
+    const inverse = decl.inverse === undefined ? undefined : this.storage.edges[`${decl.to}.${decl.inverse}`];
+    if (write.create === undefined) {
+      if (write.link !== 'viewer') this.problem(`${at}.write`, 'a write either creates a node (create) or links the viewer (link: viewer)');
+      if (decl.backed_by !== undefined) this.problem(`${at}.write.link`, 'a backed_by edge follows its field; it cannot be linked');
+      if (write.not_self) post.notSelf = true;
+      post.links.push({ assoc, from: 'parent', to: 'viewer' });
+      if (inverse) post.links.push({ assoc: inverse, from: 'viewer', to: 'parent' });
+      return post;
+    }
+    const created = this.declaration.types[write.create];
+    if (!created) {
+      this.problem(`${at}.write.create`, `"${write.create}" is not a declared type`);
+      return post;
+    }
+    if (write.create !== decl.to) this.problem(`${at}.write.create`, `the edge lists ${decl.to} nodes; it cannot create a ${write.create}`);
+    post.creates = this.storage.types[write.create];
+    const set = write.set ?? {};
+    for (const field of Object.keys(set)) {
+      if (!this.isRefField(write.create, field)) this.problem(`${at}.write.set.${field}`, `"${field}" is not a ref field of ${write.create}`);
+    }
+    post.params = Object.entries(created.fields ?? {})
+      .filter(([field, fieldDecl]) => (fieldDecl.write === 'owner' || fieldDecl.write === 'create_only') && !Object.hasOwn(set, field))
+      .map(([field, fieldDecl]): ParamDef => ({ name: field, maxLength: paramLength(fieldDecl) }));
+    const oneOf = created.one_of;
+    if (oneOf) post.oneOf = oneOf;
+    post.derive = (params, parties) => {
+      const data: Record<string, unknown> = { ...params };
+      for (const [field, party] of Object.entries(set)) data[field] = parties[party];
+      return data;
+    };
+    // Links: this edge unless a field backs it, every backed_by edge whose field a party fills, and inverses.
+    const ownerField = created.owner;
+    const filled = new Map<string, Party>(Object.entries(set));
+    if (ownerField !== undefined && !filled.has(ownerField)) filled.set(ownerField, 'viewer');
+    if (decl.backed_by === undefined) {
+      post.links.push({ assoc, from: 'parent', to: 'created' });
+      if (inverse) post.links.push({ assoc: inverse, from: 'created', to: 'parent' });
+    }
+    for (const [otherType, other] of Object.entries(this.declaration.types)) {
+      for (const [otherEdge, edgeDecl] of Object.entries(other.edges ?? {})) {
+        if (edgeDecl.backed_by === undefined) continue;
+        const [backingType, backingField] = edgeDecl.backed_by.split('.') as [string, string];
+        const party = filled.get(backingField);
+        if (backingType === write.create && party !== undefined) post.links.push({ assoc: this.storage.edges[`${otherType}.${otherEdge}`]!, from: party, to: 'created' });
+      }
+    }
+    return post;
+  }
+
+  /** Whether the field is a ref (stored, or the owner) to `target` (any type when absent). */
+  private isRefField(typeName: string, field: string, target?: string): boolean {
+    const decl = this.declaration.types[typeName]?.fields?.[field];
+    if (!decl) return false;
+    const ref = fieldKind(decl.type).ref;
+    return ref !== undefined && (target === undefined || ref === target);
+  }
+
+  private scope(name: string, at: string): string {
+    if (!Object.hasOwn(this.declaration.scopes ?? {}, name)) this.problem(at, `"${name}" is not one of the declared scopes`);
+    return name;
+  }
+
+  private versions(decl: { since?: string; until?: string }, at: string): VersionBounds | undefined {
+    if (decl.since === undefined && decl.until === undefined) return undefined;
+    const bounds: VersionBounds = {};
+    for (const end of ['since', 'until'] as const) {
+      const text = decl[end];
+      if (text === undefined) continue;
+      const version: ApiVersion | undefined = publishedVersion(text);
+      if (!version) this.problem(`${at}.${end}`, `"${text}" is not a published API version`);
+      else bounds[end] = version;
+    }
+    return bounds;
+  }
+
+  /** A rule of the vocabulary, its field names resolved to storage keys. `reader` is for write rules only. */
+  rule(typeName: string, decl: RuleDecl, at: string, write: boolean): AccessRule {
+    if (typeof decl === 'string') {
+      if (decl === 'reader') {
+        if (!write) this.problem(at, '"reader" is a write rule; a read rule names who reads');
+        // A write reaches only nodes the viewer could load, so whoever holds a token and got here reads it.
+        return { kind: 'token' };
+      }
+      return { kind: decl };
+    }
+    if ('any' in decl) return { kind: 'any', rules: decl.any.map((inner, index) => this.rule(typeName, inner, `${at}.any.${index}`, write)) };
+    if ('follows' in decl) {
+      if (this.ownerSourced(typeName, decl.follows)) this.problem(`${at}.follows`, `"${decl.follows}" is the owner; use owner or related`);
+      return { kind: 'follows', key: this.refKey(typeName, decl.follows, `${at}.follows`) };
+    }
+    if ('owner_of' in decl) {
+      if (this.ownerSourced(typeName, decl.owner_of)) return { kind: 'owner' };
+      return { kind: 'ownerOf', key: this.refKey(typeName, decl.owner_of, `${at}.owner_of`) };
+    }
+    if ('related' in decl) {
+      const assoc = this.storage.edges[decl.related.edge];
+      if (!assoc) this.problem(`${at}.related.edge`, `"${decl.related.edge}" is not a declared edge (type.edge)`);
+      const of = decl.related.of ?? 'owner';
+      const ofKey = of === 'owner' || of === 'self' || this.ownerSourced(typeName, of) ? (of === 'self' ? 'self' : 'owner') : { key: this.refKey(typeName, of, `${at}.related.of`) };
+      return { kind: 'related', assoc: assoc ?? '', of: ofKey };
+    }
+    const field = this.declaration.types[typeName]?.fields?.[decl.by_field];
+    const key = this.storage.fields[`${typeName}.${decl.by_field}`];
+    if (!field || !key || fieldKind(field.type).base !== 'enum' || fieldKind(field.type).list) {
+      this.problem(`${at}.by_field`, `"${decl.by_field}" is not an enum field of ${typeName}`);
+      return { kind: 'never' };
+    }
+    const cases: Record<string, AccessRule> = {};
+    for (const [value, inner] of Object.entries(decl.cases)) {
+      if (!field.values?.includes(value)) this.problem(`${at}.cases.${value}`, `"${value}" is not a value of ${typeName}.${decl.by_field}`);
+      cases[value] = this.rule(typeName, inner, `${at}.cases.${value}`, write);
+    }
+    // An unset field reads as its default, so its case applies; anything else falls to `default`, else nobody.
+    const fallback = typeof field.default === 'string' ? cases[field.default] : undefined;
+    const otherwise = decl.default !== undefined ? this.rule(typeName, decl.default, `${at}.default`, write) : (fallback ?? { kind: 'never' as const });
+    return { kind: 'byField', key, cases, otherwise };
+  }
+
+  private ownerSourced(typeName: string, field: string): boolean {
+    return this.declaration.types[typeName]?.fields?.[field]?.source === 'owner';
+  }
+
+  private refKey(typeName: string, field: string, at: string): string {
+    if (!this.isRefField(typeName, field)) this.problem(at, `"${field}" is not a ref field of ${typeName}`);
+    return this.storage.fields[`${typeName}.${field}`] ?? field;
+  }
+}
+
+/** The longest text accepted for a field's parameter. */
+function paramLength(decl: FieldDecl): number {
+  const kind = fieldKind(decl.type);
+  if (kind.base === 'string' || kind.base === 'url' || kind.base === 'email') {
+    if (!kind.list) return Math.min(decl.max_length ?? PARAM_MAX_LENGTH, PARAM_MAX_LENGTH);
+  }
+  return PARAM_MAX_LENGTH;
 }

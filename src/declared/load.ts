@@ -74,7 +74,12 @@ export async function loadDeclaration(path: string): Promise<LoadedDeclaration> 
   if (problems.length > 0) throw new DeclarationError(problems);
   const declaration = merge(files, problems);
   if (problems.length > 0) throw new DeclarationError(problems);
-  return { declaration, file: main, text: files.map((parsed) => parsed.text).join('\n---\n') };
+  const locate = (key: string) => {
+    const path = key.split('.');
+    const parsed = (path[0] === 'types' && files.find((candidate) => Object.hasOwn((candidate.value.types ?? {}) as object, path[1]!))) || files[0]!;
+    return { file: parsed.file, line: parsed.lineOf(path) };
+  };
+  return { declaration, file: main, text: JSON.stringify(declaration), locate };
 }
 
 /** Parses a declaration held in memory (the text `schema apply` recorded); includes were already merged into it. */

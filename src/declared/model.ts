@@ -159,6 +159,8 @@ export interface TypeDecl {
   fields?: Record<string, FieldDecl>;
   edges?: Record<string, EdgeDecl>;
   write?: TypeWriteDecl;
+  /** At least one of these fields must be given when a node is created. */
+  one_of?: string[];
   /** Names of functions in the `code:` module's `validators`. */
   validate?: string[];
 }
@@ -183,8 +185,10 @@ export interface LoadedDeclaration {
   declaration: Declaration;
   /** Absolute path of the main file. */
   file: string;
-  /** The text that was read, main file first then includes, as recorded by `schema apply`. */
+  /** The merged declaration (includes folded in) as JSON text: what `schema apply` records and hashes. */
   text: string;
+  /** The file and line of a dotted key (`types.review.fields.rating`), for problems found after loading. */
+  locate(key: string): { file: string; line: number };
 }
 
 /**

@@ -6,14 +6,11 @@ import type { EdgeDef } from '../schema/definition.js';
 import { readersOf } from '../schema/permissions.js';
 import type { Grant, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
+import { nodeOwner } from './access-rules.js';
 
 /** Answers "did this node's owner give the viewer's app this permission?" for one batch of nodes. */
 export type AccessCheck = (object: StoredObject, scope: string | undefined) => boolean;
 
-/** The person whose permission a node's fields need: a user for themselves, an owner for their things. */
-function ownerOf(object: StoredObject): number | null {
-  return object.type === 'user' ? object.id : object.owner;
-}
 
 /** Loads the grants of every owner in the batch (one store call) unless no scope needs them. */
 export async function loadAccess(
@@ -26,7 +23,7 @@ export async function loadAccess(
   const others = new Set<number>();
   if (needed) {
     for (const object of objects) {
-      const owner = ownerOf(object);
+      const owner = nodeOwner(context, object);
       if (owner !== null && owner !== viewer.userId) others.add(owner);
     }
   }
@@ -37,7 +34,7 @@ export async function loadAccess(
   const readers = (scope: string) => readersOf(scope, context.version);
   return (object, scope) => {
     if (scope === undefined || scope === ALWAYS_GRANTED) return true;
-    const owner = ownerOf(object);
+    const owner = nodeOwner(context, object);
     if (owner === null) return true;
     const held = owner === viewer.userId ? viewer.scopes : granted.get(owner);
     return held !== undefined && readers(scope).some((reader) => held.has(reader));

@@ -12,7 +12,7 @@ export interface Listing {
 export function listingOf(edge: EdgeDef, options: EdgeOptions): Listing {
   const assoc = options.filter === 'stream' && edge.streamAssoc ? edge.streamAssoc : edge.assoc;
   if (!edge.ordered) return { assoc, order: 'newest' };
-  const orderName = options.order ?? 'chronological';
+  const orderName = options.order ?? edge.defaultOrder ?? 'chronological';
   // Loom has no relevance ranking; a ranked conversation reads in the order it was written.
   return { assoc, order: orderName === 'reverse_chronological' ? 'newest' : 'oldest', orderName };
 }

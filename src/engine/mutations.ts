@@ -2,7 +2,7 @@ import { rules, type BooleanResult } from '../schema/versions.js';
 import { GraphError } from '../errors.js';
 import { fetchImage, tooLarge } from '../media/fetch-image.js';
 import { inspectImage, type ImageInfo } from '../media/image-check.js';
-import type { EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
+import type { AccessRule, EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
 import { imageKeyOf } from '../schema/media.js';
 import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import { PUBLISH } from '../schema/writes.js';
@@ -11,7 +11,8 @@ import { requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
 import { externalId, loadRoot } from './node-ids.js';
 import { readNode } from './read.js';
-import { followedId } from './visibility.js';
+import { followedId, visibleIds } from './visibility.js';
+import { passingRule } from './access-rules.js';
 import type { Json } from './render.js';
 import { updateAppSettings } from './app-settings.js';
 import { deleteTestUser, prepareTestUser, updateTestUser } from './test-users.js';
@@ -66,7 +67,11 @@ export async function postToEdge(
   let created: { owner: ObjectId; data: Record<string, unknown> } | undefined;
   if (post.creates) {
     const imageData = image ? { image: { key: image.key, contentType: image.contentType }, width: image.width, height: image.height } : {};
-    created = { owner: viewer, data: { ...(post.derive?.(data, { parent: object.id, viewer, thread }, object.data) ?? data), ...imageData } };
+    const derived = post.derive?.(data, { parent: object.id, viewer, thread }, object.data) ?? data;
+    const checkData = context.schema.type(post.creates)?.checkData;
+    created = { owner: viewer, data: { ...(checkData ? checkData(derived, undefined) : derived), ...imageData } };
+  } else if (post.notSelf && (object.id === viewer || object.owner === viewer)) {
+    throw GraphError.invalidParameter('You cannot do this to your own node');
   }
   // A story follows the created node and its links in the same batch.
   const storyIndex = created && post.story && !isTrue(data.no_story) ? 1 + post.links.length : undefined;
@@ -113,12 +118,19 @@ export async function updateNode(context: ReadContext, idText: string, params: R
   const { object, type } = await loadRoot(context, idText, 'post');
   const writable: ParamDef[] = type.fields.flatMap((field) => (field.writable ? [{ name: field.name, ...field.writable }] : []));
   if (writable.length === 0) throw GraphError.objectNotFound(idText, 'post');
-  const viewer = requirePublisher(context, PUBLISH);
-  if (object.owner !== viewer) throw GraphError.permission('You may only edit what you wrote');
-  const changes = readParams(writable, params);
-  if (Object.keys(changes).length === 0) {
+  const rule = type.writeRules?.update;
+  if (rule) {
+    if (context.viewer.userId === null) throw GraphError.activeTokenRequired();
+    await requireRule(context, rule, object, 'You may not change this');
+  } else {
+    const viewer = requirePublisher(context, PUBLISH);
+    if (object.owner !== viewer) throw GraphError.permission('You may only edit what you wrote');
+  }
+  const given = readParams(writable, params);
+  if (Object.keys(given).length === 0) {
     throw GraphError.invalidParameter(`Nothing to update: give ${writable.map((def) => def.name).join(' or ')}`);
   }
+  const changes = type.checkData ? type.checkData(given, object.data) : given;
   await context.store.write([{ op: 'updateObject', id: object.id, data: changes, updatedTime: context.now }]);
   return params.fields === undefined ? rules.booleanResult(context.version) : readAsWriter(context, type.name, idText, params.fields);
 }
@@ -182,6 +194,7 @@ async function receiveImage(context: ReadContext, upload: Buffer | undefined, ur
 }
 
 async function checkAllowed(context: ReadContext, post: EdgePost, object: StoredObject, viewer: ObjectId): Promise<void> {
+  if (post.allow) return requireRule(context, post.allow, object, 'You may not write here');
   if (post.allowed === undefined) return;
   const own = object.id === viewer || object.owner === viewer;
   if (own) return;
@@ -253,10 +266,15 @@ export async function deleteFromEdge(context: ReadContext, idText: string, edgeN
  */
 export async function deleteNode(context: ReadContext, idText: string): Promise<Json | BooleanResult> {
   if (context.viewer.kind === 'app') return deleteTestUser(context, idText);
-  const viewer = requirePublisher(context, PUBLISH);
   const { object, type } = await loadRoot(context, idText, 'delete');
-  const mayDelete = type.name !== 'user' && (object.owner === viewer || isOnWallOf(object, viewer) || (await ownsThreadOf(context, object, viewer)));
-  if (!mayDelete) throw GraphError.permission('You may only delete what you wrote or what was written on your wall');
+  const rule = type.writeRules?.delete;
+  if (rule) {
+    await requireRule(context, rule, object, 'You may not delete this');
+  } else {
+    const viewer = requirePublisher(context, PUBLISH);
+    const mayDelete = type.name !== 'user' && (object.owner === viewer || isOnWallOf(object, viewer) || (await ownsThreadOf(context, object, viewer)));
+    if (!mayDelete) throw GraphError.permission('You may only delete what you wrote or what was written on your wall');
+  }
   const companions = await listed(context, type.deletesWith ?? [], [object.id]);
   const comments = await listed(context, ['comments'], [object.id, ...companions]);
   // Comments nest two levels deep: a reply to a reply is attached to the top-level comment.
@@ -269,6 +287,13 @@ export async function deleteNode(context: ReadContext, idText: string): Promise<
   const key = type.ownsMedia ? imageKeyOf(object.data) : undefined;
   if (key) await context.media.store.remove(key);
   return rules.booleanResult(context.version);
+}
+
+/** Refuses with (#200) unless the viewer passes the rule on this node (a declared type's write rule). */
+async function requireRule(context: ReadContext, rule: AccessRule, object: StoredObject, message: string): Promise<void> {
+  if (context.viewer.userId === null) throw GraphError.activeTokenRequired();
+  const passing = await passingRule(context, rule, [object], (ids, depth) => visibleIds(context, ids, depth));
+  if (!passing.has(object.id)) throw GraphError.permission(message);
 }
 
 /** Whether the object was written on this person's wall (a friend's post to their timeline). */

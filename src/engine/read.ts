@@ -8,7 +8,7 @@ import type { ReadContext } from './context.js';
 import { loadEdge } from './edges.js';
 import { loadRoot, loadRoots } from './node-ids.js';
 import { pictureAnswer, type Redirect } from './picture.js';
-import { renderNodes, type Json } from './render.js';
+import { readersOf, renderNodes, type Json } from './render.js';
 
 export interface NodeRead {
   fields?: string;
@@ -85,7 +85,8 @@ async function readEdgeOf(
     // Asking for an app's own edge with the wrong token is a mistake worth naming, not an empty page.
     if (edge.readers === 'app') for (const object of objects) requireOwnApp(context.viewer, object.id);
     const access = await loadAccess(context, objects, [edge.scope]);
-    const allowed = objects.filter((object) => access(object, edge.scope) && isReader(context.viewer, edge, object));
+    const readers = await readersOf(context, edge.read, objects);
+    const allowed = objects.filter((object) => access(object, edge.scope) && isReader(context.viewer, edge, object) && readers(object));
     const collections = await loadEdge(context, type, edge, allowed, { raw: params, children, nested: false, requestParams: params });
     for (const object of objects) answers.set(object.id, collections.get(object.id) ?? { data: [] });
   }

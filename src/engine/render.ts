@@ -1,5 +1,5 @@
 import type { Selection } from '../query/selection.js';
-import type { EdgeDef, FieldDef, NodeTypeDef } from '../schema/definition.js';
+import type { AccessRule, EdgeDef, FieldDef, NodeTypeDef } from '../schema/definition.js';
 import type { StoredObject } from '../store/store.js';
 import { isReader, loadAccess, type AccessCheck } from './access.js';
 import type { ReadContext } from './context.js';
@@ -7,7 +7,8 @@ import { loadEdge } from './edges.js';
 import { graphTime } from './graph-time.js';
 import { externalId } from './node-ids.js';
 import { keyOf, planSelection, type PlanEntry } from './plan.js';
-import { visibleObjects } from './visibility.js';
+import { visibleIds, visibleObjects } from './visibility.js';
+import { passingRule } from './access-rules.js';
 import { mapPaced } from './cost-budget.js';
 
 export type Json = Record<string, unknown>;
@@ -58,14 +59,26 @@ async function renderColumn(
 ): Promise<Column> {
   // Each field and edge of a level is a checkpoint: a wide selection (2,000 aliased edges) pauses between them.
   await context.budget.pace();
+  const readers = await readersOf(context, entry.kind === 'edge' ? entry.edge.read : entry.field.read, objects);
   if (entry.kind === 'edge') {
-    const allowed = objects.filter((object) => access(object, entry.edge.scope) && isReader(context.viewer, entry.edge, object));
+    const allowed = objects.filter((object) => access(object, entry.edge.scope) && isReader(context.viewer, entry.edge, object) && readers(object));
     if (objects.some((object) => !access(object, entry.edge.scope))) noteMissingScope(context, type, 'edge', entry.edge.name, entry.edge.scope);
     return loadNestedEdge(context, type, entry.edge, objects, allowed, entry.selection);
   }
-  const permitted = objects.filter((object) => access(object, entry.field.scope));
+  const permitted = objects.filter((object) => access(object, entry.field.scope) && readers(object));
   if (permitted.length < objects.length) noteMissingScope(context, type, 'field', entry.field.name, entry.field.scope);
   return renderField(context, type, entry.field, permitted, entry.selection);
+}
+
+/** Whether the viewer passes a field's or edge's own read rule, for the whole batch at once. */
+export async function readersOf(
+  context: ReadContext,
+  rule: AccessRule | undefined,
+  objects: readonly StoredObject[],
+): Promise<(object: StoredObject) => boolean> {
+  if (!rule) return () => true;
+  const passing = await passingRule(context, rule, objects, (ids, depth) => visibleIds(context, ids, depth));
+  return (object) => passing.has(object.id);
 }
 
 function noteMissingScope(context: ReadContext, type: NodeTypeDef, kind: 'field' | 'edge', name: string, scope: string | undefined): void {
@@ -101,7 +114,7 @@ async function renderField(
   const column: Column = new Map();
   switch (source.kind) {
     case 'data':
-      for (const object of objects) column.set(object.id, pick(object.data[source.key ?? field.name], selection.children));
+      for (const object of objects) column.set(object.id, pick(object.data[source.key ?? field.name] ?? source.default, selection.children));
       return column;
     case 'id':
       for (const object of objects) column.set(object.id, externalId(context, type, object));

@@ -17,15 +17,25 @@ export async function loadSummaries(
   // Before v2.4 a likes summary was a count like any other.
   const summary = edge.summary ?? 'count';
   const kind = summary === 'likes' && !rules.has('likes-summary-can-like', context.version) ? 'count' : summary;
+  const asksViewer = kind === 'likes' || (typeof kind === 'object' && kind.viewer !== undefined);
   const [counts, liked] = await Promise.all([
     listing.assoc ? context.store.getCounts(listing.assoc, ids) : new Map<number, number>(),
-    kind === 'likes' && listing.assoc && viewerId !== null
+    asksViewer && listing.assoc && viewerId !== null
       ? context.store.getExisting(listing.assoc, ids.map((id) => [id, viewerId] as const))
       : new Set<string>(),
   ]);
   const summaries = new Map<number, Json>();
   for (const id of ids) {
     const total_count = counts.get(id) ?? 0;
+    if (typeof kind === 'object') {
+      const summary: Json = {};
+      if (kind.order) summary.order = listing.orderName ?? 'chronological';
+      summary.total_count = total_count;
+      if (kind.canWrite !== undefined) summary[kind.canWrite] = viewerId !== null && edge.post !== undefined;
+      if (kind.viewer !== undefined) summary[kind.viewer] = liked.has(`${id}:${viewerId}`);
+      summaries.set(id, summary);
+      continue;
+    }
     switch (kind) {
       case 'count':
         summaries.set(id, { total_count });

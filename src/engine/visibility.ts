@@ -1,11 +1,12 @@
 import { grantedScopes } from '../auth/grants.js';
 import { ALWAYS_GRANTED } from '../schema/permissions.js';
-import type { NodeTypeDef } from '../schema/definition.js';
+import type { AccessRule, NodeTypeDef } from '../schema/definition.js';
 import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
+import { passingRule } from './access-rules.js';
 
-/** Who may see an object; `followed`: whoever may see the object it follows. */
-type Audience = 'everyone' | 'friends' | 'owner' | 'followed';
+/** Who may see an object; `followed`: whoever may see the object it follows; `rule`: its type's rule decides. */
+type Audience = 'everyone' | 'friends' | 'owner' | 'followed' | 'rule';
 
 /**
  * How many objects deep following may go (a reply stored before threads were, via its comment,
@@ -15,7 +16,7 @@ const MAX_FOLLOW_DEPTH = 3;
 
 function audienceOf(type: NodeTypeDef | undefined, object: StoredObject): Audience {
   if (!type || type.visibility === 'public') return 'everyone';
-  if (typeof type.visibility === 'object') return 'followed';
+  if (typeof type.visibility === 'object') return 'rule' in type.visibility ? 'rule' : 'followed';
   if (type.visibility === 'privacyWord') {
     switch (object.data.privacy) {
       case 'everyone':
@@ -39,7 +40,7 @@ function audienceOf(type: NodeTypeDef | undefined, object: StoredObject): Audien
 
 /** The id of the object whose visibility this one follows (a comment's thread), if its type follows one. */
 export function followedId(type: NodeTypeDef, object: StoredObject): number | undefined {
-  if (typeof type.visibility !== 'object') return undefined;
+  if (typeof type.visibility !== 'object' || !('follows' in type.visibility)) return undefined;
   for (const key of type.visibility.follows) {
     const value = object.data[key];
     if (typeof value === 'number') return value;
@@ -68,9 +69,16 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
   const needsFriendship = new Set<number>();
   const needsAppUse = new Set<number>();
   const follows = new Map<number, number>();
+  const ruled = new Map<NodeTypeDef, StoredObject[]>();
   const audiences = objects.map((object, index) => {
     const type = context.schema.type(object.type);
     const audience = audienceOf(type, object);
+    if (audience === 'rule') {
+      const group = ruled.get(type!) ?? [];
+      group.push(object);
+      ruled.set(type!, group);
+      return audience;
+    }
     if (audience === 'followed') {
       const followed = followedId(type!, object);
       if (followed !== undefined) follows.set(index, followed);
@@ -78,11 +86,12 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
     if (audience === 'friends' && viewerId !== null && object.owner !== null && object.owner !== viewerId) {
       needsFriendship.add(object.owner);
     }
-    const person = personOf(object, people);
+    const person = personOf(context, object, people);
     if (person !== null && person !== viewerId) needsAppUse.add(person);
     return audience;
   });
-  const [friendships, appUsers, visibleFollowed] = await Promise.all([
+  const [passing, friendships, appUsers, visibleFollowed] = await Promise.all([
+    passingRules(context, ruled, depth),
     viewerId === null || needsFriendship.size === 0
       ? new Set<string>()
       : context.store.getExisting('friends', [...needsFriendship].map((owner) => [viewerId, owner] as const)),
@@ -90,7 +99,9 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
     visibleIds(context, [...new Set(follows.values())], depth + 1),
   ]);
   return objects.filter((object, index) => {
-    const person = personOf(object, people);
+    // A declared type's rule is the whole of its visibility: the Graph types' app-use check is theirs alone.
+    if (audiences[index] === 'rule') return passing.has(object.id);
+    const person = personOf(context, object, people);
     if (person !== null && person !== viewerId && !appUsers.has(person)) return false;
     const audience = audiences[index];
     if (audience === 'everyone') return true;
@@ -102,8 +113,8 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
 }
 
 /** The person whose use of the app decides whether the object shows: its owner, or a person themselves when `people`. */
-function personOf(object: StoredObject, people: boolean): number | null {
-  if (object.type === 'user') return people ? object.id : null;
+function personOf(context: ReadContext, object: StoredObject, people: boolean): number | null {
+  if (object.type === context.schema.principal) return people ? object.id : null;
   return object.owner;
 }
 
@@ -114,8 +125,17 @@ async function appUsersAmong(context: ReadContext, people: ReadonlySet<number>):
   return new Set([...grants].filter(([, list]) => grantedScopes(list).has(ALWAYS_GRANTED)).map(([userId]) => userId));
 }
 
+/** The objects of declared types that pass their type's rule, one batch per type. */
+async function passingRules(context: ReadContext, ruled: ReadonlyMap<NodeTypeDef, StoredObject[]>, depth: number): Promise<Set<number>> {
+  if (ruled.size === 0) return new Set();
+  const sets = await Promise.all(
+    [...ruled].map(([type, group]) => passingRule(context, (type.visibility as { rule: AccessRule }).rule, group, (ids, next) => visibleIds(context, ids, next), depth)),
+  );
+  return new Set(sets.flatMap((set) => [...set]));
+}
+
 /** Which of these ids name objects that exist and the viewer may see. */
-async function visibleIds(context: ReadContext, ids: readonly number[], depth: number): Promise<Set<number>> {
+export async function visibleIds(context: ReadContext, ids: readonly number[], depth: number): Promise<Set<number>> {
   if (ids.length === 0 || depth > MAX_FOLLOW_DEPTH) return new Set();
   const loaded = await context.store.getObjects(ids);
   const visible = await visibleAt(context, [...loaded.values()], depth, false);

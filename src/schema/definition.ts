@@ -4,7 +4,7 @@
  * declarations; adding a type is adding a file under `types/`, never a change in the engine.
  */
 import type { StoredObject } from '../store/store.js';
-import type { RuleName } from './versions.js';
+import type { RuleName, VersionBounds } from './versions.js';
 
 /** What the schema's computed fields may know about the request. */
 export interface FieldContext {
@@ -23,8 +23,8 @@ export interface FieldContext {
 }
 
 export type FieldSource =
-  /** `object.data[key ?? name]`; absent or null values leave the field out. */
-  | { kind: 'data'; key?: string }
+  /** `object.data[key ?? name]`; absent or null values read as `default`, or leave the field out. */
+  | { kind: 'data'; key?: string; default?: unknown }
   /** The node id as shown to the viewer (app-scoped for users, compound for posts). */
   | { kind: 'id' }
   /** The object's created or updated time, as `YYYY-MM-DDTHH:MM:SS+0000`. */
@@ -54,9 +54,35 @@ export interface FieldDef {
   source?: FieldSource;
   /** `POST /<id>` by the node's owner may set this (data) field, up to this many characters. */
   writable?: { maxLength: number };
-  /** The field exists only in the API versions where this rule of versions.ts holds; in every version when absent. */
-  versions?: RuleName;
+  /** The field exists only in the API versions where this rule of versions.ts holds (or within these bounds); in every version when absent. */
+  versions?: RuleName | VersionBounds;
+  /** Narrows who may see the field beyond who may see its node; it is left out for others. */
+  read?: AccessRule;
 }
+
+/**
+ * A rule of who may read or write a node, from a closed vocabulary whose every rule is answered
+ * for a whole page of nodes with at most one batched store call.
+ */
+export type AccessRule =
+  /** Any valid token. */
+  | { kind: 'token' }
+  /** A token standing for a person (the schema's principal). */
+  | { kind: 'principal' }
+  /** An app token. */
+  | { kind: 'app' }
+  /** The viewer owns the node (a principal node is its own owner). */
+  | { kind: 'owner' }
+  | { kind: 'never' }
+  /** The viewer is among the items of `assoc` listed from the node's owner, the node itself, or the node a data key names. */
+  | { kind: 'related'; assoc: string; of: 'owner' | 'self' | { key: string } }
+  /** The viewer may read the node a data key names. */
+  | { kind: 'follows'; key: string }
+  /** The viewer owns the node a data key names. */
+  | { kind: 'ownerOf'; key: string }
+  /** The rule chosen by the value under a data key. */
+  | { kind: 'byField'; key: string; cases: Record<string, AccessRule>; otherwise: AccessRule }
+  | { kind: 'any'; rules: AccessRule[] };
 
 /** Shape of an edge's `summary` object. */
 export type SummaryKind =
@@ -65,7 +91,9 @@ export type SummaryKind =
   /** `{total_count, can_like, has_liked}` */
   | 'likes'
   /** `{order, total_count, can_comment}` */
-  | 'comments';
+  | 'comments'
+  /** `{total_count}` plus, under the names given, whether the viewer is an item and whether they may POST, and the order. */
+  | { viewer?: string; canWrite?: string; order?: boolean };
 
 export interface EdgeDef {
   name: string;
@@ -87,6 +115,8 @@ export interface EdgeDef {
    * the default. Edges without it list newest first.
    */
   ordered?: boolean;
+  /** The order an `ordered` edge lists in when none is asked; chronological when absent. */
+  defaultOrder?: 'chronological' | 'reverse_chronological';
   /** Association listing the whole conversation for `filter(stream)` (top-level items and replies alike). */
   streamAssoc?: string;
   /** Edges answered by something other than an association list. */
@@ -102,8 +132,10 @@ export interface EdgeDef {
   alias?: string;
   /** POST to the edge creates a node or links the viewer; DELETE on the edge undoes a link-only POST. */
   post?: EdgePost;
-  /** The edge exists only in the API versions where this rule of versions.ts holds; in every version when absent. */
-  versions?: RuleName;
+  /** The edge exists only in the API versions where this rule of versions.ts holds (or within these bounds); in every version when absent. */
+  versions?: RuleName | VersionBounds;
+  /** Narrows who may read the edge beyond who may see its node; others get `{"data":[]}`. */
+  read?: AccessRule;
   /** In the API versions where this rule holds, paging links count items (`offset`) instead of showing cursors. */
   offsetPaging?: RuleName;
 }
@@ -120,7 +152,9 @@ export type Visibility =
    * holds an id (a comment follows the post or photo its conversation hangs under). Hidden from
    * everyone once that node is gone.
    */
-  | { follows: readonly string[] };
+  | { follows: readonly string[] }
+  /** Decided by a rule of the vocabulary (declared schemas). */
+  | { rule: AccessRule };
 
 /** How the node's id is shown. */
 export type IdForm =
@@ -161,6 +195,16 @@ export interface NodeTypeDef {
   fullDefaultFields?: { names: string[]; rootOnly?: boolean };
   fields: FieldDef[];
   edges: EdgeDef[];
+  /**
+   * Who may change (`POST /<id>`) and delete the node, when a rule decides it rather than the
+   * built-in "what you wrote" (declared schemas).
+   */
+  writeRules?: { update?: AccessRule; delete?: AccessRule };
+  /**
+   * Turns written values (parameters, as text) into stored ones and checks them, throwing a
+   * GraphError (#100) naming the field and the limit. `current` is the stored data on update.
+   */
+  checkData?: (changes: Record<string, unknown>, current: Record<string, unknown> | undefined) => Record<string, unknown>;
 }
 
 /**
@@ -195,6 +239,10 @@ export interface EdgePost {
    * also on a friend's; anyone who can see the node when absent.
    */
   allowed?: 'self' | 'friends';
+  /** Who may POST here, by a rule of the vocabulary (declared schemas); checked on the node posted to. */
+  allow?: AccessRule;
+  /** A link-only POST may not link the viewer to their own node. */
+  notSelf?: boolean;
   /** The POST carries an image: a file part of a multipart body, or a `url` to fetch it from. */
   image?: boolean;
   /**

@@ -11,7 +11,7 @@ import { pageType } from './types/page.js';
 import { photoType } from './types/photo.js';
 import { postType } from './types/post.js';
 import { userType } from './types/user.js';
-import { offeredIn, offeredPermissions, permissionDef } from './permissions.js';
+import { ALWAYS_GRANTED, offeredIn, offeredPermissions, permissionDef } from './permissions.js';
 import { DEFAULT_API_VERSION, rules, type ApiVersion } from './versions.js';
 
 
@@ -20,15 +20,31 @@ interface TypeIndex {
   edges: Map<string, EdgeDef>;
 }
 
+export interface SchemaOptions {
+  /** The type a user token stands for (`me`); `user` when absent. */
+  principal?: string;
+  /**
+   * The permissions apps may request, with their descriptions, in place of the Graph catalogue
+   * (a declared schema names its own).
+   */
+  permissions?: Record<string, string>;
+}
+
 export class Schema {
   readonly types: readonly NodeTypeDef[];
+  /** The type a user token stands for: `me` names the viewer's node of it, and it owns itself. */
+  readonly principal: string;
+  /** The schema's own permissions when it declares them; the Graph catalogue's otherwise. */
+  readonly permissions: Readonly<Record<string, string>> | undefined;
   private readonly byName = new Map<string, NodeTypeDef>();
   private readonly indexes = new Map<string, TypeIndex>();
   /** Permissions the declarations name (the catalogue says in which versions each is offered). */
   private readonly scopes = new Set<string>();
 
-  constructor(types: readonly NodeTypeDef[]) {
+  constructor(types: readonly NodeTypeDef[], options: SchemaOptions = {}) {
     this.types = types;
+    this.principal = options.principal ?? 'user';
+    this.permissions = options.permissions;
     for (const type of types) {
       if (this.byName.has(type.name)) throw new Error(`Schema: node type "${type.name}" is declared twice`);
       this.byName.set(type.name, type);
@@ -40,6 +56,9 @@ export class Schema {
     }
     for (const type of types) {
       for (const edge of type.edges) {
+        if (this.permissions && edge.scope !== undefined && !this.offersScope(edge.scope)) {
+          throw new Error(`Schema: edge "${type.name}.${edge.name}" needs permission "${edge.scope}", which the schema does not declare`);
+        }
         if (!this.byName.has(edge.target)) {
           throw new Error(`Schema: edge "${type.name}.${edge.name}" targets unknown node type "${edge.target}"`);
         }
@@ -96,12 +115,14 @@ export class Schema {
    * (permissions.ts) offers in it, and any the schema relies on that the catalogue does not list.
    */
   allScopes(version: ApiVersion = DEFAULT_API_VERSION): string[] {
+    if (this.permissions) return [ALWAYS_GRANTED, ...Object.keys(this.permissions)].sort();
     const unlisted = [...this.scopes].filter((name) => !permissionDef(name));
     return [...offeredPermissions(version).map((permission) => permission.name), ...unlisted].sort();
   }
 
   /** Whether an app may request this permission in this API version. */
   offersScope(name: string, version: ApiVersion = DEFAULT_API_VERSION): boolean {
+    if (this.permissions) return name === ALWAYS_GRANTED || Object.hasOwn(this.permissions, name);
     const listed = permissionDef(name);
     return listed ? offeredIn(listed, version) : this.scopes.has(name);
   }

@@ -126,6 +126,12 @@ export const VERSION_RULES = {
 
 export type RuleName = keyof typeof VERSION_RULES;
 
+/** The versions a declared field or edge exists in: [since, until), read by the same comparison as the rules. */
+export interface VersionBounds {
+  since?: ApiVersion;
+  until?: ApiVersion;
+}
+
 /** What a write that creates nothing answers: `{"success":true}`, or in v2.0 a bare `true`. */
 export type BooleanResult = true | { success: true };
 
@@ -151,9 +157,10 @@ export const rules = {
     const rule: VersionRule = VERSION_RULES[name];
     return withinVersions(version, rule.since, rule.until);
   },
-  /** A declaration's `versions` rule: none means every version. */
-  allows(name: RuleName | undefined, version: ApiVersion): boolean {
-    return name === undefined || rules.has(name, version);
+  /** A declaration's `versions`: a rule of the table, or a declared schema's own bounds; none means every version. */
+  allows(versions: RuleName | VersionBounds | undefined, version: ApiVersion): boolean {
+    if (versions === undefined) return true;
+    return typeof versions === 'string' ? rules.has(versions, version) : withinVersions(version, versions.since, versions.until);
   },
   booleanResult(version: ApiVersion): BooleanResult {
     return rules.has('boolean-result-object', version) ? { success: true } : true;

@@ -3,7 +3,7 @@
  * interface. The stores differ only in how structured columns arrive: SQLite hands back JSON
  * text, PostgreSQL decoded jsonb and arrays; `decoded` takes either.
  */
-import type { AppRecord, AuthCode, Credentials, StoredObject, TokenRecord } from './store.js';
+import type { AppRecord, AuthCode, Credentials, SchemaVersionRecord, StoredObject, TokenRecord } from './store.js';
 
 /** A structured column: already decoded, or the JSON text of it. */
 type Structured<T> = T | string;
@@ -110,5 +110,32 @@ export function toAuthCode(row: AuthCodeRow): AuthCode {
     redirectUri: row.redirect_uri,
     scopes: decoded(row.scopes),
     expiresAt: row.expires_at,
+  };
+}
+
+export const SCHEMA_VERSION_COLUMNS = 'version, name, hash, text, storage, source, app_id, applied_time';
+
+export interface SchemaVersionRow {
+  version: number;
+  name: string;
+  hash: string;
+  text: string;
+  storage: string;
+  source: string;
+  /** PostgreSQL hands bigint back as text. */
+  app_id: number | string;
+  applied_time: number | string;
+}
+
+export function schemaVersionOf(row: SchemaVersionRow): SchemaVersionRecord {
+  return {
+    version: row.version,
+    name: row.name,
+    hash: row.hash,
+    text: row.text,
+    storage: row.storage,
+    source: row.source,
+    appId: Number(row.app_id),
+    appliedTime: Number(row.applied_time),
   };
 }

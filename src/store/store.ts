@@ -101,11 +101,6 @@ export type WriteOp =
    * same: each sees the others' committed adds, so together they never exceed `max`.
    */
   | { op: 'checkCount'; type: string; id1: ObjectId; max: number }
-  /**
-   * Names an object of a declared type by the team's own key: the (type, key) pair then stands
-   * for this id (replacing the id it stood for before). Deleting the object drops its keys.
-   */
-  | { op: 'setKey'; type: string; key: string; id: IdOrRef }
   /** setCredentials inside a batch, for a user the batch may create. */
   | { op: 'setCredentials'; userId: IdOrRef; email: string; passwordHash: string }
   /** setGrants of one user inside a batch, for a user the batch may create. */
@@ -116,7 +111,31 @@ export type WriteOp =
    * Puts a change in the webhook outbox, in the same transaction as the change: `field` of
    * `subject` changed at `time` (for one app only when `appId` is set).
    */
-  | { op: 'recordChange'; subject: IdOrRef; field: string; time: number; appId?: ObjectId };
+  | { op: 'recordChange'; subject: IdOrRef; field: string; time: number; appId?: ObjectId }
+  /** Adds `delta` (which may be negative) to the count `(id1, type)`: a declared sum kept beside an association count. */
+  | { op: 'adjustCount'; type: string; id1: IdOrRef; delta: number }
+  /**
+   * Names the object by the team's own key within its object type (replacing what the key named
+   * before). Deleting the object drops its keys.
+   */
+  | { op: 'setDeclaredKey'; type: string; key: string; id: IdOrRef };
+
+/** A declaration recorded by `loom schema apply`. */
+export interface SchemaVersionRecord {
+  /** 1 for the first apply, then one more each time. */
+  version: number;
+  name: string;
+  hash: string;
+  /** The merged declaration as JSON text. */
+  text: string;
+  /** The pinned storage keys as JSON text. */
+  storage: string;
+  /** Absolute path of the file applied, so a code module named relative to it is found again. */
+  source: string;
+  /** The app serving the schema, created by the first apply. */
+  appId: ObjectId;
+  appliedTime: number;
+}
 
 /** A checkCount op found its list full; nothing of the batch was written. */
 export class CountLimitError extends Error {
@@ -268,8 +287,6 @@ export interface Store {
   getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>>;
   /** Which of the (id1, id2) pairs exist for `type`; answered as a set of `${id1}:${id2}`. */
   getExisting(type: string, pairs: ReadonlyArray<readonly [ObjectId, ObjectId]>): Promise<Set<string>>;
-  /** The ids that these keys of one declared type stand for (keys nobody holds are absent). */
-  getKeyIds(type: string, keys: readonly string[]): Promise<Map<string, ObjectId>>;
   /** Runs the ops in one transaction: all of them take effect or none does. */
   write(ops: readonly WriteOp[]): Promise<WriteResult>;
 
@@ -328,6 +345,13 @@ export interface Store {
   takeAuthCode(hash: string): Promise<AuthCode | undefined>;
 
   /** Small named settings of the installation (the demo app and user, the schema version, …). */
+  /** The declaration `loom schema apply` recorded last; undefined before the first. */
+  latestSchemaVersion(): Promise<SchemaVersionRecord | undefined>;
+  /** Records an applied declaration as the version after the latest; fails if another apply took that number first. */
+  recordSchemaVersion(record: Omit<SchemaVersionRecord, 'version'>): Promise<SchemaVersionRecord>;
+  /** The objects these keys of the team name within one object type. */
+  findDeclaredIds(type: string, keys: readonly string[]): Promise<Map<string, ObjectId>>;
+
   getSetting(key: string): Promise<string | undefined>;
   setSetting(key: string, value: string): Promise<void>;
   /** Sets the setting only when it is unset and answers the value stored, so racing first writers agree on one. */

@@ -36,7 +36,7 @@ function file(name: string, lines: readonly unknown[]): string {
 }
 
 async function idOf(store: Store, type: string, key: string): Promise<number> {
-  const id = (await store.getKeyIds(type, [key])).get(key);
+  const id = (await store.findDeclaredIds(type, [key])).get(key);
   assert.ok(id !== undefined, `${type} ${key} has an id`);
   return id;
 }
@@ -127,7 +127,7 @@ describe('own data import', () => {
       assert.match(error.message, /bad\.ndjson line 5: A rating of 1 or 2 needs a few words\./);
       return true;
     });
-    assert.equal((await store.getKeyIds('member', ['zoe', 'yann'])).size, 0);
+    assert.equal((await store.findDeclaredIds('member', ['zoe', 'yann'])).size, 0);
     // A value out of its declared range is named with the field and the limit.
     const range = file('range.ndjson', [{ node: 'review', key: 'ana-x', fields: { from: 'ana', book: '9780141439518', rating: 6 } }]);
     await assert.rejects(importData(store, plan, ndjsonLines(range, plan), options), /range\.ndjson line 1: rating must be at most 5/);

@@ -136,7 +136,7 @@ async function lookUpKeys(store: Store, plan: DataPlan, lines: DataLine[]): Prom
   }
   const known = new Map<string, ObjectId>();
   for (const [type, keys] of byType) {
-    const ids = await store.getKeyIds(plan.types.get(type)!.storage, [...keys]);
+    const ids = await store.findDeclaredIds(plan.types.get(type)!.storage, [...keys]);
     for (const [key, id] of ids) known.set(keyId(type, key), id);
   }
   return known;
@@ -268,7 +268,7 @@ class Batch {
       this.known.set(keyId(type.name, item.key), id);
       this.existing.set(id, { id, type: type.storage, owner, createdTime, updatedTime: createdTime, data });
     }
-    this.keys.push({ op: 'setKey', type: type.storage, key: item.key, id: ref });
+    this.keys.push({ op: 'setDeclaredKey', type: type.storage, key: item.key, id: ref });
     this.createdKeys.add(keyId(type.name, item.key));
     for (const list of type.derivedLists) {
       const holder = list.field === type.ownerField ? owner : data[type.fields.get(list.field)?.storage ?? list.field];

@@ -235,15 +235,27 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 10,
-    description: 'declared-keys: the external key of each keyed object of a declared type',
+    description: 'declared-schema: applied declarations with their pinned storage keys, and the keys of declared nodes',
     sql: `
+      -- Every declaration applied by loom schema apply: the merged text, its hash, and the storage
+      -- keys pinned so far (JSON), so renames keep their data and prune knows what is gone.
+      CREATE TABLE schema_versions (
+        version integer PRIMARY KEY,
+        name text NOT NULL,
+        hash text NOT NULL,
+        text text NOT NULL,
+        storage text NOT NULL,
+        source text NOT NULL,
+        app_id bigint NOT NULL,
+        applied_time bigint NOT NULL
+      );
+      -- The team's own keys of declared nodes: (object type, key) names one object.
       CREATE TABLE declared_keys (
         type text NOT NULL,
         key text NOT NULL,
         id bigint NOT NULL,
         PRIMARY KEY (type, key)
       );
-      -- Deleting an object drops its key, and an export finds the key of each object.
       CREATE INDEX declared_keys_by_id ON declared_keys (id);
     `,
   },

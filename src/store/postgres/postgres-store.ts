@@ -11,6 +11,7 @@ import type {
   ObjectId,
   PageRequest,
   RevokedToken,
+  SchemaVersionRecord,
   Store,
   StoredObject,
   TokenRecord,
@@ -39,6 +40,8 @@ import {
   toCredentials,
   toStoredObject,
   toTokenRecord,
+  schemaVersionOf,
+  type SchemaVersionRow,
   type AppRow,
   type AuthCodeRow,
   type CredentialsRow,
@@ -169,12 +172,6 @@ export class PostgresStore implements Store {
     ]);
     for (const { id1, id2 } of rows) existing.add(`${id1}:${id2}`);
     return existing;
-  }
-
-  async getKeyIds(type: string, keys: readonly string[]): Promise<Map<string, ObjectId>> {
-    if (keys.length === 0) return new Map();
-    const rows = await this.rows<{ key: string; id: number }>(statements.selectKeyIds, [type, keys]);
-    return new Map(rows.map(({ key, id }) => [key, id]));
   }
 
   async write(ops: readonly WriteOp[]): Promise<WriteResult> {
@@ -358,6 +355,24 @@ export class PostgresStore implements Store {
   async takeAuthCode(hash: string): Promise<AuthCode | undefined> {
     const [row] = await this.rows<AuthCodeRow>(statements.deleteAuthCode, [hash]);
     return row === undefined ? undefined : toAuthCode(row);
+  }
+
+  async latestSchemaVersion(): Promise<SchemaVersionRecord | undefined> {
+    const [row] = await this.rows<SchemaVersionRow>(statements.selectLatestSchemaVersion, []);
+    return row && schemaVersionOf(row);
+  }
+
+  async recordSchemaVersion(record: Omit<SchemaVersionRecord, 'version'>): Promise<SchemaVersionRecord> {
+    const [row] = await this.rows<SchemaVersionRow>(statements.insertSchemaVersion, [
+      record.name, record.hash, record.text, record.storage, record.source, record.appId, record.appliedTime,
+    ]);
+    return schemaVersionOf(row!);
+  }
+
+  async findDeclaredIds(type: string, keys: readonly string[]): Promise<Map<string, ObjectId>> {
+    if (keys.length === 0) return new Map();
+    const rows = await this.rows<{ key: string; id: string | number }>(statements.selectDeclaredIds, [type, keys]);
+    return new Map(rows.map((row) => [row.key, Number(row.id)]));
   }
 
   async getSetting(key: string): Promise<string | undefined> {

@@ -9,6 +9,8 @@ export interface Statement {
 
 export const statement = (name: string, text: string): Statement => ({ name: `loom.${name}`, text });
 
+import { SCHEMA_VERSION_COLUMNS } from '../rows.js';
+
 const OBJECT_COLUMNS = 'id, type, owner, created_time, updated_time, data';
 const APP_COLUMNS = `a.id, o.data->>'name' AS name, a.secret, a.id_key, a.id_tag, a.require_proof, a.business_id, a.created_time,
   a.redirect_uris, o.data->>'api_version' AS api_version`;
@@ -97,9 +99,8 @@ export const statements = {
           credentials_gone AS (DELETE FROM credentials WHERE user_id = $1)
      DELETE FROM auth_codes WHERE user_id = $1`,
   ),
-  selectKeyIds: statement('selectKeyIds', 'SELECT key, id FROM declared_keys WHERE type = $1 AND key = ANY($2::text[])'),
-  upsertKeys: statement(
-    'upsertKeys',
+  upsertDeclaredKeys: statement(
+    'upsertDeclaredKeys',
     `INSERT INTO declared_keys (type, key, id) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
      ON CONFLICT (type, key) DO UPDATE SET id = excluded.id`,
   ),
@@ -200,6 +201,20 @@ export const statements = {
   ),
   // DELETE … RETURNING is one statement, so two redemptions of one code cannot both win.
   deleteAuthCode: statement('deleteAuthCode', `DELETE FROM auth_codes WHERE hash = $1 RETURNING ${AUTH_CODE_COLUMNS}`),
+
+  selectLatestSchemaVersion: statement('selectLatestSchemaVersion', `SELECT ${SCHEMA_VERSION_COLUMNS} FROM schema_versions ORDER BY version DESC LIMIT 1`),
+  insertSchemaVersion: statement(
+    'insertSchemaVersion',
+    `INSERT INTO schema_versions (version, name, hash, text, storage, source, app_id, applied_time)
+     SELECT coalesce(max(version), 0) + 1, $1, $2, $3, $4, $5, $6, $7 FROM schema_versions
+     RETURNING ${SCHEMA_VERSION_COLUMNS}`,
+  ),
+  selectDeclaredIds: statement('selectDeclaredIds', 'SELECT key, id FROM declared_keys WHERE type = $1 AND key = ANY($2::text[])'),
+  adjustCount: statement(
+    'adjustCount',
+    `INSERT INTO counts (id1, type, count) VALUES ($1, $2, $3)
+     ON CONFLICT (id1, type) DO UPDATE SET count = counts.count + excluded.count`,
+  ),
 
   selectSetting: statement('selectSetting', 'SELECT value FROM settings WHERE key = $1'),
   upsertSetting: statement(

@@ -31,10 +31,10 @@ export async function applyOps(client: pg.ClientBase, ops: readonly WriteOp[]): 
       index = end;
       continue;
     }
-    if (op.op === 'setKey') {
+    if (op.op === 'setDeclaredKey') {
       let end = index + 1;
-      while (end < ops.length && ops[end]!.op === 'setKey') end += 1;
-      await setKeys(client, ops, index, end, results);
+      while (end < ops.length && ops[end]!.op === 'setDeclaredKey') end += 1;
+      await setDeclaredKeys(client, ops, index, end, results);
       index = end;
       continue;
     }
@@ -79,6 +79,10 @@ export async function applyOps(client: pg.ClientBase, ops: readonly WriteOp[]): 
       }
       case 'recordChange':
         await recordChange(client, resolveId(op.subject, index, results), op.field, op.time, op.appId ?? null);
+        results[index] = true;
+        break;
+      case 'adjustCount':
+        await run(client, statements.adjustCount, [resolveId(op.id1, index, results), op.type, op.delta]);
         results[index] = true;
         break;
       default:
@@ -153,16 +157,16 @@ async function updateObject(client: pg.ClientBase, id: ObjectId, changes: Record
   return true;
 }
 
-/** A stretch of setKey ops as one statement, the last op naming a (type, key) winning. */
-async function setKeys(client: pg.ClientBase, ops: readonly WriteOp[], start: number, end: number, results: Results): Promise<void> {
+/** A stretch of setDeclaredKey ops as one statement, the last op naming a (type, key) winning. */
+async function setDeclaredKeys(client: pg.ClientBase, ops: readonly WriteOp[], start: number, end: number, results: Results): Promise<void> {
   const latest = new Map<string, [string, string, ObjectId]>();
   for (let index = start; index < end; index += 1) {
-    const op = ops[index] as Extract<WriteOp, { op: 'setKey' }>;
+    const op = ops[index] as Extract<WriteOp, { op: 'setDeclaredKey' }>;
     latest.set(JSON.stringify([op.type, op.key]), [op.type, op.key, resolveId(op.id, index, results)]);
     results[index] = true;
   }
   const rows = [...latest.values()];
-  await run(client, statements.upsertKeys, [rows.map((row) => row[0]), rows.map((row) => row[1]), rows.map((row) => row[2])]);
+  await run(client, statements.upsertDeclaredKeys, [rows.map((row) => row[0]), rows.map((row) => row[1]), rows.map((row) => row[2])]);
 }
 
 /**

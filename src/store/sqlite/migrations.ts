@@ -231,15 +231,27 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 10,
-    description: 'declared-keys: the external key of each keyed object of a declared type',
+    description: 'declared-schema: applied declarations with their pinned storage keys, and the keys of declared nodes',
     sql: `
+      -- Every declaration applied by loom schema apply: the merged text, its hash, and the storage
+      -- keys pinned so far (JSON), so renames keep their data and prune knows what is gone.
+      CREATE TABLE schema_versions (
+        version INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        text TEXT NOT NULL,
+        storage TEXT NOT NULL,
+        source TEXT NOT NULL,
+        app_id INTEGER NOT NULL,
+        applied_time INTEGER NOT NULL
+      );
+      -- The team's own keys of declared nodes: (object type, key) names one object.
       CREATE TABLE declared_keys (
         type TEXT NOT NULL,
         key TEXT NOT NULL,
         id INTEGER NOT NULL,
         PRIMARY KEY (type, key)
       ) WITHOUT ROWID;
-      -- Deleting an object drops its key, and an export finds the key of each object.
       CREATE INDEX declared_keys_by_id ON declared_keys (id);
     `,
   },

@@ -14,6 +14,7 @@ import type {
   ObjectId,
   PageRequest,
   RevokedToken,
+  SchemaVersionRecord,
   Store,
   StoredObject,
   TokenRecord,
@@ -37,6 +38,9 @@ import {
   toCredentials,
   toStoredObject,
   toTokenRecord,
+  schemaVersionOf,
+  SCHEMA_VERSION_COLUMNS,
+  type SchemaVersionRow,
   type AppRow,
   type AuthCodeRow,
   type CredentialsRow,
@@ -304,12 +308,6 @@ export class SqliteStore implements Store {
     return existing;
   }
 
-  async getKeyIds(type: string, keys: readonly string[]): Promise<Map<string, ObjectId>> {
-    if (keys.length === 0) return new Map();
-    const rows = this.statements.selectKeyIds.all(type, JSON.stringify(keys));
-    return new Map(rows.map(({ key, id }) => [key, id]));
-  }
-
   async write(ops: readonly WriteOp[]): Promise<WriteResult> {
     return { results: this.applyOps.immediate(ops) };
   }
@@ -410,6 +408,21 @@ export class SqliteStore implements Store {
     // DELETE … RETURNING is one statement, so two redemptions of one code cannot both win.
     const row = this.statements.deleteAuthCode.get(hash);
     return row === undefined ? undefined : toAuthCode(row);
+  }
+
+  async latestSchemaVersion(): Promise<SchemaVersionRecord | undefined> {
+    const row = this.statements.selectLatestSchemaVersion.get();
+    return row && schemaVersionOf(row);
+  }
+
+  async recordSchemaVersion(record: Omit<SchemaVersionRecord, 'version'>): Promise<SchemaVersionRecord> {
+    const row = this.statements.insertSchemaVersion.get(record.name, record.hash, record.text, record.storage, record.source, record.appId, record.appliedTime)!;
+    return schemaVersionOf(row);
+  }
+
+  async findDeclaredIds(type: string, keys: readonly string[]): Promise<Map<string, ObjectId>> {
+    if (keys.length === 0) return new Map();
+    return new Map(this.statements.selectDeclaredIds.all(type, JSON.stringify(keys)).map((row) => [row.key, row.id]));
   }
 
   async getSetting(key: string): Promise<string | undefined> {
@@ -520,9 +533,6 @@ export class SqliteStore implements Store {
         if (count > op.max) throw new CountLimitError(op.type, op.id1, op.max);
         return true;
       }
-      case 'setKey':
-        this.statements.upsertKey.run(op.type, op.key, resolve(op.id));
-        return true;
       case 'setCredentials':
         this.statements.upsertCredentials.run(resolve(op.userId), op.email.toLowerCase(), op.passwordHash);
         return true;
@@ -534,6 +544,12 @@ export class SqliteStore implements Store {
         return true;
       case 'recordChange':
         this.webhooks.recordChange(resolve(op.subject), op.field, op.time, op.appId ?? null);
+        return true;
+      case 'adjustCount':
+        this.statements.adjustCount.run(resolve(op.id1), op.type, op.delta);
+        return true;
+      case 'setDeclaredKey':
+        this.statements.upsertDeclaredKey.run(op.type, op.key, resolve(op.id));
         return true;
       default:
         throw new Error(`Unknown write op at index ${index}: ${JSON.stringify(op)}`);
@@ -654,12 +670,6 @@ function prepareStatements(db: Database.Database) {
     updateObject: db.prepare<[string, number, ObjectId]>('UPDATE objects SET data = ?, updated_time = ? WHERE id = ?'),
     deleteObject: db.prepare<[ObjectId]>('DELETE FROM objects WHERE id = ?'),
     deleteKeysOf: db.prepare<[ObjectId]>('DELETE FROM declared_keys WHERE id = ?'),
-    selectKeyIds: db.prepare<[string, string], { key: string; id: number }>(
-      'SELECT key, id FROM declared_keys WHERE type = ? AND key IN (SELECT value FROM json_each(?))',
-    ),
-    upsertKey: db.prepare<[string, string, ObjectId]>(
-      'INSERT INTO declared_keys (type, key, id) VALUES (?, ?, ?) ON CONFLICT (type, key) DO UPDATE SET id = excluded.id',
-    ),
     selectOwned: db.prepare<[ObjectId], { id: number }>('SELECT id FROM objects WHERE owner = ?'),
 
     insertAssociation: db.prepare<[ObjectId, string, ObjectId, number, string | null]>(
@@ -692,6 +702,24 @@ function prepareStatements(db: Database.Database) {
       'UPDATE counts SET count = count - ? WHERE id1 = ? AND type = ?',
     ),
     deleteCountsOf: db.prepare<[ObjectId]>('DELETE FROM counts WHERE id1 = ?'),
+    adjustCount: db.prepare<[ObjectId, string, number]>(
+      `INSERT INTO counts (id1, type, count) VALUES (?, ?, ?)
+       ON CONFLICT (id1, type) DO UPDATE SET count = count + excluded.count`,
+    ),
+    upsertDeclaredKey: db.prepare<[string, string, ObjectId]>(
+      'INSERT INTO declared_keys (type, key, id) VALUES (?, ?, ?) ON CONFLICT (type, key) DO UPDATE SET id = excluded.id',
+    ),
+    selectDeclaredIds: db.prepare<[string, string], { key: string; id: number }>(
+      'SELECT key, id FROM declared_keys WHERE type = ? AND key IN (SELECT value FROM json_each(?))',
+    ),
+    selectLatestSchemaVersion: db.prepare<[], SchemaVersionRow>(
+      `SELECT ${SCHEMA_VERSION_COLUMNS} FROM schema_versions ORDER BY version DESC LIMIT 1`,
+    ),
+    insertSchemaVersion: db.prepare<[string, string, string, string, string, ObjectId, number], SchemaVersionRow>(
+      `INSERT INTO schema_versions (version, name, hash, text, storage, source, app_id, applied_time)
+       SELECT coalesce(max(version), 0) + 1, ?, ?, ?, ?, ?, ?, ? FROM schema_versions
+       RETURNING ${SCHEMA_VERSION_COLUMNS}`,
+    ),
 
     insertApp: db.prepare<[ObjectId, string, string, number, number, ObjectId | null, number, string]>(
       'INSERT INTO apps (id, secret, id_key, id_tag, require_proof, business_id, created_time, redirect_uris) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
