@@ -6,6 +6,7 @@ import { ctlCommand, ctlHelp, requestsCommand, requestsHelp } from './ctl.js';
 import { exportCommand, exportHelp } from './export.js';
 import { importCommand, importHelp } from './import.js';
 import { reseedCommand, reseedHelp } from './reseed.js';
+import { schemaCommand, schemaHelp } from './schema.js';
 import { seedCommand, seedHelp } from './seed.js';
 import { serveCommand, serveHelp } from './serve.js';
 import { tokenCommand, tokenHelp } from './token.js';
@@ -16,6 +17,7 @@ const commands: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   seed: { run: seedCommand, help: seedHelp },
   reseed: { run: reseedCommand, help: reseedHelp },
   token: { run: tokenCommand, help: tokenHelp },
+  schema: { run: schemaCommand, help: schemaHelp },
   app: { run: appCommand, help: appHelp },
   export: { run: exportCommand, help: exportHelp },
   import: { run: importCommand, help: importHelp },
@@ -34,6 +36,7 @@ Commands:
   seed     fill an empty database with a deterministic demo graph
   reseed   start over: remove the database and media, and seed again
   token    print a fresh user access token
+  schema   apply, diff or prune a declaration of your own node types
   app      register an app (prints its id and secret), list, update or delete
            apps, or give one a new secret
   export   write a database's whole graph to standard output

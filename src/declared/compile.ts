@@ -3,7 +3,7 @@
  * types: one Schema, one engine, one store path. Names are resolved to storage keys here (the
  * pinned ones of the applied record first), so the engine only ever sees storage keys.
  */
-import type { AccessRule, EdgeDef, EdgePost, FieldDef, FieldSource, IdForm, NodeTypeDef, ParamDef, Party, SummaryKind } from '../schema/definition.js';
+import type { AccessRule, Counter, EdgeDef, EdgePost, FieldDef, FieldSource, IdForm, NodeTypeDef, ParamDef, Party, SummaryKind } from '../schema/definition.js';
 import { publishedVersion, type ApiVersion, type VersionBounds } from '../schema/versions.js';
 import { graphTime } from '../engine/graph-time.js';
 import { DeclarationError, type DeclarationProblem } from './load.js';
@@ -104,6 +104,7 @@ class Compiler {
       fields,
       edges,
       writeRules,
+      ...(this.countersOf(name).length > 0 ? { counters: this.countersOf(name) } : {}),
       checkData: dataChecker(name, decl, this.storage, validators),
     };
   }
@@ -144,8 +145,13 @@ class Compiler {
       return { kind: 'count', assoc: assoc ?? '' };
     }
     if (source !== undefined) {
-      this.problem(`${at}.source`, 'average and sum counters are not served yet; use computed or count');
-      return { kind: 'computed', compute: () => undefined };
+      const [how, of] = 'average' in source ? (['average', source.average] as const) : (['sum', source.sum] as const);
+      const counter = this.counterOf(typeName, of.edge, of.field);
+      if (!counter) {
+        this.problem(`${at}.source.${how}`, `needs an edge of ${typeName} backed by a ref field (backed_by) and an int field of its items`);
+        return { kind: 'computed', compute: () => undefined };
+      }
+      return how === 'average' ? { kind: 'counter', sum: counter.sum, per: this.storage.edges[`${typeName}.${of.edge}`]! } : { kind: 'counter', sum: counter.sum };
     }
     if (kind.ref !== undefined) return { kind: 'ref', key, ...(kind.list ? { many: true } : {}) };
     if (kind.base === 'datetime' && !kind.list) {
@@ -153,6 +159,40 @@ class Compiler {
       return { kind: 'computed', compute: (object) => (typeof object.data[key] === 'number' ? graphTime(object.data[key] as number) : undefined) };
     }
     return { kind: 'data', key, ...(decl.default !== undefined ? { default: decl.default } : {}) };
+  }
+
+  /**
+   * The sum of an int field of an edge's items, kept on the node the items' backing field names.
+   * Undefined when the edge is not backed by a field (only then does an item know its parent).
+   */
+  counterOf(typeName: string, edgeName: string, field: string): (Counter & { itemType: string }) | undefined {
+    const edge = this.declaration.types[typeName]?.edges?.[edgeName];
+    if (!edge?.backed_by) return undefined;
+    const [itemType, backingField] = edge.backed_by.split('.') as [string, string];
+    const valueDecl = this.declaration.types[itemType]?.fields?.[field];
+    if (!valueDecl || valueDecl.type !== 'int' || valueDecl.source !== undefined) return undefined;
+    const valueKey = this.storage.fields[`${itemType}.${field}`]!;
+    const assoc = this.storage.edges[`${typeName}.${edgeName}`]!;
+    const ownerBacked = this.declaration.types[itemType]?.fields?.[backingField]?.source === 'owner';
+    return { itemType, sum: `${assoc}:sum:${valueKey}`, valueKey, ...(ownerBacked ? {} : { parentKey: this.storage.fields[`${itemType}.${backingField}`]! }) };
+  }
+
+  /** The counters a type's nodes add to: every average or sum declared over an edge they back. */
+  countersOf(itemType: string): Counter[] {
+    const counters: Counter[] = [];
+    for (const [typeName, type] of Object.entries(this.declaration.types)) {
+      for (const field of Object.values(type.fields ?? {})) {
+        const source = field.source;
+        if (source === undefined || typeof source !== 'object' || 'count' in source) continue;
+        const of = 'average' in source ? source.average : source.sum;
+        const counter = this.counterOf(typeName, of.edge, of.field);
+        if (counter && counter.itemType === itemType && !counters.some((known) => known.sum === counter.sum)) {
+          const { itemType: _item, ...kept } = counter;
+          counters.push(kept);
+        }
+      }
+    }
+    return counters;
   }
 
   /** A stored object's data keyed by field name, as code modules see it. */

@@ -13,6 +13,7 @@ import { externalId, loadRoot } from './node-ids.js';
 import { readNode } from './read.js';
 import { followedId, visibleIds } from './visibility.js';
 import { passingRule } from './access-rules.js';
+import { counterChangeOps, counterOps } from './counters.js';
 import type { Json } from './render.js';
 import { updateAppSettings } from './app-settings.js';
 import { deleteTestUser, prepareTestUser, updateTestUser } from './test-users.js';
@@ -88,9 +89,10 @@ export async function postToEdge(
     );
   }
 
+  const counters = created ? counterOps(context.schema.type(post.creates!), { owner: viewer, data: created.data }, 1) : [];
   let results: Array<ObjectId | boolean>;
   try {
-    ({ results } = await writePost(context, post, parties, created, story));
+    ({ results } = await writePost(context, post, parties, created, [...story, ...counters]));
   } catch (error) {
     // The bytes were made durable first; without the row that points at them they are garbage.
     if (image) await context.media.store.discard(image.key);
@@ -131,7 +133,7 @@ export async function updateNode(context: ReadContext, idText: string, params: R
     throw GraphError.invalidParameter(`Nothing to update: give ${writable.map((def) => def.name).join(' or ')}`);
   }
   const changes = type.checkData ? type.checkData(given, object.data) : given;
-  await context.store.write([{ op: 'updateObject', id: object.id, data: changes, updatedTime: context.now }]);
+  await context.store.write([{ op: 'updateObject', id: object.id, data: changes, updatedTime: context.now }, ...counterChangeOps(type, object, changes)]);
   return params.fields === undefined ? rules.booleanResult(context.version) : readAsWriter(context, type.name, idText, params.fields);
 }
 
@@ -282,7 +284,8 @@ export async function deleteNode(context: ReadContext, idText: string): Promise<
   if (companions.length + comments.length + replies.length > MAX_CASCADE) {
     throw GraphError.invalidParameter('This object has too many comments to delete at once');
   }
-  await context.store.write([...replies, ...comments, ...companions, object.id].map((id) => ({ op: 'deleteObject' as const, id })));
+  const deleted = [...replies, ...comments, ...companions, object.id];
+  await context.store.write([...(await takenBackCounters(context, deleted)), ...deleted.map((id) => ({ op: 'deleteObject' as const, id }))]);
   // Only after the commit: a failed delete must leave the photo whole.
   const key = type.ownsMedia ? imageKeyOf(object.data) : undefined;
   if (key) await context.media.store.remove(key);
@@ -294,6 +297,13 @@ async function requireRule(context: ReadContext, rule: AccessRule, object: Store
   if (context.viewer.userId === null) throw GraphError.activeTokenRequired();
   const passing = await passingRule(context, rule, [object], (ids, depth) => visibleIds(context, ids, depth));
   if (!passing.has(object.id)) throw GraphError.permission(message);
+}
+
+/** What the deleted nodes of types with counters take back from them: one load, only when the schema keeps any. */
+async function takenBackCounters(context: ReadContext, ids: readonly number[]): Promise<WriteOp[]> {
+  if (!context.schema.types.some((type) => type.counters)) return [];
+  const objects = await context.store.getObjects(ids);
+  return [...objects.values()].flatMap((object) => counterOps(context.schema.type(object.type), object, -1));
 }
 
 /** Whether the object was written on this person's wall (a friend's post to their timeline). */

@@ -133,6 +133,20 @@ async function renderField(
       for (const object of objects) column.set(object.id, counts.get(object.id) ?? 0);
       return column;
     }
+    case 'counter': {
+      const ids = objects.map((object) => object.id);
+      const [sums, counts] = await Promise.all([context.store.getCounts(source.sum, ids), source.per ? context.store.getCounts(source.per, ids) : undefined]);
+      for (const object of objects) {
+        const sum = sums.get(object.id) ?? 0;
+        if (!counts) column.set(object.id, sum);
+        else {
+          const count = counts.get(object.id) ?? 0;
+          // An average of nothing is no value: the field is left out until there is something to average.
+          if (count > 0) column.set(object.id, Math.round((sum / count) * 100) / 100);
+        }
+      }
+      return column;
+    }
     case 'owner':
       return renderReferences(context, objects, (object) => object.owner, false, selection.children);
     case 'ref':

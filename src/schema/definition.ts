@@ -39,6 +39,8 @@ export type FieldSource =
   | { kind: 'ref'; key?: string; many?: boolean }
   /** The number of associations of `assoc` from this object (`like_count`). */
   | { kind: 'count'; assoc: string }
+  /** A sum kept in the counts table under `sum`; divided by the count of `per` when given (an average). */
+  | { kind: 'counter'; sum: string; per?: string }
   /** Derived from the stored object; undefined leaves the field out. */
   | { kind: 'computed'; compute: (object: StoredObject, context: FieldContext) => unknown };
 
@@ -200,11 +202,21 @@ export interface NodeTypeDef {
    * built-in "what you wrote" (declared schemas).
    */
   writeRules?: { update?: AccessRule; delete?: AccessRule };
+  /** Sums this type's nodes add to (a review's rating to its book's total): kept in the same transaction as each write. */
+  counters?: Counter[];
   /**
    * Turns written values (parameters, as text) into stored ones and checks them, throwing a
    * GraphError (#100) naming the field and the limit. `current` is the stored data on update.
    */
   checkData?: (changes: Record<string, unknown>, current: Record<string, unknown> | undefined) => Record<string, unknown>;
+}
+
+/** A numeric data key of a node, summed on the node another key names (the owner when `parentKey` is absent). */
+export interface Counter {
+  /** The counts-table type holding the sum. */
+  sum: string;
+  parentKey?: string;
+  valueKey: string;
 }
 
 /**
