@@ -6,6 +6,7 @@
  * counts are kept by Loom as it writes, never taken from the file.
  */
 import { hashPassword } from '../../auth/passwords.js';
+import { counterChangeOps, counterOps } from '../../engine/counters.js';
 import type { ObjectId, Ref, Store, StoredObject, WriteOp } from '../../store/store.js';
 import { DataLineError, type DataLine, type EdgeLine, type LoginLine, type NodeLine } from './lines.js';
 import type { DataPlan, TypePlan } from './plan.js';
@@ -275,6 +276,7 @@ class Batch {
       const time = list.timeField === undefined ? createdTime : data[type.fields.get(list.timeField)?.storage ?? list.timeField];
       if (typeof holder === 'number') this.rest.push({ op: 'addAssoc', type: list.storage, id1: holder, id2: ref, time: typeof time === 'number' ? time : createdTime });
     }
+    this.rest.push(...counterOps(type.def, { owner, data }, 1));
     this.tally.created += 1;
   }
 
@@ -290,6 +292,7 @@ class Batch {
     }
     this.check(type, after, current.owner, fail);
     this.rest.push({ op: 'updateObject', id: current.id, data: changes, updatedTime: this.options.now });
+    this.rest.push(...counterChangeOps(type.def, current, changes));
     // A list kept from a ref field follows the field to its new node.
     for (const list of type.derivedLists) {
       if (list.field === type.ownerField) continue;

@@ -3,6 +3,8 @@
  * once: each type's storage key, external key and owner field, how each field is stored, which
  * edges a line may write (and their inverses), and which lists Loom derives from ref fields.
  */
+import type { NodeTypeDef } from '../../schema/definition.js';
+import { compileDeclaration } from '../compile.js';
 import type { CodeModule, Declaration, EdgeDecl, FieldDecl, StorageKeys, TypeDecl } from '../model.js';
 
 export interface FieldPlan {
@@ -47,6 +49,8 @@ export interface TypePlan {
   /** Lists of other nodes that hold nodes of this type, kept from this type's ref fields. */
   derivedLists: DerivedList[];
   validators: Array<{ name: string; check: (data: Record<string, unknown>) => string | null | undefined }>;
+  /** The node type the engine serves, whose counters (declared sums) an import keeps too. */
+  def: NodeTypeDef;
 }
 
 export interface DataPlan {
@@ -72,16 +76,20 @@ function isStored(field: FieldDecl): boolean {
   return field.computed === undefined && (field.source === undefined || field.source === 'owner');
 }
 
-export function planData(declaration: Declaration, storage: StorageKeys, code: CodeModule | undefined): DataPlan {
-  const typeStorage = (name: string) => storage.types[name] ?? name;
-  const edgeStorage = (type: string, edge: string) => storage.edges[`${type}.${edge}`] ?? `${type}.${edge}`;
+/** The plan of a declaration with the storage keys pinned so far (new names get their defaults, as in serving). */
+export function planData(declaration: Declaration, pinned: StorageKeys, code: CodeModule | undefined): DataPlan {
+  const compiled = compileDeclaration(declaration, code, pinned);
+  const storage = compiled.storage;
+  const defs = new Map(compiled.types.map((def) => [def.name, def]));
+  const typeStorage = (name: string) => storage.types[name]!;
+  const edgeStorage = (type: string, edge: string) => storage.edges[`${type}.${edge}`]!;
   const types = new Map<string, TypePlan>();
   const entries = Object.entries(declaration.types) as Array<[string, TypeDecl]>;
   for (const [name, decl] of entries) {
     const fields = new Map<string, FieldPlan>();
     for (const [fieldName, field] of Object.entries(decl.fields ?? {})) {
       if (!isStored(field)) continue;
-      fields.set(fieldName, { name: fieldName, decl: field, storage: storage.fields[`${name}.${fieldName}`] ?? fieldName, refTo: refTarget(field.type) });
+      fields.set(fieldName, { name: fieldName, decl: field, storage: storage.fields[`${name}.${fieldName}`]!, refTo: refTarget(field.type) });
     }
     const edges = new Map<string, EdgePlan>();
     for (const [edgeName, edge] of Object.entries(decl.edges ?? {}) as Array<[string, EdgeDecl]>) {
@@ -99,7 +107,7 @@ export function planData(declaration: Declaration, storage: StorageKeys, code: C
       return { name: validator, check };
     });
     const ownerField = decl.owner ?? Object.entries(decl.fields ?? {}).find(([, field]) => field.source === 'owner')?.[0];
-    types.set(name, { name, storage: typeStorage(name), keyField: decl.key, ownerField, fields, edges, derivedLists: [], validators });
+    types.set(name, { name, storage: typeStorage(name), keyField: decl.key, ownerField, fields, edges, derivedLists: [], validators, def: defs.get(typeStorage(name))! });
   }
   // Each backed_by edge is a list kept on the node its holder's ref field names.
   for (const [name, decl] of entries) {
