@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import type { Store } from '../store/store.js';
 import { appliedDataPlan, NoAppliedSchemaError } from '../declared/data/applied-plan.js';
-import { importData, type ImportSummary } from '../declared/data/import.js';
+import { BATCH_LINES, importData, type ImportSummary } from '../declared/data/import.js';
 import { DataLineError, type DataLine } from '../declared/data/lines.js';
 import { csvEdgeLines, csvNodeLines, ndjsonLines } from '../declared/data/read.js';
 import { UsageError } from './args.js';
@@ -79,7 +79,7 @@ export async function importDataFiles(store: Store, request: DataImportRequest):
     return summary;
   } catch (error) {
     progress.finish();
-    if (error instanceof DataLineError) throw new UsageError(`${error.message} (nothing of the transaction holding that line was written; the lines imported before it stay)`, { help: false });
+    if (error instanceof DataLineError) throw new UsageError(`${error.message} (nothing of its batch of ${BATCH_LINES.toLocaleString('en-US')} lines was written; the batches before it were)`, { help: false });
     throw error;
   }
 }
