@@ -37,6 +37,12 @@ import { parseCommandArgs, positiveInteger, positiveIntegerFrom, UsageError } fr
 import { findDemo, issueToken } from './demo.js';
 import { seedDemo, startOfToday } from './seed.js';
 import { startWorkers } from './workers.js';
+import { explain } from './schema.js';
+import { applyDeclaration } from '../declared/apply.js';
+import { loadAppliedSchema, watchAppliedSchema } from '../declared/applied.js';
+import { describeChange } from '../declared/diff.js';
+import { loadDeclaration } from '../declared/load.js';
+import { sharedClock } from '../control/control-plane.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js';
 
 const MAX_PORT = 65_535;
@@ -45,7 +51,7 @@ const MAX_TIMEOUT = 86_400;
 
 export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
                   [--public-url URL] [--profile-host URL] [--token-lifetime S] [--default-version V]
-                  [--allow-private-photo-urls] [--intercept] [--log FILE|-|off] [--no-demo] [--admin-key KEY]
+                  [--allow-private-photo-urls] [--intercept] [--log FILE|-|off] [--no-demo] [--schema FILE] [--admin-key KEY]
                   [--journal-size N] [--ephemeral] [--rate-limits] [--header-timeout S] [--body-timeout S]
                   [--allow-private-webhooks] [--webhook-window MS] [--webhook-retry-for S]
 
@@ -83,6 +89,10 @@ Options:
                       "-" for standard output, or "off"; default: off when standard
                       output is a terminal (it shows the banner), else standard output
   --no-demo           do not seed the demo graph into an empty database
+  --schema FILE       serve your own node types: apply FILE to the database as
+                      "loom schema apply" does (refusing to start on any problem in
+                      it), then serve it; a database with an applied schema serves
+                      that schema, and picks up later applies between requests
   --admin-key KEY     open the control API (/_loom/: reset, snapshots, clock, faults,
                       request journal) to requests from any address that send
                       "Authorization: Bearer KEY" (default: $LOOM_ADMIN_KEY; without
@@ -135,6 +145,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'allow-private-webhooks': { type: 'boolean' },
     'webhook-window': { type: 'string' },
     'webhook-retry-for': { type: 'string' },
+    schema: { type: 'string' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
   const port = values.port === '0' ? 0 : positiveIntegerFrom({ '--port': values.port, PORT: envPort() }, DEFAULT_PORT, MAX_PORT);
@@ -185,13 +196,21 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // The primary creates the authority before any worker starts, so they all load the same one.
   if (listen.interceptAuthorityDir && cluster.isPrimary) await openCertificateAuthority(listen.interceptAuthorityDir);
   const store = openStore(db);
+  // The primary applies the file; workers, running this same command line, serve what it applied.
+  if (values.schema !== undefined && cluster.isPrimary) await applySchemaFile(store, values.schema);
+  const declared = await explain(() => loadAppliedSchema(store));
+  if (declared) {
+    listen.schema = declared.schema;
+    listen.schemaUpdates = (use) => watchAppliedSchema(store, declared.applied.version, use);
+  }
   // A worker runs this same command line, and only serves: the primary seeded and reports.
   if (cluster.isWorker) return void (await serveRequests(store, listen));
-  const seeded = values['no-demo'] ? undefined : await seedDemo(store, redactPassword(db), { users: DEMO_USERS, seed: DEMO_SEED, now: startOfToday() });
+  // A database serving its own declared types gets no demo graph of the built-in ones.
+  const seeded = values['no-demo'] || declared ? undefined : await seedDemo(store, redactPassword(db), { users: DEMO_USERS, seed: DEMO_SEED, now: startOfToday() });
   const swept = sweepAtStart(store, listen.mediaDir);
   if (workers > 1) {
     // Built once here, without serving, so that every key the app makes is in the start state.
-    await (await buildApp({ store, mediaDir: listen.mediaDir, recordStart: true })).close();
+    await (await buildApp({ store, mediaDir: listen.mediaDir, recordStart: true, ...(listen.schema ? { schema: listen.schema } : {}) })).close();
     await startWorkers(workers);
   } else {
     const address = (await serveRequests(store, listen, true)).server.address();
@@ -206,7 +225,13 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const authority = await openCertificateAuthority(listen.interceptAuthorityDir);
     lines.push(`Intercepting ${INTERCEPTED_HOSTS.join(', ')}: HTTPS_PROXY=${base} NODE_EXTRA_CA_CERTS=${authority.certificatePath}`);
   }
-  if (demo) {
+  if (declared) {
+    const { applied } = declared;
+    lines.push(
+      `Schema "${applied.name}" (applied version ${applied.version}), app id ${applied.appId}`,
+      `A token for one of its ${declared.schema.principal} nodes: bin/loom token --db ${redactPassword(db)} --principal KEY --scopes ${declared.schema.allScopes().join(',')}`,
+    );
+  } else if (demo) {
     const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(listen.defaultVersion), tokenLifetime);
     const credentials = await store.getCredentials(demo.user.id);
     lines.push(
@@ -232,6 +257,13 @@ export async function serveCommand(argv: string[]): Promise<void> {
     await swept;
     await store.close();
   }
+}
+
+/** `--schema FILE`: applies the file as `loom schema apply` does (refusing to start on any problem), then serves it. */
+async function applySchemaFile(store: Store, file: string): Promise<void> {
+  const loaded = await explain(() => loadDeclaration(file));
+  const result = await explain(async () => applyDeclaration(store, loaded, (await sharedClock(store)).now()));
+  for (const change of result.changes) process.stderr.write(`${describeChange(change)}\n`);
 }
 
 /** Files changed this recently may belong to an upload another process is making. */
@@ -288,6 +320,9 @@ interface Listen {
   webhooks: Pick<WebhookSettings, 'allowPrivate' | 'windowMs' | 'retryFor'>;
   /** Where the intercepting proxy's authority lives; no proxy when absent. */
   interceptAuthorityDir: string | undefined;
+  /** The applied declaration's Schema, and the newer ones as they are applied; the built-in types when absent. */
+  schema?: Schema;
+  schemaUpdates?: (use: (schema: Schema) => void) => () => void;
 }
 
 async function serveRequests(store: Store, listen: Listen, recordStart = false, ephemeral?: { remove: () => void }): Promise<FastifyInstance> {
@@ -299,6 +334,8 @@ async function serveRequests(store: Store, listen: Listen, recordStart = false, 
     : undefined;
   const app = await buildApp({
     store,
+    ...(listen.schema ? { schema: listen.schema } : {}),
+    ...(listen.schemaUpdates ? { schemaUpdates: listen.schemaUpdates } : {}),
     mediaDir,
     allowPrivatePhotoUrls,
     recordStart,

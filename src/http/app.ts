@@ -37,6 +37,11 @@ import { MAX_FILES } from './uploads.js';
 export interface AppOptions {
   store: Store;
   schema?: Schema;
+  /**
+   * Hands the app each newer Schema to serve (a declaration applied while it runs); it takes
+   * effect between requests, each request keeping the one it started with. Returns the stop function.
+   */
+  schemaUpdates?: (use: (schema: Schema) => void) => () => void;
   /** Base of every absolute link Loom writes; the request's own host when absent. */
   publicUrl?: string;
   /** Host of profile links (`link` fields). */
@@ -219,6 +224,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
     app.addHook('onReady', async () => worker.start());
     app.addHook('onClose', async () => worker.stop());
+  }
+  if (options.schemaUpdates) {
+    const stop = options.schemaUpdates((schema) => {
+      settings.schema = schema;
+    });
+    app.addHook('onClose', async () => stop());
   }
   // Last: registering the routes may itself have stored keys the start state must hold.
   if (options.recordStart) await settings.control.markStart();
