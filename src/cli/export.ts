@@ -5,12 +5,15 @@ import { SERVER_KEY_SETTINGS } from '../auth/server-keys.js';
 import { envDb } from '../config.js';
 import { RECORD_KINDS, recordKey, TOKEN_KINDS, type RecordKey, type RecordKind, type StoreRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
-import { parseCommandArgs } from './args.js';
+import { appliedDataPlan, NoAppliedSchemaError } from '../declared/data/applied-plan.js';
+import { exportDataLines } from '../declared/data/export.js';
+import { parseCommandArgs, UsageError } from './args.js';
 import { openExistingStore } from './existing-store.js';
 import { endLine, headerLine } from './graph-file.js';
 import { createProgress } from './progress.js';
 
 export const exportHelp = `Usage: loom export [--db PATH|URL] [--tokens] [--secrets] [--keys] > graph.ndjson
+       loom export --data [--db PATH|URL] > data.ndjson
 
 Writes the whole graph of a database to standard output, one JSON record per line: objects
 with their ids, associations, counts, apps, grants, sign-in credentials and settings. "loom
@@ -18,8 +21,13 @@ import" loads the file into another database, SQLite or PostgreSQL. Export a dat
 writes to meanwhile, so the copy is one consistent moment. Without --secrets and --keys the
 file holds nothing that signs anyone in: the copy gets fresh app secrets and server keys.
 
+With --data, writes the own data of a database whose schema "loom schema apply" set up, in
+the format "loom import --data" reads: nodes by their keys and the edges a file may give
+(lists Loom derives are left out; passwords are stored hashed and are not written).
+
 Options:
   --db PATH|URL   SQLite file or postgres:// URL to read (default: $LOOM_DB or ./loom.db)
+  --data          write own data (node and edge lines) instead of the physical records
   --tokens        include access tokens (stored hashed), so issued tokens work on the copy,
                   and the records of revoked ones
   --secrets       include the apps' secrets, so app tokens and client secrets work on the copy
@@ -39,8 +47,13 @@ export async function exportCommand(argv: string[]): Promise<void> {
     tokens: { type: 'boolean' },
     secrets: { type: 'boolean' },
     keys: { type: 'boolean' },
+    data: { type: 'boolean' },
   });
   if (values.help) return void process.stdout.write(exportHelp);
+  if (values.data) {
+    if (values.tokens || values.secrets || values.keys) throw new UsageError('--data writes own data only; --tokens, --secrets and --keys go with the physical export');
+    return exportOwnData(values.db ?? envDb());
+  }
   const options = { tokens: values.tokens ?? false, secrets: values.secrets ?? false, keys: values.keys ?? false };
   if (options.keys || options.secrets) guardOutputFile();
   const store = openExistingStore(values.db ?? envDb());
@@ -63,6 +76,20 @@ function guardOutputFile(): void {
   process.stderr.write(
     'Warning: this export holds server keys or app secrets; whoever reads it can sign in as anyone. Keep it private and delete it after the import.\n',
   );
+}
+
+async function exportOwnData(db: string): Promise<void> {
+  const store = openExistingStore(db);
+  try {
+    const plan = await appliedDataPlan(store).catch((error: unknown) => {
+      throw error instanceof NoAppliedSchemaError ? new UsageError(error.message, { help: false }) : error;
+    });
+    await pipeline(Readable.from(exportDataLines(store, plan)), process.stdout, { end: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
+  } finally {
+    await store.close();
+  }
 }
 
 export interface ExportOptions {

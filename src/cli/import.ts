@@ -5,11 +5,14 @@ import { envDb } from '../config.js';
 import { openStore, redactPassword } from '../store/open-store.js';
 import { isEmptyStore, type StoreRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
-import { parseCommandArgs, UsageError } from './args.js';
+import { DEFAULT_MAX_PARKED } from '../declared/data/import.js';
+import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
+import { importDataFiles, summaryLine } from './import-data.js';
 import { isEndLine, readHeader, recordProblem } from './graph-file.js';
 import { createProgress } from './progress.js';
 
 export const importHelp = `Usage: loom import [--db PATH|URL] < graph.ndjson
+       loom import --data FILE.ndjson [--nodes TYPE=FILE.csv]... [--edges TYPE.EDGE=FILE.csv]... [--replace] [--db PATH|URL]
 
 Loads a graph written by "loom export" into an empty database, SQLite or PostgreSQL, keeping
 every id, so user ids, post ids and (when exported with --tokens) access tokens stay valid.
@@ -17,20 +20,51 @@ An app exported without its secret gets a fresh one ("loom app reset-secret ID" 
 one; export with --secrets to keep them), and a file without the server's keys leaves the copy
 to make fresh ones.
 
+With --data, --nodes or --edges, loads your own data instead, keyed by your own keys, into a
+database whose schema "loom schema apply" set up (the format: docs/own-data.md). A node whose
+key was imported before is updated in place; lists Loom derives and counts are rebuilt, never
+read from the file. A bad line is named with its file and number, and nothing of its batch
+of 1,000 lines is written.
+
 Options:
-  --db PATH|URL   SQLite file or postgres:// URL to fill (default: $LOOM_DB or ./loom.db)
-  -h, --help      show this help
+  --db PATH|URL          SQLite file or postgres:// URL to fill (default: $LOOM_DB or ./loom.db)
+  --data FILE            own data as NDJSON (node, edge and login lines)
+  --nodes TYPE=FILE      nodes of one type as CSV: a key column and field columns (repeatable)
+  --edges TYPE.EDGE=FILE one edge as CSV: from, to and time columns (repeatable)
+  --replace              a node imported before gets exactly the new line's fields
+  --max-parked N         lines that may wait for a key defined later in the file (default 100000)
+  -h, --help             show this help
 `;
 
 /** Records per transaction. */
 const BATCH = 20_000;
 
 export async function importCommand(argv: string[]): Promise<void> {
-  const { values } = parseCommandArgs(argv, { db: { type: 'string' } });
+  const { values } = parseCommandArgs(argv, {
+    db: { type: 'string' },
+    data: { type: 'string' },
+    nodes: { type: 'string', multiple: true },
+    edges: { type: 'string', multiple: true },
+    replace: { type: 'boolean' },
+    'max-parked': { type: 'string' },
+  });
   if (values.help) return void process.stdout.write(importHelp);
   const db = values.db ?? envDb();
+  const own = values.data !== undefined || values.nodes !== undefined || values.edges !== undefined;
+  if (!own && (values.replace || values['max-parked'] !== undefined)) throw new UsageError('--replace and --max-parked go with --data, --nodes or --edges');
   const store = openStore(db);
   try {
+    if (own) {
+      const summary = await importDataFiles(store, {
+        data: values.data,
+        nodes: values.nodes ?? [],
+        edges: values.edges ?? [],
+        replace: values.replace ?? false,
+        maxParked: positiveInteger('max-parked', values['max-parked'], DEFAULT_MAX_PARKED),
+      });
+      process.stdout.write(`Imported into ${redactPassword(db)}: ${summaryLine(summary)}\n`);
+      return;
+    }
     if (!(await isEmptyStore(store))) throw new UsageError(`${redactPassword(db)} is not empty; import into a new database`);
     const imported = await importGraph(store, process.stdin);
     process.stdout.write(`Imported ${imported.toLocaleString('en-US')} records into ${redactPassword(db)}\n`);

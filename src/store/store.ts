@@ -121,7 +121,10 @@ export type WriteOp =
   | { op: 'recordChange'; subject: IdOrRef; field: string; time: number; appId?: ObjectId }
   /** Adds `delta` (which may be negative) to the count `(id1, type)`: a declared sum kept beside an association count. */
   | { op: 'adjustCount'; type: string; id1: IdOrRef; delta: number }
-  /** Names the object by the team's own key within its object type (replacing what the key named before). */
+  /**
+   * Names the object by the team's own key within its object type (replacing what the key named
+   * before). Deleting the object drops its keys.
+   */
   | { op: 'setDeclaredKey'; type: string; key: string; id: IdOrRef };
 
 /** A declaration recorded by `loom schema apply`. */

@@ -100,6 +100,12 @@ export const statements = {
           credentials_gone AS (DELETE FROM credentials WHERE user_id = $1)
      DELETE FROM auth_codes WHERE user_id = $1`,
   ),
+  upsertDeclaredKeys: statement(
+    'upsertDeclaredKeys',
+    `INSERT INTO declared_keys (type, key, id) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+     ON CONFLICT (type, key) DO UPDATE SET id = excluded.id`,
+  ),
+  deleteKeysOf: statement('deleteKeysOf', 'DELETE FROM declared_keys WHERE id = ANY($1::bigint[])'),
   selectCount: statement('selectCount', 'SELECT count FROM counts WHERE id1 = $1 AND type = $2'),
   selectCounts: statement('selectCounts', 'SELECT id1, count FROM counts WHERE type = $1 AND id1 = ANY($2::bigint[])'),
   selectExisting: statement(
@@ -205,10 +211,6 @@ export const statements = {
      RETURNING ${SCHEMA_VERSION_COLUMNS}`,
   ),
   selectDeclaredIds: statement('selectDeclaredIds', 'SELECT key, id FROM declared_keys WHERE type = $1 AND key = ANY($2::text[])'),
-  upsertDeclaredKey: statement(
-    'upsertDeclaredKey',
-    'INSERT INTO declared_keys (type, key, id) VALUES ($1, $2, $3) ON CONFLICT (type, key) DO UPDATE SET id = excluded.id',
-  ),
   adjustCount: statement(
     'adjustCount',
     `INSERT INTO counts (id1, type, count) VALUES ($1, $2, $3)

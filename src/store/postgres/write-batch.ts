@@ -31,6 +31,13 @@ export async function applyOps(client: pg.ClientBase, ops: readonly WriteOp[]): 
       index = end;
       continue;
     }
+    if (op.op === 'setDeclaredKey') {
+      let end = index + 1;
+      while (end < ops.length && ops[end]!.op === 'setDeclaredKey') end += 1;
+      await setDeclaredKeys(client, ops, index, end, results);
+      index = end;
+      continue;
+    }
     switch (op.op) {
       case 'updateObject':
         results[index] = await updateObject(client, op.id, op.data, op.updatedTime);
@@ -76,10 +83,6 @@ export async function applyOps(client: pg.ClientBase, ops: readonly WriteOp[]): 
         break;
       case 'adjustCount':
         await run(client, statements.adjustCount, [resolveId(op.id1, index, results), op.type, op.delta]);
-        results[index] = true;
-        break;
-      case 'setDeclaredKey':
-        await run(client, statements.upsertDeclaredKey, [op.type, op.key, resolveId(op.id, index, results)]);
         results[index] = true;
         break;
       default:
@@ -154,6 +157,18 @@ async function updateObject(client: pg.ClientBase, id: ObjectId, changes: Record
   return true;
 }
 
+/** A stretch of setDeclaredKey ops as one statement, the last op naming a (type, key) winning. */
+async function setDeclaredKeys(client: pg.ClientBase, ops: readonly WriteOp[], start: number, end: number, results: Results): Promise<void> {
+  const latest = new Map<string, [string, string, ObjectId]>();
+  for (let index = start; index < end; index += 1) {
+    const op = ops[index] as Extract<WriteOp, { op: 'setDeclaredKey' }>;
+    latest.set(JSON.stringify([op.type, op.key]), [op.type, op.key, resolveId(op.id, index, results)]);
+    results[index] = true;
+  }
+  const rows = [...latest.values()];
+  await run(client, statements.upsertDeclaredKeys, [rows.map((row) => row[0]), rows.map((row) => row[1]), rows.map((row) => row[2])]);
+}
+
 /**
  * Deletes objects as deleteObject does one, all at once: the end state is the same as deleting
  * them one by one, since every association touching any of them goes and the other lists' counts
@@ -163,6 +178,7 @@ async function deleteObjects(client: pg.ClientBase, ids: readonly ObjectId[]): P
   // Outgoing first, so an association between two of them (or a self-association) is not
   // counted as removed from a list that is itself going.
   await run(client, statements.deleteOutgoing, [ids]);
+  await run(client, statements.deleteKeysOf, [ids]);
   const { rows } = await run<{ deleted: number }>(client, statements.deleteIncomingAndObjects, [ids]);
   return rows[0]!.deleted;
 }

@@ -629,6 +629,7 @@ export class SqliteStore implements Store {
     s.deleteCountsOf.run(id);
     for (const { id1, type, removed } of s.selectIncoming.all(id)) s.decrementCount.run(removed, id1, type);
     s.deleteIncoming.run(id);
+    s.deleteKeysOf.run(id);
     return s.deleteObject.run(id).changes > 0;
   }
 
@@ -685,6 +686,7 @@ function prepareStatements(db: Database.Database) {
     ),
     updateObject: db.prepare<[string, number, ObjectId]>('UPDATE objects SET data = ?, updated_time = ? WHERE id = ?'),
     deleteObject: db.prepare<[ObjectId]>('DELETE FROM objects WHERE id = ?'),
+    deleteKeysOf: db.prepare<[ObjectId]>('DELETE FROM declared_keys WHERE id = ?'),
     selectOwned: db.prepare<[ObjectId], { id: number }>('SELECT id FROM objects WHERE owner = ?'),
 
     insertAssociation: db.prepare<[ObjectId, string, ObjectId, number, string | null]>(
