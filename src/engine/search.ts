@@ -11,6 +11,7 @@ import { offsetPaging } from './offset-paging.js';
 import { renderNodes, type Json } from './render.js';
 import { visibleObjects } from './visibility.js';
 
+const UNSUPPORTED_GET = 'Unsupported get request. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api';
 /** Longest word the index is asked for; nobody types longer ones. */
 const MAX_WORD_LENGTH = 64;
 
@@ -22,10 +23,13 @@ const MAX_WORD_LENGTH = 64;
  */
 export async function answerSearch(context: ReadContext, params: Record<string, string>): Promise<Json> {
   const kind = searchType((params.type ?? '').trim().toLowerCase());
-  if (!kind) throw GraphError.invalidParameter('Unsupported search type');
+  // A type the service does not search (or none) got its bare "Unsupported get request"
+  // (jgorset/facepy#166; arsduo/koala#575 calls the answer to a missing type cryptic).
+  if (!kind) throw new GraphError(100, UNSUPPORTED_GET, { type: 'GraphMethodException' });
   if (kind.needsUser && context.viewer.userId === null) throw GraphError.permission('Must have a valid access_token to access this endpoint');
   const q = params.q;
-  if (q === undefined || q.trim() === '') throw GraphError.invalidParameter('The parameter q is required');
+  // Without q the service looked for a node and found none (arsduo/koala#256), as `/` does.
+  if (q === undefined || q.trim() === '') throw GraphError.invalidParameter('No node specified');
   const words = searchWords(q);
   const near = kind.near ? readNear(params) : undefined;
   const options = readEdgeOptions(params, context.limits);

@@ -8,7 +8,9 @@ export interface SearchTypeDef {
   /**
    * Only a person's token may search these; an app token gets `(#200) Must have a valid
    * access_token to access this endpoint` (restfb#823, justinlittman/fbarc#2). Pages and places
-   * were searchable with an app token (the v2.x search documentation's "Access Tokens").
+   * were searchable with an app token (the search documentation's "Access Tokens": "Searches
+   * across page and place objects requires an app access token"); place topics are taken to
+   * follow places.
    */
   needsUser: boolean;
   /** Takes `center=<latitude>,<longitude>` and `distance` (metres). */

@@ -146,11 +146,14 @@ describe('GET /search', () => {
     const missingQ = await search({ type: 'user' });
     assert.equal(missingQ.status, 400);
     assert.deepEqual([missingQ.body.error.code, missingQ.body.error.type], [100, 'OAuthException']);
-    assert.match(missingQ.body.error.message, /^\(#100\) The parameter q is required/);
+    assert.equal(missingQ.body.error.message, '(#100) No node specified');
     for (const type of ['post', 'bogus', '']) {
       const unknown = await search({ q: 'alice', type });
       assert.equal(unknown.status, 400, type);
-      assert.deepEqual([unknown.body.error.code, unknown.body.error.message], [100, '(#100) Unsupported search type']);
+      assert.deepEqual(Object.keys(unknown.body.error), ['message', 'type', 'code', 'fbtrace_id']);
+      assert.deepEqual([unknown.body.error.code, unknown.body.error.type, unknown.body.error.message], [
+        100, 'GraphMethodException', 'Unsupported get request. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api',
+      ]);
     }
     // People, events and groups need a person's token; an app's is refused.
     for (const type of ['user', 'event', 'group']) {

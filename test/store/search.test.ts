@@ -72,6 +72,8 @@ describe('full-text search in the store', () => {
     const near = await create(store, 'page', { name: 'Pier Bakery', location: { latitude: 37.7749, longitude: -122.4194 } });
     const far = await create(store, 'page', { name: 'Pier Diner', location: { latitude: 37.8049, longitude: -122.4194 } });
     await create(store, 'page', { name: 'Pier Fans' });
+    // A position that is not a number is no position, and never fails the write.
+    await create(store, 'page', { name: 'Pier Rumours', location: { latitude: 'north', longitude: { east: true } } });
     assert.deepEqual(ids(await store.search({ type: 'page', words: ['pier'], limit: 10, located: true })), [near, far]);
     // About 3.3 km apart: 1 km keeps the near one only, 5 km both.
     const centre = { latitude: 37.775, longitude: -122.4195 };

@@ -290,11 +290,14 @@ export const migrations: readonly Migration[] = [
       CREATE FUNCTION search_document(object objects) RETURNS TABLE (
         id bigint, kind text, latitude double precision, longitude double precision, document tsvector
       ) LANGUAGE sql STABLE AS $$
+        -- A position that is not a number is no position: it never fails the object's write.
         SELECT object.id, object.type,
-          (SELECT (object.data #>> string_to_array(f.key, '.'))::double precision FROM search_fields f
-            WHERE f.type = object.type AND f.role = 'latitude'),
-          (SELECT (object.data #>> string_to_array(f.key, '.'))::double precision FROM search_fields f
-            WHERE f.type = object.type AND f.role = 'longitude'),
+          (SELECT CASE WHEN json_typeof(object.data #> string_to_array(f.key, '.')) = 'number'
+                  THEN (object.data #>> string_to_array(f.key, '.'))::double precision END
+             FROM search_fields f WHERE f.type = object.type AND f.role = 'latitude'),
+          (SELECT CASE WHEN json_typeof(object.data #> string_to_array(f.key, '.')) = 'number'
+                  THEN (object.data #>> string_to_array(f.key, '.'))::double precision END
+             FROM search_fields f WHERE f.type = object.type AND f.role = 'longitude'),
           to_tsvector('simple', coalesce((SELECT string_agg(object.data #>> string_to_array(f.key, '.'), ' ' ORDER BY f.position)
             FROM search_fields f WHERE f.type = object.type AND f.role = 'text'), ''))
         WHERE EXISTS (SELECT 1 FROM search_fields f WHERE f.type = object.type)

@@ -268,11 +268,14 @@ export const migrations: readonly Migration[] = [
         PRIMARY KEY (type, role, position)
       ) WITHOUT ROWID;
 
-      -- What each object of a declared type puts in the index.
+      -- What each object of a declared type puts in the index. A position that is not a number
+      -- is no position.
       CREATE VIEW search_documents AS
         SELECT o.id, o.type,
-          (SELECT json_extract(o.data, '$.' || f.key) FROM search_fields f WHERE f.type = o.type AND f.role = 'latitude') AS latitude,
-          (SELECT json_extract(o.data, '$.' || f.key) FROM search_fields f WHERE f.type = o.type AND f.role = 'longitude') AS longitude,
+          (SELECT json_extract(o.data, '$.' || f.key) FROM search_fields f
+            WHERE f.type = o.type AND f.role = 'latitude' AND json_type(o.data, '$.' || f.key) IN ('integer', 'real')) AS latitude,
+          (SELECT json_extract(o.data, '$.' || f.key) FROM search_fields f
+            WHERE f.type = o.type AND f.role = 'longitude' AND json_type(o.data, '$.' || f.key) IN ('integer', 'real')) AS longitude,
           (SELECT group_concat(value, ' ') FROM (
              SELECT json_extract(o.data, '$.' || f.key) AS value FROM search_fields f
               WHERE f.type = o.type AND f.role = 'text' ORDER BY f.position)) AS body
