@@ -65,4 +65,5 @@ export const eventType: NodeTypeDef = {
     { name: 'picture', target: 'photo', special: 'picture',
       description: "The event's picture." },
   ],
+  search: { as: [{ type: 'event' }], fields: ['name'] },
 };

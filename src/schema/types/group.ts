@@ -52,4 +52,5 @@ export const groupType: NodeTypeDef = {
     { name: 'videos', target: 'video', assoc: 'videos', post: uploadVideoTo('members'),
       description: 'Videos shared in the group; members may add to them.' },
   ],
+  search: { as: [{ type: 'group' }], fields: ['name'] },
 };
