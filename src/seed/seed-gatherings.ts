@@ -65,8 +65,9 @@ async function writeEvents(random: Random, context: SeedContext): Promise<{ ids:
     const person = people[host] as Person;
     const city = CITIES[person.location] as City;
     const created = now - random.int(10 * DAY, 120 * DAY);
-    // Some events are over, most are still to come.
-    const start = Math.floor((now + random.int(-60 * DAY, 90 * DAY)) / HOUR) * HOUR;
+    // Some events are over, most are still to come; all start between 10:00 and 21:00 local time.
+    const day = Math.floor((now + random.int(-60 * DAY, 90 * DAY)) / DAY) * DAY;
+    const start = day + (random.int(10, 21) - city.timezone) * HOUR;
     const data: Record<string, unknown> = {
       name: random.pick(EVENT_NAMES),
       description: random.pick(EVENT_DESCRIPTIONS),

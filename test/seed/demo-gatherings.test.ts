@@ -40,6 +40,8 @@ describe('events, groups and videos of the demo graph', () => {
       assert.ok(events.data.length > 0, `events she ${type}`);
       for (const event of events.data) {
         assert.match(event.start_time, /^\d{4}-\d{2}-\d{2}T\d{2}:00:00[+-]\d{4}$/);
+        const hour = Number(event.start_time.slice(11, 13));
+        assert.ok(hour >= 10 && hour <= 21, `a local start at ${event.start_time}`);
         assert.ok(event.attending_count >= 1, 'the host attends');
       }
     }
