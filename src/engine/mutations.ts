@@ -1,6 +1,6 @@
 import { rules, type BooleanResult } from '../schema/versions.js';
 import { GraphError } from '../errors.js';
-import { fetchImage, tooLarge } from '../media/fetch-image.js';
+import { fetchUpload, tooLarge, VIDEO_UPLOAD } from '../media/fetch-image.js';
 import { inspectImage, type ImageInfo } from '../media/image-check.js';
 import { inspectVideo, type VideoInfo } from '../media/video-check.js';
 import type { EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
@@ -181,7 +181,7 @@ interface ReceivedImage extends ImageInfo {
 async function receiveImage(context: ReadContext, upload: Buffer | undefined, url: unknown): Promise<ReceivedImage> {
   const { store, maxBytes } = context.media;
   let bytes = upload;
-  if (bytes === undefined && typeof url === 'string') bytes = await fetchImage(url, context.media);
+  if (bytes === undefined && typeof url === 'string') bytes = await fetchUpload(url, context.media);
   if (bytes === undefined) throw new GraphError(324, '(#324) Requires upload file: send the image as a file part or give its url');
   if (bytes.length > maxBytes) throw tooLarge(maxBytes);
   const info = inspectImage(bytes);
@@ -210,7 +210,7 @@ interface ReceivedVideo extends VideoInfo {
 async function receiveVideo(context: ReadContext, upload: Buffer | undefined, url: unknown): Promise<ReceivedVideo> {
   const { store, maxVideoBytes } = context.media;
   let bytes = upload;
-  if (bytes === undefined && typeof url === 'string') bytes = await fetchImage(url, { ...context.media, maxBytes: maxVideoBytes });
+  if (bytes === undefined && typeof url === 'string') bytes = await fetchUpload(url, { ...context.media, maxBytes: maxVideoBytes }, VIDEO_UPLOAD);
   if (bytes === undefined) throw GraphError.invalidParameter('Requires upload file: send the video as a file part or give its file_url');
   if (bytes.length > maxVideoBytes) throw tooLarge(maxVideoBytes);
   const info = inspectVideo(bytes);

@@ -129,6 +129,10 @@ describe('videos over HTTP', () => {
     assert.match(missing.body.error.message, /Requires upload file/);
     const gone = await upload('/v2.4/me/videos', undefined, { file_url: `${fileUrl}/missing.webm` });
     assert.equal(gone.status, 400);
+    assert.equal(gone.body.error.code, 389);
+    assert.match(gone.body.error.message, /Unable to fetch video file from URL: .* answered with status 404/);
+    const notHttp = await upload('/v2.4/me/videos', undefined, { file_url: 'file:///etc/passwd' });
+    assert.match(notHttp.body.error.message, /The parameter file_url must be an absolute http or https address/);
 
     const small = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), maxVideoBytes: 200 });
     try {
