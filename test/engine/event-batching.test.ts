@@ -86,4 +86,18 @@ describe('batched execution across events, guests and walls', () => {
     // the likes' counts and the viewer's own likes, and the request's token and shared state.
     assert.deepEqual(all.calls, ['authVersion', 'getCounts', 'getExisting', 'getGrants', 'getObjects', ...Array(4).fill('getPagesWithObjects'), 'getSetting']);
   });
+
+  it('answers groups and videos nested three deep with the same calls for many items as for one', async () => {
+    const groups = 'groups{name,members.limit(3){name},feed.limit(2){message,likes.summary(true)}}';
+    const many = await storeCalls(groups);
+    assert.deepEqual(many.body.groups.data[0].members.data.length, 3);
+    const few = await storeCalls(groups.replace('limit(3)', 'limit(1)').replace('limit(2)', 'limit(1)'));
+    assert.deepEqual(many.calls, few.calls);
+    assert.equal(many.calls.filter((call) => call === 'getPagesWithObjects').length, 4);
+
+    const videos = 'videos{title,likes.summary(true){name},comments{message}}';
+    const tagged = await storeCalls(videos);
+    assert.equal(tagged.body.videos.data.length, 1);
+    assert.equal(tagged.calls.filter((call) => call === 'getPagesWithObjects').length, 3, 'videos, then their likes and comments side by side');
+  });
 });
