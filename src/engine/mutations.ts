@@ -1,8 +1,5 @@
 import { rules, type BooleanResult } from '../schema/versions.js';
 import { GraphError } from '../errors.js';
-import { fetchUpload, tooLarge, VIDEO_UPLOAD } from '../media/fetch-image.js';
-import { inspectImage, type ImageInfo } from '../media/image-check.js';
-import { inspectVideo, type VideoInfo } from '../media/video-check.js';
 import type { EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
 import { mediaKeyOf } from '../schema/media.js';
 import { ALWAYS_GRANTED } from '../schema/permissions.js';
@@ -12,6 +9,7 @@ import { requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
 import { externalId, loadRoot } from './node-ids.js';
 import { readNode } from './read.js';
+import { receiveImage, receiveVideo } from './received-files.js';
 import { followedId } from './visibility.js';
 import type { Json } from './render.js';
 import { updateAppSettings } from './app-settings.js';
@@ -173,21 +171,6 @@ async function writePost(
   }
 }
 
-interface ReceivedImage extends ImageInfo {
-  key: string;
-}
-
-/** The image of an upload, from the file part or the `url` parameter, checked and durably stored. */
-async function receiveImage(context: ReadContext, upload: Buffer | undefined, url: unknown): Promise<ReceivedImage> {
-  const { store, maxBytes } = context.media;
-  let bytes = upload;
-  if (bytes === undefined && typeof url === 'string') bytes = await fetchUpload(url, context.media);
-  if (bytes === undefined) throw new GraphError(324, '(#324) Requires upload file: send the image as a file part or give its url');
-  if (bytes.length > maxBytes) throw tooLarge(maxBytes);
-  const info = inspectImage(bytes);
-  return { ...info, key: await store.stage(bytes) };
-}
-
 async function checkAllowed(context: ReadContext, post: EdgePost, object: StoredObject, viewer: ObjectId): Promise<void> {
   if (post.allowed === undefined) return;
   if (post.allowed === 'members') {
@@ -200,21 +183,6 @@ async function checkAllowed(context: ReadContext, post: EdgePost, object: Stored
   throw GraphError.permission(
     post.allowed === 'friends' ? 'Posting on this wall requires being friends with its owner' : 'Only the owner may add to this',
   );
-}
-
-interface ReceivedVideo extends VideoInfo {
-  key: string;
-}
-
-/** The video of an upload, from the file part or the `file_url` parameter, checked and durably stored. */
-async function receiveVideo(context: ReadContext, upload: Buffer | undefined, url: unknown): Promise<ReceivedVideo> {
-  const { store, maxVideoBytes } = context.media;
-  let bytes = upload;
-  if (bytes === undefined && typeof url === 'string') bytes = await fetchUpload(url, { ...context.media, maxBytes: maxVideoBytes }, VIDEO_UPLOAD);
-  if (bytes === undefined) throw GraphError.invalidParameter('Requires upload file: send the video as a file part or give its file_url');
-  if (bytes.length > maxVideoBytes) throw tooLarge(maxVideoBytes);
-  const info = inspectVideo(bytes);
-  return { ...info, key: await store.stage(bytes) };
 }
 
 function isTrue(value: unknown): boolean {
