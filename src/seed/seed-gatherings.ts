@@ -135,8 +135,8 @@ async function writeGroups(random: Random, context: SeedContext, events: readonl
   const names = random.shuffle([...GROUP_NAMES]);
   const groups: Array<{ id: ObjectId; admin: number; privacy: string; created: number }> = [];
   for (let index = 0; index < count; index++) {
-    // The demo user runs the first two groups.
-    const admin = index < 2 || people.length === 1 ? 0 : random.int(0, people.length - 1);
+    // The demo user runs the first two groups, and no other.
+    const admin = index < 2 || people.length === 1 ? 0 : random.int(1, people.length - 1);
     const created = now - random.int(60 * DAY, 700 * DAY);
     const privacy = random.chance(0.75) ? 'OPEN' : 'CLOSED';
     const data: Record<string, unknown> = {
