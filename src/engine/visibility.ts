@@ -4,8 +4,8 @@ import type { NodeTypeDef } from '../schema/definition.js';
 import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 
-/** Who may see an object; `followed`: whoever may see the object it follows. */
-type Audience = 'everyone' | 'friends' | 'owner' | 'followed';
+/** Who may see an object; `followed`: whoever may see the object it follows; `members`: those its type's members association lists. */
+type Audience = 'everyone' | 'friends' | 'owner' | 'followed' | 'members';
 
 /**
  * How many objects deep following may go (a reply stored before threads were, via its comment,
@@ -15,7 +15,10 @@ const MAX_FOLLOW_DEPTH = 3;
 
 function audienceOf(type: NodeTypeDef | undefined, object: StoredObject): Audience {
   if (!type || type.visibility === 'public') return 'everyone';
-  if (typeof type.visibility === 'object') return 'followed';
+  if (typeof type.visibility === 'object') {
+    if ('follows' in type.visibility) return 'followed';
+    return type.visibility.open.includes(String(object.data[type.visibility.word])) ? 'everyone' : 'members';
+  }
   if (type.visibility === 'privacyWord') {
     switch (object.data.privacy) {
       case 'everyone':
@@ -39,7 +42,7 @@ function audienceOf(type: NodeTypeDef | undefined, object: StoredObject): Audien
 
 /** The id of the object whose visibility this one follows (a comment's thread), if its type follows one. */
 export function followedId(type: NodeTypeDef, object: StoredObject): number | undefined {
-  if (typeof type.visibility !== 'object') return undefined;
+  if (typeof type.visibility !== 'object' || !('follows' in type.visibility)) return undefined;
   for (const key of type.visibility.follows) {
     const value = object.data[key];
     if (typeof value === 'number') return value;
@@ -68,9 +71,15 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
   const needsFriendship = new Set<number>();
   const needsAppUse = new Set<number>();
   const follows = new Map<number, number>();
+  /** Per members association, the (node, viewer) pairs to look up. */
+  const membership = new Map<string, Array<readonly [number, number]>>();
   const audiences = objects.map((object, index) => {
     const type = context.schema.type(object.type);
     const audience = audienceOf(type, object);
+    if (audience === 'members' && viewerId !== null && typeof type?.visibility === 'object' && 'members' in type.visibility) {
+      const assoc = type.visibility.members;
+      membership.set(assoc, [...(membership.get(assoc) ?? []), [object.id, viewerId] as const]);
+    }
     if (audience === 'followed') {
       const followed = followedId(type!, object);
       if (followed !== undefined) follows.set(index, followed);
@@ -82,12 +91,13 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
     if (person !== null && person !== viewerId) needsAppUse.add(person);
     return audience;
   });
-  const [friendships, appUsers, visibleFollowed] = await Promise.all([
+  const [friendships, appUsers, visibleFollowed, members] = await Promise.all([
     viewerId === null || needsFriendship.size === 0
       ? new Set<string>()
       : context.store.getExisting('friends', [...needsFriendship].map((owner) => [viewerId, owner] as const)),
     appUsersAmong(context, needsAppUse),
     visibleIds(context, [...new Set(follows.values())], depth + 1),
+    membersAmong(context, membership),
   ]);
   return objects.filter((object, index) => {
     const person = personOf(object, people);
@@ -95,6 +105,7 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
     const audience = audiences[index];
     if (audience === 'everyone') return true;
     if (audience === 'followed') return follows.has(index) && visibleFollowed.has(follows.get(index)!);
+    if (audience === 'members') return viewerId !== null && members.has(`${object.id}:${viewerId}`);
     if (viewerId === null || object.owner === null) return false;
     if (object.owner === viewerId) return true;
     return audience === 'friends' && friendships.has(`${viewerId}:${object.owner}`);
@@ -120,4 +131,10 @@ async function visibleIds(context: ReadContext, ids: readonly number[], depth: n
   const loaded = await context.store.getObjects(ids);
   const visible = await visibleAt(context, [...loaded.values()], depth, false);
   return new Set(visible.map((object) => object.id));
+}
+
+/** Which (node, viewer) pairs the nodes' members associations hold: one lookup per association type, side by side. */
+async function membersAmong(context: ReadContext, membership: ReadonlyMap<string, Array<readonly [number, number]>>): Promise<Set<string>> {
+  const found = await Promise.all([...membership].map(([assoc, pairs]) => context.store.getExisting(assoc, pairs)));
+  return new Set(found.flatMap((pairs) => [...pairs]));
 }

@@ -133,7 +133,12 @@ export type Visibility =
    * holds an id (a comment follows the post or photo its conversation hangs under). Hidden from
    * everyone once that node is gone.
    */
-  | { follows: readonly string[] };
+  | { follows: readonly string[] }
+  /**
+   * Seen by anyone while `data[word]` is one of `open` (an OPEN event or group), else only by the
+   * people the `members` association lists from the node (its guests, its members).
+   */
+  | { word: string; open: readonly string[]; members: string };
 
 /** How the node's id is shown. */
 export type IdForm =

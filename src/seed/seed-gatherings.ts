@@ -76,8 +76,8 @@ async function writeEvents(random: Random, context: SeedContext): Promise<{ ids:
       timezone: TIME_ZONES[city.timezone] ?? 'UTC',
       place: placeOf(random, city),
       owner: userIds[host],
-      // Loom shows every event to anyone, so the demo graph holds only open ones.
-      privacy: 'OPEN',
+      // Most events are open; the others are seen by their guests only.
+      privacy: random.chance(0.8) ? 'OPEN' : random.pick(['FRIENDS', 'SECRET']),
       is_canceled: random.chance(0.05),
     };
     const event = buffer.create({ type: 'event', owner: null, createdTime: created, updatedTime: created, data }, (id) => ids.push(id));
@@ -138,7 +138,8 @@ async function writeGroups(random: Random, context: SeedContext, events: readonl
     // The demo user runs the first two groups, and no other.
     const admin = index < 2 || people.length === 1 ? 0 : random.int(1, people.length - 1);
     const created = now - random.int(60 * DAY, 700 * DAY);
-    const privacy = random.chance(0.75) ? 'OPEN' : 'CLOSED';
+    const roll = random.next();
+    const privacy = roll < 0.65 ? 'OPEN' : roll < 0.9 ? 'CLOSED' : 'SECRET';
     const data: Record<string, unknown> = {
       name: `${names[index % names.length]}${index >= names.length ? ` ${Math.floor(index / names.length) + 1}` : ''}`,
       description: random.pick(GROUP_DESCRIPTIONS),

@@ -136,6 +136,24 @@ describe('events over HTTP', () => {
     assert.deepEqual(await counts(), { attending_count: 0, maybe_count: 1, declined_count: 0, id: concert });
   });
 
+  it('shows an event that is not open only to those invited', async () => {
+    const bob = await fixture.tokenFor(fixture.users.bob, ['public_profile', 'user_events']);
+    const dave = await fixture.tokenFor(fixture.users.dave, ['public_profile', 'user_events']);
+    const surprise = String(graph.events.surprise);
+    const hidden = await server.get(`/v2.4/${surprise}`, { access_token: token, fields: 'name' });
+    assert.equal(hidden.status, 400, hidden.text);
+    assert.equal(hidden.body.error.code, 100);
+    assert.deepEqual((await server.get(`/v2.4/${surprise}`, { access_token: bob, fields: 'name,privacy' })).body, { name: 'Surprise', privacy: 'SECRET', id: surprise });
+    const refused = await server.form(`/v2.4/${surprise}/attending`, { access_token: token });
+    assert.equal(refused.status, 400, 'nobody answers an invitation they cannot see');
+
+    const barbecue = String(graph.events.barbecue);
+    assert.deepEqual((await server.get(`/v2.4/${barbecue}`, { access_token: token, fields: 'name' })).body, { name: 'Barbecue', id: barbecue }, 'alice is invited');
+    assert.equal((await server.get(`/v2.4/${barbecue}`, { access_token: dave, fields: 'name' })).status, 400, 'dave is not');
+    const bobs = await server.get('/v2.4/me/events', { access_token: bob, fields: 'name', limit: '10' });
+    assert.deepEqual(bobs.body.data.map((event: any) => event.name), ['Barbecue', 'Surprise', 'Picnic', 'Loom party']);
+  });
+
   it('describes the Event node with metadata=1', async () => {
     const read = await server.get(`/v2.4/${graph.events.party}`, { access_token: token, metadata: '1' });
     assert.equal(read.body.metadata.type, 'event');
