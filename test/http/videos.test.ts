@@ -18,6 +18,8 @@ describe('video containers', () => {
     assert.deepEqual(inspectVideo(quickTimeBytes()), { contentType: 'video/quicktime' });
     assert.deepEqual(inspectVideo(webmBytes({ seconds: 4.2 })), { contentType: 'video/webm', length: 4.2 });
     assert.deepEqual(inspectVideo(webmBytes()), { contentType: 'video/webm' });
+    assert.deepEqual(inspectVideo(webmBytes({ seconds: 61.5, live: true })), { contentType: 'video/webm', length: 61.5 });
+    assert.deepEqual(inspectVideo(mp4Bytes({ seconds: 30, largeMdat: true })), { contentType: 'video/mp4', length: 30 });
     for (const bytes of [pngBytes(2, 2), Buffer.from('not a video'), Buffer.alloc(0), mp4Bytes().subarray(0, 6)]) {
       assert.throws(() => inspectVideo(bytes), (error: any) => error.code === 352);
     }
