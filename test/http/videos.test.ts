@@ -122,6 +122,19 @@ describe('videos over HTTP', () => {
     assert.ok(bytes.equals(hosted));
   });
 
+  it('uploads a video inside a batch, from its attached file', async () => {
+    const form = new FormData();
+    form.append('access_token', token);
+    form.append('batch', JSON.stringify([{ method: 'POST', relative_url: 'me/videos?fields=title,length', attached_files: 'clip', body: 'title=Batched' }]));
+    form.append('clip', new Blob([new Uint8Array(webmBytes({ seconds: 3, seed: 6 }))], { type: 'video/webm' }), 'clip.webm');
+    const reply = await server.fetch(`${server.url}/v2.4/`, { method: 'POST', body: form });
+    assert.equal(reply.status, 200, reply.text);
+    const [item] = reply.body;
+    assert.equal(item.code, 200, JSON.stringify(item));
+    const body = JSON.parse(item.body);
+    assert.deepEqual({ title: body.title, length: body.length }, { title: 'Batched', length: 3 });
+  });
+
   it('refuses other files, missing files and files past the configured limit, and a token without publish_actions', async () => {
     const image = await upload('/v2.4/me/videos', pngBytes(4, 4));
     assert.equal(image.status, 400);
