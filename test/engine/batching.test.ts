@@ -1,25 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Store } from '../../src/store/store.js';
+import { countingStore } from '../helpers/counting-store.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { Clock } from '../../src/control/clock.js';
-
-/** Counts calls into a real store, passing every call through untouched. */
-function countingStore(store: Store): { store: Store; calls: string[] } {
-  const calls: string[] = [];
-  const counted = new Proxy(store, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls.push(String(property));
-        return value.apply(target, args);
-      };
-    },
-  });
-  return { store: counted, calls };
-}
 
 describe('batched execution', () => {
   let fixture: Fixture;

@@ -1,28 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Store, WriteOp } from '../../src/store/store.js';
+import type { WriteOp } from '../../src/store/store.js';
+import { countingStore } from '../helpers/counting-store.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { addMediaGraph, type MediaGraph } from '../helpers/media-graph.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { Clock } from '../../src/control/clock.js';
 
-/** Counts calls into a real store, passing every call through untouched. */
-function countingStore(store: Store): { store: Store; calls: string[] } {
-  const calls: string[] = [];
-  const counted = new Proxy(store, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls.push(String(property));
-        return value.apply(target, args);
-      };
-    },
-  });
-  return { store: counted, calls };
-}
-
-/** The query of the acceptance: three levels across events, their guests, their walls and the likes there. */
+/** Three levels across events, their guests, their walls and the likes there. */
 const QUERY = 'events{name,attending.limit(3){name},feed.limit(2){message,likes.summary(true)}}';
 
 describe('batched execution across events, guests and walls', () => {
