@@ -47,9 +47,7 @@ describe('events, groups and videos of the demo graph', () => {
     }
     const created = await read('me/events', { type: 'created', fields: 'attending.limit(5){name},invited.limit(0).summary(true),feed{message,from}' });
     assert.ok(created.data.some((event: any) => event.invited.summary.total_count > 1), 'her events have guests');
-    const all = await read('me/events', { fields: 'feed{message}', limit: '100' });
     assert.ok(result.counts.events! >= 6);
-    assert.ok(all.data.length > 0);
   });
 
   it('gives the demo user groups she runs, with members and posts, and one she only belongs to', async () => {
