@@ -51,7 +51,11 @@ export async function loadEdge(
     loadPages(context, edge, listing, parents, options),
     wantsSummary ? loadSummaries(context, edge, listing, parents) : undefined,
   ]);
-  const itemOf = await renderEdgeItems(context, edge, [...pages.values()].flatMap((page) => page.rows), request.children, objects);
+  const itemField = edge.byType?.itemField;
+  const children = itemField ? withoutItemField(request.children, itemField.name) : request.children;
+  const rendered = await renderEdgeItems(context, edge, [...pages.values()].flatMap((page) => page.rows), children, objects);
+  const itemValue = itemField && listing.type !== undefined && wantsItemField(request.children, itemField.name) ? itemField.values[listing.type] : undefined;
+  const itemOf = itemValue === undefined ? rendered : (row: Association) => withField(rendered(row), itemField!.name, itemValue);
 
   for (const parent of parents) {
     const page = pages.get(parent.id) ?? { rows: [], more: false };
@@ -72,6 +76,21 @@ export async function loadEdge(
 function unemulatedAnswer(answer: UnemulatedAnswer, parents: readonly StoredObject[], nested: boolean): Map<number, Json | undefined> {
   if (answer.kind === 'error') throw new GraphError(answer.code, answer.message, { type: answer.type, status: answer.status });
   return new Map(parents.map((parent) => [parent.id, nested ? undefined : { data: [] }]));
+}
+
+/** The selection without the item field, which is no field of the items' type; only `id` when it named nothing else. */
+function withoutItemField(children: Selection[] | undefined, name: string): Selection[] | undefined {
+  if (!children || children.length === 0) return children;
+  const rest = children.filter((selection) => selection.name !== name);
+  return rest.length > 0 ? rest : [{ name: 'id', modifiers: {}, position: 0 }];
+}
+
+function wantsItemField(children: Selection[] | undefined, name: string): boolean {
+  return !children || children.length === 0 || children.some((selection) => selection.name === name);
+}
+
+function withField(item: Json | undefined, name: string, value: string): Json | undefined {
+  return item === undefined ? undefined : { ...item, [name]: value };
 }
 
 interface Page {

@@ -8,10 +8,16 @@ export interface Listing {
   order: 'newest' | 'oldest';
   /** The order as the summary names it; only for edges that take `order`. */
   orderName?: EdgeOrder;
+  /** The list a `byType` edge reads, by its `type` name. */
+  type?: string;
 }
 
 export function listingOf(edge: EdgeDef, options: EdgeOptions): Listing {
-  const assoc = edge.byType ? typedAssoc(edge.byType, options.type) : options.filter === 'stream' && edge.streamAssoc ? edge.streamAssoc : edge.assoc;
+  if (edge.byType) {
+    const type = options.type ?? edge.byType.default;
+    return { assoc: typedAssoc(edge.byType, type), order: 'newest', type };
+  }
+  const assoc = options.filter === 'stream' && edge.streamAssoc ? edge.streamAssoc : edge.assoc;
   if (!edge.ordered) return { assoc, order: 'newest' };
   const orderName = options.order ?? edge.defaultOrder ?? 'chronological';
   // Loom has no relevance ranking; a ranked conversation reads in the order it was written.
@@ -19,8 +25,8 @@ export function listingOf(edge: EdgeDef, options: EdgeOptions): Listing {
 }
 
 /** The association list a `type` names; a type the edge does not know is the client's mistake. */
-function typedAssoc(byType: NonNullable<EdgeDef['byType']>, type: string | undefined): string {
-  const assoc = byType.assocs[type ?? byType.default];
+function typedAssoc(byType: NonNullable<EdgeDef['byType']>, type: string): string {
+  const assoc = Object.hasOwn(byType.assocs, type) ? byType.assocs[type] : undefined;
   if (assoc === undefined) {
     throw GraphError.invalidParameter(`type must be one of the following values: ${Object.keys(byType.assocs).join(', ')}`);
   }

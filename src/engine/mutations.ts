@@ -1,8 +1,5 @@
 import { rules, type BooleanResult } from '../schema/versions.js';
 import { GraphError } from '../errors.js';
-import { fetchImage, tooLarge } from '../media/fetch-image.js';
-import { inspectImage, type ImageInfo } from '../media/image-check.js';
-import { inspectVideo, type VideoInfo } from '../media/video-check.js';
 import type { AccessRule, EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
 import { mediaKeyOf } from '../schema/media.js';
 import { actingScope, ALWAYS_GRANTED } from '../schema/permissions.js';
@@ -15,6 +12,7 @@ import { readNode } from './read.js';
 import { followedId, visibleIds } from './visibility.js';
 import { passingRule } from './access-rules.js';
 import { counterChangeOps, counterOps } from './counters.js';
+import { receiveImage, receiveVideo } from './received-files.js';
 import type { Json } from './render.js';
 import { updateAppSettings } from './app-settings.js';
 import { deleteTestUser, prepareTestUser, updateTestUser } from './test-users.js';
@@ -187,21 +185,6 @@ async function writePost(
   }
 }
 
-interface ReceivedImage extends ImageInfo {
-  key: string;
-}
-
-/** The image of an upload, from the file part or the `url` parameter, checked and durably stored. */
-async function receiveImage(context: ReadContext, upload: Buffer | undefined, url: unknown): Promise<ReceivedImage> {
-  const { store, maxBytes } = context.media;
-  let bytes = upload;
-  if (bytes === undefined && typeof url === 'string') bytes = await fetchImage(url, context.media);
-  if (bytes === undefined) throw new GraphError(324, '(#324) Requires upload file: send the image as a file part or give its url');
-  if (bytes.length > maxBytes) throw tooLarge(maxBytes);
-  const info = inspectImage(bytes);
-  return { ...info, key: await store.stage(bytes) };
-}
-
 async function checkAllowed(context: ReadContext, post: EdgePost, object: StoredObject, viewer: ObjectId): Promise<void> {
   if (post.allow) return requireRule(context, post.allow, object, 'You may not write here');
   if (post.allowed === undefined) return;
@@ -215,21 +198,6 @@ async function checkAllowed(context: ReadContext, post: EdgePost, object: Stored
   throw GraphError.permission(
     post.allowed === 'friends' ? 'Posting on this wall requires being friends with its owner' : 'Only the owner may add to this',
   );
-}
-
-interface ReceivedVideo extends VideoInfo {
-  key: string;
-}
-
-/** The video of an upload, from the file part or the `file_url` parameter, checked and durably stored. */
-async function receiveVideo(context: ReadContext, upload: Buffer | undefined, url: unknown): Promise<ReceivedVideo> {
-  const { store, maxVideoBytes } = context.media;
-  let bytes = upload;
-  if (bytes === undefined && typeof url === 'string') bytes = await fetchImage(url, { ...context.media, maxBytes: maxVideoBytes });
-  if (bytes === undefined) throw GraphError.invalidParameter('Requires upload file: send the video as a file part or give its file_url');
-  if (bytes.length > maxVideoBytes) throw tooLarge(maxVideoBytes);
-  const info = inspectVideo(bytes);
-  return { ...info, key: await store.stage(bytes) };
 }
 
 function isTrue(value: unknown): boolean {

@@ -6,8 +6,11 @@ import type { ReadContext } from './context.js';
 import { personOwnerOf, writtenByPage } from '../schema/authors.js';
 import { passingRule } from './access-rules.js';
 
-/** Who may see an object; `followed`: whoever may see the object it follows; `rule`: its type's rule decides. */
-type Audience = 'everyone' | 'friends' | 'owner' | 'followed' | 'rule';
+/**
+ * Who may see an object; `followed`: whoever may see the object it follows; `members`: those its
+ * type's members association lists; `rule`: its type's declared rule decides.
+ */
+type Audience = 'everyone' | 'friends' | 'owner' | 'followed' | 'members' | 'rule';
 
 /**
  * How many objects deep following may go (a reply stored before threads were, via its comment,
@@ -19,7 +22,11 @@ function audienceOf(type: NodeTypeDef | undefined, object: StoredObject): Audien
   if (!type || type.visibility === 'public') return 'everyone';
   // What a page publishes is public; a page has no friends to share with.
   if (writtenByPage(object) && typeof type.visibility !== 'object') return 'everyone';
-  if (typeof type.visibility === 'object') return 'rule' in type.visibility ? 'rule' : 'followed';
+  if (typeof type.visibility === 'object') {
+    if ('rule' in type.visibility) return 'rule';
+    if ('follows' in type.visibility) return 'followed';
+    return type.visibility.open.includes(String(object.data[type.visibility.word])) ? 'everyone' : 'members';
+  }
   if (type.visibility === 'owner') return 'owner';
   if (type.visibility === 'privacyWord') {
     switch (object.data.privacy) {
@@ -74,6 +81,8 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
   const needsAppUse = new Set<number>();
   const follows = new Map<number, number>();
   const ruled = new Map<NodeTypeDef, StoredObject[]>();
+  /** Per members association, the (node, viewer) pairs to look up. */
+  const membership = new Map<string, Array<readonly [number, number]>>();
   const audiences = objects.map((object, index) => {
     const type = context.schema.type(object.type);
     const audience = audienceOf(type, object);
@@ -82,6 +91,10 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
       group.push(object);
       ruled.set(type!, group);
       return audience;
+    }
+    if (audience === 'members' && viewerId !== null && typeof type?.visibility === 'object' && 'members' in type.visibility) {
+      const assoc = type.visibility.members;
+      membership.set(assoc, [...(membership.get(assoc) ?? []), [object.id, viewerId] as const]);
     }
     if (audience === 'followed') {
       const followed = followedId(type!, object);
@@ -94,13 +107,14 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
     if (person !== null && person !== viewerId) needsAppUse.add(person);
     return audience;
   });
-  const [passing, friendships, appUsers, visibleFollowed] = await Promise.all([
+  const [passing, friendships, appUsers, visibleFollowed, members] = await Promise.all([
     passingRules(context, ruled, depth),
     viewerId === null || needsFriendship.size === 0
       ? new Set<string>()
       : context.store.getExisting('friends', [...needsFriendship].map((owner) => [viewerId, owner] as const)),
     appUsersAmong(context, needsAppUse),
     visibleIds(context, [...new Set(follows.values())], depth + 1),
+    membersAmong(context, membership),
   ]);
   return objects.filter((object, index) => {
     // A declared type's rule is the whole of its visibility: the Graph types' app-use check is theirs alone.
@@ -110,6 +124,7 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
     const audience = audiences[index];
     if (audience === 'everyone') return true;
     if (audience === 'followed') return follows.has(index) && visibleFollowed.has(follows.get(index)!);
+    if (audience === 'members') return viewerId !== null && members.has(`${object.id}:${viewerId}`);
     if (viewerId === null || object.owner === null) return false;
     if (object.owner === viewerId) return true;
     return audience === 'friends' && friendships.has(`${viewerId}:${object.owner}`);
@@ -167,4 +182,10 @@ export async function visibleIds(context: ReadContext, ids: readonly number[], d
   const loaded = await context.store.getObjects(ids);
   const visible = await visibleAt(context, [...loaded.values()], depth, false);
   return new Set(visible.map((object) => object.id));
+}
+
+/** Which (node, viewer) pairs the nodes' members associations hold: one lookup per association type, side by side. */
+async function membersAmong(context: ReadContext, membership: ReadonlyMap<string, Array<readonly [number, number]>>): Promise<Set<string>> {
+  const found = await Promise.all([...membership].map(([assoc, pairs]) => context.store.getExisting(assoc, pairs)));
+  return new Set(found.flatMap((pairs) => [...pairs]));
 }

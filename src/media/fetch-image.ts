@@ -17,7 +17,7 @@ export interface FetchLimits {
   timeoutMs?: number;
 }
 
-/** Addresses a photo `url` may not reach unless private addresses are allowed. */
+/** Addresses an upload's `url` may not reach unless private addresses are allowed. */
 const PRIVATE = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
@@ -59,29 +59,46 @@ function unmapped(address: string): string {
   return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
+/** What is fetched: the parameter naming its address, and the error when it cannot be had. */
+export interface UploadKind {
+  parameter: string;
+  unreachable(detail: string): GraphError;
+}
+
+export const IMAGE_UPLOAD: UploadKind = {
+  parameter: 'url',
+  unreachable: (detail) => new GraphError(324, `(#324) Missing or invalid image file: ${detail}`),
+};
+
+export const VIDEO_UPLOAD: UploadKind = {
+  parameter: 'file_url',
+  unreachable: (detail) => new GraphError(389, `(#389) Unable to fetch video file from URL: ${detail}`),
+};
+
 /**
- * Downloads the image a `url` parameter names: http(s) only, at most `maxBytes`, within ten
- * seconds, following at most three redirects. The address check happens in the connection's own
- * name lookup, so a name that resolves differently a second time cannot slip past it.
+ * Downloads the image (or video) a `url` (`file_url`) parameter names: http(s) only, at most
+ * `maxBytes`, within ten seconds, following at most three redirects. The address check happens
+ * in the connection's own name lookup, so a name that resolves differently a second time cannot
+ * slip past it.
  */
-export async function fetchImage(address: string, limits: FetchLimits): Promise<Buffer> {
-  let url = parseUrl(address);
+export async function fetchUpload(address: string, limits: FetchLimits, kind: UploadKind = IMAGE_UPLOAD): Promise<Buffer> {
+  let url = parseUrl(address, kind);
   // One deadline for the whole download, redirects and body included, however slowly bytes arrive.
   const deadline = AbortSignal.timeout(limits.timeoutMs ?? 10_000);
   for (let redirects = 0; ; redirects += 1) {
-    const response = await request(url, limits, deadline);
+    const response = await request(url, limits, deadline, kind);
     const location = response.headers.location;
     if (response.statusCode !== undefined && response.statusCode >= 300 && response.statusCode < 400 && location) {
       response.resume();
-      if (redirects === MAX_REDIRECTS) throw unreachable(url, 'redirects too often');
-      url = parseUrl(new URL(location, url).href);
+      if (redirects === MAX_REDIRECTS) throw unreachable(kind, url, 'redirects too often');
+      url = parseUrl(new URL(location, url).href, kind);
       continue;
     }
     if (response.statusCode !== 200) {
       response.resume();
-      throw unreachable(url, `answered with status ${response.statusCode}`);
+      throw unreachable(kind, url, `answered with status ${response.statusCode}`);
     }
-    return readBody(response, url, limits.maxBytes, deadline);
+    return readBody(response, url, limits.maxBytes, deadline, kind);
   }
 }
 
@@ -89,31 +106,31 @@ export function tooLarge(maxBytes: number): GraphError {
   return GraphError.invalidParameter(`The file is larger than the limit of ${maxBytes} bytes`);
 }
 
-function parseUrl(address: string): URL {
+function parseUrl(address: string, kind: UploadKind): URL {
   const url = URL.canParse(address) ? new URL(address) : undefined;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw GraphError.invalidParameter('The parameter url must be an absolute http or https address');
+    throw GraphError.invalidParameter(`The parameter ${kind.parameter} must be an absolute http or https address`);
   }
   return url;
 }
 
-function request(url: URL, limits: FetchLimits, deadline: AbortSignal): Promise<IncomingMessage> {
+function request(url: URL, limits: FetchLimits, deadline: AbortSignal, kind: UploadKind): Promise<IncomingMessage> {
   // A literal address is connected to without any lookup, so it is checked here.
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (!limits.allowPrivateUrls && isPrivateAddress(literal)) return Promise.reject(privateAddress(url.hostname));
+  if (!limits.allowPrivateUrls && isPrivateAddress(literal)) return Promise.reject(privateAddress(kind, url.hostname));
   const get = url.protocol === 'https:' ? httpsGet : httpGet;
   return new Promise((resolve, reject) => {
     const outgoing = get(url, { lookup: guardedLookup(limits.allowPrivateUrls), signal: deadline }, resolve);
     outgoing.on('error', (error) => {
       if (error instanceof GraphError) return reject(error);
-      if (error instanceof PrivateAddressError) return reject(privateAddress(error.hostname));
-      reject(unreachable(url, deadline.aborted ? 'took too long' : 'could not be reached'));
+      if (error instanceof PrivateAddressError) return reject(privateAddress(kind, error.hostname));
+      reject(unreachable(kind, url, deadline.aborted ? 'took too long' : 'could not be reached'));
     });
   });
 }
 
-function privateAddress(hostname: string): GraphError {
-  return GraphError.invalidParameter(`The parameter url names a private network address (${hostname}), which Loom does not fetch`);
+function privateAddress(kind: UploadKind, hostname: string): GraphError {
+  return GraphError.invalidParameter(`The parameter ${kind.parameter} names a private network address (${hostname}), which Loom does not fetch`);
 }
 
 class PrivateAddressError extends Error {
@@ -137,7 +154,7 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
-async function readBody(response: IncomingMessage, url: URL, maxBytes: number, deadline: AbortSignal): Promise<Buffer> {
+async function readBody(response: IncomingMessage, url: URL, maxBytes: number, deadline: AbortSignal, kind: UploadKind): Promise<Buffer> {
   const declared = Number(response.headers['content-length'] ?? NaN);
   if (declared > maxBytes) {
     response.destroy();
@@ -155,11 +172,11 @@ async function readBody(response: IncomingMessage, url: URL, maxBytes: number, d
       chunks.push(chunk as Buffer);
     }
   } catch (error) {
-    throw error instanceof GraphError ? error : unreachable(url, deadline.aborted ? 'took too long' : 'broke off');
+    throw error instanceof GraphError ? error : unreachable(kind, url, deadline.aborted ? 'took too long' : 'broke off');
   }
   return Buffer.concat(chunks);
 }
 
-function unreachable(url: URL, reason: string): GraphError {
-  return new GraphError(324, `(#324) Missing or invalid image file: ${url.origin} ${reason}`);
+function unreachable(kind: UploadKind, url: URL, reason: string): GraphError {
+  return kind.unreachable(`${url.origin} ${reason}`);
 }

@@ -137,7 +137,15 @@ export interface EdgeDef {
    * The `type` parameter (or modifier) picks which association list the edge reads, as a
    * person's events are those they attend, created, declined…; `default` applies without one.
    */
-  byType?: { default: string; assocs: Readonly<Record<string, string>> };
+  byType?: {
+    default: string;
+    assocs: Readonly<Record<string, string>>;
+    /**
+     * A field each item carries beside its own, saying which list it came from (a person's
+     * answer to the event, `rsvp_status`), by type; sent by default and whenever `fields` names it.
+     */
+    itemField?: { name: string; values: Readonly<Record<string, string>> };
+  };
   /** Edges answered by something other than an association list. */
   special?: 'picture' | 'permissions' | 'idsForBusiness' | 'thumbnails' | 'attachments';
   /** Narrows who may read the edge beyond its scope: only the person themselves, or only the node's own app with an app token. */
@@ -182,6 +190,11 @@ export type Visibility =
    * everyone once that node is gone.
    */
   | { follows: readonly string[] }
+  /**
+   * Seen by anyone while `data[word]` is one of `open` (an OPEN event or group), else only by the
+   * people the `members` association lists from the node (its guests, its members).
+   */
+  | { word: string; open: readonly string[]; members: string }
   /** Decided by a rule of the vocabulary (declared schemas). */
   | { rule: AccessRule };
 

@@ -302,6 +302,11 @@ export const USER_EVENT_LISTS = {
     maybe: RSVP_LISTS.maybe.events,
     not_replied: RSVP_LISTS.noreply.events,
   },
+  // Each event says how the person answered, in the service's words (`unsure` for maybe); a host attends.
+  itemField: {
+    name: 'rsvp_status',
+    values: { attending: 'attending', created: 'attending', declined: 'declined', maybe: 'unsure', not_replied: 'not_replied' },
+  },
 };
 
 /** A person's videos: those they are tagged in unless `type=uploaded` asks for their own uploads. */

@@ -65,8 +65,9 @@ async function writeEvents(random: Random, context: SeedContext): Promise<{ ids:
     const person = people[host] as Person;
     const city = CITIES[person.location] as City;
     const created = now - random.int(10 * DAY, 120 * DAY);
-    // Some events are over, most are still to come.
-    const start = Math.floor((now + random.int(-60 * DAY, 90 * DAY)) / HOUR) * HOUR;
+    // Some events are over, most are still to come; all start between 10:00 and 21:00 local time.
+    const day = Math.floor((now + random.int(-60 * DAY, 90 * DAY)) / DAY) * DAY;
+    const start = day + (random.int(10, 21) - city.timezone) * HOUR;
     const data: Record<string, unknown> = {
       name: random.pick(EVENT_NAMES),
       description: random.pick(EVENT_DESCRIPTIONS),
@@ -75,8 +76,8 @@ async function writeEvents(random: Random, context: SeedContext): Promise<{ ids:
       timezone: TIME_ZONES[city.timezone] ?? 'UTC',
       place: placeOf(random, city),
       owner: userIds[host],
-      // Loom shows every event to anyone, so the demo graph holds only open ones.
-      privacy: 'OPEN',
+      // Most events are open; the others are seen by their guests only.
+      privacy: random.chance(0.8) ? 'OPEN' : random.pick(['FRIENDS', 'SECRET']),
       is_canceled: random.chance(0.05),
     };
     const event = buffer.create({ type: 'event', owner: null, createdTime: created, updatedTime: created, data }, (id) => ids.push(id));
@@ -134,10 +135,11 @@ async function writeGroups(random: Random, context: SeedContext, events: readonl
   const names = random.shuffle([...GROUP_NAMES]);
   const groups: Array<{ id: ObjectId; admin: number; privacy: string; created: number }> = [];
   for (let index = 0; index < count; index++) {
-    // The demo user runs the first two groups.
-    const admin = index < 2 || people.length === 1 ? 0 : random.int(0, people.length - 1);
+    // The demo user runs the first two groups, and no other.
+    const admin = index < 2 || people.length === 1 ? 0 : random.int(1, people.length - 1);
     const created = now - random.int(60 * DAY, 700 * DAY);
-    const privacy = random.chance(0.75) ? 'OPEN' : 'CLOSED';
+    const roll = random.next();
+    const privacy = roll < 0.65 ? 'OPEN' : roll < 0.9 ? 'CLOSED' : 'SECRET';
     const data: Record<string, unknown> = {
       name: `${names[index % names.length]}${index >= names.length ? ` ${Math.floor(index / names.length) + 1}` : ''}`,
       description: random.pick(GROUP_DESCRIPTIONS),

@@ -1,28 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Store, WriteOp } from '../../src/store/store.js';
+import type { WriteOp } from '../../src/store/store.js';
+import { countingStore } from '../helpers/counting-store.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { addMediaGraph, type MediaGraph } from '../helpers/media-graph.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { Clock } from '../../src/control/clock.js';
 
-/** Counts calls into a real store, passing every call through untouched. */
-function countingStore(store: Store): { store: Store; calls: string[] } {
-  const calls: string[] = [];
-  const counted = new Proxy(store, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls.push(String(property));
-        return value.apply(target, args);
-      };
-    },
-  });
-  return { store: counted, calls };
-}
-
-/** The query of the acceptance: three levels across events, their guests, their walls and the likes there. */
+/** Three levels across events, their guests, their walls and the likes there. */
 const QUERY = 'events{name,attending.limit(3){name},feed.limit(2){message,likes.summary(true)}}';
 
 describe('batched execution across events, guests and walls', () => {
@@ -85,5 +70,19 @@ describe('batched execution across events, guests and walls', () => {
     // Besides the pages: the node, the walls' authors' use of the app (the posts are other people's),
     // the likes' counts and the viewer's own likes, and the request's token and shared state.
     assert.deepEqual(all.calls, ['authVersion', 'getCounts', 'getExisting', 'getGrants', 'getObjects', ...Array(4).fill('getPagesWithObjects'), 'getSetting']);
+  });
+
+  it('answers groups and videos nested three deep with the same calls for many items as for one', async () => {
+    const groups = 'groups{name,members.limit(3){name},feed.limit(2){message,likes.summary(true)}}';
+    const many = await storeCalls(groups);
+    assert.deepEqual(many.body.groups.data[0].members.data.length, 3);
+    const few = await storeCalls(groups.replace('limit(3)', 'limit(1)').replace('limit(2)', 'limit(1)'));
+    assert.deepEqual(many.calls, few.calls);
+    assert.equal(many.calls.filter((call) => call === 'getPagesWithObjects').length, 4);
+
+    const videos = 'videos{title,likes.summary(true){name},comments{message}}';
+    const tagged = await storeCalls(videos);
+    assert.equal(tagged.body.videos.data.length, 1);
+    assert.equal(tagged.calls.filter((call) => call === 'getPagesWithObjects').length, 3, 'videos, then their likes and comments side by side');
   });
 });

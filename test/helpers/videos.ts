@@ -37,9 +37,11 @@ export interface IsoOptions {
   timescale?: number;
   version?: 0 | 1;
   seed?: number;
+  /** Write the media data first, in a box with a 64-bit size, so the movie header follows it. */
+  largeMdat?: boolean;
 }
 
-/** An MP4 file: `ftyp` (brand isom), `moov` with its `mvhd`, and an `mdat`. */
+/** An MP4 file: `ftyp` (brand isom), an `mdat`, and `moov` with its `mvhd`. */
 export function mp4Bytes(options: IsoOptions = {}): Buffer {
   return isoFile(ftyp('isom'), options);
 }
@@ -49,9 +51,18 @@ export function quickTimeBytes(options: IsoOptions = {}): Buffer {
   return isoFile(ftyp('qt  '), options);
 }
 
-function isoFile(head: Buffer, { seconds, timescale = 600, version = 0, seed = 1 }: IsoOptions): Buffer {
+function isoFile(head: Buffer, { seconds, timescale = 600, version = 0, seed = 1, largeMdat = false }: IsoOptions): Buffer {
   const moov = seconds === undefined ? [] : [box('moov', mvhd(timescale, Math.round(seconds * timescale), version))];
-  return Buffer.concat([head, ...moov, box('mdat', payload(seed))]);
+  return Buffer.concat([head, ...(largeMdat ? [largeBox('mdat', payload(seed))] : [box('mdat', payload(seed))]), ...moov]);
+}
+
+/** A box whose size is written in the 64-bit field after its type (size 1), as files past 4 GiB need. */
+function largeBox(type: string, body: Buffer): Buffer {
+  const header = Buffer.alloc(16);
+  header.writeUInt32BE(1, 0);
+  header.write(type, 4, 'latin1');
+  header.writeBigUInt64BE(BigInt(16 + body.length), 8);
+  return Buffer.concat([header, body]);
 }
 
 /** An EBML element: its id as written, its size as a one-byte (or eight-byte) length. */
@@ -67,8 +78,11 @@ function bigEndian(value: number, width: number): Buffer {
   return bytes;
 }
 
-/** A WebM file: the EBML header (DocType webm) and a Segment whose Info may record a duration. */
-export function webmBytes(options: { seconds?: number; seed?: number } = {}): Buffer {
+/**
+ * A WebM file: the EBML header (DocType webm) and a Segment whose Info may record a duration;
+ * with `live`, the Segment's size is unknown (all ones), as a live recording writes it.
+ */
+export function webmBytes(options: { seconds?: number; seed?: number; live?: boolean } = {}): Buffer {
   const header = element([0x1a, 0x45, 0xdf, 0xa3], element([0x42, 0x86], Buffer.from([1])), element([0x42, 0x82], Buffer.from('webm', 'latin1')));
   const duration = Buffer.alloc(8);
   // In timecode units of one millisecond (TimecodeScale 1,000,000 ns).
@@ -79,5 +93,7 @@ export function webmBytes(options: { seconds?: number; seed?: number } = {}): Bu
     ...(options.seconds === undefined ? [] : [element([0x44, 0x89], duration)]),
   );
   const cluster = element([0x1f, 0x43, 0xb6, 0x75], payload(options.seed ?? 2, 32));
-  return Buffer.concat([header, element([0x18, 0x53, 0x80, 0x67], info, cluster)]);
+  const segmentId = [0x18, 0x53, 0x80, 0x67];
+  if (options.live) return Buffer.concat([header, Buffer.from(segmentId), Buffer.from([0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), info, cluster]);
+  return Buffer.concat([header, element(segmentId, info, cluster)]);
 }

@@ -49,6 +49,19 @@ describe('events over HTTP', () => {
     assert.match(bad.body.error.message, /type must be one of the following values: attending, created, declined, maybe, not_replied/);
   });
 
+  it("says how the person answered each of their events, by default and when asked", async () => {
+    const byDefault = await server.get('/v2.4/me/events', { access_token: token, type: 'maybe' });
+    assert.deepEqual(byDefault.body.data, [{ name: 'Concert', start_time: '2025-11-05T20:00:00+0100', timezone: 'Europe/Paris', id: String(graph.events.concert), rsvp_status: 'unsure' }]);
+    const asked = await server.get('/v2.4/me', { access_token: token, fields: 'events.type(declined){name,rsvp_status},events.type(created).as(created){rsvp_status}' });
+    assert.equal(asked.status, 200, asked.text);
+    assert.deepEqual(asked.body.events.data, [{ name: 'Lecture on dyes', id: String(graph.events.lecture), rsvp_status: 'declined' }]);
+    assert.deepEqual(asked.body.created.data, [{ id: String(graph.events.party), rsvp_status: 'attending' }], 'a host attends');
+    const notAsked = await server.get('/v2.4/me/events', { access_token: token, type: 'not_replied', fields: 'name' });
+    assert.deepEqual(notAsked.body.data, [{ name: 'Picnic', id: String(graph.events.picnic) }]);
+    const onTheNode = await server.get(`/v2.4/${graph.events.party}`, { access_token: token, fields: 'rsvp_status' });
+    assert.equal(onTheNode.status, 400, 'an event read by its id has no answer of its own');
+  });
+
   it('answers an empty list without user_events, and the events with it', async () => {
     const basic = await aliceWith();
     const without = await server.get('/v2.4/me/events', { access_token: basic });
@@ -121,6 +134,24 @@ describe('events over HTTP', () => {
     const withdrawn = await server.form(`/v2.4/${concert}/maybe`, { access_token: token }, 'DELETE');
     assert.equal(withdrawn.status, 400, 'an answer is changed, not withdrawn');
     assert.deepEqual(await counts(), { attending_count: 0, maybe_count: 1, declined_count: 0, id: concert });
+  });
+
+  it('shows an event that is not open only to those invited', async () => {
+    const bob = await fixture.tokenFor(fixture.users.bob, ['public_profile', 'user_events']);
+    const dave = await fixture.tokenFor(fixture.users.dave, ['public_profile', 'user_events']);
+    const surprise = String(graph.events.surprise);
+    const hidden = await server.get(`/v2.4/${surprise}`, { access_token: token, fields: 'name' });
+    assert.equal(hidden.status, 400, hidden.text);
+    assert.equal(hidden.body.error.code, 100);
+    assert.deepEqual((await server.get(`/v2.4/${surprise}`, { access_token: bob, fields: 'name,privacy' })).body, { name: 'Surprise', privacy: 'SECRET', id: surprise });
+    const refused = await server.form(`/v2.4/${surprise}/attending`, { access_token: token });
+    assert.equal(refused.status, 400, 'nobody answers an invitation they cannot see');
+
+    const barbecue = String(graph.events.barbecue);
+    assert.deepEqual((await server.get(`/v2.4/${barbecue}`, { access_token: token, fields: 'name' })).body, { name: 'Barbecue', id: barbecue }, 'alice is invited');
+    assert.equal((await server.get(`/v2.4/${barbecue}`, { access_token: dave, fields: 'name' })).status, 400, 'dave is not');
+    const bobs = await server.get('/v2.4/me/events', { access_token: bob, fields: 'name', limit: '10' });
+    assert.deepEqual(bobs.body.data.map((event: any) => event.name), ['Barbecue', 'Surprise', 'Picnic', 'Loom party']);
   });
 
   it('describes the Event node with metadata=1', async () => {

@@ -90,6 +90,20 @@ describe('groups over HTTP', () => {
     assert.equal(empty.status, 400);
   });
 
+  it('shows a secret group to its members only, and a closed one to anyone', async () => {
+    const dyers = String(graph.groups.dyers);
+    const hidden = await server.get(`/v2.4/${dyers}`, { access_token: token, fields: 'name' });
+    assert.equal(hidden.status, 400, hidden.text);
+    assert.equal(hidden.body.error.code, 100);
+    const bob = await fixture.tokenFor(fixture.users.bob, ['public_profile', 'user_managed_groups']);
+    assert.deepEqual((await server.get(`/v2.4/${dyers}`, { access_token: bob, fields: 'name,privacy' })).body, { name: 'Dyers', privacy: 'SECRET', id: dyers });
+    const bobs = await server.get('/v2.4/me/groups', { access_token: bob, fields: 'name', limit: '10' });
+    assert.deepEqual(bobs.body.data.map((group: any) => group.name), ['Dyers', 'Spinners', 'Knitters']);
+    const knitters = String(graph.groups.knitters);
+    const dave = await fixture.tokenFor(fixture.users.dave, ['public_profile']);
+    assert.deepEqual((await server.get(`/v2.4/${knitters}`, { access_token: dave, fields: 'name' })).body, { name: 'Knitters', id: knitters });
+  });
+
   it('describes the Group node with metadata=1', async () => {
     const read = await server.get(`/v2.4/${graph.groups.weavers}`, { access_token: token, metadata: '1' });
     assert.equal(read.body.metadata.type, 'group');

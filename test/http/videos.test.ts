@@ -18,6 +18,8 @@ describe('video containers', () => {
     assert.deepEqual(inspectVideo(quickTimeBytes()), { contentType: 'video/quicktime' });
     assert.deepEqual(inspectVideo(webmBytes({ seconds: 4.2 })), { contentType: 'video/webm', length: 4.2 });
     assert.deepEqual(inspectVideo(webmBytes()), { contentType: 'video/webm' });
+    assert.deepEqual(inspectVideo(webmBytes({ seconds: 61.5, live: true })), { contentType: 'video/webm', length: 61.5 });
+    assert.deepEqual(inspectVideo(mp4Bytes({ seconds: 30, largeMdat: true })), { contentType: 'video/mp4', length: 30 });
     for (const bytes of [pngBytes(2, 2), Buffer.from('not a video'), Buffer.alloc(0), mp4Bytes().subarray(0, 6)]) {
       assert.throws(() => inspectVideo(bytes), (error: any) => error.code === 352);
     }
@@ -120,6 +122,19 @@ describe('videos over HTTP', () => {
     assert.ok(bytes.equals(hosted));
   });
 
+  it('uploads a video inside a batch, from its attached file', async () => {
+    const form = new FormData();
+    form.append('access_token', token);
+    form.append('batch', JSON.stringify([{ method: 'POST', relative_url: 'me/videos?fields=title,length', attached_files: 'clip', body: 'title=Batched' }]));
+    form.append('clip', new Blob([new Uint8Array(webmBytes({ seconds: 3, seed: 6 }))], { type: 'video/webm' }), 'clip.webm');
+    const reply = await server.fetch(`${server.url}/v2.4/`, { method: 'POST', body: form });
+    assert.equal(reply.status, 200, reply.text);
+    const [item] = reply.body;
+    assert.equal(item.code, 200, JSON.stringify(item));
+    const body = JSON.parse(item.body);
+    assert.deepEqual({ title: body.title, length: body.length }, { title: 'Batched', length: 3 });
+  });
+
   it('refuses other files, missing files and files past the configured limit, and a token without publish_actions', async () => {
     const image = await upload('/v2.4/me/videos', pngBytes(4, 4));
     assert.equal(image.status, 400);
@@ -129,6 +144,10 @@ describe('videos over HTTP', () => {
     assert.match(missing.body.error.message, /Requires upload file/);
     const gone = await upload('/v2.4/me/videos', undefined, { file_url: `${fileUrl}/missing.webm` });
     assert.equal(gone.status, 400);
+    assert.equal(gone.body.error.code, 389);
+    assert.match(gone.body.error.message, /Unable to fetch video file from URL: .* answered with status 404/);
+    const notHttp = await upload('/v2.4/me/videos', undefined, { file_url: 'file:///etc/passwd' });
+    assert.match(notHttp.body.error.message, /The parameter file_url must be an absolute http or https address/);
 
     const small = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), maxVideoBytes: 200 });
     try {

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { GraphError } from '../../src/errors.js';
-import { fetchImage } from '../../src/media/fetch-image.js';
+import { fetchUpload } from '../../src/media/fetch-image.js';
 import { pngBytes } from '../helpers/images.js';
 
 describe('fetching a photo by url', () => {
@@ -38,18 +38,18 @@ describe('fetching a photo by url', () => {
   const local = { maxBytes: 1_000_000, allowPrivateUrls: true, timeoutMs: 400 };
 
   it('downloads the bytes, following a redirect', async () => {
-    assert.ok((await fetchImage(`${base}/image.png`, local)).equals(image));
-    assert.ok((await fetchImage(`${base}/moved`, local)).equals(image));
+    assert.ok((await fetchUpload(`${base}/image.png`, local)).equals(image));
+    assert.ok((await fetchUpload(`${base}/moved`, local)).equals(image));
   });
 
   it('gives up on endless redirects and on a download that outlasts its deadline', async () => {
-    await assert.rejects(fetchImage(`${base}/loop`, local), (error: GraphError) => error.code === 324 && /redirects too often/.test(error.message));
+    await assert.rejects(fetchUpload(`${base}/loop`, local), (error: GraphError) => error.code === 324 && /redirects too often/.test(error.message));
     const started = Date.now();
-    await assert.rejects(fetchImage(`${base}/drip`, local), (error: GraphError) => error.code === 324 && /took too long/.test(error.message));
+    await assert.rejects(fetchUpload(`${base}/drip`, local), (error: GraphError) => error.code === 324 && /took too long/.test(error.message));
     assert.ok(Date.now() - started < 3_000, 'the deadline covers the whole body, not each chunk');
   });
 
   it('stops reading at the size limit', async () => {
-    await assert.rejects(fetchImage(`${base}/image.png`, { ...local, maxBytes: 10 }), /larger than the limit of 10 bytes/);
+    await assert.rejects(fetchUpload(`${base}/image.png`, { ...local, maxBytes: 10 }), /larger than the limit of 10 bytes/);
   });
 });

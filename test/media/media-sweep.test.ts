@@ -67,6 +67,18 @@ describe('the media sweep at start', () => {
     assert.equal(existsSync(join(media.photosDir, abandoned.slice(0, 2), `${abandoned}.staged`)), false);
   });
 
+  it("keeps a video's file as it keeps a photo's", async () => {
+    const committed = await media.stage(Buffer.from('a committed video'));
+    await store.write([{ op: 'createObject', object: { type: 'video', owner: null, createdTime: 1, updatedTime: 1, data: { video: { key: committed, contentType: 'video/mp4' } } } }]);
+    age(committed, true);
+    const abandoned = await media.stage(Buffer.from('an abandoned video'));
+    age(abandoned, true);
+    const result = await sweepMedia(store, media, { olderThan: Date.now() - 60_000 });
+    assert.equal(result.published, 1);
+    assert.deepEqual(await media.read(committed), Buffer.from('a committed video'));
+    assert.equal(existsSync(join(media.photosDir, abandoned.slice(0, 2), `${abandoned}.staged`)), false);
+  });
+
   it('does nothing when there is no media directory yet', async () => {
     const empty = new MediaStore(join(directory, 'none'));
     assert.deepEqual(await sweepMedia(store, empty, { olderThan: Date.now() }), { published: 0, removed: 0 });

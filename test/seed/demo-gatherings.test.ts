@@ -40,14 +40,14 @@ describe('events, groups and videos of the demo graph', () => {
       assert.ok(events.data.length > 0, `events she ${type}`);
       for (const event of events.data) {
         assert.match(event.start_time, /^\d{4}-\d{2}-\d{2}T\d{2}:00:00[+-]\d{4}$/);
+        const hour = Number(event.start_time.slice(11, 13));
+        assert.ok(hour >= 10 && hour <= 21, `a local start at ${event.start_time}`);
         assert.ok(event.attending_count >= 1, 'the host attends');
       }
     }
     const created = await read('me/events', { type: 'created', fields: 'attending.limit(5){name},invited.limit(0).summary(true),feed{message,from}' });
     assert.ok(created.data.some((event: any) => event.invited.summary.total_count > 1), 'her events have guests');
-    const all = await read('me/events', { fields: 'feed{message}', limit: '100' });
     assert.ok(result.counts.events! >= 6);
-    assert.ok(all.data.length > 0);
   });
 
   it('gives the demo user groups she runs, with members and posts, and one she only belongs to', async () => {

@@ -9,7 +9,8 @@ export const eventType: NodeTypeDef = {
   name: 'event',
   label: 'Event',
   idForm: 'plain',
-  visibility: 'public',
+  // An open event is public; any other (friends-only, secret) is seen by those invited.
+  visibility: { word: 'privacy', open: ['OPEN'], members: 'invited' },
   defaultFields: ['name', 'start_time', 'end_time', 'timezone', 'place'],
   fields: [
     { name: 'id', type: 'numeric string', source: { kind: 'id' },

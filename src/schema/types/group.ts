@@ -13,7 +13,8 @@ export const groupType: NodeTypeDef = {
   name: 'group',
   label: 'Group',
   idForm: 'plain',
-  visibility: 'public',
+  // Anyone finds an open or closed group; a secret one only its members.
+  visibility: { word: 'privacy', open: ['OPEN', 'CLOSED'], members: 'members' },
   defaultFields: ['name'],
   fields: [
     { name: 'id', type: 'numeric string', source: { kind: 'id' },
