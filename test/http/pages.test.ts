@@ -31,6 +31,40 @@ const PAGE_FIELDS_V24 = [
 ];
 const PAGE_EDGES_V24 = ['albums', 'events', 'feed', 'milestones', 'photos', 'picture', 'posts', 'tagged', 'videos'];
 
+/** The v2.4 fields and edges of the other node types this part completes, as `metadata=1` lists them. */
+const METADATA_V24: Record<string, { fields: string[]; edges: string[] }> = {
+  post: {
+    fields: [
+      'id', 'actions', 'admin_creator', 'application', 'call_to_action', 'caption', 'created_time', 'description', 'feed_targeting',
+      'from', 'full_picture', 'icon', 'is_hidden', 'is_published', 'link', 'message', 'message_tags', 'name', 'object_id', 'parent_id',
+      'picture', 'place', 'privacy', 'properties', 'shares', 'source', 'status_type', 'story', 'story_tags', 'targeting', 'to', 'type',
+      'updated_time', 'with_tags',
+    ],
+    edges: ['attachments', 'comments', 'likes', 'sharedposts'],
+  },
+  photo: {
+    fields: [
+      'id', 'backdated_time', 'can_delete', 'can_tag', 'from', 'icon', 'name', 'album', 'width', 'height', 'picture', 'source', 'images',
+      'link', 'name_tags', 'page_story_id', 'place', 'created_time', 'updated_time',
+    ],
+    edges: ['likes', 'comments', 'sharedposts', 'tags'],
+  },
+  album: {
+    fields: [
+      'id', 'from', 'name', 'description', 'type', 'privacy', 'can_upload', 'cover_photo', 'count', 'created_time', 'updated_time', 'link',
+      'event', 'location', 'place',
+    ],
+    edges: ['photos', 'likes', 'comments', 'picture', 'sharedposts'],
+  },
+  comment: {
+    fields: [
+      'id', 'from', 'message', 'created_time', 'attachment', 'can_comment', 'can_hide', 'can_like', 'is_hidden', 'is_private',
+      'message_tags', 'parent', 'user_likes', 'like_count', 'comment_count', 'can_remove', 'object',
+    ],
+    edges: ['likes', 'comments'],
+  },
+};
+
 describe('pages that act', () => {
   let fixture: Fixture;
   let server: TestServer;
@@ -137,6 +171,25 @@ describe('pages that act', () => {
     const fields26 = v26.body.metadata.fields.map((field: any) => field.name);
     assert.ok(fields26.includes('fan_count') && !fields26.includes('likes'));
     assert.deepEqual(Object.keys(v26.body.metadata.connections).sort(), [...PAGE_EDGES_V24, 'likes'].sort());
+  });
+
+  it('lists exactly the v2.4 fields and edges of posts, photos, albums and comments in metadata=1', async () => {
+    const comments = await get(`/v2.4/${fixture.postId(fixture.posts.popular, alice)}/comments`, { access_token: fixture.aliceToken });
+    const ids: Record<string, string> = {
+      post: fixture.postId(linkPost, alice),
+      photo: String(fixture.photos[0]),
+      album: String(fixture.album),
+      comment: comments.body.data[0].id,
+    };
+    for (const [type, expected] of Object.entries(METADATA_V24)) {
+      const reply = await get(`/v2.4/${ids[type]}`, { access_token: fixture.aliceToken, metadata: '1', fields: 'id' });
+      assert.equal(reply.body.metadata.type, type);
+      assert.deepEqual(reply.body.metadata.fields.map((field: any) => field.name), expected.fields, type);
+      assert.deepEqual(Object.keys(reply.body.metadata.connections), expected.edges, type);
+    }
+    // Before v2.3 a post had no attachments edge.
+    const v22 = await get(`/v2.2/${ids.post}`, { access_token: fixture.aliceToken, metadata: '1', fields: 'id' });
+    assert.deepEqual(Object.keys(v22.body.metadata.connections), ['comments', 'likes', 'sharedposts']);
   });
 
   it('reads the page edges: tagged posts, feed, posts', async () => {
