@@ -38,9 +38,13 @@ describe('the demo graph: pages that act, link posts, tags and shares', () => {
       assert.deepEqual(post.from, { name: account.name, id: account.id });
       assert.ok(post.id.startsWith(`${account.id}_`));
     }
-    const page = await server.get(`/v2.4/${account.id}`, { access_token: token, fields: 'about,category_list,phone,location,likes,albums{count}' });
+    const page = await server.get(`/v2.4/${account.id}`, { access_token: token, fields: 'about,category_list,phone,location,likes,cover,albums{count,photos{id}}' });
     assert.ok(page.body.about && page.body.phone && page.body.location.city && page.body.likes > 0, page.text);
     assert.ok(page.body.albums.data[0].count >= 2);
+    const cover = page.body.cover;
+    assert.deepEqual(Object.keys(cover), ['cover_id', 'offset_x', 'offset_y', 'source', 'id']);
+    assert.ok(page.body.albums.data[0].photos.data.some((photo: any) => photo.id === cover.id));
+    assert.equal((await server.fetch(cover.source)).status, 200);
   });
 
   it('holds link posts by the demo user with previews, tags, the app and shares', async () => {
