@@ -278,6 +278,19 @@ describe('pages that act', () => {
     assert.equal(Number(postNumber) > 0, true);
   });
 
+  it("lets a visitor post on a page's feed as themselves", async () => {
+    const created = await server.form(`/v2.4/${bobsPage}/feed`, { access_token: fixture.aliceToken, message: 'Great repair, thank you', fields: 'from,to,status_type' });
+    assert.equal(created.status, 200, created.text);
+    assert.ok(created.body.id.startsWith(`${fixture.scoped(alice)}_`));
+    assert.deepEqual(created.body.from, { name: 'Alice Arden', id: fixture.scoped(alice) });
+    assert.deepEqual(created.body.to, { data: [{ name: "Bob's Bikes", id: String(bobsPage) }] });
+    assert.equal(created.body.status_type, 'wall_post');
+    const feed = await get(`/v2.4/${bobsPage}/feed`, { access_token: fixture.aliceToken, fields: 'message' });
+    assert.deepEqual(feed.body.data, [{ message: 'Great repair, thank you', id: created.body.id }]);
+    const posts = await get(`/v2.4/${bobsPage}/posts`, { access_token: fixture.aliceToken });
+    assert.deepEqual(posts.body, { data: [] }, "a visitor's post is on the page's feed, not among its own posts");
+  });
+
   it('refuses to write as the page without publish_pages', async () => {
     const narrow = await fixture.tokenFor(alice, ['public_profile', 'manage_pages', 'publish_actions']);
     const token = (await accountsOf(narrow)).data[0].access_token;
