@@ -48,7 +48,7 @@ export async function postToEdge(
   if (post.by === 'app') {
     requireOwnApp(context.viewer, object.id);
     // writePost creates the user first in its batch.
-    const user = await prepareTestUser(context, readParams(post.params ?? [], params), { ref: 0 });
+    const user = await prepareTestUser(context, readParams(post.params ?? [], params, context), { ref: 0 });
     const { results } = await writePost(context, post, { parent: object.id }, { owner: null, data: user.profile }, user.writes);
     return user.answer(results[0] as ObjectId);
   }
@@ -116,7 +116,7 @@ export async function updateNode(context: ReadContext, idText: string, params: R
   if (writable.length === 0) throw GraphError.objectNotFound(idText, 'post');
   const viewer = requirePublisher(context, PUBLISH);
   if (object.owner !== viewer) throw GraphError.permission('You may only edit what you wrote');
-  const changes = readParams(writable, params);
+  const changes = readParams(writable, params, context);
   if (Object.keys(changes).length === 0) {
     throw GraphError.invalidParameter(`Nothing to update: give ${writable.map((def) => def.name).join(' or ')}`);
   }
@@ -355,7 +355,7 @@ async function areFriends(context: ReadContext, a: number, b: number): Promise<b
 }
 
 /** The declared parameters, bounded and decoded; anything undeclared is ignored, as the real service does. */
-function readParams(defs: readonly ParamDef[], params: Record<string, string>, context?: ReadContext): Record<string, unknown> {
+function readParams(defs: readonly ParamDef[], params: Record<string, string>, context: ReadContext): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   for (const def of defs) {
     const value = params[def.name];
@@ -363,7 +363,7 @@ function readParams(defs: readonly ParamDef[], params: Record<string, string>, c
     if (value.length > def.maxLength) {
       throw GraphError.invalidParameter(`The parameter ${def.name} is longer than ${def.maxLength} characters`);
     }
-    if (def.people && context) {
+    if (def.people) {
       data[def.name] = readPeople(context, def.name, value);
       continue;
     }
