@@ -151,6 +151,12 @@ describe('pages that act', () => {
     assert.equal(link, 'https://www.facebook.com/harborlightbakery');
     const { name, ...expected } = PAGE_DATA;
     assert.deepEqual(rest, { ...expected, name });
+    // A page is public: an app token, and a person who granted nothing more, read it alike.
+    const asApp = await get(`/v2.4/${page}`, { access_token: `${fixture.app.id}|${fixture.app.secret}`, fields: 'name,likes,access_token' });
+    assert.deepEqual(asApp.body, { name: 'Harbor Light Bakery', likes: 2, id: String(page) });
+    const daveToken = await fixture.tokenFor(fixture.users.dave, ['public_profile']);
+    const asDave = await get(`/v2.4/${page}`, { access_token: daveToken, fields: 'about,phone' });
+    assert.deepEqual(asDave.body, { about: PAGE_DATA.about, phone: PAGE_DATA.phone, id: String(page) });
   });
 
   it('has fan_count only from v2.6, where likes lists the pages the page likes', async () => {
