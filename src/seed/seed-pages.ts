@@ -5,7 +5,7 @@
  * by friends. Written after everything else, so the ids of the rest of the graph stay as they were.
  */
 import type { ObjectId, Ref } from '../store/store.js';
-import { BY_PAGE } from '../schema/authors.js';
+import { BY_PAGE, PAGE_ADMINS } from '../schema/authors.js';
 import { ADMIN_PAGES, LINK_PREVIEWS, PAGE_STATUSES, PREVIEW_SIZE, previewImageUrl, type AdminPage, type LinkPreview } from './admin-pages.js';
 import { privacyOf } from './privacy.js';
 import type { Random } from './random.js';
@@ -78,7 +78,7 @@ export async function writePageGraph(random: Random, context: SeedContext, appId
     pageDatas[index] = data;
     const pageRef = buffer.create({ type: 'page', owner: null, createdTime: created, updatedTime: created, data }, (id) => (pageIds[index] = id));
     const admins = index < DEMO_ADMIN_PAGES ? [0, ...random.sample(friends[0] ?? [], 1)] : [random.pick(others)];
-    for (const admin of admins) buffer.link('page_admins', userIds[admin] as ObjectId, pageRef, created);
+    for (const admin of admins) buffer.link(PAGE_ADMINS, userIds[admin] as ObjectId, pageRef, created);
     for (const fan of random.sample(userIds, Math.min(userIds.length, random.int(12, 80)))) {
       const time = now - random.int(1, 300) * DAY;
       buffer.link('fans', pageRef, fan, time);

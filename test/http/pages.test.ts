@@ -322,6 +322,17 @@ describe('pages that act', () => {
     assert.equal(after.body.error.code, 190);
   });
 
+  it('stops a page token once its person no longer administers the page', async () => {
+    const dave = fixture.users.dave;
+    await fixture.store.write([{ op: 'addAssoc', type: 'page_admins', id1: dave, id2: page, time: NOW }]);
+    const daveToken = await fixture.tokenFor(dave, ['public_profile', 'manage_pages']);
+    const token = (await accountsOf(daveToken)).data[0].access_token;
+    await fixture.store.write([{ op: 'removeAssoc', type: 'page_admins', id1: dave, id2: page }]);
+    const reply = await get('/v2.4/me', { access_token: token });
+    assert.equal(reply.status, 400, reply.text);
+    assert.equal(reply.body.error.code, 190);
+  });
+
   it('completes a link post: preview, tags, application, shares, actions and attachments', async () => {
     const id = fixture.postId(linkPost, alice);
     const fields = 'name,caption,description,picture,full_picture,message_tags,with_tags,application,shares,actions,is_hidden,is_published,attachments';
