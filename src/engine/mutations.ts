@@ -74,7 +74,12 @@ export async function postToEdge(
   const story: WriteOp[] = [];
   if (storyIndex !== undefined) {
     // The story shows the image too, so it keeps its key; only the photo, which owns it, removes it.
-    const storyData = asAuthor(context, { ...post.story!.data(created!.data), ...(image ? { image: { key: image.key } } : {}) });
+    // It is made through the viewer's app, which it names, as a post written through it does.
+    const storyData = asAuthor(context, {
+      ...post.story!.data(created!.data),
+      application: context.viewer.app.id,
+      ...(image ? { image: { key: image.key } } : {}),
+    });
     const now = context.now;
     story.push(
       { op: 'createObject', object: { type: 'post', owner: viewer, createdTime: now, updatedTime: now, data: storyData }, refFields: { object_id: { ref: 0 } } },

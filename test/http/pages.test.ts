@@ -4,6 +4,7 @@ import { Clock } from '../../src/control/clock.js';
 import type { WriteOp } from '../../src/store/store.js';
 import { countingStore } from '../helpers/counting-store.js';
 import { buildFixture, NOW, type Fixture } from '../helpers/fixture.js';
+import { pngBytes } from '../helpers/images.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const DAY = 86_400;
@@ -401,6 +402,23 @@ describe('pages that act', () => {
     // attachments appeared in v2.3.
     const v22 = await get(`/v2.2/${fixture.postId(photoPost, alice)}`, { access_token: fixture.aliceToken, fields: 'attachments' });
     assert.equal(v22.status, 400);
+  });
+
+  it("names the app on an uploaded photo's story, whose attachment shows the photo at its size", async () => {
+    const body = new FormData();
+    body.set('access_token', fixture.aliceToken);
+    body.set('caption', 'Bread at dawn');
+    body.set('source', new Blob([new Uint8Array(pngBytes(12, 8))], { type: 'image/png' }), 'bread.png');
+    const uploaded = await server.fetch(`${server.url}/v2.4/me/photos`, { method: 'POST', body });
+    assert.equal(uploaded.status, 200, uploaded.text);
+    const story = await get(`/v2.4/${uploaded.body.post_id}`, { access_token: fixture.aliceToken, fields: 'application,attachments' });
+    assert.equal(story.body.application.id, String(fixture.app.id));
+    const [attachment] = story.body.attachments.data;
+    assert.equal(attachment.type, 'photo');
+    assert.deepEqual(attachment.target, { id: uploaded.body.id, url: `https://www.facebook.com/photo.php?fbid=${uploaded.body.id}` });
+    assert.deepEqual([attachment.media.image.height, attachment.media.image.width], [8, 12]);
+    assert.equal((await server.fetch(attachment.media.image.src)).status, 200);
+    assert.equal(attachment.description, 'Bread at dawn');
   });
 
   it('completes comments, photos and albums', async () => {
