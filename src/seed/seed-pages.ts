@@ -6,7 +6,7 @@
  */
 import type { ObjectId, Ref } from '../store/store.js';
 import { BY_PAGE, PAGE_ADMINS } from '../schema/authors.js';
-import { ADMIN_PAGES, LINK_PREVIEWS, PAGE_STATUSES, PREVIEW_SIZE, previewImageUrl, type AdminPage, type LinkPreview } from './admin-pages.js';
+import { ADMIN_PAGES, LINK_PREVIEWS, PAGE_REPLIES, PAGE_STATUSES, PREVIEW_SIZE, previewImageUrl, type AdminPage, type LinkPreview } from './admin-pages.js';
 import { privacyOf } from './privacy.js';
 import type { Random } from './random.js';
 import { queueComments, queueLikes } from './reactions.js';
@@ -119,7 +119,15 @@ export async function writePageGraph(random: Random, context: SeedContext, appId
   for (const post of pagePosts) {
     const audience = random.sample(others, Math.min(others.length, random.int(0, 12)));
     queueLikes(random, context, post.id, post.time, audience);
-    queueComments(random, context, post.id, post.time, random.int(0, 4), audience, audience);
+    const made = queueComments(random, context, post.id, post.time, random.int(0, 4), audience, audience);
+    // The page answers under some of its posts that people commented on, as itself.
+    if (made.comments > 0 && random.chance(0.5)) {
+      const time = Math.min(now - 60, post.time + random.int(600, 2 * DAY));
+      const data = { message: random.pick(PAGE_REPLIES), parent: post.id, thread: post.id, [BY_PAGE]: true };
+      const reply = buffer.create({ type: 'comment', owner: post.owner, createdTime: time, updatedTime: time, data });
+      buffer.link('comments', post.id, reply, time);
+      buffer.link('thread_comments', post.id, reply, time);
+    }
     await buffer.endUnit();
   }
 
