@@ -6,6 +6,7 @@ import { checkAppSecretProof } from './appsecret-proof.js';
 import { grantedScopes } from './grants.js';
 import { hashToken } from './tokens.js';
 import { viewerCacheOf } from './viewer-cache.js';
+import { PAGE_ADMINS } from '../schema/authors.js';
 
 /**
  * Who is asking: the app the token belongs to and, for user tokens, the person; for page tokens,
@@ -73,9 +74,12 @@ export async function inspectToken(store: Store, token: string, now: number): Pr
   const hash = hashToken(token);
   const record = await store.findToken(hash);
   if (!record) return inspectRevoked(store, hash);
-  const [apps, grants] = await Promise.all([
+  const page = record.pageId ?? null;
+  const [apps, grants, roles] = await Promise.all([
     store.getApps([record.appId]),
     record.userId === null ? undefined : store.getGrants(record.appId, [record.userId]),
+    // A page token works while its person administers the page.
+    page === null || record.userId === null ? undefined : store.getExisting(PAGE_ADMINS, [[record.userId, page]]),
   ]);
   const app = apps.get(record.appId);
   if (!app) return { valid: false, error: GraphError.invalidToken() };
@@ -90,7 +94,7 @@ export async function inspectToken(store: Store, token: string, now: number): Pr
     if (granted.size === 0) return failed(GraphError.appNotAuthorized(ids.scope(record.userId), app.id));
     scopes = new Set(record.scopes.filter((scope) => granted.has(scope)));
   }
-  const page = record.pageId ?? null;
+  if (roles !== undefined && roles.size === 0) return failed(GraphError.invalidToken());
   const viewer: Viewer =
     page === null || record.userId === null
       ? { kind: record.kind, app, userId: record.userId, scopes, ids }

@@ -15,6 +15,7 @@ import { counterChangeOps, counterOps } from './counters.js';
 import { receiveImage, receiveVideo } from './received-files.js';
 import type { Json } from './render.js';
 import { updateAppSettings } from './app-settings.js';
+import { readParams } from './write-params.js';
 import { deleteTestUser, prepareTestUser, updateTestUser } from './test-users.js';
 
 /** Most comments and replies one delete cascades through; beyond that the delete is refused rather than left half done. */
@@ -49,7 +50,7 @@ export async function postToEdge(
   if (post.by === 'app') {
     requireOwnApp(context.viewer, object.id);
     // writePost creates the user first in its batch.
-    const user = await prepareTestUser(context, readParams(post.params ?? [], params), { ref: 0 });
+    const user = await prepareTestUser(context, readParams(post.params ?? [], params, context), { ref: 0 });
     const { results } = await writePost(context, post, { parent: object.id }, { owner: null, data: user.profile }, user.writes);
     return user.answer(results[0] as ObjectId);
   }
@@ -81,7 +82,12 @@ export async function postToEdge(
   const story: WriteOp[] = [];
   if (storyIndex !== undefined) {
     // The story shows the image too, so it keeps its key; only the photo, which owns it, removes it.
-    const storyData = asAuthor(context, { ...post.story!.data(created!.data), ...(image ? { image: { key: image.key } } : {}) });
+    // It is made through the viewer's app, which it names, as a post written through it does.
+    const storyData = asAuthor(context, {
+      ...post.story!.data(created!.data),
+      application: context.viewer.app.id,
+      ...(image ? { image: { key: image.key } } : {}),
+    });
     const now = context.now;
     story.push(
       { op: 'createObject', object: { type: 'post', owner: viewer, createdTime: now, updatedTime: now, data: storyData }, refFields: { object_id: { ref: 0 } } },
@@ -130,7 +136,7 @@ export async function updateNode(context: ReadContext, idText: string, params: R
     const viewer = requirePublisher(context, PUBLISH);
     if (object.owner !== viewer) throw GraphError.permission('You may only edit what you wrote');
   }
-  const given = readParams(writable, params);
+  const given = readParams(writable, params, context);
   if (Object.keys(given).length === 0) {
     throw GraphError.invalidParameter(`Nothing to update: give ${writable.map((def) => def.name).join(' or ')}`);
   }
@@ -381,44 +387,4 @@ function writableEdge(
 
 async function areFriends(context: ReadContext, a: number, b: number): Promise<boolean> {
   return (await context.store.getExisting('friends', [[a, b]])).size > 0;
-}
-
-/** The declared parameters, bounded and decoded; anything undeclared is ignored, as the real service does. */
-function readParams(defs: readonly ParamDef[], params: Record<string, string>, context?: ReadContext): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  for (const def of defs) {
-    const value = params[def.name];
-    if (value === undefined || value === '') continue;
-    if (value.length > def.maxLength) {
-      throw GraphError.invalidParameter(`The parameter ${def.name} is longer than ${def.maxLength} characters`);
-    }
-    if (def.people && context) {
-      data[def.name] = readPeople(context, def.name, value);
-      continue;
-    }
-    if (!def.json) {
-      data[def.name] = value;
-      continue;
-    }
-    try {
-      data[def.name] = JSON.parse(value);
-    } catch {
-      throw GraphError.invalidParameter(`The parameter ${def.name} must be a JSON object`);
-    }
-  }
-  return data;
-}
-
-/** Most people one parameter may name. */
-const MAX_PEOPLE = 50;
-
-/** A comma-separated list of people's app-scoped ids, as internal ids; an id the app does not know is an error. */
-function readPeople(context: ReadContext, name: string, value: string): number[] {
-  const texts = value.split(',').map((text) => text.trim()).filter((text) => text !== '');
-  if (texts.length > MAX_PEOPLE) throw GraphError.invalidParameter(`The parameter ${name} names more than ${MAX_PEOPLE} people`);
-  return [...new Set(texts.map((text) => {
-    const id = context.viewer.ids.unscope(text);
-    if (id === undefined) throw GraphError.invalidParameter(`The parameter ${name} names an unknown person: ${text.slice(0, 32)}`);
-    return id;
-  }))];
 }

@@ -1,4 +1,5 @@
 import { newPageToken } from '../auth/tokens.js';
+import { PAGE_ADMINS } from '../schema/authors.js';
 import { parseFields } from '../query/parser.js';
 import type { Selection } from '../query/selection.js';
 import type { Association } from '../store/store.js';
@@ -7,8 +8,6 @@ import type { ItemOf } from './edge-items.js';
 import { keyOf } from './plan.js';
 import { renderObjectsById, type Json } from './render.js';
 
-/** Association from a person to each page they administer. */
-const PAGE_ADMINS = 'page_admins';
 /** The permission that lets an app have a person's page tokens. */
 const MANAGE_PAGES = 'manage_pages';
 

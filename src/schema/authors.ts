@@ -5,6 +5,9 @@
  */
 import type { StoredObject } from '../store/store.js';
 
+/** Association from a person to each page they administer, and so may act as. */
+export const PAGE_ADMINS = 'page_admins';
+
 /** Data key set on objects a page wrote. */
 export const BY_PAGE = 'by_page';
 

@@ -90,6 +90,9 @@ export const PAGE_STATUSES: readonly string[] = [
   'Tickets for the spring event are going fast.',
 ];
 
+/** What a page answers under its own posts. */
+export const PAGE_REPLIES: readonly string[] = ['Thank you!', 'See you there!', 'Glad you liked it.', 'Yes, every Saturday.'];
+
 export interface LinkPreview {
   link: string;
   name: string;

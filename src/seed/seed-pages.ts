@@ -5,8 +5,8 @@
  * by friends. Written after everything else, so the ids of the rest of the graph stay as they were.
  */
 import type { ObjectId, Ref } from '../store/store.js';
-import { BY_PAGE } from '../schema/authors.js';
-import { ADMIN_PAGES, LINK_PREVIEWS, PAGE_STATUSES, PREVIEW_SIZE, previewImageUrl, type AdminPage, type LinkPreview } from './admin-pages.js';
+import { BY_PAGE, PAGE_ADMINS } from '../schema/authors.js';
+import { ADMIN_PAGES, LINK_PREVIEWS, PAGE_REPLIES, PAGE_STATUSES, PREVIEW_SIZE, previewImageUrl, type AdminPage, type LinkPreview } from './admin-pages.js';
 import { privacyOf } from './privacy.js';
 import type { Random } from './random.js';
 import { queueComments, queueLikes } from './reactions.js';
@@ -69,13 +69,16 @@ export async function writePageGraph(random: Random, context: SeedContext, appId
   const pageIds: ObjectId[] = [];
   const pagePosts: WrittenPost[] = [];
   const albums: PageAlbum[] = [];
+  const pageDatas: Array<Record<string, unknown>> = [];
   const others = people.length > 1 ? [...people.keys()].slice(1) : [0];
 
   for (const [index, page] of ADMIN_PAGES.entries()) {
     const created = now - random.int(400, 2000) * DAY;
-    const pageRef = buffer.create({ type: 'page', owner: null, createdTime: created, updatedTime: created, data: pageData(page, random) }, (id) => (pageIds[index] = id));
+    const data = pageData(page, random);
+    pageDatas[index] = data;
+    const pageRef = buffer.create({ type: 'page', owner: null, createdTime: created, updatedTime: created, data }, (id) => (pageIds[index] = id));
     const admins = index < DEMO_ADMIN_PAGES ? [0, ...random.sample(friends[0] ?? [], 1)] : [random.pick(others)];
-    for (const admin of admins) buffer.link('page_admins', userIds[admin] as ObjectId, pageRef, created);
+    for (const admin of admins) buffer.link(PAGE_ADMINS, userIds[admin] as ObjectId, pageRef, created);
     for (const fan of random.sample(userIds, Math.min(userIds.length, random.int(12, 80)))) {
       const time = now - random.int(1, 300) * DAY;
       buffer.link('fans', pageRef, fan, time);
@@ -90,7 +93,7 @@ export async function writePageGraph(random: Random, context: SeedContext, appId
     // Pages like the next page of the list (the `likes` edge of later versions).
     const liked = pageIds[(index + 1) % pageIds.length]!;
     buffer.link('liked_pages', pageId, liked, now - random.int(1, 300) * DAY);
-    writePageAlbum(random, context, pageId, page, (album) => albums.push(album));
+    writePageAlbum(random, context, pageId, page, (album) => albums.push({ ...album, pageData: pageDatas[index]! }));
     const postCount = random.int(4, 8);
     for (let i = 0; i < postCount; i++) {
       const time = now - random.int(1, 90) * DAY - random.int(0, DAY - 1);
@@ -116,7 +119,15 @@ export async function writePageGraph(random: Random, context: SeedContext, appId
   for (const post of pagePosts) {
     const audience = random.sample(others, Math.min(others.length, random.int(0, 12)));
     queueLikes(random, context, post.id, post.time, audience);
-    queueComments(random, context, post.id, post.time, random.int(0, 4), audience, audience);
+    const made = queueComments(random, context, post.id, post.time, random.int(0, 4), audience, audience);
+    // The page answers under some of its posts that people commented on, as itself.
+    if (made.comments > 0 && random.chance(0.5)) {
+      const time = Math.min(now - 60, post.time + random.int(600, 2 * DAY));
+      const data = { message: random.pick(PAGE_REPLIES), parent: post.id, thread: post.id, [BY_PAGE]: true };
+      const reply = buffer.create({ type: 'comment', owner: post.owner, createdTime: time, updatedTime: time, data });
+      buffer.link('comments', post.id, reply, time);
+      buffer.link('thread_comments', post.id, reply, time);
+    }
     await buffer.endUnit();
   }
 
@@ -171,7 +182,13 @@ export async function writePageGraph(random: Random, context: SeedContext, appId
 }
 
 /** An album of the page's, public and the page's own; its photos follow once its id is known. */
-function writePageAlbum(random: Random, context: SeedContext, pageId: ObjectId, page: AdminPage, receive: (album: PageAlbum) => void): void {
+function writePageAlbum(
+  random: Random,
+  context: SeedContext,
+  pageId: ObjectId,
+  page: AdminPage,
+  receive: (album: Omit<PageAlbum, 'pageData'>) => void,
+): void {
   const created = context.now - random.int(30, 300) * DAY;
   const data = { name: `${page.name}: around the place`, type: 'normal', privacy: 'everyone', [BY_PAGE]: true };
   const album = context.buffer.create({ type: 'album', owner: pageId, createdTime: created, updatedTime: created, data }, (id) =>
@@ -185,21 +202,36 @@ interface PageAlbum {
   pageId: ObjectId;
   page: AdminPage;
   created: number;
+  /** The page's data as written, which its cover photo joins. */
+  pageData: Record<string, unknown>;
 }
 
-/** A few photos in each page album. */
+/** The size of the pages' photos. */
+const PAGE_PHOTO = { width: 960, height: 720 };
+
+/** A few photos in each page album; the first becomes the page's cover. */
 async function writePageAlbumPhotos(random: Random, context: SeedContext, albums: readonly PageAlbum[]): Promise<void> {
   const { buffer } = context;
-  for (const { id, pageId, page, created } of albums) {
+  const covers: Array<{ album: PageAlbum; photo: ObjectId }> = [];
+  for (const album of albums) {
+    const { id, pageId, page, created } = album;
     const photoCount = random.int(2, 5);
     for (let i = 0; i < photoCount; i++) {
       const time = created + i * 600;
-      const data = { name: `${page.name}, photo ${i + 1}`, width: 960, height: 720, privacy: privacyOf('EVERYONE'), album: id, [BY_PAGE]: true };
-      const photo = buffer.create({ type: 'photo', owner: pageId, createdTime: time, updatedTime: time, data });
+      const data = { name: `${page.name}, photo ${i + 1}`, ...PAGE_PHOTO, privacy: privacyOf('EVERYONE'), album: id, [BY_PAGE]: true };
+      const photo = buffer.create({ type: 'photo', owner: pageId, createdTime: time, updatedTime: time, data }, (photoId) => {
+        if (i === 0) covers.push({ album, photo: photoId });
+      });
       buffer.link('photos', pageId, photo, time);
       buffer.link('album_photos', id, photo, time);
     }
     await buffer.endUnit();
+  }
+  await buffer.flush();
+  for (const { album, photo } of covers) {
+    // The whole page goes with the cover, so the result is the same whether the store merges or replaces data.
+    const cover = { cover_id: photo, offset_x: 0, offset_y: random.int(0, 60), ...PAGE_PHOTO };
+    buffer.update(album.pageId, { ...album.pageData, cover }, album.created);
   }
   await buffer.flush();
 }

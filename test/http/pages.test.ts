@@ -1,30 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Clock } from '../../src/control/clock.js';
-import type { WriteOp } from '../../src/store/store.js';
 import { countingStore } from '../helpers/counting-store.js';
 import { buildFixture, NOW, type Fixture } from '../helpers/fixture.js';
+import { addPageGraph, PAGE_DATA } from '../helpers/page-graph.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
-const DAY = 86_400;
-const PAGE_DATA = {
-  name: 'Harbor Light Bakery',
-  category: 'Bakery',
-  category_list: [{ id: '197871390225897', name: 'Bakery' }],
-  username: 'harborlightbakery',
-  about: 'Sourdough by the water.',
-  description: 'A neighbourhood bakery.',
-  website: 'https://harborlight.example.com',
-  phone: '+1 555 0142',
-  location: { street: '12 Quay Street', city: 'Harbor City', country: 'United States', zip: '94011', latitude: 37.8, longitude: -122.4 },
-  hours: { mon_1_open: '07:00', mon_1_close: '18:00' },
-  checkins: 41,
-  were_here_count: 77,
-  talking_about_count: 9,
-  is_published: true,
-};
-
-/** The v2.4 Page fields, in declaration order, and its edges. */
 const PAGE_FIELDS_V24 = [
   'id', 'access_token', 'about', 'category', 'category_list', 'checkins', 'cover', 'description', 'hours', 'is_published', 'likes', 'link',
   'location', 'name', 'phone', 'talking_about_count', 'username', 'website', 'were_here_count',
@@ -38,7 +19,6 @@ describe('pages that act', () => {
   let page: number;
   let bobsPage: number;
   let linkPost: number;
-  let photoPost: number;
   let alice: number;
   let bob: number;
 
@@ -48,53 +28,7 @@ describe('pages that act', () => {
     calls = counting.calls;
     server = await startServer(counting.store, { clock: Clock.frozenAt(NOW) });
     ({ alice, bob } = fixture.users);
-    const store = fixture.store;
-    const created = async (ops: WriteOp[]) => (await store.write(ops)).results as number[];
-    [page, bobsPage] = await created([
-      { op: 'createObject', object: { type: 'page', owner: null, createdTime: NOW - 400 * DAY, data: PAGE_DATA } },
-      { op: 'createObject', object: { type: 'page', owner: null, createdTime: NOW - 400 * DAY, data: { name: "Bob's Bikes", category: 'Bicycle Shop' } } },
-    ]);
-    const message = 'Breakfast at Harbor Light Bakery with Bob Brook';
-    [linkPost, photoPost] = await created([
-      { op: 'createObject', object: { type: 'post', owner: alice, createdTime: NOW - 2 * DAY, data: {
-        message,
-        link: 'https://www.example.com/articles/slow-bread',
-        name: 'Why slow bread tastes better',
-        caption: 'example.com',
-        description: 'Long fermentation gives flavour.',
-        picture: 'https://images.example.com/previews/slow-bread.jpg',
-        picture_width: 1200,
-        picture_height: 630,
-        message_tags: [
-          { id: page, type: 'page', name: 'Harbor Light Bakery', offset: 13, length: 19 },
-          { id: bob, type: 'user', name: 'Bob Brook', offset: 38, length: 9 },
-        ],
-        with_tags: [bob],
-        application: fixture.app.id,
-        type: 'link',
-        status_type: 'shared_story',
-        privacy: { value: 'EVERYONE', description: 'Public' },
-      } } },
-      { op: 'createObject', object: { type: 'post', owner: alice, createdTime: NOW - DAY, data: {
-        object_id: String(fixture.photos[0]), message: 'Our holiday', type: 'photo', status_type: 'added_photos', privacy: { value: 'EVERYONE' },
-      } } },
-    ]);
-    const [share] = await created([
-      { op: 'createObject', object: { type: 'post', owner: bob, createdTime: NOW - DAY, data: { link: 'https://www.example.com/articles/slow-bread', type: 'link', privacy: { value: 'ALL_FRIENDS' } } } },
-    ]);
-    await store.write([
-      { op: 'addAssoc', type: 'page_admins', id1: alice, id2: page!, time: NOW - 300 * DAY },
-      { op: 'addAssoc', type: 'page_admins', id1: bob, id2: bobsPage!, time: NOW - 300 * DAY },
-      { op: 'addAssoc', type: 'fans', id1: page!, id2: bob, time: NOW - 30 * DAY },
-      { op: 'addAssoc', type: 'fans', id1: page!, id2: alice, time: NOW - 20 * DAY },
-      { op: 'addAssoc', type: 'posts', id1: alice, id2: linkPost!, time: NOW - 2 * DAY },
-      { op: 'addAssoc', type: 'feed', id1: alice, id2: linkPost!, time: NOW - 2 * DAY },
-      { op: 'addAssoc', type: 'tagged', id1: page!, id2: linkPost!, time: NOW - 2 * DAY },
-      { op: 'addAssoc', type: 'posts', id1: alice, id2: photoPost!, time: NOW - DAY },
-      { op: 'addAssoc', type: 'posts', id1: bob, id2: share!, time: NOW - DAY },
-      { op: 'addAssoc', type: 'sharedposts', id1: linkPost!, id2: share!, time: NOW - DAY },
-      { op: 'addAssoc', type: 'liked_pages', id1: page!, id2: bobsPage!, time: NOW - DAY },
-    ]);
+    ({ page, bobsPage, linkPost } = await addPageGraph(fixture));
   });
   after(async () => {
     await server.close();
@@ -117,6 +51,12 @@ describe('pages that act', () => {
     assert.equal(link, 'https://www.facebook.com/harborlightbakery');
     const { name, ...expected } = PAGE_DATA;
     assert.deepEqual(rest, { ...expected, name });
+    // A page is public: an app token, and a person who granted nothing more, read it alike.
+    const asApp = await get(`/v2.4/${page}`, { access_token: `${fixture.app.id}|${fixture.app.secret}`, fields: 'name,likes,access_token' });
+    assert.deepEqual(asApp.body, { name: 'Harbor Light Bakery', likes: 2, id: String(page) });
+    const daveToken = await fixture.tokenFor(fixture.users.dave, ['public_profile']);
+    const asDave = await get(`/v2.4/${page}`, { access_token: daveToken, fields: 'about,phone' });
+    assert.deepEqual(asDave.body, { about: PAGE_DATA.about, phone: PAGE_DATA.phone, id: String(page) });
   });
 
   it('has fan_count only from v2.6, where likes lists the pages the page likes', async () => {
@@ -225,6 +165,19 @@ describe('pages that act', () => {
     assert.equal(Number(postNumber) > 0, true);
   });
 
+  it("lets a visitor post on a page's feed as themselves", async () => {
+    const created = await server.form(`/v2.4/${bobsPage}/feed`, { access_token: fixture.aliceToken, message: 'Great repair, thank you', fields: 'from,to,status_type' });
+    assert.equal(created.status, 200, created.text);
+    assert.ok(created.body.id.startsWith(`${fixture.scoped(alice)}_`));
+    assert.deepEqual(created.body.from, { name: 'Alice Arden', id: fixture.scoped(alice) });
+    assert.deepEqual(created.body.to, { data: [{ name: "Bob's Bikes", id: String(bobsPage) }] });
+    assert.equal(created.body.status_type, 'wall_post');
+    const feed = await get(`/v2.4/${bobsPage}/feed`, { access_token: fixture.aliceToken, fields: 'message' });
+    assert.deepEqual(feed.body.data, [{ message: 'Great repair, thank you', id: created.body.id }]);
+    const posts = await get(`/v2.4/${bobsPage}/posts`, { access_token: fixture.aliceToken });
+    assert.deepEqual(posts.body, { data: [] }, "a visitor's post is on the page's feed, not among its own posts");
+  });
+
   it('refuses to write as the page without publish_pages', async () => {
     const narrow = await fixture.tokenFor(alice, ['public_profile', 'manage_pages', 'publish_actions']);
     const token = (await accountsOf(narrow)).data[0].access_token;
@@ -250,95 +203,15 @@ describe('pages that act', () => {
     assert.equal(after.body.error.code, 190);
   });
 
-  it('completes a link post: preview, tags, application, shares, actions and attachments', async () => {
-    const id = fixture.postId(linkPost, alice);
-    const fields = 'name,caption,description,picture,full_picture,message_tags,with_tags,application,shares,actions,is_hidden,is_published,attachments';
-    const reply = await get(`/v2.4/${id}`, { access_token: fixture.aliceToken, fields });
-    assert.equal(reply.status, 200, reply.text);
-    const body = reply.body;
-    assert.equal(body.name, 'Why slow bread tastes better');
-    assert.equal(body.caption, 'example.com');
-    assert.equal(body.description, 'Long fermentation gives flavour.');
-    assert.equal(body.picture, 'https://images.example.com/previews/slow-bread.jpg');
-    assert.equal(body.full_picture, 'https://images.example.com/previews/slow-bread.jpg');
-    assert.deepEqual(body.message_tags, {
-      13: [{ id: String(page), name: 'Harbor Light Bakery', type: 'page', offset: 13, length: 19 }],
-      38: [{ id: fixture.scoped(bob), name: 'Bob Brook', type: 'user', offset: 38, length: 9 }],
-    });
-    assert.deepEqual(body.with_tags, { data: [{ name: 'Bob Brook', id: fixture.scoped(bob) }] });
-    assert.equal(body.application.name, 'Test App');
-    assert.equal(body.application.id, String(fixture.app.id));
-    assert.deepEqual(body.shares, { count: 1 });
-    const permalink = `https://www.facebook.com/${fixture.scoped(alice)}/posts/${linkPost}`;
-    assert.deepEqual(body.actions, [{ name: 'Comment', link: permalink }, { name: 'Like', link: permalink }]);
-    assert.equal(body.is_hidden, false);
-    assert.equal(body.is_published, true);
-    assert.deepEqual(body.attachments, {
-      data: [{
-        description: 'Long fermentation gives flavour.',
-        media: { image: { height: 630, src: 'https://images.example.com/previews/slow-bread.jpg', width: 1200 } },
-        target: { url: 'https://www.example.com/articles/slow-bread' },
-        title: 'Why slow bread tastes better',
-        type: 'share',
-        url: 'https://www.example.com/articles/slow-bread',
-      }],
-    });
-    const shared = await get(`/v2.4/${id}/sharedposts`, { access_token: fixture.aliceToken, fields: 'link' });
-    assert.equal(shared.body.data.length, 1);
-  });
-
-  it('keeps the people a post is written with (tags) as its with_tags, refusing unknown ids', async () => {
-    const created = await server.form('/v2.4/me/feed', {
-      access_token: fixture.aliceToken,
-      message: 'Out with friends',
-      tags: `${fixture.scoped(bob)},${fixture.scoped(fixture.users.carol)}`,
-      fields: 'with_tags,application',
-    });
-    assert.equal(created.status, 200, created.text);
-    assert.deepEqual(created.body.with_tags, {
-      data: [{ name: 'Bob Brook', id: fixture.scoped(bob) }, { name: 'Carol Crane', id: fixture.scoped(fixture.users.carol) }],
-    });
-    assert.equal(created.body.application.id, String(fixture.app.id));
-    const refused = await server.form('/v2.4/me/feed', { access_token: fixture.aliceToken, message: 'x', tags: '12345' });
-    assert.equal(refused.status, 400, refused.text);
-    assert.equal(refused.body.error.code, 100);
-  });
-
-  it('shows a photo post attachment in the real shape, and leaves out shares never made', async () => {
-    const reply = await get(`/v2.4/${fixture.postId(photoPost, alice)}/attachments`, { access_token: fixture.aliceToken });
-    assert.equal(reply.status, 200, reply.text);
-    const [attachment] = reply.body.data;
-    const photo = String(fixture.photos[0]);
-    assert.deepEqual(Object.keys(attachment), ['description', 'media', 'target', 'type', 'url']);
-    assert.deepEqual(Object.keys(attachment.media.image), ['height', 'src', 'width']);
-    assert.deepEqual(attachment.target, { id: photo, url: `https://www.facebook.com/photo.php?fbid=${photo}` });
-    assert.equal(attachment.type, 'photo');
-    const plain = await get(`/v2.4/${fixture.postId(photoPost, alice)}`, { access_token: fixture.aliceToken, fields: 'shares' });
-    assert.deepEqual(plain.body, { id: fixture.postId(photoPost, alice) });
-    // attachments appeared in v2.3.
-    const v22 = await get(`/v2.2/${fixture.postId(photoPost, alice)}`, { access_token: fixture.aliceToken, fields: 'attachments' });
-    assert.equal(v22.status, 400);
-  });
-
-  it('completes comments, photos and albums', async () => {
-    const postId = fixture.postId(fixture.posts.popular, alice);
-    const top = await server.form(`/v2.4/${postId}/comments`, { access_token: fixture.aliceToken, message: 'Top' });
-    const reply = await server.form(`/v2.4/${top.body.id}/comments`, { access_token: fixture.aliceToken, message: 'Reply' });
-    await server.form(`/v2.4/${top.body.id}/likes`, { access_token: fixture.aliceToken });
-    const fields = 'can_comment,can_like,can_hide,is_hidden,is_private,user_likes,parent';
-    const topRead = await get(`/v2.4/${top.body.id}`, { access_token: fixture.aliceToken, fields });
-    assert.deepEqual(topRead.body, { can_comment: true, can_like: true, can_hide: false, is_hidden: false, is_private: false, user_likes: true, id: top.body.id });
-    const replyRead = await get(`/v2.4/${reply.body.id}`, { access_token: fixture.aliceToken, fields: 'can_comment,user_likes,parent{message}' });
-    assert.deepEqual(replyRead.body, { can_comment: false, user_likes: false, parent: { message: 'Top', id: top.body.id }, id: reply.body.id });
-
-    const photo = await get(`/v2.4/${fixture.photos[0]}`, { access_token: fixture.aliceToken, fields: 'can_delete,can_tag' });
-    assert.deepEqual(photo.body, { can_delete: true, can_tag: true, id: String(fixture.photos[0]) });
-    const album = await get(`/v2.4/${fixture.album}`, { access_token: fixture.aliceToken, fields: 'can_upload,count' });
-    assert.deepEqual(album.body, { can_upload: true, count: 5, id: String(fixture.album) });
-    // Without user_photos, a friend's photo fields are left out as before.
-    const bobToken = await fixture.tokenFor(bob, ['public_profile', 'user_posts']);
-    const hidden = await get(`/v2.4/${fixture.photos[0]}`, { access_token: bobToken, fields: 'can_delete' });
-    assert.notEqual(hidden.body.can_delete, true);
+  it('stops a page token once its person no longer administers the page', async () => {
+    const dave = fixture.users.dave;
+    await fixture.store.write([{ op: 'addAssoc', type: 'page_admins', id1: dave, id2: page, time: NOW }]);
+    const daveToken = await fixture.tokenFor(dave, ['public_profile', 'manage_pages']);
+    const token = (await accountsOf(daveToken)).data[0].access_token;
+    await fixture.store.write([{ op: 'removeAssoc', type: 'page_admins', id1: dave, id2: page }]);
+    const reply = await get('/v2.4/me', { access_token: token });
+    assert.equal(reply.status, 400, reply.text);
+    assert.equal(reply.body.error.code, 190);
   });
 
   it('answers page-token calls with X-Page-Usage when rate limits are on', async () => {

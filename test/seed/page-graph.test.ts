@@ -32,15 +32,27 @@ describe('the demo graph: pages that act, link posts, tags and shares', () => {
     assert.equal(accounts.status, 200, accounts.text);
     assert.ok(accounts.body.data.length >= 1);
     const [account] = accounts.body.data;
-    const feed = await server.get('/v2.4/me/feed', { access_token: account.access_token, fields: 'from,message,attachments' });
+    const feed = await server.get('/v2.4/me/feed', { access_token: account.access_token, limit: '100', fields: 'from,message,attachments,comments.limit(100){from}' });
     assert.ok(feed.body.data.length >= 4, feed.text);
     for (const post of feed.body.data) {
       assert.deepEqual(post.from, { name: account.name, id: account.id });
       assert.ok(post.id.startsWith(`${account.id}_`));
     }
-    const page = await server.get(`/v2.4/${account.id}`, { access_token: token, fields: 'about,category_list,phone,location,likes,albums{count}' });
+    // The page also answers under its posts, as itself.
+    const commenters = feed.body.data.flatMap((post: any) => post.comments?.data ?? []).map((comment: any) => comment.from.id);
+    assert.ok(commenters.length > 0);
+    const pages = await server.get('/v2.4/me/accounts', { access_token: token, fields: 'id' });
+    const byPages = (await Promise.all(pages.body.data.map((item: any) => server.get(`/v2.4/${item.id}/feed`, { access_token: token, limit: '100', fields: 'comments.limit(100){from}' }))))
+      .flatMap((reply) => reply.body.data.flatMap((post: any) => post.comments?.data ?? []))
+      .filter((comment: any) => pages.body.data.some((item: any) => item.id === comment.from.id));
+    assert.ok(byPages.length > 0, 'a page comments as itself');
+    const page = await server.get(`/v2.4/${account.id}`, { access_token: token, fields: 'about,category_list,phone,location,likes,cover,albums{count,photos{id}}' });
     assert.ok(page.body.about && page.body.phone && page.body.location.city && page.body.likes > 0, page.text);
     assert.ok(page.body.albums.data[0].count >= 2);
+    const cover = page.body.cover;
+    assert.deepEqual(Object.keys(cover), ['cover_id', 'offset_x', 'offset_y', 'source', 'id']);
+    assert.ok(page.body.albums.data[0].photos.data.some((photo: any) => photo.id === cover.id));
+    assert.equal((await server.fetch(cover.source)).status, 200);
   });
 
   it('holds link posts by the demo user with previews, tags, the app and shares', async () => {

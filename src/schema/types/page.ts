@@ -2,8 +2,19 @@
  * A public page of a business, place, brand or public figure, which people can like. The people
  * who administer it can act as it with a page token (their `accounts` edge lists those).
  */
-import type { NodeTypeDef } from '../definition.js';
+import type { FieldContext, NodeTypeDef } from '../definition.js';
+import type { StoredObject } from '../../store/store.js';
+import { photoSourceUrl } from '../media.js';
 import { postToPageFeed, uploadVideoTo } from '../writes.js';
+
+/** The cover as the real service shows it: the photo's id (twice), its offsets and its address. */
+function pageCover(object: StoredObject, context: FieldContext): Record<string, unknown> | undefined {
+  const cover = object.data.cover as { cover_id?: unknown; offset_x?: unknown; offset_y?: unknown; width?: unknown; height?: unknown } | undefined;
+  if (typeof cover !== 'object' || cover === null || typeof cover.cover_id !== 'number') return undefined;
+  const id = String(cover.cover_id);
+  const source = photoSourceUrl(context.publicUrl, { id, width: cover.width, height: cover.height });
+  return { cover_id: id, offset_x: cover.offset_x ?? 0, offset_y: cover.offset_y ?? 0, source, id };
+}
 
 export const pageType: NodeTypeDef = {
   name: 'page',
@@ -26,7 +37,7 @@ export const pageType: NodeTypeDef = {
       description: 'The categories the page is listed under, each with its id and name.' },
     { name: 'checkins', type: 'unsigned int32',
       description: 'How many times people checked in at the place the page stands for.' },
-    { name: 'cover', type: 'coverphoto',
+    { name: 'cover', type: 'coverphoto', source: { kind: 'computed', compute: pageCover },
       description: "The page's cover photo: its id, address and offsets." },
     { name: 'description', type: 'string',
       description: 'A longer description of what the page is about.' },

@@ -7,6 +7,7 @@
 import type { EdgeDef, FieldContext, FieldDef, NodeTypeDef } from '../definition.js';
 import type { StoredObject } from '../../store/store.js';
 import { befriend, createAlbum, postToFeed, uploadPhoto, uploadVideo, USER_EVENT_LISTS, USER_VIDEO_LISTS } from '../writes.js';
+import { PAGE_ADMINS } from '../authors.js';
 
 /** Age in whole years at `now` of someone born on a `MM/DD/YYYY` birthday; undefined without a full date. */
 function ageOn(birthday: unknown, now: number): number | undefined {
@@ -154,7 +155,7 @@ const edges: EdgeDef[] = [
     description: 'App requests this person marked as favourites.' },
   { name: 'request_history', target: 'application', scope: 'public_profile',
     description: 'App requests this person sent or received in the past.' },
-  { name: 'accounts', target: 'page', assoc: 'page_admins', scope: 'manage_pages', readers: 'self', items: 'pageAccount',
+  { name: 'accounts', target: 'page', assoc: PAGE_ADMINS, scope: 'manage_pages', readers: 'self', items: 'pageAccount',
     description: 'Pages this person manages, each with a page access token and the roles the person has on it.' },
   { name: 'achievements', target: 'application', scope: 'public_profile',
     description: 'Game achievements this person earned.' },
