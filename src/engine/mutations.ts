@@ -15,6 +15,7 @@ import { followedId } from './visibility.js';
 import type { Json } from './render.js';
 import { updateAppSettings } from './app-settings.js';
 import { deleteTestUser, prepareTestUser, updateTestUser } from './test-users.js';
+import { resolveTagging } from './post-tags.js';
 
 /** Most comments and replies one delete cascades through; beyond that the delete is refused rather than left half done. */
 const MAX_CASCADE = 100_000;
@@ -64,9 +65,11 @@ export async function postToEdge(
   const thread = threadOf(context, object);
   const parties: Parties = { parent: object.id, viewer, thread };
   let created: { owner: ObjectId; data: Record<string, unknown> } | undefined;
+  const tagging = post.tagging ? await resolveTagging(context, viewer, data) : undefined;
   if (post.creates) {
     const imageData = image ? { image: { key: image.key, contentType: image.contentType }, width: image.width, height: image.height } : {};
-    created = { owner: viewer, data: { ...(post.derive?.(data, { parent: object.id, viewer, thread }, object.data) ?? data), ...imageData } };
+    const written = tagging?.data ?? data;
+    created = { owner: viewer, data: { ...(post.derive?.(written, { parent: object.id, viewer, thread }, object.data) ?? written), ...imageData } };
   }
   // A story follows the created node and its links in the same batch.
   const storyIndex = created && post.story && !isTrue(data.no_story) ? 1 + post.links.length : undefined;
@@ -83,9 +86,11 @@ export async function postToEdge(
     );
   }
 
+  const further = [...story, ...(tagging?.links({ ref: 0 }, context.now) ?? [])];
+
   let results: Array<ObjectId | boolean>;
   try {
-    ({ results } = await writePost(context, post, parties, created, story));
+    ({ results } = await writePost(context, post, parties, created, further));
   } catch (error) {
     // The bytes were made durable first; without the row that points at them they are garbage.
     if (image) await context.media.store.discard(image.key);

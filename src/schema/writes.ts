@@ -19,6 +19,7 @@ export const postToFeed: EdgePost = {
   allowed: 'friends',
   params: [MESSAGE, { name: 'link', maxLength: 2048 }, PRIVACY, { name: 'place', maxLength: 64 }, { name: 'tags', maxLength: 2048 }],
   oneOf: ['message', 'link'],
+  tagging: true,
   derive: (params, { parent, viewer }) => ({
     ...params,
     type: params.link ? 'link' : 'status',
