@@ -10,7 +10,7 @@ import type { ObjectId, Ref, WriteOp } from '../store/store.js';
 import type { ReadContext } from './context.js';
 
 /** The tags of one post are bounded so one write stays small. */
-export const MAX_TAGS = 50;
+const MAX_TAGS = 50;
 
 export interface PostTagging {
   /** Data of the post: its place and tags resolved, or removed when not given. */
