@@ -85,7 +85,7 @@ export const UNEMULATED_EDGES: readonly UnemulatedEdge[] = [
   user('notify_me', 'Page notifications', EMPTY),
   user('ratings', 'Page ratings', EMPTY),
   user('privacy_options', 'Audience selector', EMPTY),
-  user('locations', 'Location history', EMPTY),
+  user('locations', 'Location stories (retired with v2.0)', EMPTY),
   user('video_broadcasts', 'Live video', EMPTY),
   user('admined_groups', 'Groups administration', EMPTY),
 ];
