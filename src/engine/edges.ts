@@ -14,6 +14,7 @@ import { offsetPaging } from './offset-paging.js';
 import { rules } from '../schema/versions.js';
 import { unemulatedEdge, type UnemulatedAnswer } from '../schema/unemulated.js';
 import { GraphError } from '../errors.js';
+import { ALWAYS_GRANTED } from '../schema/permissions.js';
 
 export interface EdgeRequest {
   /** Paging options as written: query parameters for an edge path, modifiers for a nested edge. */
@@ -99,7 +100,8 @@ async function loadPages(
     before: decode(options.before),
     since: options.since,
     until: options.until,
-    through: edge.through,
+    // Posts of people who never used the viewer's app are hidden from it (visibility.ts): their lists are left out.
+    through: edge.through === undefined ? undefined : { type: edge.through, grantedTo: { appId: context.viewer.app.id, scope: ALWAYS_GRANTED } },
     id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
   };
   // Items that are plain objects come with the page: one store call (one round trip) per level.

@@ -24,10 +24,22 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
   const further = oldest ? '>' : '<';
   const back = oldest ? '<' : '>';
   const shape: string[] = [];
-  const through = request.through === undefined ? undefined : parameter(request.through);
   // Through another list, each owner (id1 and every node it lists there) gets its own range scan.
+  let through: string | undefined;
+  if (request.through !== undefined) {
+    shape.push('through');
+    const listed = [`t.id1 = p.id1`, `t.type = ${parameter(request.through.type)}`];
+    const granted = request.through.grantedTo;
+    if (granted) {
+      shape.push('through-granted');
+      listed.push(
+        `EXISTS (SELECT 1 FROM grants g WHERE g.app_id = ${parameter(granted.appId)}::bigint
+           AND g.user_id = t.id2 AND g.scope = ${parameter(granted.scope)} AND g.status = 'granted')`,
+      );
+    }
+    through = listed.join(' AND ');
+  }
   const conditions = [through === undefined ? 'a.id1 = p.id1' : 'a.id1 = o.owner', 'a.type = $2'];
-  if (through !== undefined) shape.push('through');
   if (request.after) {
     shape.push('after');
     conditions.push(`(a.time, a.id2) ${further} (${parameter(request.after.time)}::bigint, ${parameter(request.after.id2)}::bigint)`);
@@ -68,7 +80,7 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
     through === undefined
       ? scan
       : `SELECT m.owner, m.id2, m.time, m.data
-      FROM (SELECT p.id1 AS owner UNION ALL SELECT t.id2 FROM associations t WHERE t.id1 = p.id1 AND t.type = ${through}) o
+      FROM (SELECT p.id1 AS owner UNION ALL SELECT t.id2 FROM associations t WHERE ${through}) o
       CROSS JOIN LATERAL (${scan}) m
       ORDER BY m.time ${scanned}, m.id2 ${scanned}
       LIMIT $3`;

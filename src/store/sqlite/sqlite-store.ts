@@ -13,6 +13,7 @@ import type {
   NewApp,
   ObjectId,
   PageRequest,
+  Through,
   RevokedToken,
   Store,
   StoredObject,
@@ -287,12 +288,15 @@ export class SqliteStore implements Store {
    */
   private mergedScan(
     id1: ObjectId,
-    through: string,
+    through: Through,
     shape: PageShape,
     limit: number,
     scan: (owner: ObjectId) => AssociationRow[],
   ): AssociationRow[] {
-    const owners = [id1, ...this.statements.selectListed.all(id1, through).map((row) => row.id2)];
+    const listed = through.grantedTo
+      ? this.statements.selectListedGranted.all(id1, through.type, through.grantedTo.appId, through.grantedTo.scope)
+      : this.statements.selectListed.all(id1, through.type);
+    const owners = [id1, ...listed.map((row) => row.id2)];
     // Rows come in scan order: newest first, unless the list reads oldest first; either turned round for a `before` page.
     const descending = shape.oldest === shape.before;
     const rows = owners.flatMap(scan);
@@ -687,6 +691,10 @@ function prepareStatements(db: Database.Database) {
     ),
 
     selectListed: db.prepare<[ObjectId, string], { id2: ObjectId }>('SELECT id2 FROM associations WHERE id1 = ? AND type = ?'),
+    selectListedGranted: db.prepare<[ObjectId, string, ObjectId, string], { id2: ObjectId }>(
+      `SELECT a.id2 FROM associations a WHERE a.id1 = ? AND a.type = ?
+         AND EXISTS (SELECT 1 FROM grants g WHERE g.app_id = ? AND g.user_id = a.id2 AND g.scope = ? AND g.status = 'granted')`,
+    ),
     selectCounts: db.prepare<[string, string], { id1: number; count: number }>(
       'SELECT id1, count FROM counts WHERE type = ? AND id1 IN (SELECT value FROM json_each(?))',
     ),
