@@ -71,7 +71,7 @@ export async function loadEdge(
 
 /** An edge of a product Loom does not emulate answers as the real service answered an ordinary app. */
 function unemulatedAnswer(answer: UnemulatedAnswer, parents: readonly StoredObject[], nested: boolean): Map<number, Json | undefined> {
-  if (answer.kind === 'error') throw new GraphError(answer.code, answer.message, { type: answer.type, status: answer.status });
+  if (answer.kind === 'error') throw new GraphError(answer.code, answer.message, { status: answer.status });
   return new Map(parents.map((parent) => [parent.id, nested ? undefined : { data: [] }]));
 }
 

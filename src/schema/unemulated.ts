@@ -4,11 +4,9 @@
  * them with a person's token: a permission or product error, or for products whose data such an
  * app never has, an empty page. The engine answers these edges from this table alone.
  */
-import type { GraphErrorType } from '../errors.js';
-
 export type UnemulatedAnswer =
-  /** The request fails with this error. */
-  | { kind: 'error'; code: number; message: string; type?: GraphErrorType; status: number }
+  /** The request fails with this error (an OAuthException). */
+  | { kind: 'error'; code: number; message: string; status: number }
   /** `{"data":[]}`: the real service held nothing for an ordinary app here. */
   | { kind: 'empty' };
 
