@@ -71,7 +71,9 @@ export async function loadEdge(
 
 /** An edge of a product Loom does not emulate answers as the real service answered an ordinary app. */
 function unemulatedAnswer(answer: UnemulatedAnswer, parents: readonly StoredObject[], nested: boolean): Map<number, Json | undefined> {
-  if (answer.kind === 'error') throw new GraphError(answer.code, answer.message, { status: answer.status });
+  if (answer.kind === 'error') {
+    throw new GraphError(answer.code, answer.message, answer.refusal === 'permission' ? { status: 403, authenticate: 'insufficient_scope' } : {});
+  }
   return new Map(parents.map((parent) => [parent.id, nested ? undefined : { data: [] }]));
 }
 
