@@ -14,6 +14,7 @@ import { offsetPaging } from './offset-paging.js';
 import { rules } from '../schema/versions.js';
 import { unemulatedEdge, type UnemulatedAnswer } from '../schema/unemulated.js';
 import { GraphError } from '../errors.js';
+import { ALWAYS_GRANTED } from '../schema/permissions.js';
 
 export interface EdgeRequest {
   /** Paging options as written: query parameters for an edge path, modifiers for a nested edge. */
@@ -74,7 +75,9 @@ export async function loadEdge(
 
 /** An edge of a product Loom does not emulate answers as the real service answered an ordinary app. */
 function unemulatedAnswer(answer: UnemulatedAnswer, parents: readonly StoredObject[], nested: boolean): Map<number, Json | undefined> {
-  if (answer.kind === 'error') throw new GraphError(answer.code, answer.message, { type: answer.type, status: answer.status });
+  if (answer.kind === 'error') {
+    throw new GraphError(answer.code, answer.message, answer.refusal === 'permission' ? { status: 403, authenticate: 'insufficient_scope' } : {});
+  }
   return new Map(parents.map((parent) => [parent.id, nested ? undefined : { data: [] }]));
 }
 
@@ -118,7 +121,8 @@ async function loadPages(
     before: decode(options.before),
     since: options.since,
     until: options.until,
-    through: edge.through,
+    // Posts of people who never used the viewer's app are hidden from it (visibility.ts): their lists are left out.
+    through: edge.through === undefined ? undefined : { type: edge.through, grantedTo: { appId: context.viewer.app.id, scope: ALWAYS_GRANTED } },
     id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
   };
   // Items that are plain objects come with the page: one store call (one round trip) per level.

@@ -17,6 +17,7 @@ import type { Json } from './render.js';
 import { updateAppSettings } from './app-settings.js';
 import { readParams } from './write-params.js';
 import { deleteTestUser, prepareTestUser, updateTestUser } from './test-users.js';
+import { resolveTagging } from './post-tags.js';
 
 /** Most comments and replies one delete cascades through; beyond that the delete is refused rather than left half done. */
 const MAX_CASCADE = 100_000;
@@ -68,10 +69,12 @@ export async function postToEdge(
   const thread = threadOf(context, object);
   const parties: Parties = { parent: object.id, viewer, thread };
   let created: { owner: ObjectId; data: Record<string, unknown> } | undefined;
+  const tagging = post.tagging ? await resolveTagging(context, viewer, data) : undefined;
   if (post.creates) {
     const imageData = image ? { image: { key: image.key, contentType: image.contentType }, width: image.width, height: image.height } : {};
     const videoData = video ? { video: { key: video.key, contentType: video.contentType }, ...(video.length === undefined ? {} : { length: video.length }) } : {};
-    const derived = post.derive?.(data, { parent: object.id, viewer, thread, app: context.viewer.app.id }, object.data) ?? data;
+    const written = tagging?.data ?? data;
+    const derived = post.derive?.(written, { parent: object.id, viewer, thread, app: context.viewer.app.id }, object.data) ?? written;
     const checkData = context.schema.type(post.creates)?.checkData;
     created = { owner: viewer, data: asAuthor(context, { ...(checkData ? checkData(derived, undefined) : derived), ...imageData, ...videoData }) };
   } else if (post.notSelf && (object.id === viewer || object.owner === viewer)) {
@@ -98,9 +101,10 @@ export async function postToEdge(
   }
 
   const counters = created ? counterOps(context.schema.type(post.creates!), { owner: viewer, data: created.data }, 1) : [];
+  const further = [...story, ...counters, ...(tagging?.links({ ref: 0 }, context.now) ?? [])];
   let results: Array<ObjectId | boolean>;
   try {
-    ({ results } = await writePost(context, post, parties, created, [...story, ...counters]));
+    ({ results } = await writePost(context, post, parties, created, further));
   } catch (error) {
     // The bytes were made durable first; without the row that points at them they are garbage.
     if (stored) await context.media.store.discard(stored.key);

@@ -55,7 +55,7 @@ export async function taggableFriendItems(
   };
 }
 
-export function tagToken(appKey: string, personId: number, friendId: number): string {
+function tagToken(appKey: string, personId: number, friendId: number): string {
   return `Aa${createHmac('sha256', appKey).update(`taggable:${personId}:${friendId}`).digest('base64url')}`;
 }
 

@@ -340,6 +340,12 @@ export interface EdgePost {
    * comment, so conversations are two levels deep, as on the real service.
    */
   flattens?: boolean;
+  /**
+   * The POST may name a `place` (a page) and, with it, `tags` (friends of the author): the created
+   * post carries both, and the tagged people list it under `tagged` and, with the author, under
+   * `tagged_places`.
+   */
+  tagging?: boolean;
   /** Type of the node the path names after the edge (`/<u1>/friends/<u2>`); such a POST is made by the parent itself. */
   item?: string;
   /**

@@ -4,11 +4,12 @@
  * them with a person's token: a permission or product error, or for products whose data such an
  * app never has, an empty page. The engine answers these edges from this table alone.
  */
-import type { GraphErrorType } from '../errors.js';
-
 export type UnemulatedAnswer =
-  /** The request fails with this error. */
-  | { kind: 'error'; code: number; message: string; type?: GraphErrorType; status: number }
+  /**
+   * The request fails with this OAuthException: a refused permission (status 403, as a missing
+   * permission is answered) or a product the app may not use (status 400).
+   */
+  | { kind: 'error'; code: number; message: string; refusal: 'permission' | 'product' }
   /** `{"data":[]}`: the real service held nothing for an ordinary app here. */
   | { kind: 'empty' };
 
@@ -26,21 +27,21 @@ const ADS: UnemulatedAnswer = {
   kind: 'error',
   code: 294,
   message: '(#294) Managing advertisements requires the extended permission ads_management and an application that is whitelisted to access the Ads API',
-  status: 403,
+  refusal: 'permission',
 };
 /** Products an ordinary app has no access to at all (business manager, payments). */
 const NO_CAPABILITY: UnemulatedAnswer = {
   kind: 'error',
   code: 3,
   message: '(#3) Application does not have the capability to make this API call.',
-  status: 400,
+  refusal: 'product',
 };
 /** A person's messages: read_mailbox, which no ordinary app held. */
-const MAILBOX: UnemulatedAnswer = { kind: 'error', code: 298, message: '(#298) Requires extended permission: read_mailbox', status: 403 };
+const MAILBOX: UnemulatedAnswer = { kind: 'error', code: 298, message: '(#298) Requires extended permission: read_mailbox', refusal: 'permission' };
 const EMPTY: UnemulatedAnswer = { kind: 'empty' };
 
 function permissionNeeded(scope: string): UnemulatedAnswer {
-  return { kind: 'error', code: 200, message: `(#200) Requires extended permission: ${scope}`, status: 403 };
+  return { kind: 'error', code: 200, message: `(#200) Requires extended permission: ${scope}`, refusal: 'permission' };
 }
 
 const user = (edge: string, product: string, answer: UnemulatedAnswer): UnemulatedEdge => ({ type: 'user', edge, product, answer });
@@ -68,7 +69,7 @@ export const UNEMULATED_EDGES: readonly UnemulatedEdge[] = [
   user('updates', 'Messaging', MAILBOX),
   user('pokes', 'Messaging', MAILBOX),
   user('notifications', 'Notifications', permissionNeeded('manage_notifications')),
-  user('invitable_friends', 'Games', { kind: 'error', code: 15, message: '(#15) This method is only accessible to Games.', status: 400 }),
+  user('invitable_friends', 'Games', { kind: 'error', code: 15, message: '(#15) This method is only accessible to Games.', refusal: 'product' }),
   user('achievements', 'Games', EMPTY),
   user('scores', 'Games', EMPTY),
   user('apprequests', 'App requests', EMPTY),
@@ -85,7 +86,7 @@ export const UNEMULATED_EDGES: readonly UnemulatedEdge[] = [
   user('notify_me', 'Page notifications', EMPTY),
   user('ratings', 'Page ratings', EMPTY),
   user('privacy_options', 'Audience selector', EMPTY),
-  user('locations', 'Location history', EMPTY),
+  user('locations', 'Location stories (retired with v2.0)', EMPTY),
   user('video_broadcasts', 'Live video', EMPTY),
   user('admined_groups', 'Groups administration', EMPTY),
 ];

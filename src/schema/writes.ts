@@ -23,7 +23,7 @@ export const postToFeed: EdgePost = {
     { name: 'link', maxLength: 2048 },
     PRIVACY,
     { name: 'place', maxLength: 64 },
-    // The people the author is with, shown as the post's `with_tags`.
+    // The people the author is with (only with a place), shown as the post's `with_tags`.
     { name: 'tags', maxLength: 2048, people: true },
     // A link post's preview, as the poster words it.
     { name: 'name', maxLength: 1024 },
@@ -32,12 +32,10 @@ export const postToFeed: EdgePost = {
     { name: 'picture', maxLength: 2048 },
   ],
   oneOf: ['message', 'link'],
-  derive: ({ tags, ...params }, { parent, viewer, app }) => ({
+  tagging: true,
+  derive: (params, { parent, viewer, app }) => ({
     ...params,
-    ...(Array.isArray(tags) && tags.length > 0 ? { with_tags: tags } : {}),
     application: app,
-    // A place is named by its page's id.
-    ...(typeof params.place === 'string' && /^\d{1,15}$/.test(params.place) ? { place: Number(params.place) } : {}),
     type: params.link ? 'link' : 'status',
     status_type: parent === viewer ? 'mobile_status_update' : 'wall_post',
     privacy: privacyOf(params.privacy),

@@ -112,7 +112,9 @@ async function writeCategoryLikes(
   const { buffer, now, people, userIds } = context;
   const likeable = await store.getObjects(catalog.likeable);
   const byCategory = new Map<string, ObjectId[]>();
-  for (const page of [...[...likeable.values()].map((object) => ({ id: object.id, category: String(object.data.category) })), ...extraPages]) {
+  // In id order: the store may answer a batch of objects in any order, and the draws below must not depend on it.
+  const catalogPages = [...likeable.values()].sort((a, b) => a.id - b.id).map((object) => ({ id: object.id, category: String(object.data.category) }));
+  for (const page of [...catalogPages, ...extraPages]) {
     if (!(page.category in LIKED_BY_CATEGORY)) continue;
     byCategory.set(page.category, [...(byCategory.get(page.category) ?? []), page.id]);
   }
@@ -236,7 +238,8 @@ async function writeTaggingPosts(
       type: 'status',
       status_type: 'mobile_status_update',
     };
-    if (place) data.place = place;
+    if (place) data.place = Number(place.id);
+    if (taggedIds.length > 0) data.with_tags = taggedIds;
     const post = buffer.create({ type: 'post', owner: authorId, createdTime: time, updatedTime: time, data });
     buffer.link('posts', authorId, post, time);
     buffer.link('feed', authorId, post, time);

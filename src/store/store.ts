@@ -63,9 +63,17 @@ export interface PageRequest {
    * association type (a news feed: the posts of a person and of each of their friends). Each row
    * keeps its own id1; every id2 appears once, as each type's list holds it once.
    */
-  through?: string;
+  through?: Through;
   /** Keep only associations whose id2 granted `appId` the permission `scope` (status granted). */
   id2GrantedTo?: { appId: ObjectId; scope: string };
+}
+
+/** The nodes whose lists a merged page takes in besides id1's own. */
+export interface Through {
+  /** The nodes id1 lists under this association type. */
+  type: string;
+  /** Only those of them that granted `appId` the permission `scope` (status granted). */
+  grantedTo?: { appId: ObjectId; scope: string };
 }
 
 export interface NewObject {

@@ -228,6 +228,32 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         assert.deepEqual(await ids({ limit: 10, since: 600 }), []);
       });
 
+      it('merges the lists of id1 and of the nodes it lists through another type, each row keeping its own id1', async () => {
+        const [me, ann, bob, stranger] = [await createObject(), await createObject(), await createObject(), await createObject()];
+        await addAssociations(me, 'friends', [{ id2: ann, time: 1 }, { id2: bob, time: 1 }]);
+        await addAssociations(me, 'posts', [{ id2: 101, time: 100 }, { id2: 104, time: 400 }]);
+        await addAssociations(ann, 'posts', [{ id2: 102, time: 200 }, { id2: 105, time: 400 }, { id2: 107, time: 700 }]);
+        await addAssociations(bob, 'posts', [{ id2: 103, time: 300 }, { id2: 106, time: 600 }]);
+        await addAssociations(stranger, 'posts', [{ id2: 108, time: 500 }]);
+        const feed = (request: Omit<PageRequest, 'id1s' | 'type' | 'through'>) =>
+          page({ type: 'posts', through: { type: 'friends' }, ...request }, me).then((rows) => rows.map((row) => [row.id1, row.time, row.id2]));
+        assert.deepEqual(await feed({ limit: 10 }), [
+          [ann, 700, 107], [bob, 600, 106], [ann, 400, 105], [me, 400, 104], [bob, 300, 103], [ann, 200, 102], [me, 100, 101],
+        ]);
+        assert.deepEqual(await feed({ limit: 2, after: { time: 400, id2: 105 } }), [[me, 400, 104], [bob, 300, 103]]);
+        assert.deepEqual(await feed({ limit: 2, before: { time: 400, id2: 104 } }), [[bob, 600, 106], [ann, 400, 105]]);
+        assert.deepEqual(await feed({ limit: 10, since: 300, until: 600 }), [[bob, 600, 106], [ann, 400, 105], [me, 400, 104], [bob, 300, 103]]);
+        assert.deepEqual(await feed({ limit: 2, order: 'oldest' }), [[me, 100, 101], [ann, 200, 102]]);
+        assert.deepEqual(await feed({ limit: 2, order: 'oldest', before: { time: 400, id2: 104 } }), [[ann, 200, 102], [bob, 300, 103]]);
+        const pages = await store.getPages({ type: 'posts', through: { type: 'friends' }, id1s: [me, stranger], limit: 1 });
+        assert.deepEqual([...pages].map(([id1, rows]) => [id1, rows.map((row) => row.id2)]), [[me, [107]], [stranger, [108]]]);
+        // Only the listed nodes that granted the app the scope; id1's own list whatever it granted.
+        const app = await store.createApp({ name: 'Feed', secret: 's', idKey: 'k', createdTime: 1 });
+        await store.setGrants(app.id, [{ userId: bob, grants: [{ scope: 'public_profile', status: 'granted' }] }]);
+        const granted = await page({ type: 'posts', through: { type: 'friends', grantedTo: { appId: app.id, scope: 'public_profile' } }, limit: 10 }, me);
+        assert.deepEqual(granted.map((row) => row.id2), [106, 104, 103, 101]);
+      });
+
       it('answers a limit of 0 with empty pages', async () => {
         const id1 = await createObject();
         await addAssociations(id1, 'friends', [{ id2: 1, time: 1 }]);

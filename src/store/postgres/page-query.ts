@@ -24,13 +24,22 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
   const further = oldest ? '>' : '<';
   const back = oldest ? '<' : '>';
   const shape: string[] = [];
-  let owners = 'a.id1 = p.id1';
+  // Through another list, each owner (id1 and every node it lists there) gets its own range scan.
+  let through: string | undefined;
   if (request.through !== undefined) {
-    // Through another list, the scan covers id1 and each node it lists there.
     shape.push('through');
-    owners = `a.id1 IN (SELECT p.id1 UNION ALL SELECT t.id2 FROM associations t WHERE t.id1 = p.id1 AND t.type = ${parameter(request.through)})`;
+    const listed = [`t.id1 = p.id1`, `t.type = ${parameter(request.through.type)}`];
+    const granted = request.through.grantedTo;
+    if (granted) {
+      shape.push('through-granted');
+      listed.push(
+        `EXISTS (SELECT 1 FROM grants g WHERE g.app_id = ${parameter(granted.appId)}::bigint
+           AND g.user_id = t.id2 AND g.scope = ${parameter(granted.scope)} AND g.status = 'granted')`,
+      );
+    }
+    through = listed.join(' AND ');
   }
-  const conditions = [owners, 'a.type = $2'];
+  const conditions = [through === undefined ? 'a.id1 = p.id1' : 'a.id1 = o.owner', 'a.type = $2'];
   if (request.after) {
     shape.push('after');
     conditions.push(`(a.time, a.id2) ${further} (${parameter(request.after.time)}::bigint, ${parameter(request.after.id2)}::bigint)`);
@@ -62,13 +71,24 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
   const objectColumns = withObjects
     ? ', o.type AS object_type, o.owner AS object_owner, o.created_time AS object_created_time, o.updated_time AS object_updated_time, o.data::text AS object_data'
     : '';
-  const text = `SELECT p.id1, a.id2, a.time, a.data${objectColumns}
-    FROM unnest($1::bigint[]) WITH ORDINALITY AS p (id1, n)
-    CROSS JOIN LATERAL (
-      SELECT a.id2, a.time, a.data FROM associations a
+  const scan = `SELECT${through === undefined ? '' : ' a.id1 AS owner,'} a.id2, a.time, a.data FROM associations a
       WHERE ${conditions.join(' AND ')}
       ORDER BY a.time ${scanned}, a.id2 ${scanned}
-      LIMIT $3
+      LIMIT $3`;
+  // Merged, the `limit` rows nearest the position across every owner's scan make the page.
+  const page =
+    through === undefined
+      ? scan
+      : `SELECT m.owner, m.id2, m.time, m.data
+      FROM (SELECT p.id1 AS owner UNION ALL SELECT t.id2 FROM associations t WHERE ${through}) o
+      CROSS JOIN LATERAL (${scan}) m
+      ORDER BY m.time ${scanned}, m.id2 ${scanned}
+      LIMIT $3`;
+  // A merged row names the owner it came from (`owner`); a plain one belongs to p.id1.
+  const text = `SELECT p.id1${through === undefined ? '' : ', a.owner'}, a.id2, a.time, a.data${objectColumns}
+    FROM unnest($1::bigint[]) WITH ORDINALITY AS p (id1, n)
+    CROSS JOIN LATERAL (
+      ${page}
     ) a${withObjects ? '\n    LEFT JOIN objects o ON o.id = a.id2' : ''}
     ORDER BY p.n, a.time ${listed}, a.id2 ${listed}`;
   return { name: `loom.page.${shape.join('+') || 'plain'}`, text, values };

@@ -55,6 +55,8 @@ import {
 /** A row of a page query; the object_ columns come with `withObjects` (null when id2 names no object). */
 interface PageRow {
   id1: number;
+  /** The row's own id1 in a merged page (PageRequest.through), where id1 is the id1 asked for. */
+  owner?: number;
   id2: number;
   time: number;
   data: Record<string, unknown> | null;
@@ -143,7 +145,7 @@ export class PostgresStore implements Store {
     await this.ready;
     const { rows } = await this.pool.query<PageRow>(pageQuery(request, id1s, withObjects));
     for (const row of rows) {
-      pages.get(row.id1)!.push({ id1: row.id1, type: request.type, id2: row.id2, time: row.time, data: row.data });
+      pages.get(row.id1)!.push({ id1: row.owner ?? row.id1, type: request.type, id2: row.id2, time: row.time, data: row.data });
       if (row.object_type !== undefined && row.object_type !== null && !objects.has(row.id2)) {
         objects.set(
           row.id2,

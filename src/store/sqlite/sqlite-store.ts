@@ -13,6 +13,7 @@ import type {
   NewApp,
   ObjectId,
   PageRequest,
+  Through,
   RevokedToken,
   SchemaVersionRecord,
   Store,
@@ -121,7 +122,6 @@ interface PageShape {
   until: boolean;
   granted: boolean;
   oldest: boolean;
-  through: boolean;
 }
 
 type PageParams = Record<string, number | string>;
@@ -273,20 +273,45 @@ export class SqliteStore implements Store {
       until: request.until !== undefined,
       granted: request.id2GrantedTo !== undefined,
       oldest: request.order === 'oldest',
-      through: request.through !== undefined,
     };
     const statement = this.pageStatement(shape);
     const params = pageParams(request);
+    const scan = (id1: ObjectId): AssociationRow[] => {
+      params.id1 = id1;
+      return statement.all(params);
+    };
     this.inSnapshot(() => {
       for (const id1 of request.id1s) {
-        params.id1 = id1;
-        const rows = statement.all(params);
+        const rows = request.through === undefined ? scan(id1) : this.mergedScan(id1, request.through, shape, request.limit, scan);
         // A `before` page is read backwards from the position, then turned to the list's order.
         if (shape.before) rows.reverse();
         pages.set(id1, rows.map(toAssociation));
       }
     });
     return pages;
+  }
+
+  /**
+   * The page of a list merged from id1's own and from each node id1 lists under `through`: one
+   * bounded range scan per owner, then the `limit` rows nearest the position across all of them,
+   * so the cost follows the number of owners and the page size, never the size of their lists.
+   */
+  private mergedScan(
+    id1: ObjectId,
+    through: Through,
+    shape: PageShape,
+    limit: number,
+    scan: (owner: ObjectId) => AssociationRow[],
+  ): AssociationRow[] {
+    const listed = through.grantedTo
+      ? this.statements.selectListedGranted.all(id1, through.type, through.grantedTo.appId, through.grantedTo.scope)
+      : this.statements.selectListed.all(id1, through.type);
+    const owners = [id1, ...listed.map((row) => row.id2)];
+    // Rows come in scan order: newest first, unless the list reads oldest first; either turned round for a `before` page.
+    const descending = shape.oldest === shape.before;
+    const rows = owners.flatMap(scan);
+    rows.sort((a, b) => (descending ? b.time - a.time || b.id2 - a.id2 : a.time - b.time || a.id2 - b.id2));
+    return rows.slice(0, limit);
   }
 
   async getPagesWithObjects(request: PageRequest): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }> {
@@ -707,6 +732,11 @@ function prepareStatements(db: Database.Database) {
       'SELECT id2 FROM associations WHERE id1 = ? AND type IN (SELECT value FROM json_each(?))',
     ),
 
+    selectListed: db.prepare<[ObjectId, string], { id2: ObjectId }>('SELECT id2 FROM associations WHERE id1 = ? AND type = ?'),
+    selectListedGranted: db.prepare<[ObjectId, string, ObjectId, string], { id2: ObjectId }>(
+      `SELECT a.id2 FROM associations a WHERE a.id1 = ? AND a.type = ?
+         AND EXISTS (SELECT 1 FROM grants g WHERE g.app_id = ? AND g.user_id = a.id2 AND g.scope = ? AND g.status = 'granted')`,
+    ),
     selectCounts: db.prepare<[string, string], { id1: number; count: number }>(
       'SELECT id1, count FROM counts WHERE type = ? AND id1 IN (SELECT value FROM json_each(?))',
     ),
@@ -817,10 +847,7 @@ function prepareStatements(db: Database.Database) {
  * comparisons on (time, id2) match the index order, so equal times are split by id2.
  */
 function pageSql(shape: PageShape): string {
-  // Through another list, the scan covers id1 and each node it lists there: the database merges
-  // their index ranges by (time, id2).
-  const owners = shape.through ? 'a.id1 IN (SELECT @id1 UNION ALL SELECT t.id2 FROM associations t WHERE t.id1 = @id1 AND t.type = @through)' : 'a.id1 = @id1';
-  const conditions = [owners, 'a.type = @type'];
+  const conditions = ['a.id1 = @id1', 'a.type = @type'];
   const further = shape.oldest ? '>' : '<';
   const back = shape.oldest ? '<' : '>';
   if (shape.after) conditions.push(`(a.time, a.id2) ${further} (@afterTime, @afterId2)`);
@@ -854,7 +881,6 @@ function pageParams(request: PageRequest): PageParams {
   }
   if (request.since !== undefined) params.since = request.since;
   if (request.until !== undefined) params.until = request.until;
-  if (request.through !== undefined) params.through = request.through;
   if (request.id2GrantedTo) {
     params.grantAppId = request.id2GrantedTo.appId;
     params.grantScope = request.id2GrantedTo.scope;
