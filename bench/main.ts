@@ -110,7 +110,8 @@ async function main(): Promise<void> {
     const loomBin = join(root, 'bin', 'loom');
     const serve = async (name: string, db: string) => {
       const port = await freePort();
-      const args = [loomBin, 'serve', '--db', db, '--port', String(port), '--no-demo', '--media-dir', join(dir, 'media')];
+      // No request log, like the other servers measured: the table compares answering, not logging.
+      const args = [loomBin, 'serve', '--db', db, '--port', String(port), '--no-demo', '--log', 'off', '--media-dir', join(dir, 'media')];
       return startServer(name, process.execPath, args, port, '/v2.4/me', SERVER_CORE);
     };
     const byName: Record<string, Server> = {};

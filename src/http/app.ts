@@ -177,9 +177,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // Node leaves a request without Host to Loom (requireHostHeader is off), so it gets the envelope too.
-  // Hooks that run on every request take a callback rather than allocate a promise each.
-  app.addHook('onRequest', (request, _reply, done) => {
-    done(request.headers.host ? undefined : GraphError.invalidParameter('The request has no Host header'));
+  // Async on purpose: an error answered from within the request event, before the request has
+  // been read to its end, would close the connection (see closeAfterAnswer).
+  app.addHook('onRequest', async (request) => {
+    if (!request.headers.host) throw GraphError.invalidParameter('The request has no Host header');
   });
   answerIdleSockets(app, (request, reply) => sendError(request, reply, timeoutError(timeouts)));
   refuseOversizedUploads(app, settings.media);
@@ -203,6 +204,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.intercept) interceptConnect(app.server, options.intercept);
 
   // Every answer names its version and trace id; Graph answers write their own type and caching (graph-response.ts).
+  // Callback style: no promise per request.
   app.addHook('onSend', (request, reply, payload, done) => {
     // Graph answers name the version that answered; everything else answers in the server's.
     if (!reply.hasHeader('facebook-api-version')) reply.header('facebook-api-version', settings.defaultVersion);

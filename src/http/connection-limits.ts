@@ -47,11 +47,10 @@ export function answerIdleSockets(
   answer: (request: FastifyRequest, reply: FastifyReply) => void,
 ): void {
   const waiting = new WeakMap<Socket, { request: FastifyRequest; reply: FastifyReply }>();
-  // Hooks that run on every request take a callback rather than allocate a promise each.
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', async (request, reply) => {
     waiting.set(request.raw.socket, { request, reply });
-    done();
   });
+  // Callback style: no promise per request once the answer is out.
   app.addHook('onResponse', (request, _reply, done) => {
     if (waiting.get(request.raw.socket)?.request === request) waiting.delete(request.raw.socket);
     done();
@@ -77,10 +76,10 @@ export function answerIdleSockets(
  */
 export function refuseOversizedUploads(app: FastifyInstance, limits: UploadLimits): void {
   const maxBytes = uploadLimit(limits);
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (!request.headers['content-type']?.toLowerCase().startsWith('multipart/')) return done();
+  app.addHook('onRequest', async (request) => {
+    if (!request.headers['content-type']?.toLowerCase().startsWith('multipart/')) return;
     const declared = Number(request.headers['content-length']);
-    done(Number.isFinite(declared) && declared > maxBytes ? uploadTooLarge(maxBytes) : undefined);
+    if (Number.isFinite(declared) && declared > maxBytes) throw uploadTooLarge(maxBytes);
   });
 }
 

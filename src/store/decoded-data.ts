@@ -1,7 +1,7 @@
-/** Objects whose decoded data is kept; past this the oldest are forgotten first. */
-const MAX_ENTRIES = 2000;
+/** Objects whose decoded data is kept (a few MB at most); past this the oldest are forgotten first. */
+const MAX_ENTRIES = 1000;
 /** Longer texts are decoded every time: the memory they would hold is worth more than the parse. */
-const MAX_TEXT = 16 * 1024;
+const MAX_TEXT = 4 * 1024;
 
 type Data = Record<string, unknown>;
 

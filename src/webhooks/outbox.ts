@@ -12,12 +12,19 @@ export function withOutbox(store: Store, clock: Clock): Store {
   const write = (ops: readonly WriteOp[]) => store.write([...ops, ...changeOps(ops, clock.now())]);
   const updateGrants: Store['updateGrants'] = (appId, userId, changes, options = {}) =>
     store.updateGrants(appId, userId, changes, { ...options, changesAt: clock.now() });
+  // Every store call of every request passes here: each method is bound once, not on each call.
+  const bound = new Map<PropertyKey, unknown>();
   return new Proxy(store, {
     get(target, property) {
       if (property === 'write') return write;
       if (property === 'updateGrants') return updateGrants;
+      const known = bound.get(property);
+      if (known !== undefined) return known;
       const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      if (typeof value !== 'function') return value;
+      const method = value.bind(target);
+      bound.set(property, method);
+      return method;
     },
   });
 }

@@ -67,8 +67,11 @@ interface PageRow {
   object_data?: string | null;
 }
 
-/** Write ops that change an auth table (the others change only the graph). */
-const AUTH_OPS = new Set<WriteOp['op']>(['deleteUser', 'setCredentials', 'setGrants', 'saveToken']);
+/**
+ * Write ops that may change an auth table (the others change only the graph): deleting an
+ * object deletes the app it may be, with its tokens and grants.
+ */
+const AUTH_OPS = new Set<WriteOp['op']>(['deleteUser', 'deleteObject', 'setCredentials', 'setGrants', 'saveToken']);
 
 /** Deadlocks and serialization failures: the transaction did nothing and may simply run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
