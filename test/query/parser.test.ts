@@ -377,7 +377,7 @@ describe('parseFields: hostile input', () => {
     const broken = new FieldsParser(`${text},x{`);
     assert.throws(() => {
       while (!broken.parse(50));
-    }, (error: unknown) => error instanceof GraphError && /Expected a field name|Expected "\}"/.test(error.message));
+    }, (error: unknown) => error instanceof GraphError && error.message.includes('Expected "}" instead of end of string'));
   });
 
   it('fails on a malformed 1 MB expression in well under a second', () => {
