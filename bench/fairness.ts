@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     env: { ...process.env, LOOM_LOOP_REPORT: loopReport },
   });
   /** The server's event-loop delays since the last call, in milliseconds. */
-  const loopDelays = async (): Promise<{ maxMs: number; p99Ms: number; meanMs: number; longestCpuMs: number }> => {
+  const loopDelays = async (): Promise<{ maxMs: number; p99Ms: number; meanMs: number; longestCpuMs: number; longestGcMs: number }> => {
     const before = existsSync(loopReport) ? readFileSync(loopReport, 'utf8').split('\n').length : 0;
     server.kill('SIGUSR2');
     for (;;) {
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     console.log(`Cheap reads, ${HEAVY_CLIENTS} heavy clients:     ${describe(loaded)}`);
     console.log(`Heavy queries meanwhile:           ${describe(heavyTimes)} statuses ${JSON.stringify(Object.fromEntries(heavyStatuses))}`);
     console.log(`Server event loop held meanwhile:  longest ${loop.maxMs} ms, p99 ${loop.p99Ms} ms, mean ${loop.meanMs} ms (wall clock)`);
-    console.log(`Longest work between two turns:    ${loop.longestCpuMs} ms of processor time`);
+    console.log(`Longest work between two turns:    ${loop.longestCpuMs} ms of processor time; longest garbage collection ${loop.longestGcMs} ms`);
     console.log(`Goal p99 < ${GOAL_P99_MS} ms: ${p99 < GOAL_P99_MS ? 'met' : 'NOT met'} (${p99.toFixed(1)} ms)`);
     console.log(`Goal longest hold < ${GOAL_BLOCK_MS} ms: ${loop.maxMs < GOAL_BLOCK_MS ? 'met' : 'NOT met'} (${loop.maxMs} ms wall, ${loop.longestCpuMs} ms processor)`);
   } finally {

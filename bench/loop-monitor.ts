@@ -4,12 +4,13 @@
  * Two measures, since a shared machine also stops the process itself now and then: the delays
  * of a 1 ms timer (wall clock, what a client feels), and the processor time the process used
  * between two runs of a 1 ms timer (what Loom's own work held the loop for, however busy the
- * machine; it counts the garbage collector's helper threads too, so it errs long).
+ * machine; it counts the garbage collector's helper threads too, so it errs long), and the
+ * longest pause of the garbage collector, which no code of Loom's can split.
  * SIGUSR2 writes both since the last signal, in milliseconds, as one JSON line to the file
  * LOOM_LOOP_REPORT names, then starts afresh.
  */
 import { appendFileSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 
 const report = process.env.LOOM_LOOP_REPORT;
 if (report) {
@@ -26,11 +27,17 @@ if (report) {
     longestCpu = Math.max(longestCpu, now - lastCpu);
     lastCpu = now;
   }, 1).unref();
+  let longestGc = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) longestGc = Math.max(longestGc, entry.duration);
+  }).observe({ entryTypes: ['gc'] });
   process.on('SIGUSR2', () => {
     const ms = (ns: number) => Math.round(ns / 1e4) / 100;
-    const line = { maxMs: ms(delays.max), p99Ms: ms(delays.percentile(99)), meanMs: ms(delays.mean), longestCpuMs: Math.round(longestCpu * 100) / 100 };
+    const round = (value: number) => Math.round(value * 100) / 100;
+    const line = { maxMs: ms(delays.max), p99Ms: ms(delays.percentile(99)), meanMs: ms(delays.mean), longestCpuMs: round(longestCpu), longestGcMs: round(longestGc) };
     appendFileSync(report, `${JSON.stringify(line)}\n`);
     delays.reset();
     longestCpu = 0;
+    longestGc = 0;
   });
 }

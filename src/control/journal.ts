@@ -41,6 +41,12 @@ const SECRET_VALUE = /^\d{1,20}\|\S+$|^[A-Za-z0-9_-]{32,}$/;
 /** Parameters whose long opaque values are paging cursors or Graph expressions, never credentials. */
 const NEVER_SECRET = new Set(['after', 'before', 'fields', 'ids']);
 const MAX_VALUE_LENGTH = 500;
+/**
+ * How much of a value is searched for embedded credentials: what is kept, and enough beyond it
+ * for a credential that begins in the kept part to be found whole. A `fields` text of 500 kB is
+ * never searched whole on the way to keeping its first 500 characters.
+ */
+const SCRUBBED_LENGTH = MAX_VALUE_LENGTH + 4000;
 const MAX_PARAMS = 50;
 export const DEFAULT_JOURNAL_SIZE = 1000;
 export const MAX_JOURNAL_SIZE = 100_000;
@@ -50,8 +56,8 @@ export function redactParams(params: Record<string, string>): Record<string, str
   for (const [name, value] of Object.entries(params).slice(0, MAX_PARAMS)) {
     if (SECRET_NAME.test(name) || (!NEVER_SECRET.has(name) && SECRET_VALUE.test(value))) kept[name] = REDACTED;
     else {
-      const scrubbed = scrubEmbedded(value);
-      kept[name] = scrubbed.length > MAX_VALUE_LENGTH ? `${scrubbed.slice(0, MAX_VALUE_LENGTH)}…` : scrubbed;
+      const scrubbed = scrubEmbedded(value.slice(0, SCRUBBED_LENGTH));
+      kept[name] = scrubbed.length > MAX_VALUE_LENGTH || value.length > SCRUBBED_LENGTH ? `${scrubbed.slice(0, MAX_VALUE_LENGTH)}…` : scrubbed;
     }
   }
   return kept;
@@ -59,8 +65,10 @@ export function redactParams(params: Record<string, string>): Record<string, str
 
 const SECRET_WORD = '[A-Za-z_]*(?:token|secret|password|proof|code|signed|key|credential|session)[A-Za-z_]*';
 const EMBEDDED = [
-  // `name=value` inside a URL or form text (a batch operation's relative_url or body).
-  new RegExp(`(${SECRET_WORD}=)[^&"\\s]*`, 'gi'),
+  // `name=value` inside a URL or form text (a batch operation's relative_url or body). The name
+  // starts where a run of letters starts: tried from every letter of a long run, the search
+  // would take time growing with the square of the run.
+  new RegExp(`(?<![A-Za-z_])(${SECRET_WORD}=)[^&"\\s]*`, 'gi'),
   // `"name":"value"` inside JSON text.
   new RegExp(`("${SECRET_WORD}"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi'),
   // An Authorization header inside a batch operation's headers.

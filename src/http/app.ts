@@ -23,6 +23,7 @@ import { fromFrameworkError } from './error-envelope.js';
 import { explorerRoutes } from './explorer-routes.js';
 import { controlRoutes } from './control-routes.js';
 import { graphRoutes } from './graph-routes.js';
+import { parseQueryString } from './graph-request.js';
 import { mediaRoutes } from './media-routes.js';
 import { debugTokenRoute } from './debug-token-route.js';
 import { loginRoutes } from './login-routes.js';
@@ -164,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit,
     genReqId: traceId,
     requestIdHeader: false,
+    querystringParser: parseQueryString,
     ...serverOptions(timeouts, MAX_HEADER_BYTES),
     clientErrorHandler: (error, socket) => answerClientError(error, socket, settings.defaultVersion),
     // A path that does not decode (`/v2.4/%ZZ`) is answered like any other bad request, without echoing it.

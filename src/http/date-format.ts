@@ -1,3 +1,6 @@
+import { Slices } from '../engine/turns.js';
+import { PARTS_IN_ONE_GO, partsUpTo } from './json-text.js';
+
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const two = (n: number) => String(n).padStart(2, '0');
@@ -61,19 +64,45 @@ const GRAPH_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000$/;
 
 /**
  * Rewrites every time of an answer (the values of `*_time` keys in Graph time form) with the
- * pattern: `U` gives numbers, as the real service does, any other pattern gives strings.
+ * pattern: `U` gives numbers, as the real service does, any other pattern gives strings. A large
+ * answer is rewritten a part at a time, pausing between parts as its JSON text does.
  */
-export function reformatTimes(value: unknown, pattern: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => reformatTimes(item, pattern));
+export function reformatTimes(value: unknown, pattern: string): Promise<unknown> {
+  return reformatInSlices(value, pattern, new Slices());
+}
+
+async function reformatInSlices(value: unknown, pattern: string, slices: Slices): Promise<unknown> {
+  if (value === null || typeof value !== 'object' || partsUpTo(value, PARTS_IN_ONE_GO) < PARTS_IN_ONE_GO) return reformatAll(value, pattern);
+  if (Array.isArray(value)) {
+    const items: unknown[] = [];
+    for (const item of value) {
+      items.push(await reformatInSlices(item, pattern, slices));
+      await slices.pace();
+    }
+    return items;
+  }
+  const entries: Array<[string, unknown]> = [];
+  for (const [key, inner] of Object.entries(value)) {
+    entries.push([key, isGraphTime(key, inner) ? reformatTime(inner, pattern) : await reformatInSlices(inner, pattern, slices)]);
+    await slices.pace();
+  }
+  return Object.fromEntries(entries);
+}
+
+function reformatAll(value: unknown, pattern: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => reformatAll(item, pattern));
   if (value === null || typeof value !== 'object') return value;
   // fromEntries defines keys as data, so a stored `__proto__` key stays a plain key.
   return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) => {
-      if (key.endsWith('_time') && typeof inner === 'string' && GRAPH_TIME.test(inner)) {
-        const seconds = Date.parse(`${inner.slice(0, 19)}Z`) / 1000;
-        return [key, pattern === 'U' ? seconds : formatDate(seconds, pattern)];
-      }
-      return [key, reformatTimes(inner, pattern)];
-    }),
+    Object.entries(value).map(([key, inner]) => [key, isGraphTime(key, inner) ? reformatTime(inner, pattern) : reformatAll(inner, pattern)]),
   );
+}
+
+function isGraphTime(key: string, value: unknown): value is string {
+  return key.endsWith('_time') && typeof value === 'string' && GRAPH_TIME.test(value);
+}
+
+function reformatTime(time: string, pattern: string): number | string {
+  const seconds = Date.parse(`${time.slice(0, 19)}Z`) / 1000;
+  return pattern === 'U' ? seconds : formatDate(seconds, pattern);
 }

@@ -52,6 +52,23 @@ export interface RequestParts {
 
 const VERSION = /^v\d+\.\d+$/;
 
+/**
+ * A query string as the framework hands it to routes (`request.query`): a repeated name gives
+ * the list of its values. Parsed by the platform's URLSearchParams, which decodes a long,
+ * heavily escaped `fields` text many times faster than the framework's own parser: that one
+ * held the event loop for tens of milliseconds on a 70 kB expression.
+ */
+export function parseQueryString(text: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = Object.create(null);
+  for (const [key, value] of new URLSearchParams(text)) {
+    const earlier = query[key];
+    if (earlier === undefined) query[key] = value;
+    else if (Array.isArray(earlier)) earlier.push(value);
+    else query[key] = [earlier, value];
+  }
+  return query;
+}
+
 /** A fixed path and the same path under any version prefix (`/oauth/access_token`, `/v2.4/oauth/access_token`). */
 export function versionedPaths(path: string): string[] {
   return [path, `/:version(^v\\d+\\.\\d+$)${path}`];

@@ -59,7 +59,7 @@ export async function presentValue(
   extraHeaders: Record<string, string>,
   debugMessages: readonly DebugMessage[] = [],
 ): Promise<GraphResponse> {
-  let shaped = options.dateFormat === undefined ? value : reformatTimes(value, options.dateFormat);
+  let shaped = options.dateFormat === undefined ? value : await reformatTimes(value, options.dateFormat);
   if (options.debug && shaped !== null && typeof shaped === 'object' && !Array.isArray(shaped)) {
     shaped = { ...shaped, __debug__: { messages: debugMessages } };
   }

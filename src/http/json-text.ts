@@ -4,7 +4,7 @@ import { Slices } from '../engine/turns.js';
  * Values with fewer parts than this are written by JSON.stringify in one go: well under a
  * millisecond of work, and most answers are of this size.
  */
-const PARTS_IN_ONE_GO = 2000;
+export const PARTS_IN_ONE_GO = 2000;
 
 /**
  * The JSON text of an answer, byte for byte what `JSON.stringify(value, null, indent)` writes,
@@ -26,7 +26,7 @@ function isOpenable(value: unknown): value is Record<string, unknown> | unknown[
 }
 
 /** How many values the value holds, itself included, counting no further than `limit`. */
-function partsUpTo(value: unknown, limit: number): number {
+export function partsUpTo(value: unknown, limit: number): number {
   let count = 0;
   const pending: unknown[] = [value];
   while (pending.length > 0 && count < limit) {

@@ -218,6 +218,18 @@ describe('the control API', () => {
     assert.deepEqual((await control('GET', '/requests')).body, { data: [] });
   });
 
+  it('journals a request with a huge parameter at once, keeping its start, and goes on serving', { timeout: 60_000 }, async () => {
+    await control('DELETE', '/requests');
+    // One 200 kB name: searching it whole for credentials took minutes, holding every other request.
+    const huge = `${'a'.repeat(200_000)},access_token=${'s'.repeat(40)}`;
+    const heavy = await server.form('/v2.4/me', { access_token: fixture.aliceToken, fields: huge, note: `x=1&client_secret=${'b'.repeat(40)}` });
+    assert.equal(heavy.status, 400);
+    assert.equal((await me()).status, 200);
+    const [entry] = (await control('GET', '/requests')).body.data;
+    assert.equal(entry.params.fields, `${'a'.repeat(500)}…`);
+    assert.equal(entry.params.note, 'x=1&client_secret=[redacted]');
+  });
+
   it('injects faults into batch operations as into requests sent alone', async () => {
     await control('POST', '/faults', { match: { path: '/me/friends' }, preset: 'user_rate_limit', times: 1 });
     const batch = JSON.stringify([

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphError } from '../../src/errors.js';
-import { DEFAULT_MAX_DEPTH, parseFields } from '../../src/query/parser.js';
+import { DEFAULT_MAX_DEPTH, FieldsParser, parseFields } from '../../src/query/parser.js';
 import type { Selection } from '../../src/query/selection.js';
 
 function sel(name: string, position: number, modifiers: Record<string, string> = {}, children?: Selection[]): Selection {
@@ -363,6 +363,21 @@ describe('parseFields: hostile input', () => {
     assert.equal(selections.length, count);
     const lastAt = (count - 1) * item.length;
     assert.deepEqual(selections[count - 1], sel('field', lastAt, {}, [sel('a', lastAt + 6), sel('b', lastAt + 8, { limit: '5' })]));
+  });
+
+  it('parses a few steps at a time, to the same selections and the same errors', () => {
+    const text = Array.from({ length: 300 }, (_, i) => `friends.as(f${i}).limit(25){id,name}`).join(',');
+    const parser = new FieldsParser(text);
+    let rounds = 1;
+    while (!parser.parse(50)) rounds += 1;
+    assert.ok(rounds > 10, `parsed in ${rounds} rounds`);
+    assert.deepEqual(parser.selections, parseFields(text));
+    assert.equal(parser.parse(50), true, 'a finished parse stays finished');
+
+    const broken = new FieldsParser(`${text},x{`);
+    assert.throws(() => {
+      while (!broken.parse(50));
+    }, (error: unknown) => error instanceof GraphError && error.message.includes('Expected "}" instead of end of string'));
   });
 
   it('fails on a malformed 1 MB expression in well under a second', () => {
