@@ -11,7 +11,7 @@ export type RuleDecl =
   | 'token'
   /** A token standing for a principal (a user token). */
   | 'principal'
-  /** An app token of the schema's own app. */
+  /** An app token of the schema's own app (the one `schema apply` created). */
   | 'app'
   /** The viewer owns the node (for principal nodes: is the node). */
   | 'owner'
