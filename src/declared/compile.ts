@@ -65,7 +65,7 @@ class Compiler {
     const fields: FieldDef[] = [];
     if (!Object.hasOwn(fieldDecls, 'id')) fields.push({ name: 'id', type: 'numeric string', description: `The ${name}'s id.`, source: { kind: 'id' } });
     for (const [fieldName, field] of Object.entries(fieldDecls)) {
-      const compiled = this.field(name, fieldName, field);
+      const compiled = this.field(name, fieldName, field, decl.write?.update !== undefined);
       fields.push(compiled, ...(field.aliases ?? []).map((alias) => ({ ...compiled, name: alias })));
     }
     const edges: EdgeDef[] = [];
@@ -98,7 +98,7 @@ class Compiler {
       label: decl.label ?? name.charAt(0).toUpperCase() + name.slice(1),
       idForm: ID_FORMS[decl.id ?? (name === this.declaration.principal ? 'app_scoped' : 'plain')]!,
       visibility: { rule: this.rule(name, decl.read ?? 'token', `${at}.read`, false) },
-      ...(decl.scope !== undefined ? { scope: decl.scope } : {}),
+      ...(decl.scope !== undefined ? { scope: this.scope(decl.scope, `${at}.scope`) } : {}),
       ...(cascade.length > 0 ? { deletesWith: cascade.map((edge) => this.storage.edges[`${name}.${edge}`]!) } : {}),
       defaultFields: defaults,
       fields,
@@ -109,7 +109,8 @@ class Compiler {
     };
   }
 
-  private field(typeName: string, name: string, decl: FieldDecl): FieldDef {
+  /** `updatable`: the type declares who may update it, so its `write: owner` fields take `POST /<id>`. */
+  private field(typeName: string, name: string, decl: FieldDecl, updatable: boolean): FieldDef {
     const at = `types.${typeName}.fields.${name}`;
     const key = this.storage.fields[`${typeName}.${name}`]!;
     const kind = fieldKind(decl.type);
@@ -118,7 +119,7 @@ class Compiler {
     const field: FieldDef = { name, type: this.metadataType(decl.type), description: decl.description ?? '', source: this.source(typeName, name, decl, key, kind) };
     if (decl.scope !== undefined) field.scope = this.scope(decl.scope, `${at}.scope`);
     if (decl.read !== undefined) field.read = this.rule(typeName, decl.read, `${at}.read`, false);
-    if (decl.write === 'owner') field.writable = { maxLength: paramLength(decl) };
+    if (decl.write === 'owner' && updatable) field.writable = { maxLength: paramLength(decl) };
     const versions = this.versions(decl, at);
     if (versions) field.versions = versions;
     return field;

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openStore } from '../../src/store/open-store.js';
-import { loom, spawnLoom, startServe } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
+import { LOOM, loom, spawnLoom, startServe } from '../helpers/cli.js';
 import { scratchLocation } from '../helpers/test-store.js';
 import { BOOKCLUB_CODE, BOOKCLUB_YAML } from './bookclub-schema.js';
 
@@ -92,6 +93,46 @@ describe('loom schema and the declaration file', () => {
     } finally {
       await serve.stop();
     }
+  });
+
+  it('diff shows renames, removals and backfills without recording; apply records them', () => {
+    const dir = folder(BOOKCLUB);
+    const file = join(dir, 'bookclub.loom.yaml');
+    const db = join(dir, 'club.db');
+    assert.equal(loom('schema', 'apply', file, '--db', db).code, 0);
+    writeFileSync(file, BOOKCLUB_YAML.replace('version: 3', 'version: 4')
+      .replace('      bio: {type: string,', '      about: {type: string, storage: bio,')
+      .replace(/\n {6}settings: \{[^\n]*/, ''));
+    const diff = loom('schema', 'diff', file, '--db', db);
+    assert.equal(diff.code, 0, diff.stderr);
+    assert.match(diff.stdout, /~ field member\.about \(renamed from member\.bio; its data stays where it is\)/);
+    assert.match(diff.stdout, /- field member\.settings \(hidden now; its data stays under "settings" until "loom schema prune"\)/);
+    const applied = JSON.parse(loom('schema', 'apply', file, '--db', db, '--json').stdout) as { version: number; changes: string[] };
+    assert.equal(applied.version, 2, 'diff recorded nothing');
+    assert.equal(applied.changes.length, 2);
+    const pruned = loom('schema', 'prune', '--db', db);
+    assert.match(pruned.stdout, /Pruned field data member\.settings/);
+  });
+
+  it('export and import carry the applied schema and the keys to another database', async () => {
+    const dir = folder(BOOKCLUB);
+    const source = join(dir, 'club.db');
+    assert.equal(loom('schema', 'apply', join(dir, 'bookclub.loom.yaml'), '--db', source).code, 0);
+    const store = openStore(source);
+    await store.write([
+      { op: 'createObject', object: { type: 'member', owner: null, createdTime: 1, updatedTime: 1, data: { handle: 'ana', name: 'Ana Souza' } } },
+      { op: 'setDeclaredKey', type: 'member', key: 'ana', id: { ref: 0 } },
+    ]);
+    await store.close();
+    const file = join(dir, 'club.ndjson');
+    const exported = spawnSync(process.execPath, [LOOM, 'export', '--db', source], { encoding: 'utf8', env: { ...process.env, LOOM_DB: '' } });
+    writeFileSync(file, exported.stdout);
+    assert.match(exported.stdout, /"record":"schemaVersion"/);
+    const copy = scratchLocation();
+    const imported = spawnSync(process.execPath, [LOOM, 'import', '--db', copy], { input: exported.stdout, encoding: 'utf8', env: { ...process.env, LOOM_DB: '' } });
+    assert.equal(imported.status, 0, imported.stderr);
+    const token = loom('token', '--db', copy, '--principal', 'ana', '--json');
+    assert.equal(token.code, 0, token.stderr);
   });
 
   it('serve --schema on a fresh file applies it and serves no demo graph', async () => {
