@@ -49,12 +49,12 @@ describe('the book club example over HTTP', () => {
   });
   after(async () => server?.stop());
 
-  /** A book's id, found through the reviews Ana can see. */
+  /** The id of a book Ana reviewed. */
   async function bookId(title: string): Promise<string> {
-    const me = await get('/me?fields=reviews{book{title}},following{reviews{book{title}}}');
-    const books = [...me.reviews.data, ...me.following.data.flatMap((member: Json) => member.reviews?.data ?? [])].map((review: Json) => review.book);
+    const me = await get('/me?fields=reviews{book{title}}');
+    const books = me.reviews.data.map((review: Json) => review.book);
     const book = books.find((candidate: Json) => candidate.title === title);
-    assert.ok(book, `Ana sees a review of ${title}`);
+    assert.ok(book, `Ana reviewed ${title}`);
     return book.id as string;
   }
 
@@ -103,14 +103,14 @@ describe('the book club example over HTTP', () => {
 
   it('POST /{book-id}/reviews creates a review with a compound id, refusing what the validator refuses', async () => {
     const ana = (await get('/me?fields=id')).id as string;
-    const beloved = await bookId('Beloved');
-    const refused = await send('POST', `/${beloved}/reviews`, { rating: '1' });
+    const guns = await bookId('The Guns of August');
+    const refused = await send('POST', `/${guns}/reviews`, { rating: '1' });
     assert.equal(refused.error?.code, 100);
     assert.match(refused.error.message, /A rating of 1 or 2 needs a few words/);
-    const created = await send('POST', `/${beloved}/reviews`, { rating: '4', body: 'Finally read it.' });
+    const created = await send('POST', `/${guns}/reviews`, { rating: '4', body: 'Finally read it.' });
     assert.match(created.id, new RegExp(`^${ana}_\\d+$`));
     const review = await get(`/${created.id}?fields=rating,body,book{title},from{name}`);
-    assert.deepEqual([review.rating, review.body, review.book.title, review.from.name], [4, 'Finally read it.', 'Beloved', 'Ana Souza']);
+    assert.deepEqual([review.rating, review.body, review.book.title, review.from.name], [4, 'Finally read it.', 'The Guns of August', 'Ana Souza']);
   });
 
   it('POST /{review-id} changes the body', async () => {
@@ -133,8 +133,8 @@ describe('the book club example over HTTP', () => {
   });
 
   it('POST /{review-id}/comments adds a comment; DELETE /{review-id} takes its comments with it', async () => {
-    const beloved = await bookId('Beloved');
-    const created = await send('POST', `/${beloved}/reviews`, { rating: '5', body: 'Second reading.' });
+    const guns = await bookId('The Guns of August');
+    const created = await send('POST', `/${guns}/reviews`, { rating: '5', body: 'Second reading.' });
     const comment = await send('POST', `/${created.id}/comments`, { message: 'Noting this for the club.' });
     assert.ok(typeof comment.id === 'string');
     const comments = await get(`/${created.id}/comments?fields=message,from{name}`);
