@@ -158,7 +158,7 @@ describe('the book club example over HTTP', () => {
     ].join('\n'));
     const refused = loom('import', '--data', bad, '--db', db);
     assert.equal(refused.code, 2);
-    assert.match(refused.stderr, /bad\.ndjson line 2: isbn must match/);
+    assert.match(refused.stderr, /bad\.ndjson line 2: The parameter isbn must match/);
     // Zoe's line came before the bad one, in the same batch: she was not written.
     const zoe = loom('token', '--db', db, '--principal', 'zoe', '--json');
     assert.notEqual(zoe.code, 0);

@@ -130,7 +130,7 @@ describe('own data import', () => {
     assert.equal((await store.findDeclaredIds('member', ['zoe', 'yann'])).size, 0);
     // A value out of its declared range is named with the field and the limit.
     const range = file('range.ndjson', [{ node: 'review', key: 'ana-x', fields: { from: 'ana', book: '9780141439518', rating: 6 } }]);
-    await assert.rejects(importData(store, plan, ndjsonLines(range, plan), options), /range\.ndjson line 1: rating must be at most 5/);
+    await assert.rejects(importData(store, plan, ndjsonLines(range, plan), options), /range\.ndjson line 1: The parameter rating must be at most 5/);
     const unknown = file('unknown.ndjson', [{ node: 'comment', key: 'c99', fields: { from: 'ana', review: 'no-such-review', message: 'Hi' } }]);
     await assert.rejects(importData(store, plan, ndjsonLines(unknown, plan), options), /unknown\.ndjson line 1: no line defines the review "no-such-review"/);
   });
