@@ -1,7 +1,7 @@
 /**
  * Importing own data by the team's keys, on the store the run selects: the book club's file
  * loads with derived lists and counts kept, a second import updates in place, and a bad line is
- * named with its number while nothing of its transaction is written.
+ * named with its number while nothing of its batch is written.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -112,7 +112,7 @@ describe('own data import', () => {
     assert.ok((await store.getExisting('book.reviews', [[time, review]])).has(`${time}:${review}`));
   });
 
-  it('names a bad line with its number and writes nothing of its transaction', async () => {
+  it('names a bad line with its number and writes nothing of its batch', async () => {
     const lines = [
       { format: 'loom-data', version: 1, schema: 'bookclub', schema_version: 3 },
       { node: 'member', key: 'zoe', fields: { name: 'Zoe' } },

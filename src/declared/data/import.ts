@@ -1,19 +1,20 @@
 /**
  * Loads own data into a store whose schema was applied: nodes by their keys (a key seen before
- * updates its node in place), edges between keys, and sign-in logins. Lines go in transactions
- * of at most 1,000, each checked whole before it is written, so a bad line leaves nothing of its
- * transaction behind. Lists Loom derives (`backed_by`, the other side of an `inverse`) and
- * counts are kept by Loom as it writes, never taken from the file.
+ * updates its node in place), edges between keys, and sign-in logins. Lines go in batches of
+ * 1,000, each checked whole before any of it is written, so a bad line leaves nothing of its batch
+ * behind (a batch naming nodes it creates itself is written in more than one transaction, the
+ * later ones once those nodes have ids). Lists Loom derives (`backed_by`, the other side of an
+ * `inverse`), counts and sums are kept by Loom as it writes, never taken from the file.
  */
 import { hashPassword } from '../../auth/passwords.js';
 import { counterChangeOps, counterOps } from '../../engine/counters.js';
+import { GraphError } from '../../errors.js';
 import type { ObjectId, Ref, Store, StoredObject, WriteOp } from '../../store/store.js';
 import { DataLineError, type DataLine, type EdgeLine, type LoginLine, type NodeLine } from './lines.js';
 import type { DataPlan, TypePlan } from './plan.js';
-import { GraphError } from '../../errors.js';
 import { parseTime, refKeys } from './values.js';
 
-/** Lines per transaction. */
+/** Lines per batch. */
 export const BATCH_LINES = 1000;
 /** Lines waiting for a key by default (see maxParked). */
 export const DEFAULT_MAX_PARKED = 100_000;
@@ -28,7 +29,7 @@ export interface ImportOptions {
   maxParked?: number;
   /** Unix seconds: the created time of nodes and links whose line gives none. */
   now: number;
-  /** Told after every transaction how many lines were read so far. */
+  /** Told after every batch how many lines were read so far. */
   onProgress?: (lines: number) => void;
 }
 
