@@ -229,7 +229,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const { applied } = declared;
     lines.push(
       `Schema "${applied.name}" (applied version ${applied.version}), app id ${applied.appId}`,
-      `A token for one of its ${declared.schema.principal} nodes: bin/loom token --db ${redactPassword(db)} --principal KEY --scopes ${declared.schema.allScopes().join(',')}`,
+      `A new token (for the ${declared.schema.principal} of your key KEY): bin/loom token --db ${redactPassword(db)} --principal KEY --scopes ${declared.schema.allScopes().join(',')}`,
     );
   } else if (demo) {
     const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(listen.defaultVersion), tokenLifetime);

@@ -44,7 +44,7 @@ export async function readAppliedSchema(store: Store): Promise<AppliedSchema | u
 export async function loadAppliedSchema(store: Store): Promise<(DeclaredSchema & { applied: AppliedSchema }) | undefined> {
   const applied = await readAppliedSchema(store);
   if (!applied) return undefined;
-  return { ...(await buildDeclaredSchema(applied.declaration, applied.source, applied.storage)), applied };
+  return { ...(await buildDeclaredSchema(applied.declaration, applied.source, applied.storage, undefined, applied.appId)), applied };
 }
 
 /** How often a serving process looks for a newer applied version. */

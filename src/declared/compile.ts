@@ -65,7 +65,7 @@ class Compiler {
     const fields: FieldDef[] = [];
     if (!Object.hasOwn(fieldDecls, 'id')) fields.push({ name: 'id', type: 'numeric string', description: `The ${name}'s id.`, source: { kind: 'id' } });
     for (const [fieldName, field] of Object.entries(fieldDecls)) {
-      const compiled = this.field(name, fieldName, field);
+      const compiled = this.field(name, fieldName, field, decl.write?.update !== undefined);
       fields.push(compiled, ...(field.aliases ?? []).map((alias) => ({ ...compiled, name: alias })));
     }
     const edges: EdgeDef[] = [];
@@ -109,7 +109,8 @@ class Compiler {
     };
   }
 
-  private field(typeName: string, name: string, decl: FieldDecl): FieldDef {
+  /** `updatable`: the type declares who may update it, so its `write: owner` fields take `POST /<id>`. */
+  private field(typeName: string, name: string, decl: FieldDecl, updatable: boolean): FieldDef {
     const at = `types.${typeName}.fields.${name}`;
     const key = this.storage.fields[`${typeName}.${name}`]!;
     const kind = fieldKind(decl.type);
@@ -118,7 +119,7 @@ class Compiler {
     const field: FieldDef = { name, type: this.metadataType(decl.type), description: decl.description ?? '', source: this.source(typeName, name, decl, key, kind) };
     if (decl.scope !== undefined) field.scope = this.scope(decl.scope, `${at}.scope`);
     if (decl.read !== undefined) field.read = this.rule(typeName, decl.read, `${at}.read`, false);
-    if (decl.write === 'owner') field.writable = { maxLength: paramLength(decl) };
+    if (decl.write === 'owner' && updatable) field.writable = { maxLength: paramLength(decl) };
     const versions = this.versions(decl, at);
     if (versions) field.versions = versions;
     return field;

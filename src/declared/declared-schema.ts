@@ -33,11 +33,17 @@ export async function buildDeclaredSchema(
   file: string,
   pinned?: StorageKeys,
   locate?: Locate,
+  /** The app serving the schema, once `schema apply` has made it. */
+  ownApp?: number,
 ): Promise<DeclaredSchema> {
   const code = await loadCode(declaration, file);
   const compiled = compileDeclaration(declaration, code, pinned, locate ?? (() => ({ file, line: 0 })));
   try {
-    const schema = new Schema(compiled.types, { ...(compiled.principal ? { principal: compiled.principal } : {}), permissions: compiled.scopes });
+    const schema = new Schema(compiled.types, {
+      ...(compiled.principal ? { principal: compiled.principal } : {}),
+      permissions: compiled.scopes,
+      ...(ownApp !== undefined ? { ownApp } : {}),
+    });
     return { schema, compiled };
   } catch (error) {
     throw new DeclarationError([{ file, line: 0, key: '', message: (error as Error).message }]);

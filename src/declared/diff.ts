@@ -15,7 +15,7 @@ export type Change =
   | { kind: 'backfill'; what: string; step: BackfillStep }
   | { kind: 'change'; what: string };
 
-/** One derived list to fill: the other direction of an edge, or the list behind a ref field. */
+/** One derived list to fill: `assoc` reversed from the links of `of`, or the list behind a ref field. */
 export type BackfillStep =
   | { from: 'inverse'; assoc: string; of: string }
   | { from: 'field'; assoc: string; objectType: string; key: string };
@@ -75,7 +75,8 @@ function backfillOf(
     return { from: 'field', assoc, objectType: storage.types[fromType]!, key: storage.fields[`${fromType}.${field}`]! };
   }
   if (edge.inverse !== undefined && before !== undefined && before.inverse === undefined) {
-    return { from: 'inverse', assoc, of: storage.edges[`${edge.to}.${edge.inverse}`]! };
+    // The other direction of every link this edge already holds.
+    return { from: 'inverse', assoc: storage.edges[`${edge.to}.${edge.inverse}`]!, of: assoc };
   }
   return undefined;
 }

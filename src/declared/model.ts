@@ -3,6 +3,21 @@
  * edges, who may read and write them, and the keys their data is stored under. Keys are
  * snake_case as in the file; `loom-schema.json` (shipped beside the package) describes the same
  * shape for editors and is what the loader validates against, so the two are kept in step here.
+ *
+ * How stored data relates to a declaration (what any writer of declared data, an import among
+ * them, keeps to):
+ * - a node is an object whose type is its type's storage key (`StorageKeys.types`); its fields
+ *   live in `data` under their storage keys (`StorageKeys.fields['type.field']`); a ref field holds
+ *   the internal id (a number) of the node it names; a `source: owner` field is the owner column;
+ *   datetimes are unix seconds;
+ * - an edge's items are associations of its storage key (`StorageKeys.edges['type.edge']`) from
+ *   the node; `inverse:` edges hold the reverse association, `backed_by:` edges one association
+ *   from the node a ref field names to the node holding the field; counts come with them;
+ * - `{average}`/`{sum}` fields read a sum kept in the counts table under the type the compiled
+ *   NodeTypeDef's `counters` name (written with the `adjustCount` op);
+ * - the team's own keys are in the `declared_keys` table, written with the `setDeclaredKey` op
+ *   (object type, key, id) and read with `Store.findDeclaredIds`.
+ * `loadAppliedSchema` (applied.ts) gives the applied declaration, its storage keys and its Schema.
  */
 
 /** A visibility or permission rule from the closed vocabulary; each costs at most one batched store call per page. */
@@ -11,7 +26,7 @@ export type RuleDecl =
   | 'token'
   /** A token standing for a principal (a user token). */
   | 'principal'
-  /** An app token of the schema's own app. */
+  /** An app token of the schema's own app (the one `schema apply` created). */
   | 'app'
   /** The viewer owns the node (for principal nodes: is the node). */
   | 'owner'

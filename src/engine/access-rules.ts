@@ -31,7 +31,7 @@ export async function passingRule(
     case 'principal':
       return all(() => viewer.userId !== null);
     case 'app':
-      return all(() => viewer.kind === 'app');
+      return all(() => viewer.kind === 'app' && (context.schema.ownApp === undefined || viewer.app.id === context.schema.ownApp));
     case 'never':
       return new Set();
     case 'owner':

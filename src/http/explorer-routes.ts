@@ -80,7 +80,12 @@ function explorerBundle(): ExplorerBundle | undefined {
 }
 
 export async function explorerRoutes(app: FastifyInstance, { settings }: { settings: AppSettings }): Promise<void> {
-  const permissions = { groups: describePermissions(settings.schema) };
+  // Described for the schema served now: an applied declaration may replace it between requests.
+  let described: { schema: AppSettings['schema']; permissions: { groups: ReturnType<typeof describePermissions> } } | undefined;
+  const permissions = () => {
+    if (described?.schema !== settings.schema) described = { schema: settings.schema, permissions: { groups: describePermissions(settings.schema) } };
+    return described.permissions;
+  };
   const page = (choose: (bundle: ExplorerBundle) => string) => (_request: FastifyRequest, reply: FastifyReply) => {
     const bundle = explorerBundle();
     if (!bundle) return reply.code(503).type('text/plain; charset=utf-8').send('The Explorer is not built: run `npm run build`.');
@@ -108,7 +113,7 @@ export async function explorerRoutes(app: FastifyInstance, { settings }: { setti
     return sendJson(request, reply, 200, { data, default_app_id: data.some((entry) => entry.id === demoApp) ? demoApp : data[0]?.id ?? null });
   });
 
-  app.get('/explorer/permissions.json', (request, reply) => sendJson(request, reply, 200, permissions));
+  app.get('/explorer/permissions.json', (request, reply) => sendJson(request, reply, 200, permissions()));
 
   // The Explorer follows links the API writes only to Loom itself, and they carry the public URL when one is set.
   app.get('/explorer/config.json', (request, reply) => sendJson(request, reply, 200, { public_url: settings.publicUrl ?? null }));

@@ -169,10 +169,15 @@ export function describePermissions(schema: Schema): PermissionGroup[] {
   }
   const others = [...unlocks.values()].filter((permission) => !placed.has(permission.name));
   if (others.length > 0) {
+    // A declared schema explains its own permissions; anything else the schema names has no text yet.
+    const declared = schema.permissions;
     groups.set('Other', {
       name: 'Other',
-      description: 'Permissions the schema relies on that have no explanation yet.',
-      permissions: others.map((permission) => ({ ...permission, description: `Needed for ${[...permission.fields, ...permission.edges].join(', ')}.` })),
+      description: declared ? 'Permissions this schema declares.' : 'Permissions the schema relies on that have no explanation yet.',
+      permissions: others.map((permission) => ({
+        ...permission,
+        description: declared?.[permission.name] ?? `Needed for ${[...permission.fields, ...permission.edges].join(', ')}.`,
+      })),
     });
   }
   return [...groups.values()];

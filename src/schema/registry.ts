@@ -28,6 +28,8 @@ export interface SchemaOptions {
    * (a declared schema names its own).
    */
   permissions?: Record<string, string>;
+  /** The app a declared schema is served by: the `app` rule passes for its app tokens only. */
+  ownApp?: number;
 }
 
 export class Schema {
@@ -36,6 +38,7 @@ export class Schema {
   readonly principal: string;
   /** The schema's own permissions when it declares them; the Graph catalogue's otherwise. */
   readonly permissions: Readonly<Record<string, string>> | undefined;
+  readonly ownApp: number | undefined;
   private readonly byName = new Map<string, NodeTypeDef>();
   private readonly indexes = new Map<string, TypeIndex>();
   /** Permissions the declarations name (the catalogue says in which versions each is offered). */
@@ -45,6 +48,7 @@ export class Schema {
     this.types = types;
     this.principal = options.principal ?? 'user';
     this.permissions = options.permissions;
+    this.ownApp = options.ownApp;
     for (const type of types) {
       if (this.byName.has(type.name)) throw new Error(`Schema: node type "${type.name}" is declared twice`);
       this.byName.set(type.name, type);

@@ -3,7 +3,7 @@
  * (`loom export` / `loom import`). Records carry internal ids as they are: app-scoped user ids
  * and post ids derive from them, so a copy must keep them.
  */
-import type { AppRecord, Association, Credentials, GrantStatus, RevokedToken, Store, StoredObject, TokenRecord } from './store.js';
+import type { AppRecord, Association, Credentials, GrantStatus, RevokedToken, SchemaVersionRecord, Store, StoredObject, TokenRecord } from './store.js';
 
 export type StoreRecord =
   /** The highest object id ever handed out, so a copy never reuses the id of a deleted object. */
@@ -21,7 +21,11 @@ export type StoreRecord =
   | ({ record: 'token' } & TokenRecord)
   | ({ record: 'revokedToken' } & RevokedToken)
   /** What remains of a deleted app: its id, so its credentials and tokens are answered for. */
-  | { record: 'deletedApp'; id: number; deletedTime: number };
+  | { record: 'deletedApp'; id: number; deletedTime: number }
+  /** A declaration `loom schema apply` recorded, with its pinned storage keys. */
+  | ({ record: 'schemaVersion' } & SchemaVersionRecord)
+  /** The team's own key of a declared node. */
+  | { record: 'declaredKey'; type: string; key: string; id: number };
 
 export type RecordKind = StoreRecord['record'];
 export type TableKind = Exclude<RecordKind, 'idSequence'>;
@@ -43,6 +47,8 @@ export const RECORD_KINDS: readonly RecordKind[] = [
   'token',
   'revokedToken',
   'deletedApp',
+  'schemaVersion',
+  'declaredKey',
 ];
 
 /** Whether the store holds no record of any kind (its id sequence aside): one single-row scan per kind. */
@@ -140,6 +146,21 @@ export const RECORD_TABLES: Readonly<Record<TableKind, RecordTable>> = {
     key: ['hash'],
   },
   deletedApp: { table: 'deleted_apps', columns: [bigint('id'), bigint('deleted_time', 'deletedTime')], key: ['id'] },
+  schemaVersion: {
+    table: 'schema_versions',
+    columns: [
+      bigint('version'),
+      text('name'),
+      text('hash'),
+      text('text'),
+      text('storage'),
+      text('source'),
+      bigint('app_id', 'appId'),
+      bigint('applied_time', 'appliedTime'),
+    ],
+    key: ['version'],
+  },
+  declaredKey: { table: 'declared_keys', columns: [text('type'), text('key'), bigint('id')], key: ['type', 'key'] },
 };
 
 export function recordKey(record: StoreRecord): RecordKey {

@@ -92,9 +92,16 @@ export async function declaredServer(yaml: string, files: Record<string, string>
     },
     token: async (key, scopes = loaded.schema.allScopes()) => (await issueToken(store, app, declared.id(key), scopes, 3600)).accessToken,
     async put(items) {
+      // Links go in one write per run of them; nodes one by one, as each needs its id recorded.
+      let links: WriteOp[] = [];
+      const flush = async () => {
+        if (links.length > 0) await store.write(links);
+        links = [];
+      };
       for (const item of items) {
         const ops: WriteOp[] = [];
         if ('type' in item) {
+          await flush();
           const data = Object.fromEntries(Object.entries(item.data ?? {}).map(([key, value]) => [key, resolve(value)]));
           const owner = item.owner === undefined ? null : declared.id(item.owner);
           const time = item.time ?? NOW;
@@ -104,9 +111,10 @@ export async function declaredServer(yaml: string, files: Record<string, string>
           ids.set(item.key, results[0] as number);
           types.set(item.key, item.type);
         } else {
-          await store.write([{ op: 'addAssoc', type: item.assoc, id1: declared.id(item.from), id2: declared.id(item.to), time: item.time ?? NOW }]);
+          links.push({ op: 'addAssoc', type: item.assoc, id1: declared.id(item.from), id2: declared.id(item.to), time: item.time ?? NOW });
         }
       }
+      await flush();
     },
     async reapply(text) {
       writeFileSync(file, text);

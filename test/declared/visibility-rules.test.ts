@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { appAccessToken, registerApp } from '../../src/auth/apps.js';
 import { allPages, declaredServer, type DeclaredServer } from './declared-server.js';
 
 const SCHEMA = `
@@ -106,6 +107,7 @@ before(async () => {
   tokens.ben = await s.token('ben');
   tokens.cy = await s.token('cy');
   tokens.app = s.appToken;
+  tokens.otherApp = appAccessToken(await registerApp(s.store, { name: 'another', now: 1_700_000_000 }));
   tokens.none = undefined;
 });
 after(() => s.close());
@@ -124,6 +126,7 @@ const CASES: Case[] = [
   { rule: 'token', nodes: ['public1', 'public2'], listedBy: 'ana', edge: 'notes', passes: 'ben', fails: 'none' },
   { rule: 'principal', nodes: ['users1', 'users2'], listedBy: 'ana', edge: 'notes', passes: 'cy', fails: 'app' },
   { rule: 'app', nodes: ['apps1', 'apps2'], listedBy: 'ana', edge: 'notes', passes: 'app', fails: 'ben' },
+  { rule: 'app (of another app)', nodes: ['apps1', 'apps2'], listedBy: 'ana', edge: 'notes', passes: 'app', fails: 'otherApp' },
   { rule: 'owner', nodes: ['private1', 'private2'], listedBy: 'ana', edge: 'notes', passes: 'ana', fails: 'ben' },
   { rule: 'never', nodes: ['hidden1', 'hidden2'], listedBy: 'ana', edge: 'notes', passes: '', fails: 'ana' },
   { rule: 'any + related (friends of the owner)', nodes: ['friends1', 'friends2'], listedBy: 'ana', edge: 'notes', passes: 'ben', fails: 'cy' },
@@ -152,7 +155,8 @@ async function nested(c: Case, reader: string): Promise<string[]> {
 }
 
 async function throughNext(c: Case, reader: string): Promise<string[]> {
-  if (tokens[reader] === undefined) return [];
+  // A reader who cannot load the listing node at all (another app does not know its scoped id) sees nothing of it.
+  if (tokens[reader] === undefined || (await s.get(`/${s.shown(c.listedBy)}`, tokens[reader])).status !== 200) return [];
   const items = await allPages(s, `/${s.shown(c.listedBy)}/${c.edge}`, tokens[reader], { limit: '1' });
   return items.map((item: { id: string }) => item.id);
 }

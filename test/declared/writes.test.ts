@@ -135,6 +135,21 @@ describe('writes to declared types', () => {
     assert.deepEqual((await s.get('/me', ana, { fields: 'reviews' })).body.reviews, undefined);
   });
 
+  it("answers the design study's reads: nested edges with modifiers, and both orders of an ordered edge", async () => {
+    const first = (await post(`/${s.shown('pp')}/reviews`, cy, { rating: '3', body: 'Fine.' })).body.id as string;
+    const me = await s.get('/me', cy, { fields: 'name,reviews.limit(2){rating,book{title},likes.limit(0).summary(true)}' });
+    assert.deepEqual(me.body.reviews.data[0], {
+      rating: 3,
+      book: { title: 'Pride and Prejudice', id: s.shown('pp') },
+      likes: { data: [], summary: { total_count: 0, can_like: true, has_liked: false } },
+      id: first,
+    });
+    const newest = await s.get(`/${s.shown('pp')}/reviews`, cy, { fields: 'id' });
+    const oldest = await s.get(`/${s.shown('pp')}/reviews`, cy, { fields: 'id', order: 'chronological' });
+    assert.equal(newest.body.data[0].id, first);
+    assert.deepEqual(oldest.body.data.map((r: { id: string }) => r.id), [...newest.body.data.map((r: { id: string }) => r.id)].reverse());
+  });
+
   it('answers metadata=1 from the declaration, with descriptions and connections', async () => {
     const book = await s.get(`/${s.shown('pp')}`, ana, { metadata: '1', fields: 'id' });
     assert.equal(book.body.metadata.type, 'book');
