@@ -163,4 +163,15 @@ describe('the book club example over HTTP', () => {
     const zoe = loom('token', '--db', db, '--principal', 'zoe', '--json');
     assert.notEqual(zoe.code, 0);
   });
+
+  it('exports the data back with loom export --data', () => {
+    const exported = loom('export', '--data', '--db', db);
+    assert.equal(exported.code, 0, exported.stderr);
+    const lines = exported.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Json);
+    assert.deepEqual(lines[0], { format: 'loom-data', version: 1, schema: 'bookclub', schema_version: 3 });
+    assert.deepEqual(lines.at(-1), { end: true, lines: lines.length });
+    const review = lines.find((line) => line.node === 'review' && line.key === 'ana-pp');
+    assert.deepEqual(review?.fields, { from: 'ana', book: '9780141439518', rating: 5, body: 'Sharper than I remembered.', audience: 'everyone' });
+    assert.ok(lines.some((line) => line.edge === 'member.following' && line.from === 'ben' && line.to === 'ana'));
+  });
 });
