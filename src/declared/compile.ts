@@ -98,7 +98,7 @@ class Compiler {
       label: decl.label ?? name.charAt(0).toUpperCase() + name.slice(1),
       idForm: ID_FORMS[decl.id ?? (name === this.declaration.principal ? 'app_scoped' : 'plain')]!,
       visibility: { rule: this.rule(name, decl.read ?? 'token', `${at}.read`, false) },
-      ...(decl.scope !== undefined ? { scope: decl.scope } : {}),
+      ...(decl.scope !== undefined ? { scope: this.scope(decl.scope, `${at}.scope`) } : {}),
       ...(cascade.length > 0 ? { deletesWith: cascade.map((edge) => this.storage.edges[`${name}.${edge}`]!) } : {}),
       defaultFields: defaults,
       fields,

@@ -24,7 +24,10 @@ export async function loadCode(declaration: Declaration, file: string): Promise<
     if (!code || typeof code !== 'object') throw new Error('it has no default export of computed fields and validators');
     return code;
   } catch (error) {
-    throw new DeclarationError([{ file, line: 0, key: 'code', message: `${path} cannot be loaded: ${(error as Error).message}` }]);
+    const message = (error as Error).message;
+    // A .js file outside an ES-module package is read as CommonJS, where `export default` is a syntax error.
+    const hint = error instanceof SyntaxError && /export|import/.test(message) ? ' (name it .mjs, or put {"type":"module"} in a package.json beside it)' : '';
+    throw new DeclarationError([{ file, line: 0, key: 'code', message: `${path} cannot be loaded: ${message}${hint}` }]);
   }
 }
 

@@ -32,15 +32,17 @@ export function diffDeclarations(
   const before = storageKeysOf(previous.declaration, previous.storage);
   const changes: Change[] = [];
   for (const kind of KINDS) {
-    const oldByKey = invert(before[kind]);
-    const newByKey = invert(storage[kind]);
+    // A field's key is its type's own: the same key in two types is two things.
+    const place = (keys: StorageKeys, name: string, key: string) => (kind === 'fields' ? `${keys.types[name.split('.')[0]!]}\u0000${key}` : key);
+    const oldByKey = invert(before[kind], (name, key) => place(before, name, key));
+    const newByKey = invert(storage[kind], (name, key) => place(storage, name, key));
     for (const [name, key] of Object.entries(storage[kind])) {
-      const old = oldByKey.get(key);
+      const old = oldByKey.get(place(storage, name, key));
       if (old === undefined) changes.push({ kind: 'add', what: `${singular(kind)} ${name}` });
       else if (old !== name) changes.push({ kind: 'rename', what: `${singular(kind)} ${name}`, from: old });
     }
     for (const [name, key] of Object.entries(before[kind])) {
-      if (!newByKey.has(key)) changes.push({ kind: 'remove', what: `${singular(kind)} ${name}`, storage: key });
+      if (!newByKey.has(place(before, name, key))) changes.push({ kind: 'remove', what: `${singular(kind)} ${name}`, storage: key });
     }
   }
   for (const [typeName, type] of Object.entries(next.types)) {
@@ -92,8 +94,8 @@ function edgeBefore(declaration: Declaration, pinned: StorageKeys, assoc: string
   return undefined;
 }
 
-function invert(map: Record<string, string>): Map<string, string> {
-  return new Map(Object.entries(map).map(([name, key]) => [key, name]));
+function invert(map: Record<string, string>, place: (name: string, key: string) => string): Map<string, string> {
+  return new Map(Object.entries(map).map(([name, key]) => [place(name, key), name]));
 }
 
 function singular(kind: Kind): string {

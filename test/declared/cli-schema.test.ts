@@ -95,6 +95,25 @@ describe('loom schema and the declaration file', () => {
     }
   });
 
+  it('diff shows renames, removals and backfills without recording; apply records them', () => {
+    const dir = folder(BOOKCLUB);
+    const file = join(dir, 'bookclub.loom.yaml');
+    const db = join(dir, 'club.db');
+    assert.equal(loom('schema', 'apply', file, '--db', db).code, 0);
+    writeFileSync(file, BOOKCLUB_YAML.replace('version: 3', 'version: 4')
+      .replace('      bio: {type: string,', '      about: {type: string, storage: bio,')
+      .replace(/\n {6}settings: \{[^\n]*/, ''));
+    const diff = loom('schema', 'diff', file, '--db', db);
+    assert.equal(diff.code, 0, diff.stderr);
+    assert.match(diff.stdout, /~ field member\.about \(renamed from member\.bio; its data stays where it is\)/);
+    assert.match(diff.stdout, /- field member\.settings \(hidden now; its data stays under "settings" until "loom schema prune"\)/);
+    const applied = JSON.parse(loom('schema', 'apply', file, '--db', db, '--json').stdout) as { version: number; changes: string[] };
+    assert.equal(applied.version, 2, 'diff recorded nothing');
+    assert.equal(applied.changes.length, 2);
+    const pruned = loom('schema', 'prune', '--db', db);
+    assert.match(pruned.stdout, /Pruned field data member\.settings/);
+  });
+
   it('export and import carry the applied schema and the keys to another database', async () => {
     const dir = folder(BOOKCLUB);
     const source = join(dir, 'club.db');
