@@ -9,8 +9,6 @@ export type StoreRecord =
   /** The highest object id ever handed out, so a copy never reuses the id of a deleted object. */
   | { record: 'idSequence'; last: number }
   | ({ record: 'object' } & StoredObject)
-  /** The team's own key of an object of a declared type. */
-  | { record: 'declaredKey'; type: string; key: string; id: number }
   | ({ record: 'association' } & Association)
   | { record: 'count'; id1: number; type: string; count: number }
   /** The app's name and API version live in its application object, which comes with the objects. */
@@ -37,7 +35,6 @@ export type TableKind = Exclude<RecordKind, 'idSequence'>;
 export const RECORD_KINDS: readonly RecordKind[] = [
   'idSequence',
   'object',
-  'declaredKey',
   'association',
   'count',
   'app',
@@ -95,7 +92,6 @@ export const RECORD_TABLES: Readonly<Record<TableKind, RecordTable>> = {
     columns: [bigint('id'), text('type'), nullable(bigint('owner')), bigint('created_time', 'createdTime'), bigint('updated_time', 'updatedTime'), json('data')],
     key: ['id'],
   },
-  declaredKey: { table: 'declared_keys', columns: [text('type'), text('key'), bigint('id')], key: ['type', 'key'] },
   association: {
     table: 'associations',
     columns: [bigint('id1'), text('type'), bigint('id2'), bigint('time'), nullable(json('data'))],

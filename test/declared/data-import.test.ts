@@ -1,7 +1,7 @@
 /**
  * Importing own data by the team's keys, on the store the run selects: the book club's file
  * loads with derived lists and counts kept, a second import updates in place, and a bad line is
- * named with its number while nothing of its transaction is written.
+ * named with its number while nothing of its batch is written.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -112,7 +112,7 @@ describe('own data import', () => {
     assert.ok((await store.getExisting('book.reviews', [[time, review]])).has(`${time}:${review}`));
   });
 
-  it('names a bad line with its number and writes nothing of its transaction', async () => {
+  it('names a bad line with its number and writes nothing of its batch', async () => {
     const lines = [
       { format: 'loom-data', version: 1, schema: 'bookclub', schema_version: 3 },
       { node: 'member', key: 'zoe', fields: { name: 'Zoe' } },
@@ -130,7 +130,7 @@ describe('own data import', () => {
     assert.equal((await store.findDeclaredIds('member', ['zoe', 'yann'])).size, 0);
     // A value out of its declared range is named with the field and the limit.
     const range = file('range.ndjson', [{ node: 'review', key: 'ana-x', fields: { from: 'ana', book: '9780141439518', rating: 6 } }]);
-    await assert.rejects(importData(store, plan, ndjsonLines(range, plan), options), /range\.ndjson line 1: rating must be at most 5/);
+    await assert.rejects(importData(store, plan, ndjsonLines(range, plan), options), /range\.ndjson line 1: The parameter rating must be at most 5/);
     const unknown = file('unknown.ndjson', [{ node: 'comment', key: 'c99', fields: { from: 'ana', review: 'no-such-review', message: 'Hi' } }]);
     await assert.rejects(importData(store, plan, ndjsonLines(unknown, plan), options), /unknown\.ndjson line 1: no line defines the review "no-such-review"/);
   });

@@ -85,8 +85,8 @@ export async function startServeWithEnv(env: NodeJS.ProcessEnv, ...args: string[
   let ended = false;
   void child.exited.then(() => (ended = true));
   const deadline = Date.now() + 30_000;
-  // The banner ends with how to get a new token, or that there is no demo graph.
-  while (!/^(A new token|This database holds no demo graph)/m.test(child.stdout())) {
+  // The banner ends with how to get a new token (of the demo app or of a declared schema), or that there is no demo graph.
+  while (!/^(A new token|This database holds no demo graph|A token for one of its)/m.test(child.stdout())) {
     assert.ok(Date.now() < deadline && !ended, `serve did not start: ${child.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

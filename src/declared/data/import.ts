@@ -1,18 +1,20 @@
 /**
  * Loads own data into a store whose schema was applied: nodes by their keys (a key seen before
- * updates its node in place), edges between keys, and sign-in logins. Lines go in transactions
- * of at most 1,000, each checked whole before it is written, so a bad line leaves nothing of its
- * transaction behind. Lists Loom derives (`backed_by`, the other side of an `inverse`) and
- * counts are kept by Loom as it writes, never taken from the file.
+ * updates its node in place), edges between keys, and sign-in logins. Lines go in batches of
+ * 1,000, each checked whole before any of it is written, so a bad line leaves nothing of its batch
+ * behind (a batch naming nodes it creates itself is written in more than one transaction, the
+ * later ones once those nodes have ids). Lists Loom derives (`backed_by`, the other side of an
+ * `inverse`), counts and sums are kept by Loom as it writes, never taken from the file.
  */
 import { hashPassword } from '../../auth/passwords.js';
 import { counterChangeOps, counterOps } from '../../engine/counters.js';
+import { GraphError } from '../../errors.js';
 import type { ObjectId, Ref, Store, StoredObject, WriteOp } from '../../store/store.js';
 import { DataLineError, type DataLine, type EdgeLine, type LoginLine, type NodeLine } from './lines.js';
 import type { DataPlan, TypePlan } from './plan.js';
-import { parseTime, refKeys, storedValue } from './values.js';
+import { parseTime, refKeys } from './values.js';
 
-/** Lines per transaction. */
+/** Lines per batch. */
 export const BATCH_LINES = 1000;
 /** Lines waiting for a key by default (see maxParked). */
 export const DEFAULT_MAX_PARKED = 100_000;
@@ -27,7 +29,7 @@ export interface ImportOptions {
   maxParked?: number;
   /** Unix seconds: the created time of nodes and links whose line gives none. */
   now: number;
-  /** Told after every transaction how many lines were read so far. */
+  /** Told after every batch how many lines were read so far. */
   onProgress?: (lines: number) => void;
 }
 
@@ -235,31 +237,39 @@ class Batch {
 
   private addNode(item: NodeLine, fail: (problem: string) => Error): void {
     const type = this.plan.types.get(item.node)!;
-    const given = { ...item.fields };
+    const given: Record<string, unknown> = {};
+    let owner: ObjectId | null = null;
+    for (const [name, value] of Object.entries(item.fields)) {
+      const field = type.fields.get(name);
+      if (field === undefined) throw fail(`the type ${type.name} has no field "${name}" that can be imported`);
+      if (value === null) continue;
+      // Refs hold keys; the type's checks see the ids they stand for.
+      const resolved = field.refTo === undefined ? value : Array.isArray(value) ? value.map((key) => this.id(field.refTo!, String(key))) : this.id(field.refTo, String(value));
+      if (name === type.ownerField) owner = resolved as ObjectId;
+      else given[name] = resolved;
+    }
     if (type.keyField !== undefined && type.fields.has(type.keyField)) {
       const held = given[type.keyField];
       if (held === undefined) given[type.keyField] = item.key;
       else if (String(held) !== item.key) throw fail(`the key "${item.key}" differs from its ${type.keyField} "${String(held)}"`);
     }
-    const data: Record<string, unknown> = {};
-    let owner: ObjectId | null = null;
-    for (const [name, value] of Object.entries(given)) {
-      const field = type.fields.get(name);
-      if (field === undefined) throw fail(`the type ${type.name} has no field "${name}" that can be imported`);
-      if (value === null) continue;
-      const stored = storedValue(field, value, (refType, key) => this.id(refType, key));
-      if ('problem' in stored) throw fail(stored.problem);
-      if (name === type.ownerField) owner = stored.value as ObjectId;
-      else data[field.storage] = stored.value;
-    }
     const id = this.known.get(keyId(type.name, item.key));
     const current = id === undefined ? undefined : this.existing.get(id);
-    if (current === undefined) this.createNode(type, item, data, owner, fail);
-    else this.updateNode(type, current, data, owner, fail);
+    if (current === undefined) this.createNode(type, item, this.checked(type, given, undefined, fail), owner, fail);
+    else this.updateNode(type, current, given, owner, fail);
+  }
+
+  /** The values as the type stores them, checked as a write through the API checks them (permissions aside). */
+  private checked(type: TypePlan, given: Record<string, unknown>, current: Record<string, unknown> | undefined, fail: (problem: string) => Error): Record<string, unknown> {
+    try {
+      return type.def.checkData!(given, current);
+    } catch (error) {
+      if (error instanceof GraphError) throw fail(error.message.replace(/^\(#\d+\) /, ''));
+      throw error;
+    }
   }
 
   private createNode(type: TypePlan, item: NodeLine, data: Record<string, unknown>, owner: ObjectId | null, fail: (problem: string) => Error): void {
-    this.check(type, data, owner, fail);
     const createdTime = item.created_time === undefined ? this.options.now : parseTime(item.created_time);
     if (createdTime === undefined) throw fail('created_time must be an ISO-8601 time or unix seconds');
     const ref: Ref = { ref: this.created.length };
@@ -280,19 +290,22 @@ class Batch {
     this.tally.created += 1;
   }
 
-  private updateNode(type: TypePlan, current: StoredObject, data: Record<string, unknown>, owner: ObjectId | null, fail: (problem: string) => Error): void {
+  private updateNode(type: TypePlan, current: StoredObject, given: Record<string, unknown>, owner: ObjectId | null, fail: (problem: string) => Error): void {
     if (type.ownerField !== undefined && owner !== null && owner !== current.owner) throw fail(`the ${type.ownerField} of an imported ${type.name} cannot change`);
-    const changes: Record<string, unknown> = { ...data };
-    // Replacing removes the stored fields the line leaves out; merging keeps them.
-    if (this.options.replace) for (const field of type.fields.values()) if (field.name !== type.ownerField && !(field.storage in data)) changes[field.storage] = null;
+    let changes: Record<string, unknown>;
+    if (this.options.replace) {
+      // The line is the whole node: checked as a new one, the stored fields it leaves out removed.
+      changes = this.checked(type, given, undefined, fail);
+      for (const field of type.fields.values()) if (field.name !== type.ownerField && !(field.storage in changes)) changes[field.storage] = null;
+    } else changes = this.checked(type, given, current.data, fail);
     const after: Record<string, unknown> = { ...current.data };
     for (const [key, value] of Object.entries(changes)) {
       if (value === null) delete after[key];
       else after[key] = value;
     }
-    this.check(type, after, current.owner, fail);
     this.rest.push({ op: 'updateObject', id: current.id, data: changes, updatedTime: this.options.now });
     this.rest.push(...counterChangeOps(type.def, current, changes));
+    if (this.provisional) this.existing.set(current.id, { ...current, data: after });
     // A list kept from a ref field follows the field to its new node.
     for (const list of type.derivedLists) {
       if (list.field === type.ownerField) continue;
@@ -304,20 +317,6 @@ class Batch {
       if (typeof now === 'number') this.rest.push({ op: 'addAssoc', type: list.storage, id1: now, id2: current.id, time: current.createdTime });
     }
     this.tally.updated += 1;
-  }
-
-  /** Required fields and the type's validators, over the node's fields as they will be stored. */
-  private check(type: TypePlan, data: Record<string, unknown>, owner: ObjectId | null, fail: (problem: string) => Error): void {
-    const byName: Record<string, unknown> = {};
-    for (const field of type.fields.values()) {
-      const value = field.name === type.ownerField ? (owner ?? undefined) : data[field.storage];
-      if (value !== undefined) byName[field.name] = value;
-      else if (field.decl.required) throw fail(`${field.name} is required`);
-    }
-    for (const { name, check } of type.validators) {
-      const message = check(byName);
-      if (typeof message === 'string' && message !== '') throw fail(`${message} (${name})`);
-    }
   }
 
   private addEdge(item: EdgeLine, fail: (problem: string) => Error): void {

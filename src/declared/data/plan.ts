@@ -48,8 +48,7 @@ export interface TypePlan {
   edges: Map<string, EdgePlan>;
   /** Lists of other nodes that hold nodes of this type, kept from this type's ref fields. */
   derivedLists: DerivedList[];
-  validators: Array<{ name: string; check: (data: Record<string, unknown>) => string | null | undefined }>;
-  /** The node type the engine serves, whose counters (declared sums) an import keeps too. */
+  /** The node type the engine serves: its checks of written values and its counters (declared sums) hold for imports too. */
   def: NodeTypeDef;
 }
 
@@ -101,13 +100,8 @@ export function planData(declaration: Declaration, pinned: StorageKeys, code: Co
         inverseStorage: edge.inverse === undefined ? undefined : edgeStorage(edge.to, edge.inverse),
       });
     }
-    const validators = (decl.validate ?? []).map((validator) => {
-      const check = code?.validators?.[validator];
-      if (check === undefined) throw new Error(`The type ${name} names the validator ${validator}, which the code module does not export`);
-      return { name: validator, check };
-    });
     const ownerField = decl.owner ?? Object.entries(decl.fields ?? {}).find(([, field]) => field.source === 'owner')?.[0];
-    types.set(name, { name, storage: typeStorage(name), keyField: decl.key, ownerField, fields, edges, derivedLists: [], validators, def: defs.get(typeStorage(name))! });
+    types.set(name, { name, storage: typeStorage(name), keyField: decl.key, ownerField, fields, edges, derivedLists: [], def: defs.get(typeStorage(name))! });
   }
   // Each backed_by edge is a list kept on the node its holder's ref field names.
   for (const [name, decl] of entries) {
