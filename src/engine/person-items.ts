@@ -45,7 +45,8 @@ export async function taggableFriendItems(
   objects: ReadonlyMap<number, StoredObject> | undefined,
 ): Promise<ItemOf> {
   const selection = children && children.length > 0 ? children : TAGGABLE_DEFAULT;
-  const people = await renderObjectsById(context, unique(rows.map((row) => row.id2)), selection, objects);
+  // Friends who never used the app are taggable too: the one place they show through it.
+  const people = await renderObjectsById(context, unique(rows.map((row) => row.id2)), selection, objects, false);
   const key = context.viewer.app.idKey;
   return (row) => {
     const person = people.get(row.id2);

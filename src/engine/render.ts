@@ -1,3 +1,4 @@
+import { parseFields } from '../query/parser.js';
 import type { Selection } from '../query/selection.js';
 import type { AccessRule, EdgeDef, FieldDef, NodeTypeDef } from '../schema/definition.js';
 import type { StoredObject } from '../store/store.js';
@@ -167,9 +168,20 @@ async function renderField(
     }
     case 'owner':
       return renderReferences(context, objects, (object) => object.owner, false, selection.children);
-    case 'ref':
-      return renderReferences(context, objects, (object) => object.data[source.key ?? field.name], source.many ?? false, selection.children);
+    case 'ref': {
+      const children = selection.children && selection.children.length > 0 ? selection.children : source.fields ? defaultSelection(source.fields) : undefined;
+      return renderReferences(context, objects, (object) => object.data[source.key ?? field.name], source.many ?? false, children);
+    }
   }
+}
+
+const defaultSelections = new Map<string, Selection[]>();
+
+/** The parsed default selection of a reference, parsed once per text. */
+function defaultSelection(fields: string): Selection[] {
+  let parsed = defaultSelections.get(fields);
+  if (!parsed) defaultSelections.set(fields, (parsed = parseFields(fields)));
+  return parsed;
 }
 
 /** Nested nodes named by ids inside objects (`from`, `to`, `album`): one load for the batch. */

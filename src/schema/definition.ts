@@ -34,9 +34,10 @@ export type FieldSource =
   | { kind: 'owner' }
   /**
    * `data[key ?? name]` holds the internal id of another object (or, with `many`, an array of
-   * ids): rendered as a nested node, or with `many` as `{"data":[nodes]}`.
+   * ids): rendered as a nested node, or with `many` as `{"data":[nodes]}`. `fields`: what the
+   * nested node shows when the request names nothing inside it (a place's name and location).
    */
-  | { kind: 'ref'; key?: string; many?: boolean }
+  | { kind: 'ref'; key?: string; many?: boolean; fields?: string }
   /**
    * The number of associations of `assoc` from this object (`like_count`); with `wrap`, the
    * object `{"<wrap>": n}`, left out at zero (a post's `shares`).

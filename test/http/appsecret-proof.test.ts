@@ -33,6 +33,8 @@ describe('appsecret_proof', () => {
     strict = await registerApp(fixture.store, { name: 'Strict App', requireProof: true, now: fixture.now });
     const scopes = ['public_profile', 'user_friends'];
     await recordConsent(fixture.store, strict.id, fixture.users.alice, { granted: scopes, declined: [] });
+    // The likers use this app too, so its likes lists show them.
+    await fixture.store.setGrants(strict.id, fixture.likers.map((liker) => ({ userId: liker, grants: [{ scope: 'public_profile', status: 'granted' as const }] })));
     strictToken = (await issueUserToken(fixture.store, { appId: strict.id, userId: fixture.users.alice, scopes, expiresIn: 3600, now: fixture.now })).accessToken;
   });
 

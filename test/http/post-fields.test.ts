@@ -118,19 +118,20 @@ describe('posts, photos, albums and comments with every v2.4 field', () => {
     assert.equal(shared.body.data.length, 1);
   });
 
-  it('keeps the people a post is written with (tags) as its with_tags, refusing unknown ids', async () => {
+  it('keeps the people a post is written with (tags) at a place as its with_tags, refusing unknown ids', async () => {
     const created = await server.form('/v2.4/me/feed', {
       access_token: fixture.aliceToken,
       message: 'Out with friends',
+      place: String(fixture.pages[0]),
       tags: `${fixture.scoped(bob)},${fixture.scoped(fixture.users.carol)}`,
-      fields: 'with_tags,application',
+      fields: 'with_tags,application,place',
     });
     assert.equal(created.status, 200, created.text);
-    assert.deepEqual(created.body.with_tags, {
-      data: [{ name: 'Bob Brook', id: fixture.scoped(bob) }, { name: 'Carol Crane', id: fixture.scoped(fixture.users.carol) }],
-    });
+    // Carol never used the app, so it does not show her, even tagged.
+    assert.deepEqual(created.body.with_tags, { data: [{ name: 'Bob Brook', id: fixture.scoped(bob) }] });
     assert.equal(created.body.application.id, String(fixture.app.id));
-    const refused = await server.form('/v2.4/me/feed', { access_token: fixture.aliceToken, message: 'x', tags: '12345' });
+    assert.equal(created.body.place.id, String(fixture.pages[0]));
+    const refused = await server.form('/v2.4/me/feed', { access_token: fixture.aliceToken, message: 'x', place: String(fixture.pages[0]), tags: '12345' });
     assert.equal(refused.status, 400, refused.text);
     assert.equal(refused.body.error.code, 100);
   });

@@ -1,6 +1,7 @@
 /** A named collection of photos belonging to a person or a page. */
 import type { NodeTypeDef } from '../definition.js';
 import { addPhotoToAlbum, MESSAGE_LENGTH } from '../writes.js';
+import { PLACE_FIELDS } from './page.js';
 
 export const albumType: NodeTypeDef = {
   name: 'album',
@@ -43,7 +44,7 @@ export const albumType: NodeTypeDef = {
       description: 'The event the album\'s photos were taken at.' },
     { name: 'location', type: 'string',
       description: 'Where the photos were taken, in the owner\'s words.' },
-    { name: 'place', type: 'page', source: { kind: 'ref' },
+    { name: 'place', type: 'page', source: { kind: 'ref', fields: PLACE_FIELDS },
       description: 'The place the photos were taken at.' },
   ],
   edges: [

@@ -16,6 +16,9 @@ function pageCover(object: StoredObject, context: FieldContext): Record<string, 
   return { cover_id: id, offset_x: cover.offset_x ?? 0, offset_y: cover.offset_y ?? 0, source, id };
 }
 
+/** What a place (a page named by a post, photo or album) shows by default: the real service's place shape. */
+export const PLACE_FIELDS = 'name,location';
+
 export const pageType: NodeTypeDef = {
   name: 'page',
   label: 'Page',

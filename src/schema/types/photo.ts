@@ -4,6 +4,7 @@ import { commentOnObject, likeObject, MESSAGE_LENGTH, PHOTO_STORIES } from '../w
 import type { StoredObject } from '../../store/store.js';
 import { messageTags } from '../post-parts.js';
 import { imageKeyOf, photoSourceUrl, photoThumbnailUrl, type PhotoImage } from '../media.js';
+import { PLACE_FIELDS } from './page.js';
 
 function imageOf(object: StoredObject): PhotoImage {
   return { id: object.id, key: imageKeyOf(object.data), width: object.data.width, height: object.data.height };
@@ -70,7 +71,7 @@ export const photoType: NodeTypeDef = {
       description: 'The people and pages the caption names, keyed by where each name starts.' },
     { name: 'page_story_id', type: 'string',
       description: 'For a photo a page posted, the id of the post that announced it.' },
-    { name: 'place', type: 'page', source: { kind: 'ref' },
+    { name: 'place', type: 'page', source: { kind: 'ref', fields: PLACE_FIELDS },
       description: 'The place the photo was taken at.' },
     { name: 'created_time', type: 'datetime', source: { kind: 'createdTime' },
       description: 'When the photo was uploaded.' },

@@ -5,6 +5,7 @@
 import type { NodeTypeDef } from '../definition.js';
 import { commentOnObject, likeObject, MESSAGE_LENGTH } from '../writes.js';
 import { messageTags, postActions, postFullPicture, postPicture } from '../post-parts.js';
+import { PLACE_FIELDS } from './page.js';
 
 export const postType: NodeTypeDef = {
   name: 'post',
@@ -59,7 +60,7 @@ export const postType: NodeTypeDef = {
       description: 'Id of the post this one is a copy of, for posts shared from another.' },
     { name: 'picture', type: 'string', source: { kind: 'computed', compute: postPicture },
       description: 'A small image of the photo or link the post shows.' },
-    { name: 'place', type: 'page', source: { kind: 'ref' },
+    { name: 'place', type: 'page', source: { kind: 'ref', fields: PLACE_FIELDS },
       description: 'The place the post was written at.' },
     { name: 'privacy', type: 'privacy',
       description: 'Who may see the post: everyone, the author\'s friends or only the author.' },
