@@ -36,8 +36,9 @@ export type FieldSource =
    * `data[key ?? name]` holds the internal id of another object (or, with `many`, an array of
    * ids): rendered as a nested node, or with `many` as `{"data":[nodes]}`. `fields`: what the
    * nested node shows when the request names nothing inside it (a place's name and location).
+   * A write may only name nodes of `target` (when given) that the writer can see.
    */
-  | { kind: 'ref'; key?: string; many?: boolean; fields?: string }
+  | { kind: 'ref'; key?: string; many?: boolean; fields?: string; target?: string }
   /**
    * The number of associations of `assoc` from this object (`like_count`); with `wrap`, the
    * object `{"<wrap>": n}`, left out at zero (a post's `shares`).
