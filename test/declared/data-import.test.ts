@@ -101,6 +101,17 @@ describe('own data import', () => {
     assert.equal((await store.getObjects([ana])).get(ana)!.data.name, 'Ana Souza');
   });
 
+  it('applies two lines for one node in one file in order', async () => {
+    const ben = await idOf(store, 'member', 'ben');
+    const twice = file('twice.ndjson', [
+      { node: 'member', key: 'ben', fields: { name: 'Benedict Okafor' } },
+      { node: 'member', key: 'ben', fields: { bio: 'Reads the footnotes.' } },
+    ]);
+    assert.equal((await importData(store, plan, ndjsonLines(twice, plan), options)).updated, 2);
+    const data = (await store.getObjects([ben])).get(ben)!.data;
+    assert.deepEqual([data.name, data.bio], ['Benedict Okafor', 'Reads the footnotes.']);
+  });
+
   it('moves a review between books when its book changes on re-import', async () => {
     const review = await idOf(store, 'review', 'ben-sg');
     const gene = await idOf(store, 'book', '9780198788607');

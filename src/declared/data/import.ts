@@ -161,7 +161,7 @@ async function importChunk(store: Store, plan: DataPlan, chunk: DataLine[], opti
     let taken = 0;
     for (const line of pending) {
       const keys = keysOfLine(plan, line);
-      if (keys.some(([type, key]) => batch.creates(type, key))) break;
+      if (keys.some(([type, key, must]) => batch.holds(type, key, !must))) break;
       taken += 1;
       if (keys.some(([type, key, must]) => must && !known.has(keyId(type, key)))) {
         parked.push(line);
@@ -196,8 +196,10 @@ async function checkChunk(store: Store, plan: DataPlan, chunk: DataLine[], optio
 class Batch {
   private readonly created: WriteOp[] = [];
   private readonly keys: WriteOp[] = [];
+  private readonly links: WriteOp[] = [];
   private readonly rest: WriteOp[] = [];
   private readonly createdKeys = new Set<string>();
+  private readonly updatedKeys = new Set<string>();
   private readonly tally: ImportSummary = { created: 0, updated: 0, edges: 0, derivedEdges: 0, logins: 0 };
 
   constructor(
@@ -209,9 +211,13 @@ class Batch {
     private readonly provisional = false,
   ) {}
 
-  /** Whether this transaction creates the node with this key. */
-  creates(type: string, key: string): boolean {
-    return this.createdKeys.has(keyId(type, key));
+  /**
+   * Whether a line needing this key must wait for the next transaction: the key names a node this
+   * one creates (it has no id yet), or, for a node line's own key (`own`), a node this one changes
+   * already (a node is written once per transaction).
+   */
+  holds(type: string, key: string, own: boolean): boolean {
+    return this.createdKeys.has(keyId(type, key)) || (own && this.updatedKeys.has(keyId(type, key)));
   }
 
   async add(line: DataLine): Promise<void> {
@@ -223,8 +229,10 @@ class Batch {
   }
 
   ops(): WriteOp[] {
-    // Creations first, so that keys and lists can name them by their place in the batch.
-    return [...this.created, ...this.keys, ...this.rest];
+    // Creations first, so that keys and lists can name them by their place in the batch; then
+    // links together, which a store writes as one stretch. Each node is written once per
+    // transaction, so no op of one line undoes another's.
+    return [...this.created, ...this.keys, ...this.links, ...this.rest];
   }
 
   count(summary: ImportSummary): void {
@@ -256,7 +264,10 @@ class Batch {
     const id = this.known.get(keyId(type.name, item.key));
     const current = id === undefined ? undefined : this.existing.get(id);
     if (current === undefined) this.createNode(type, item, this.checked(type, given, undefined, fail), owner, fail);
-    else this.updateNode(type, current, given, owner, fail);
+    else {
+      this.updateNode(type, current, given, owner, fail);
+      this.updatedKeys.add(keyId(type.name, item.key));
+    }
   }
 
   /** The values as the type stores them, checked as a write through the API checks them (permissions aside). */
@@ -284,7 +295,7 @@ class Batch {
     for (const list of type.derivedLists) {
       const holder = list.field === type.ownerField ? owner : data[type.fields.get(list.field)?.storage ?? list.field];
       const time = list.timeField === undefined ? createdTime : data[type.fields.get(list.timeField)?.storage ?? list.timeField];
-      if (typeof holder === 'number') this.rest.push({ op: 'addAssoc', type: list.storage, id1: holder, id2: ref, time: typeof time === 'number' ? time : createdTime });
+      if (typeof holder === 'number') this.links.push({ op: 'addAssoc', type: list.storage, id1: holder, id2: ref, time: typeof time === 'number' ? time : createdTime });
     }
     this.rest.push(...counterOps(type.def, { owner, data }, 1));
     this.tally.created += 1;
@@ -314,7 +325,7 @@ class Batch {
       const now = after[storage];
       if (before === now) continue;
       if (typeof before === 'number') this.rest.push({ op: 'removeAssoc', type: list.storage, id1: before, id2: current.id });
-      if (typeof now === 'number') this.rest.push({ op: 'addAssoc', type: list.storage, id1: now, id2: current.id, time: current.createdTime });
+      if (typeof now === 'number') this.links.push({ op: 'addAssoc', type: list.storage, id1: now, id2: current.id, time: current.createdTime });
     }
     this.tally.updated += 1;
   }
@@ -329,8 +340,8 @@ class Batch {
     if (time === undefined) throw fail('time must be an ISO-8601 time or unix seconds');
     const from = this.id(type.name, item.from);
     const to = this.id(edge.to, item.to);
-    this.rest.push({ op: 'addAssoc', type: edge.storage, id1: from, id2: to, time });
-    if (edge.inverseStorage !== undefined) this.rest.push({ op: 'addAssoc', type: edge.inverseStorage, id1: to, id2: from, time });
+    this.links.push({ op: 'addAssoc', type: edge.storage, id1: from, id2: to, time });
+    if (edge.inverseStorage !== undefined) this.links.push({ op: 'addAssoc', type: edge.inverseStorage, id1: to, id2: from, time });
     this.tally.edges += 1;
   }
 

@@ -211,9 +211,9 @@ export const statements = {
      RETURNING ${SCHEMA_VERSION_COLUMNS}`,
   ),
   selectDeclaredIds: statement('selectDeclaredIds', 'SELECT key, id FROM declared_keys WHERE type = $1 AND key = ANY($2::text[])'),
-  adjustCount: statement(
-    'adjustCount',
-    `INSERT INTO counts (id1, type, count) VALUES ($1, $2, $3)
+  adjustCounts: statement(
+    'adjustCounts',
+    `INSERT INTO counts (id1, type, count) SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[])
      ON CONFLICT (id1, type) DO UPDATE SET count = counts.count + excluded.count`,
   ),
 

@@ -38,6 +38,13 @@ export async function applyOps(client: pg.ClientBase, ops: readonly WriteOp[]): 
       index = end;
       continue;
     }
+    if (op.op === 'adjustCount') {
+      let end = index + 1;
+      while (end < ops.length && ops[end]!.op === 'adjustCount') end += 1;
+      await adjustCounts(client, ops, index, end, results);
+      index = end;
+      continue;
+    }
     switch (op.op) {
       case 'updateObject':
         results[index] = await updateObject(client, op.id, op.data, op.updatedTime);
@@ -79,10 +86,6 @@ export async function applyOps(client: pg.ClientBase, ops: readonly WriteOp[]): 
       }
       case 'recordChange':
         await recordChange(client, resolveId(op.subject, index, results), op.field, op.time, op.appId ?? null);
-        results[index] = true;
-        break;
-      case 'adjustCount':
-        await run(client, statements.adjustCount, [resolveId(op.id1, index, results), op.type, op.delta]);
         results[index] = true;
         break;
       default:
@@ -167,6 +170,20 @@ async function setDeclaredKeys(client: pg.ClientBase, ops: readonly WriteOp[], s
   }
   const rows = [...latest.values()];
   await run(client, statements.upsertDeclaredKeys, [rows.map((row) => row[0]), rows.map((row) => row[1]), rows.map((row) => row[2])]);
+}
+
+/** A stretch of adjustCount ops as one statement: the deltas of each count summed first. */
+async function adjustCounts(client: pg.ClientBase, ops: readonly WriteOp[], start: number, end: number, results: Results): Promise<void> {
+  const sums = new Map<string, [ObjectId, string, number]>();
+  for (let index = start; index < end; index += 1) {
+    const op = ops[index] as Extract<WriteOp, { op: 'adjustCount' }>;
+    const id1 = resolveId(op.id1, index, results);
+    const key = JSON.stringify([id1, op.type]);
+    sums.set(key, [id1, op.type, (sums.get(key)?.[2] ?? 0) + op.delta]);
+    results[index] = true;
+  }
+  const rows = [...sums.values()];
+  await run(client, statements.adjustCounts, [rows.map((row) => row[0]), rows.map((row) => row[1]), rows.map((row) => row[2])]);
 }
 
 /**
