@@ -165,7 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit,
     genReqId: traceId,
     requestIdHeader: false,
-    querystringParser: parseQueryString,
+    routerOptions: { querystringParser: parseQueryString },
     ...serverOptions(timeouts, MAX_HEADER_BYTES),
     clientErrorHandler: (error, socket) => answerClientError(error, socket, settings.defaultVersion),
     // A path that does not decode (`/v2.4/%ZZ`) is answered like any other bad request, without echoing it.
