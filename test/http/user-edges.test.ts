@@ -14,6 +14,7 @@ import { PUBLISHED_VERSIONS, rules } from '../../src/schema/versions.js';
 import { DEMO_SCOPES } from '../../src/seed/demo-scopes.js';
 import { seedGraph } from '../../src/seed/demo-graph.js';
 import type { ObjectId, Store } from '../../src/store/store.js';
+import { countingStore } from '../helpers/counting-store.js';
 import { startServer, type Reply, type TestServer } from '../helpers/server.js';
 import { openScratchStore } from '../helpers/test-store.js';
 
@@ -265,17 +266,7 @@ describe("a person's edges on the demo graph", () => {
   });
 
   it('reads friend lists, members, relatives, tag tokens, place tags and the news feed nested with one store call per level, however many items', async () => {
-    const calls: string[] = [];
-    const counted = new Proxy(store, {
-      get(target, property, receiver) {
-        const value = Reflect.get(target, property, receiver);
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          calls.push(String(property));
-          return value.apply(target, args);
-        };
-      },
-    });
+    const { store: counted, calls } = countingStore(store);
     const countingServer = await startServer(counted);
     try {
       await countingServer.get('/v2.3/me', { access_token: token, fields: 'id' });
