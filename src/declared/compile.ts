@@ -154,7 +154,7 @@ class Compiler {
       }
       return how === 'average' ? { kind: 'counter', sum: counter.sum, per: this.storage.edges[`${typeName}.${of.edge}`]! } : { kind: 'counter', sum: counter.sum };
     }
-    if (kind.ref !== undefined) return { kind: 'ref', key, ...(kind.list ? { many: true } : {}) };
+    if (kind.ref !== undefined) return { kind: 'ref', key, target: this.storage.types[kind.ref] ?? kind.ref, ...(kind.list ? { many: true } : {}) };
     if (kind.base === 'datetime' && !kind.list) {
       // Stored as unix seconds, shown as the Graph API shows every time.
       return { kind: 'computed', compute: (object) => (typeof object.data[key] === 'number' ? graphTime(object.data[key] as number) : undefined) };

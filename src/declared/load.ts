@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
-import { LineCounter, isMap, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { LineCounter, isMap, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import type { Declaration, LoadedDeclaration, TypeDecl } from './model.js';
 
 export interface DeclarationProblem {
@@ -127,13 +127,12 @@ function lineOf(document: Document, counter: LineCounter, path: readonly (string
     const node = prefix.length === 0 ? document.contents : (document.getIn(prefix, true) as YamlNode | undefined);
     if (node && typeof node === 'object' && 'range' in node && node.range) {
       // A key's line is more useful than its value's (a block mapping starts on the next line).
-      const parent = prefix.length === 0 ? undefined : (length === 1 ? document.contents : document.getIn(prefix.slice(0, -1), true));
+      const parent = prefix.length === 0 ? undefined : length === 1 ? document.contents : document.getIn(prefix.slice(0, -1), true);
       if (isMap(parent)) {
         const pair = parent.items.find((item) => (item.key as { value?: unknown } | null)?.value === prefix[prefix.length - 1]);
         const keyRange = (pair?.key as YamlNode | undefined)?.range;
         if (keyRange) return counter.linePos(keyRange[0]).line;
       }
-      if (isSeq(parent) || !parent || prefix.length === 0) return counter.linePos(node.range[0]).line;
       return counter.linePos(node.range[0]).line;
     }
   }

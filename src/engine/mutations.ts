@@ -11,7 +11,7 @@ import { requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
 import { externalId, loadRoot } from './node-ids.js';
 import { readNode } from './read.js';
-import { followedId, visibleIds } from './visibility.js';
+import { followedId, visibleIds, visibleObjects } from './visibility.js';
 import { passingRule } from './access-rules.js';
 import { counterChangeOps, counterOps } from './counters.js';
 import type { Json } from './render.js';
@@ -69,8 +69,10 @@ export async function postToEdge(
   if (post.creates) {
     const imageData = image ? { image: { key: image.key, contentType: image.contentType }, width: image.width, height: image.height } : {};
     const derived = post.derive?.(data, { parent: object.id, viewer, thread }, object.data) ?? data;
-    const checkData = context.schema.type(post.creates)?.checkData;
-    created = { owner: viewer, data: { ...(checkData ? checkData(derived, undefined) : derived), ...imageData } };
+    const createdType = context.schema.type(post.creates)!;
+    const checked = createdType.checkData ? createdType.checkData(internalRefs(context, createdType, derived), undefined) : derived;
+    if (createdType.checkData) await requireVisibleRefs(context, createdType, checked);
+    created = { owner: viewer, data: { ...checked, ...imageData } };
   } else if (post.notSelf && (object.id === viewer || object.owner === viewer)) {
     throw GraphError.invalidParameter('You cannot do this to your own node');
   }
@@ -132,7 +134,8 @@ export async function updateNode(context: ReadContext, idText: string, params: R
   if (Object.keys(given).length === 0) {
     throw GraphError.invalidParameter(`Nothing to update: give ${writable.map((def) => def.name).join(' or ')}`);
   }
-  const changes = type.checkData ? type.checkData(given, object.data) : given;
+  const changes = type.checkData ? type.checkData(internalRefs(context, type, given), object.data) : given;
+  if (type.checkData) await requireVisibleRefs(context, type, changes);
   await context.store.write([{ op: 'updateObject', id: object.id, data: changes, updatedTime: context.now }, ...counterChangeOps(type, object, changes)]);
   return params.fields === undefined ? rules.booleanResult(context.version) : readAsWriter(context, type.name, idText, params.fields);
 }
@@ -297,6 +300,48 @@ async function requireRule(context: ReadContext, rule: AccessRule, object: Store
   if (context.viewer.userId === null) throw GraphError.activeTokenRequired();
   const passing = await passingRule(context, rule, [object], (ids, depth) => visibleIds(context, ids, depth));
   if (!passing.has(object.id)) throw GraphError.permission(message);
+}
+
+/**
+ * Ref parameters as the client wrote them (the ids it was shown: app-scoped for principals,
+ * compound for nodes with compound ids) turned into internal ids; what cannot be read stays as
+ * written, for the type's check to refuse.
+ */
+function internalRefs(context: ReadContext, type: NodeTypeDef, data: Record<string, unknown>): Record<string, unknown> {
+  const converted = { ...data };
+  for (const field of type.fields) {
+    const source = field.source;
+    const value = converted[field.name];
+    if (source?.kind !== 'ref' || typeof value !== 'string' || source.target === undefined) continue;
+    const form = context.schema.type(source.target)?.idForm;
+    const internal = form === 'user' ? context.viewer.ids.unscope(value) : form === 'post' ? /^\d+_(\d+)$/.exec(value)?.[1] : value;
+    // An id the client could not have been shown stays unreadable, and the type's check refuses it.
+    converted[field.name] = internal === undefined ? '' : String(internal);
+  }
+  return converted;
+}
+
+/**
+ * A declared write may name only nodes that exist, are of the type its field refers to, and the
+ * writer can see: one load and one visibility check for all the ref fields written.
+ */
+async function requireVisibleRefs(context: ReadContext, type: NodeTypeDef, data: Record<string, unknown>): Promise<void> {
+  const named = new Map<number, { field: string; target: string | undefined }>();
+  for (const field of type.fields) {
+    const source = field.source;
+    if (source?.kind !== 'ref' || !Object.hasOwn(data, source.key ?? field.name)) continue;
+    const value = data[source.key ?? field.name];
+    for (const id of Array.isArray(value) ? value : [value]) if (typeof id === 'number') named.set(id, { field: field.name, target: source.target });
+  }
+  if (named.size === 0) return;
+  const loaded = await context.objects.get([...named.keys()]);
+  const visible = new Set((await visibleObjects(context, [...loaded.values()])).map((object) => object.id));
+  for (const [id, { field, target }] of named) {
+    const object = loaded.get(id);
+    if (!object || !visible.has(id) || (target !== undefined && object.type !== target)) {
+      throw GraphError.invalidParameter(`The parameter ${field} names no ${target ?? 'node'} you can see`);
+    }
+  }
 }
 
 /** What the deleted nodes of types with counters take back from them: one load, only when the schema keeps any. */

@@ -1,4 +1,7 @@
 import type { EdgeDef } from '../schema/definition.js';
+import { ALWAYS_GRANTED } from '../schema/permissions.js';
+import { passingRule } from './access-rules.js';
+import { visibleIds } from './visibility.js';
 import { rules } from '../schema/versions.js';
 import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
@@ -18,11 +21,12 @@ export async function loadSummaries(
   const summary = edge.summary ?? 'count';
   const kind = summary === 'likes' && !rules.has('likes-summary-can-like', context.version) ? 'count' : summary;
   const asksViewer = kind === 'likes' || (typeof kind === 'object' && kind.viewer !== undefined);
-  const [counts, liked] = await Promise.all([
+  const [counts, liked, writable] = await Promise.all([
     listing.assoc ? context.store.getCounts(listing.assoc, ids) : new Map<number, number>(),
     asksViewer && listing.assoc && viewerId !== null
       ? context.store.getExisting(listing.assoc, ids.map((id) => [id, viewerId] as const))
       : new Set<string>(),
+    typeof kind === 'object' && kind.canWrite !== undefined ? writableParents(context, edge, parents) : new Set<number>(),
   ]);
   const summaries = new Map<number, Json>();
   for (const id of ids) {
@@ -31,7 +35,7 @@ export async function loadSummaries(
       const summary: Json = {};
       if (kind.order) summary.order = listing.orderName ?? 'chronological';
       summary.total_count = total_count;
-      if (kind.canWrite !== undefined) summary[kind.canWrite] = viewerId !== null && edge.post !== undefined;
+      if (kind.canWrite !== undefined) summary[kind.canWrite] = writable.has(id);
       if (kind.viewer !== undefined) summary[kind.viewer] = liked.has(`${id}:${viewerId}`);
       summaries.set(id, summary);
       continue;
@@ -49,4 +53,13 @@ export async function loadSummaries(
     }
   }
   return summaries;
+}
+
+/** The parents the viewer may POST to this edge under: a person holding its permission who passes its rule. */
+async function writableParents(context: ReadContext, edge: EdgeDef, parents: readonly StoredObject[]): Promise<Set<number>> {
+  const post = edge.post;
+  const { viewer } = context;
+  if (!post || viewer.userId === null || (post.scope !== undefined && post.scope !== ALWAYS_GRANTED && !viewer.scopes.has(post.scope))) return new Set();
+  if (!post.allow) return new Set(parents.map((parent) => parent.id));
+  return passingRule(context, post.allow, parents, (ids, depth) => visibleIds(context, ids, depth));
 }

@@ -34,9 +34,10 @@ export type FieldSource =
   | { kind: 'owner' }
   /**
    * `data[key ?? name]` holds the internal id of another object (or, with `many`, an array of
-   * ids): rendered as a nested node, or with `many` as `{"data":[nodes]}`.
+   * ids): rendered as a nested node, or with `many` as `{"data":[nodes]}`. A write may only name
+   * nodes of `target` (when given) that the writer can see.
    */
-  | { kind: 'ref'; key?: string; many?: boolean }
+  | { kind: 'ref'; key?: string; many?: boolean; target?: string }
   /** The number of associations of `assoc` from this object (`like_count`). */
   | { kind: 'count'; assoc: string }
   /** A sum kept in the counts table under `sum`; divided by the count of `per` when given (an average). */

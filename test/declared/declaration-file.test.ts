@@ -65,8 +65,23 @@ types:
       legacy: {type: string, until: v2.3, description: Gone from v2.3.}
     edges:
       links: {to: person, scope: see_links}
+      pins: {to: pin, backed_by: pin.by, write: {create: pin, allow: owner, scope: see_links, set: {by: parent}}}
+  pin:
+    owner: by
+    fields:
+      by: {type: ref<person>}
+      target: {type: ref<person>, required: true, write: create_only}
+      about: {type: ref<vault>, write: create_only}
+  vault:
+    read: never
+    fields:
+      name: {type: string}
 `);
-    await s.put([{ type: 'person', key: 'ana', data: { name: 'Ana', handle: 'ana', legacy: 'old' } }]);
+    await s.put([
+      { type: 'person', key: 'ana', data: { name: 'Ana', handle: 'ana', legacy: 'old' } },
+      { type: 'person', key: 'ben', data: { name: 'Ben' } },
+      { type: 'vault', key: 'v', data: { name: 'hidden' } },
+    ]);
     token = await s.token('ana');
   });
   after(() => s.close());
@@ -79,6 +94,18 @@ types:
     assert.equal((await at('v2.3', 'legacy')).error.code, 100);
   });
 
+  it('takes a ref parameter as the id the client was shown, and refuses nodes it cannot see or of another type', async () => {
+    const pin = async (target: string) => (await s.server.form('/me/pins', { target, access_token: token })).body;
+    const made = await pin(s.shown('ben'));
+    assert.match(made.id, /^\d+$/, JSON.stringify(made));
+    const read = await s.get(`/${made.id}`, token, { fields: 'target{name}' });
+    assert.deepEqual(read.body.target, { name: 'Ben', id: s.shown('ben') });
+    const hidden = (await s.server.form('/me/pins', { target: s.shown('ben'), about: String(s.id('v')), access_token: token })).body;
+    assert.match(hidden.error.message, /The parameter about names no vault you can see/);
+    assert.match((await pin(String(s.id('ben')))).error.message, /target must be a node id/, 'an internal id is not a shown one');
+    assert.match((await pin(made.id)).error.message, /target/);
+  });
+
   it("lists the schema's own permissions, with their descriptions, in the Explorer", async () => {
     const reply = await s.server.get('/explorer/permissions.json');
     const all = (reply.body.groups as Array<{ permissions: Array<{ name: string; description: string; edges: string[] }> }>).flatMap((group) => group.permissions);
@@ -87,7 +114,7 @@ types:
       description: 'See the links a person keeps.',
       fields: [],
       edges: ['person/links'],
-      writes: [],
+      writes: ['person/pins'],
     });
     assert.ok(!all.some((permission) => permission.name === 'user_posts'), 'no Graph permissions');
   });

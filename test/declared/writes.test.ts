@@ -108,6 +108,8 @@ describe('writes to declared types', () => {
     const read = await s.get(`/${review}`, cy, { fields: 'like_count,likes.summary(true).limit(0)' });
     assert.equal(read.body.like_count, 1);
     assert.deepEqual(read.body.likes.summary, { total_count: 1, can_like: true, has_liked: true });
+    const withoutPublish = await s.get(`/${review}`, readOnly, { fields: 'likes.summary(true).limit(0)' });
+    assert.deepEqual(withoutPublish.body.likes.summary, { total_count: 1, can_like: false, has_liked: true }, 'can_like follows the write permission');
   });
 
   it('comments under a review; the review owner may delete any comment, a stranger none', async () => {
