@@ -4,6 +4,8 @@
  * derives from it), then follows and likes. Deterministic, so two runs measure the same file.
  *
  *   node dist/bench/own-data-file.js 1000000 > club-1m.ndjson
+ *   bin/loom schema apply examples/bookclub/bookclub.loom.yaml --db club.db
+ *   /usr/bin/time -v bin/loom import --data club-1m.ndjson --db club.db
  */
 import { once } from 'node:events';
 

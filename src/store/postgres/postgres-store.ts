@@ -389,7 +389,10 @@ export class PostgresStore implements Store {
 
   async findDeclaredIds(type: string, keys: readonly string[]): Promise<Map<string, ObjectId>> {
     if (keys.length === 0) return new Map();
-    const rows = await this.rows<{ key: string; id: string | number }>(statements.selectDeclaredIds, [type, keys]);
+    // Planned on every call rather than prepared: an import fills the key table from empty, and a
+    // plan cached while it was small would go on scanning it whole as it grows.
+    await this.ready;
+    const { rows } = await this.pool.query<{ key: string; id: string | number }>({ text: statements.selectDeclaredIds.text, values: [type, keys] });
     return new Map(rows.map((row) => [row.key, Number(row.id)]));
   }
 
