@@ -45,9 +45,11 @@ describe('round trips to PostgreSQL across events', { skip: testStoreKind !== 'p
     assert.equal(party.feed.data[0].likes.summary.total_count, 2);
     const small = await sent(query.replace('limit(3)', 'limit(1)').replace('limit(2)', 'limit(1)'));
     assert.equal(small.body.events.data[0].feed.data.length, 1);
-    assert.equal(all.statements, small.statements, 'statements do not grow with the items');
+    // People already known to use the app are not asked about again, so the smaller query may
+    // need one more read of grants than the larger; more items never cost more statements.
+    assert.ok(all.statements <= small.statements, `statements do not grow with the items: ${all.statements} > ${small.statements}`);
     // Shared state, the node, its events, their guests and walls, the walls' authors' use of the
     // app, their likes with counts: the guests' and walls' statements may overlap or follow.
-    assert.ok(all.roundTrips >= 5 && all.roundTrips <= 7, `round trips: ${all.roundTrips}`);
+    assert.ok(all.roundTrips >= 4 && all.roundTrips <= 7, `round trips: ${all.roundTrips}`);
   });
 });

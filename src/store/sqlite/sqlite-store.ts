@@ -121,6 +121,8 @@ interface PageShape {
   since: boolean;
   until: boolean;
   granted: boolean;
+  /** Granted, or not a person at all. */
+  grantedOrNotPerson: boolean;
   oldest: boolean;
 }
 
@@ -272,6 +274,7 @@ export class SqliteStore implements Store {
       since: request.since !== undefined,
       until: request.until !== undefined,
       granted: request.id2GrantedTo !== undefined,
+      grantedOrNotPerson: request.id2GrantedTo?.personType !== undefined,
       oldest: request.order === 'oldest',
     };
     const statement = this.pageStatement(shape);
@@ -855,9 +858,10 @@ function pageSql(shape: PageShape): string {
   if (shape.since) conditions.push('a.time >= @since');
   if (shape.until) conditions.push('a.time <= @until');
   if (shape.granted) {
+    const granted = `EXISTS (SELECT 1 FROM grants g WHERE g.app_id = @grantAppId AND g.user_id = a.id2
+         AND g.scope = @grantScope AND g.status = 'granted')`;
     conditions.push(
-      `EXISTS (SELECT 1 FROM grants g WHERE g.app_id = @grantAppId AND g.user_id = a.id2
-         AND g.scope = @grantScope AND g.status = 'granted')`,
+      shape.grantedOrNotPerson ? `(${granted} OR NOT EXISTS (SELECT 1 FROM objects o WHERE o.id = a.id2 AND o.type = @personType))` : granted,
     );
   }
   const forwards = shape.oldest ? 'ASC' : 'DESC';
@@ -884,6 +888,7 @@ function pageParams(request: PageRequest): PageParams {
   if (request.id2GrantedTo) {
     params.grantAppId = request.id2GrantedTo.appId;
     params.grantScope = request.id2GrantedTo.scope;
+    if (request.id2GrantedTo.personType !== undefined) params.personType = request.id2GrantedTo.personType;
   }
   return params;
 }
