@@ -48,7 +48,7 @@ describe('PostgreSQL store', { skip: testPostgresUrl === undefined && 'LOOM_TEST
         const { rows } = await admin.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [schemaOf(first)]);
         assert.deepEqual(
           rows.map((row) => row.table_name),
-          ['apps', 'associations', 'auth_codes', 'call_counts', 'counts', 'credentials', 'deleted_apps', 'grants', 'objects', 'revoked_tokens', 'schema_migrations', 'search_documents', 'search_fields', 'settings', 'tokens',
+          ['apps', 'associations', 'auth_codes', 'call_counts', 'counts', 'credentials', 'declared_keys', 'deleted_apps', 'grants', 'objects', 'revoked_tokens', 'schema_migrations', 'schema_versions', 'search_documents', 'search_fields', 'settings', 'tokens',
             'webhook_changes', 'webhook_deliveries', 'webhook_subscriptions'],
         );
       });
