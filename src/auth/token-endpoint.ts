@@ -19,12 +19,6 @@ export interface TokenEndpointOptions {
   tokenLifetime: number;
 }
 
-/** A token issued to an app that proved itself with its secret. */
-export interface IssuedToken {
-  app: AppRecord;
-  token: TokenResponse;
-}
-
 /**
  * The form-encoded body the endpoint answered before v2.3: `access_token=…`, and `&expires=<seconds>`
  * for a token that expires. The value is written as issued (an app token's `|` unescaped), as the
@@ -34,13 +28,12 @@ export function formEncodedToken(token: TokenResponse): string {
   return token.expires_in === undefined ? `access_token=${token.access_token}` : `access_token=${token.access_token}&expires=${token.expires_in}`;
 }
 
-/** `GET|POST /oauth/access_token`: the client-credentials, authorization-code and long-lived-token grants. */
-export async function answerTokenRequest(store: Store, params: Record<string, string>, options: TokenEndpointOptions): Promise<IssuedToken> {
-  const app = await authenticatedClient(store, params);
-  return { app, token: await issueForGrant(store, app, params, options) };
-}
-
-async function authenticatedClient(store: Store, params: Record<string, string>): Promise<AppRecord> {
+/**
+ * `GET|POST /oauth/access_token` in two steps: the client proves itself with its secret, then a
+ * token is issued under its grant (client credentials, authorization code or long-lived exchange).
+ * The caller is known between the two, so a fault or a rate limit can answer in place of the token.
+ */
+export async function authenticatedClient(store: Store, params: Record<string, string>): Promise<AppRecord> {
   const grantType = params.grant_type;
   if (grantType !== undefined && !['client_credentials', 'fb_exchange_token', 'authorization_code'].includes(grantType)) {
     throw GraphError.invalidParameter(`Unsupported grant_type: ${grantType.slice(0, 100)}`);
@@ -48,7 +41,7 @@ async function authenticatedClient(store: Store, params: Record<string, string>)
   return authenticateClient(store, params.client_id, params.client_secret);
 }
 
-async function issueForGrant(store: Store, app: AppRecord, params: Record<string, string>, options: TokenEndpointOptions): Promise<TokenResponse> {
+export async function issueForGrant(store: Store, app: AppRecord, params: Record<string, string>, options: TokenEndpointOptions): Promise<TokenResponse> {
   const grantType = params.grant_type;
   if (grantType === 'client_credentials') return { access_token: appAccessToken(app), token_type: 'bearer' };
 

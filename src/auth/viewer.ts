@@ -111,6 +111,7 @@ async function inspectRevoked(store: Store, hash: string): Promise<TokenInspecti
   return { valid: false, error, app, userId: revoked.userId };
 }
 
-function appViewer(app: AppRecord): Viewer {
+/** The app itself acting: what its app token stands for, and a client that proved itself with its secret. */
+export function appViewer(app: AppRecord): Viewer {
   return { kind: 'app', app, userId: null, scopes: new Set(), ids: scopedIdsFor(app) };
 }

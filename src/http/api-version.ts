@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import { GraphError } from '../errors.js';
 import { publishedVersion, type ApiVersion } from '../schema/versions.js';
 import type { AppRecord } from '../store/store.js';
@@ -43,9 +42,4 @@ export class AnsweringVersion {
     this.current = answeringVersion(this.fromPath, app, this.serverDefault);
     return this.current;
   }
-}
-
-/** Names the version that answered, as the real service does on every answer. */
-export function announceVersion(reply: FastifyReply, version: ApiVersion): void {
-  reply.header('facebook-api-version', version);
 }

@@ -25,10 +25,8 @@ import { controlRoutes } from './control-routes.js';
 import { graphRoutes } from './graph-routes.js';
 import { parseQueryString } from './graph-request.js';
 import { mediaRoutes } from './media-routes.js';
-import { debugTokenRoute } from './debug-token-route.js';
 import { loginRoutes } from './login-routes.js';
 import { dialogRoutes } from './dialog-routes.js';
-import { oauthRoutes } from './oauth-routes.js';
 import { interceptConnect, isIntercepted } from './intercept-proxy.js';
 import type { HostCredentials } from '../intercept/certificate-authority.js';
 import { sendError } from './reply.js';
@@ -240,10 +238,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     limits: { fileSize: largestFile(settings.media), files: MAX_FILES, fields: 50, parts: 50 + MAX_FILES, fieldNameSize: 100, fieldSize: Math.min(bodyLimit, 256 * 1024) },
   });
   await app.register(mediaRoutes, { media: settings.media.store });
-  await app.register(oauthRoutes, { settings });
   await app.register(dialogRoutes, { settings });
   await app.register(loginRoutes, { settings });
-  await app.register(debugTokenRoute, { settings });
   await app.register(explorerRoutes, { settings });
   await app.register(controlRoutes, { settings, adminKey: options.adminKey });
   await app.register(graphRoutes, { settings });

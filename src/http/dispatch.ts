@@ -1,4 +1,6 @@
-import { resolveViewer, type Viewer } from '../auth/viewer.js';
+import { debugToken } from '../auth/debug-token.js';
+import { authenticatedClient, formEncodedToken, issueForGrant } from '../auth/token-endpoint.js';
+import { appViewer, resolveViewer, type Viewer } from '../auth/viewer.js';
 import { createReadContext, type ReadContext } from '../engine/context.js';
 import { deleteFromEdge, deleteNode, postToEdge, updateNode } from '../engine/mutations.js';
 import { answerPermissions } from '../engine/permissions.js';
@@ -7,10 +9,11 @@ import { readPublicPicture } from '../engine/public-picture.js';
 import { readEdge, readManyEdges, readManyNodes, readNode } from '../engine/read.js';
 import { answerSearch } from '../engine/search.js';
 import { GraphError } from '../errors.js';
+import { rules } from '../schema/versions.js';
 import { answerWebhookEdge, WEBHOOK_EDGES } from '../webhooks/subscriptions-api.js';
 import { runBatch } from './batch.js';
 import { callerKnown, journalAnswer, type CallerNote } from './control-hooks.js';
-import { presentError, presentRedirect, presentValue, type DebugMessage, type GraphResponse } from './graph-response.js';
+import { PlainText, presentError, presentPlainText, presentRedirect, presentValue, type DebugMessage, type GraphResponse } from './graph-response.js';
 import { AnsweringVersion } from './api-version.js';
 import type { GraphRequest } from './graph-request.js';
 import { linkBaseUrl } from './intercept-proxy.js';
@@ -45,6 +48,7 @@ async function respond(settings: AppSettings, request: GraphRequest, note: Calle
     const notes = new Set<string>();
     const outcome = await answer(settings, normalised, notes, note, version);
     if (outcome instanceof Redirect) return presentRedirect(outcome.location);
+    if (outcome instanceof PlainText) return presentPlainText(outcome);
     const debug = [...notes].map((message): DebugMessage => ({ message, type: 'warning' }));
     return await presentValue(options, { method: normalised.method, ifNoneMatch: normalised.headers['if-none-match'] }, 200, outcome, {}, debug);
   } catch (error) {
@@ -75,6 +79,10 @@ function withFieldsText(request: GraphRequest): GraphRequest {
 async function answer(settings: AppSettings, graph: GraphRequest, notes: Set<string>, note: CallerNote, version: AnsweringVersion): Promise<unknown> {
   // A third component is an edge's alias (`accounts/test-users`) or the node a POST addresses (`friends/<id>`).
   const [id, edge, item, ...rest] = graph.components;
+  if (id === 'oauth' && edge === 'access_token' && item === undefined && graph.method !== 'delete') {
+    return answerTokenEndpoint(settings, graph, note, version);
+  }
+  if (id === 'debug_token' && edge === undefined && graph.method === 'get') return answerDebugToken(settings, graph, note, version);
   if (graph.params.ids !== undefined && edge === undefined) return answerIds(settings, graph, id, notes, note, version);
   if (id === undefined) return answerRoot(settings, graph, version);
   if (graph.files.length > 1) throw GraphError.invalidParameter('Send one image per request');
@@ -98,6 +106,24 @@ async function answer(settings: AppSettings, graph: GraphRequest, notes: Set<str
   if (edge !== undefined) return readEdge(context, id, edge, graph.params, item);
   const { fields, metadata, limit, since, until } = graph.params;
   return readNode(context, id, { fields, metadata: metadata === '1' || metadata === 'true', edgeDefaults: { limit, since, until } });
+}
+
+/** `GET|POST /oauth/access_token`: the client is the caller once its secret is proven, before any token is issued. */
+async function answerTokenEndpoint(settings: AppSettings, graph: GraphRequest, note: CallerNote, version: AnsweringVersion): Promise<unknown> {
+  const app = await authenticatedClient(settings.store, graph.params);
+  const answering = version.settle(app);
+  await callerKnown(settings, graph, appViewer(app), note);
+  const token = await issueForGrant(settings.store, app, graph.params, { now: settings.clock.now(), tokenLifetime: settings.tokenLifetime });
+  return rules.has('token-endpoint-json', answering) ? token : new PlainText(formEncodedToken(token));
+}
+
+/** `GET /debug_token?input_token=…` with an app token, or a user token, of the same app. */
+async function answerDebugToken(settings: AppSettings, graph: GraphRequest, note: CallerNote, version: AnsweringVersion): Promise<unknown> {
+  const now = settings.clock.now();
+  const caller = await authenticate(settings, graph, 'debug_token');
+  version.settle(caller.app);
+  await callerKnown(settings, graph, caller, note);
+  return debugToken(settings.store, caller, graph.params.input_token, now);
 }
 
 /** `POST /` with `batch`: each operation is dispatched in turn, exactly as if it came alone. */

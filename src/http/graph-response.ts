@@ -8,6 +8,7 @@ import type { OutputOptions } from './output-options.js';
 export const JSON_TYPE = 'application/json; charset=UTF-8';
 const JSONP_TYPE = 'text/javascript; charset=UTF-8';
 const PICTURE_REDIRECT_TYPE = 'image/jpeg';
+const PLAIN_TEXT_TYPE = 'text/plain; charset=UTF-8';
 
 /**
  * A Graph answer, free of any transport: what the HTTP route writes, and what a batch turns
@@ -86,6 +87,15 @@ export function presentError(options: OutputOptions, error: GraphError, traceId:
  */
 export function presentRedirect(location: string): GraphResponse {
   return { status: 302, headers: { ...commonHeaders(PICTURE_REDIRECT_TYPE), Location: location }, body: '' };
+}
+
+/** An answer that is text, not JSON: the token endpoint's form-encoded token before v2.3. */
+export class PlainText {
+  constructor(readonly text: string) {}
+}
+
+export function presentPlainText(answer: PlainText): GraphResponse {
+  return { status: 200, headers: commonHeaders(PLAIN_TEXT_TYPE), body: answer.text };
 }
 
 /** `pretty=1` indents by three spaces, as the real service does. */

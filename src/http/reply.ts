@@ -9,7 +9,7 @@ export function writeGraphResponse(reply: FastifyReply, response: GraphResponse)
   return reply.code(response.status).headers(response.headers).send(response.body);
 }
 
-/** A JSON answer outside the graph (tokens, the Explorer's lists), honouring the same output options. */
+/** A JSON answer outside the graph (the control API, the Explorer's lists), honouring the same output options. */
 export async function sendJson(request: FastifyRequest, reply: FastifyReply, status: number, body: unknown): Promise<FastifyReply> {
   const options = outputOptions(queryParams(request));
   return writeGraphResponse(reply, await presentValue(options, { method: request.method.toLowerCase(), ifNoneMatch: request.headers['if-none-match'] }, status, body, {}));

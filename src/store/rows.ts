@@ -7,7 +7,7 @@ import type { DecodedData } from './decoded-data.js';
 import type { AppRecord, AuthCode, Credentials, SchemaVersionRecord, StoredObject, TokenRecord } from './store.js';
 
 /** A structured column: already decoded, or the JSON text of it. */
-type Structured<T> = T | string;
+export type Structured<T> = T | string;
 
 export interface ObjectRow {
   id: number;

@@ -244,6 +244,39 @@ describe('the control API', () => {
     await control('DELETE', '/faults');
   });
 
+  it('injects faults into the token endpoint and journals debug_token, alone and in a batch', async () => {
+    await control('DELETE', '/requests');
+    const client = { grant_type: 'client_credentials', client_id: String(fixture.app.id), client_secret: fixture.app.secret };
+    await control('POST', '/faults', { match: { path: '/oauth/access_token', app_id: String(fixture.app.id) }, preset: 'server_error', times: 1 });
+    const faulted = await server.get('/v2.4/oauth/access_token', client);
+    assert.equal(faulted.status, 500);
+    assert.equal(faulted.body.error.code, 1);
+    const issued = await server.get('/v2.4/oauth/access_token', client);
+    assert.equal(issued.status, 200, 'the fault fired once');
+    const appToken: string = issued.body.access_token;
+
+    assert.equal((await server.get('/v2.4/debug_token', { input_token: fixture.aliceToken, access_token: appToken })).body.data.is_valid, true);
+    const batch = JSON.stringify([{ method: 'GET', relative_url: `debug_token?input_token=${fixture.aliceToken}` }]);
+    const batched = await server.form('/v2.4/', { access_token: appToken, batch });
+    assert.equal(JSON.parse(batched.body[0].body).data.user_id, fixture.scoped(fixture.users.alice));
+
+    const journal = (await control('GET', '/requests')).body.data;
+    assert.deepEqual(
+      journal.map((entry: { method: string; path: string; status: number; app_id?: string; in_batch?: boolean }) => [
+        entry.method, entry.path, entry.status, entry.app_id, entry.in_batch ?? false,
+      ]),
+      [
+        ['GET', '/oauth/access_token', 500, String(fixture.app.id), false],
+        ['GET', '/oauth/access_token', 200, String(fixture.app.id), false],
+        ['GET', '/debug_token', 200, String(fixture.app.id), false],
+        ['GET', '/debug_token', 200, String(fixture.app.id), true],
+        ['POST', '/', 200, undefined, false],
+      ],
+    );
+    assert.equal(journal[0].params.client_secret, '[redacted]');
+    await control('DELETE', '/faults');
+  });
+
   it('answers only loopback addresses without an admin key, and takes JSON POSTs only', async () => {
     const remote = await server.app.inject({ method: 'GET', url: '/_loom/clock', remoteAddress: '203.0.113.7' });
     assert.equal(remote.statusCode, 403);

@@ -12,40 +12,13 @@ import {
   type WebhookStore,
 } from '../webhook-store.js';
 import { statement, type Statement } from './statements.js';
+import { DELIVERY_COLUMNS, toChange, toDelivery, toSubscription, type ChangeRow, type DeliveryRow, type SubscriptionRow } from '../webhook-rows.js';
 
 /** How the webhook tables reach the store's pool: single statements, and work in one transaction. */
 export interface PostgresAccess {
   rows<R extends pg.QueryResultRow>(statement: Statement, values: unknown[]): Promise<R[]>;
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
 }
-
-interface SubscriptionRow {
-  app_id: number;
-  object: string;
-  callback_url: string;
-  fields: string[];
-  verify_token: string;
-  active: boolean;
-  created_time: number;
-}
-
-interface DeliveryRow {
-  id: number;
-  app_id: number;
-  object: string;
-  callback_url: string;
-  body: string;
-  entry_count: number;
-  created_time: number;
-  status: DeliveryRecord['status'];
-  attempt_count: number;
-  attempts: DeliveryAttempt[];
-  next_attempt_at: number;
-  failing_since: number | null;
-}
-
-const DELIVERY_COLUMNS = `id, app_id, object, callback_url, body, entry_count, created_time, status, attempt_count, attempts,
-  next_attempt_at, failing_since`;
 
 const s = {
   insertChange: statement('insertChange', 'INSERT INTO webhook_changes (subject, field, time, app_id) VALUES ($1, $2, $3, $4)'),
@@ -120,15 +93,7 @@ export class PostgresWebhooks implements WebhookStore {
 
   async listSubscriptions(appId?: ObjectId): Promise<SubscriptionRecord[]> {
     const rows = await this.db.rows<SubscriptionRow>(s.listSubscriptions, [appId ?? null]);
-    return rows.map((row) => ({
-      appId: row.app_id,
-      object: row.object,
-      callbackUrl: row.callback_url,
-      fields: row.fields,
-      verifyToken: row.verify_token,
-      active: row.active,
-      createdTime: row.created_time,
-    }));
+    return rows.map(toSubscription);
   }
 
   async deleteSubscriptions(appId: ObjectId, object?: string): Promise<number> {
@@ -140,10 +105,8 @@ export class PostgresWebhooks implements WebhookStore {
   }
 
   async claimChanges(limit: number, now: number, leaseSeconds: number): Promise<ChangeRecord[]> {
-    const rows = await this.db.rows<{ id: number; subject: number; field: string; time: number; app_id: number | null }>(s.claimChanges, [limit, now, leaseSeconds]);
-    return rows
-      .map((row) => ({ id: row.id, subject: row.subject, field: row.field, time: row.time, appId: row.app_id }))
-      .sort((a, b) => a.id - b.id);
+    const rows = await this.db.rows<ChangeRow>(s.claimChanges, [limit, now, leaseSeconds]);
+    return rows.map(toChange).sort((a, b) => a.id - b.id);
   }
 
   async queueDeliveries(deliveries: readonly NewDelivery[], doneChanges: readonly number[]): Promise<void> {
@@ -187,21 +150,4 @@ export class PostgresWebhooks implements WebhookStore {
   async redeliver(id: number, now: number): Promise<boolean> {
     return this.db.transaction(async (client) => ((await client.query({ ...s.redeliver, values: [id, now] })).rowCount ?? 0) > 0);
   }
-}
-
-function toDelivery(row: DeliveryRow): DeliveryRecord {
-  return {
-    id: row.id,
-    appId: row.app_id,
-    object: row.object,
-    callbackUrl: row.callback_url,
-    body: row.body,
-    entryCount: row.entry_count,
-    createdTime: row.created_time,
-    status: row.status,
-    attemptCount: row.attempt_count,
-    attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at,
-    failingSince: row.failing_since,
-  };
 }

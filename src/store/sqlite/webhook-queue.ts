@@ -11,34 +11,8 @@ import {
   type SubscriptionRecord,
   type WebhookStore,
 } from '../webhook-store.js';
-
-interface SubscriptionRow {
-  app_id: number;
-  object: string;
-  callback_url: string;
-  fields: string;
-  verify_token: string;
-  active: number;
-  created_time: number;
-}
-
-interface DeliveryRow {
-  id: number;
-  app_id: number;
-  object: string;
-  callback_url: string;
-  body: string;
-  entry_count: number;
-  created_time: number;
-  status: DeliveryRecord['status'];
-  attempt_count: number;
-  attempts: string;
-  next_attempt_at: number;
-  failing_since: number | null;
-}
-
-const DELIVERY_COLUMNS = `id, app_id, object, callback_url, body, entry_count, created_time, status, attempt_count, attempts,
-  next_attempt_at, failing_since`;
+import { DELIVERY_COLUMNS, toChange, toDelivery, toSubscription, type ChangeRow, type DeliveryRow, type SubscriptionRow } from '../webhook-rows.js';
+import { decoded } from '../rows.js';
 
 /**
  * Webhook tables on SQLite. A claim reads and leases its rows in one immediate transaction, which
@@ -64,7 +38,7 @@ export class SqliteWebhooks implements WebhookStore {
       deleteAll: db.prepare<[number]>('DELETE FROM webhook_subscriptions WHERE app_id = ?'),
       deleteOne: db.prepare<[number, string]>('DELETE FROM webhook_subscriptions WHERE app_id = ? AND object = ?'),
       setActive: db.prepare<[number, number, string]>('UPDATE webhook_subscriptions SET active = ? WHERE app_id = ? AND object = ?'),
-      freeChanges: db.prepare<[number, number], { id: number; subject: number; field: string; time: number; app_id: number | null }>(
+      freeChanges: db.prepare<[number, number], ChangeRow>(
         'SELECT id, subject, field, time, app_id FROM webhook_changes WHERE lease_until <= ? ORDER BY id LIMIT ?',
       ),
       leaseChange: db.prepare<[number, number]>('UPDATE webhook_changes SET lease_until = ? WHERE id = ?'),
@@ -111,7 +85,7 @@ export class SqliteWebhooks implements WebhookStore {
     this.recordAttemptTx = db.transaction((id: number, attempt: DeliveryAttempt, outcome: AttemptOutcome, counted: number) => {
       const row = this.s.selectDelivery.get(id);
       if (!row) return;
-      const attempts = [...(JSON.parse(row.attempts) as DeliveryAttempt[]), attempt].slice(-KEPT_ATTEMPTS);
+      const attempts = [...decoded(row.attempts), attempt].slice(-KEPT_ATTEMPTS);
       this.s.updateDelivery.run(outcome.status, counted, JSON.stringify(attempts), outcome.nextAttemptAt, outcome.failingSince, id);
     });
   }
@@ -127,15 +101,7 @@ export class SqliteWebhooks implements WebhookStore {
 
   async listSubscriptions(appId?: ObjectId): Promise<SubscriptionRecord[]> {
     const rows = appId === undefined ? this.s.allSubscriptions.all() : this.s.appSubscriptions.all(appId);
-    return rows.map((row) => ({
-      appId: row.app_id,
-      object: row.object,
-      callbackUrl: row.callback_url,
-      fields: JSON.parse(row.fields) as string[],
-      verifyToken: row.verify_token,
-      active: row.active === 1,
-      createdTime: row.created_time,
-    }));
+    return rows.map(toSubscription);
   }
 
   async deleteSubscriptions(appId: ObjectId, object?: string): Promise<number> {
@@ -147,13 +113,7 @@ export class SqliteWebhooks implements WebhookStore {
   }
 
   async claimChanges(limit: number, now: number, leaseSeconds: number): Promise<ChangeRecord[]> {
-    return this.claimChangesTx.immediate(limit, now, leaseSeconds).map((row) => ({
-      id: row.id,
-      subject: row.subject,
-      field: row.field,
-      time: row.time,
-      appId: row.app_id,
-    }));
+    return this.claimChangesTx.immediate(limit, now, leaseSeconds).map(toChange);
   }
 
   async queueDeliveries(deliveries: readonly NewDelivery[], doneChanges: readonly number[]): Promise<void> {
@@ -181,21 +141,4 @@ export class SqliteWebhooks implements WebhookStore {
   async redeliver(id: number, now: number): Promise<boolean> {
     return this.s.redeliver.run(now, id).changes > 0;
   }
-}
-
-function toDelivery(row: DeliveryRow): DeliveryRecord {
-  return {
-    id: row.id,
-    appId: row.app_id,
-    object: row.object,
-    callbackUrl: row.callback_url,
-    body: row.body,
-    entryCount: row.entry_count,
-    createdTime: row.created_time,
-    status: row.status,
-    attemptCount: row.attempt_count,
-    attempts: JSON.parse(row.attempts) as DeliveryAttempt[],
-    nextAttemptAt: row.next_attempt_at,
-    failingSince: row.failing_since,
-  };
 }

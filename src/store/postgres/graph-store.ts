@@ -1,0 +1,119 @@
+import type {
+  Association,
+  ObjectId,
+  PageRequest,
+  StoredObject,
+  WriteOp,
+  WriteResult,
+} from '../store.js';
+import { pageQuery } from './page-query.js';
+import { statements } from './statements.js';
+import { applyOps } from './write-batch.js';
+import { declareSearchable, search } from './search.js';
+import type { SearchableType, SearchRequest } from '../search.js';
+import { zeroFilledCounts } from '../store-results.js';
+import { toStoredObject, type ObjectRow } from '../rows.js';
+import { PostgresPooledStore } from './pooled-store.js';
+
+/** A row of a page query; the object_ columns come with `withObjects` (null when id2 names no object). */
+interface PageRow {
+  id1: number;
+  /** The row's own id1 in a merged page (PageRequest.through), where id1 is the id1 asked for. */
+  owner?: number;
+  id2: number;
+  time: number;
+  data: Record<string, unknown> | null;
+  object_type?: string | null;
+  object_owner?: number | null;
+  object_created_time?: number | null;
+  object_updated_time?: number | null;
+  object_data?: string | null;
+}
+
+/**
+ * Write ops that may change an auth table (the others change only the graph): deleting an
+ * object deletes the app it may be, with its tokens and grants.
+ */
+const AUTH_OPS = new Set<WriteOp['op']>(['deleteUser', 'deleteObject', 'setCredentials', 'setGrants', 'saveToken']);
+
+/** The graph half of the PostgreSQL store: objects, associations and their counts, pages, search and the write batches. */
+export abstract class PostgresGraphStore extends PostgresPooledStore {
+  async getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>> {
+    const objects = new Map<ObjectId, StoredObject>();
+    if (ids.length === 0) return objects;
+    for (const row of await this.rows<ObjectRow>(statements.selectObjects, [ids])) objects.set(row.id, toStoredObject(row, this.decodedData));
+    return objects;
+  }
+
+  async getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>> {
+    return (await this.readPages(request, false)).pages;
+  }
+
+  async getPagesWithObjects(request: PageRequest): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }> {
+    return this.readPages(request, true);
+  }
+
+  private async readPages(
+    request: PageRequest,
+    withObjects: boolean,
+  ): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }> {
+    const pages = new Map<ObjectId, Association[]>();
+    const objects = new Map<ObjectId, StoredObject>();
+    if (request.id1s.length === 0) return { pages, objects };
+    if (!Number.isInteger(request.limit) || request.limit < 0) {
+      throw new RangeError(`Page limit must be a non-negative integer, got ${request.limit}`);
+    }
+    const id1s = [...new Set(request.id1s)];
+    for (const id1 of id1s) pages.set(id1, []);
+    await this.ready;
+    const { rows } = await this.pool.query<PageRow>(pageQuery(request, id1s, withObjects));
+    for (const row of rows) {
+      pages.get(row.id1)!.push({ id1: row.owner ?? row.id1, type: request.type, id2: row.id2, time: row.time, data: row.data });
+      if (row.object_type !== undefined && row.object_type !== null && !objects.has(row.id2)) {
+        objects.set(
+          row.id2,
+          toStoredObject({
+            id: row.id2,
+            type: row.object_type,
+            owner: row.object_owner!,
+            created_time: row.object_created_time!,
+            updated_time: row.object_updated_time!,
+            data: row.object_data!,
+          }, this.decodedData),
+        );
+      }
+    }
+    return { pages, objects };
+  }
+
+  async declareSearchable(types: readonly SearchableType[]): Promise<void> {
+    await this.transaction((client) => declareSearchable(client, types));
+  }
+
+  async search(request: SearchRequest): Promise<StoredObject[]> {
+    await this.ready;
+    return search(this.pool, request);
+  }
+
+  async getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>> {
+    if (id1s.length === 0) return new Map();
+    return zeroFilledCounts(id1s, await this.rows<{ id1: number; count: number }>(statements.selectCounts, [type, id1s]));
+  }
+
+  async getExisting(type: string, pairs: ReadonlyArray<readonly [ObjectId, ObjectId]>): Promise<Set<string>> {
+    const existing = new Set<string>();
+    if (pairs.length === 0) return existing;
+    const rows = await this.rows<{ id1: number; id2: number }>(statements.selectExisting, [
+      type,
+      pairs.map(([id1]) => id1),
+      pairs.map(([, id2]) => id2),
+    ]);
+    for (const { id1, id2 } of rows) existing.add(`${id1}:${id2}`);
+    return existing;
+  }
+
+  async write(ops: readonly WriteOp[]): Promise<WriteResult> {
+    if (ops.length === 0) return { results: [] };
+    const applied = this.transaction((client) => applyOps(client, ops));
+    return { results: await (ops.some((op) => AUTH_OPS.has(op.op)) ? this.afterAuthChange(applied) : applied) };
+  }}

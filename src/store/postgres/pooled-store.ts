@@ -1,0 +1,107 @@
+import type pg from 'pg';
+import { AuthListener } from './auth-listener.js';
+import { DecodedData } from '../decoded-data.js';
+import { createPool, parsePostgresLocation } from './connection.js';
+import { migrate } from './migrations.js';
+import type { Statement } from './statements.js';
+import { PostgresWebhooks } from './webhook-queue.js';
+
+/** Deadlocks and serialization failures: the transaction did nothing and may simply run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const MAX_ATTEMPTS = 5;
+
+/**
+ * The connection side of the PostgreSQL store, which every part of it shares: the pool, the wait
+ * for the migrated schema, transactions with their retries, and the auth change notifications.
+ */
+export abstract class PostgresPooledStore {
+  /** The pool itself, for diagnostics and tests; everything else goes through Store. */
+  readonly pool: pg.Pool;
+  readonly schema: string;
+  /**
+   * Settles once the schema is migrated. The constructor cannot wait, so every method waits
+   * instead, and a failure to connect or migrate is the failure of the first call.
+   */
+  readonly ready: Promise<void>;
+  private closed = false;
+  readonly webhooks: PostgresWebhooks;
+  protected readonly authListener: AuthListener;
+  protected readonly decodedData = new DecodedData();
+
+  constructor(url: string) {
+    const location = parsePostgresLocation(url);
+    this.schema = location.schema;
+    this.pool = createPool(location);
+    this.authListener = new AuthListener(location);
+    // Listening from the start lets the token cache work from the first request.
+    this.ready = this.migrate().then(() => this.authListener.start());
+    // Marks the failure as handled here; callers still see it when they wait on `ready`.
+    this.ready.catch(() => {});
+    this.webhooks = new PostgresWebhooks({ rows: (statement, values) => this.rows(statement, values), transaction: (work) => this.transaction(work) });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.authListener.close();
+    await this.ready.catch(() => {});
+    await this.pool.end();
+  }
+
+  /**
+   * Every change to apps, tokens, grants or credentials ends here once committed: the other
+   * processes hear of it through the tables' triggers, this one at once, and the caller goes on
+   * only once the notification is on its way to all of them.
+   */
+  protected async afterAuthChange<T>(change: Promise<T>): Promise<T> {
+    const result = await change;
+    await this.authListener.changed();
+    return result;
+  }
+
+  private async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    let failure: Error | undefined;
+    try {
+      await migrate(client, this.schema);
+    } catch (error) {
+      failure = error as Error;
+      throw error;
+    } finally {
+      // A connection that failed mid-migration is not handed to anyone else.
+      client.release(failure);
+    }
+  }
+
+  protected async rows<R extends pg.QueryResultRow>(statement: Statement, values: unknown[]): Promise<R[]> {
+    await this.ready;
+    return (await this.pool.query<R>({ ...statement, values })).rows;
+  }
+
+  /**
+   * Runs `work` in one transaction on one connection. A deadlock rolls the whole transaction
+   * back, so it runs again from the start (a bounded number of times).
+   */
+  protected async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    await this.ready;
+    for (let attempt = 1; ; attempt += 1) {
+      const client = await this.pool.connect();
+      let broken: Error | undefined;
+      let retry = false;
+      try {
+        await client.query('BEGIN');
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        retry = attempt < MAX_ATTEMPTS && RETRYABLE.has((error as { code?: string }).code ?? '');
+        if (!retry) throw error;
+      } finally {
+        client.release(broken);
+      }
+      // Apart by a short random pause, so the transactions that collided do not collide again.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import type { Association, PageRequest } from '../store.js';
+
+export interface AssociationRow {
+  id1: number;
+  type: string;
+  id2: number;
+  time: number;
+  data: string | null;
+}
+
+/** Which optional conditions a page query carries; each combination is one prepared statement. */
+export interface PageShape {
+  after: boolean;
+  before: boolean;
+  since: boolean;
+  until: boolean;
+  granted: boolean;
+  /** Granted, or not a person at all. */
+  grantedOrNotPerson: boolean;
+  oldest: boolean;
+}
+
+export type PageParams = Record<string, number | string>;
+
+/**
+ * The page query of one shape: a range scan of associations_by_time for a single id1. Row-value
+ * comparisons on (time, id2) match the index order, so equal times are split by id2.
+ */
+export function pageSql(shape: PageShape): string {
+  const conditions = ['a.id1 = @id1', 'a.type = @type'];
+  const further = shape.oldest ? '>' : '<';
+  const back = shape.oldest ? '<' : '>';
+  if (shape.after) conditions.push(`(a.time, a.id2) ${further} (@afterTime, @afterId2)`);
+  if (shape.before) conditions.push(`(a.time, a.id2) ${back} (@beforeTime, @beforeId2)`);
+  if (shape.since) conditions.push('a.time >= @since');
+  if (shape.until) conditions.push('a.time <= @until');
+  if (shape.granted) {
+    const granted = `EXISTS (SELECT 1 FROM grants g WHERE g.app_id = @grantAppId AND g.user_id = a.id2
+         AND g.scope = @grantScope AND g.status = 'granted')`;
+    conditions.push(
+      shape.grantedOrNotPerson ? `(${granted} OR NOT EXISTS (SELECT 1 FROM objects o WHERE o.id = a.id2 AND o.type = @personType))` : granted,
+    );
+  }
+  const forwards = shape.oldest ? 'ASC' : 'DESC';
+  const backwards = shape.oldest ? 'DESC' : 'ASC';
+  const direction = shape.before ? backwards : forwards;
+  return `SELECT a.id1, a.type, a.id2, a.time, a.data FROM associations a
+    WHERE ${conditions.join(' AND ')}
+    ORDER BY a.time ${direction}, a.id2 ${direction} LIMIT @limit`;
+}
+
+/** The named parameters of a page query, matching exactly the conditions pageSql emits. */
+export function pageParams(request: PageRequest): PageParams {
+  const params: PageParams = { type: request.type, limit: request.limit };
+  if (request.after) {
+    params.afterTime = request.after.time;
+    params.afterId2 = request.after.id2;
+  }
+  if (request.before) {
+    params.beforeTime = request.before.time;
+    params.beforeId2 = request.before.id2;
+  }
+  if (request.since !== undefined) params.since = request.since;
+  if (request.until !== undefined) params.until = request.until;
+  if (request.id2GrantedTo) {
+    params.grantAppId = request.id2GrantedTo.appId;
+    params.grantScope = request.id2GrantedTo.scope;
+    if (request.id2GrantedTo.personType !== undefined) params.personType = request.id2GrantedTo.personType;
+  }
+  return params;
+}
+
+export function toAssociation(row: AssociationRow): Association {
+  return {
+    id1: row.id1,
+    type: row.type,
+    id2: row.id2,
+    time: row.time,
+    data: row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>),
+  };
+}
