@@ -126,8 +126,7 @@ async function loadPages(
     id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
   };
   // Items that are plain objects come with the page: one store call (one round trip) per level.
-  const { pages: rows, objects } =
-    itemsAreNodes(edge) ? await context.store.getPagesWithObjects(request) : { pages: await context.store.getPages(request), objects: undefined };
+  const { pages: rows, objects } = await context.pages.read(request, itemsAreNodes(edge));
   context.budget.spendItems([...rows.values()].reduce((sum, list) => sum + list.length, 0));
   for (const [id1, list] of rows) {
     const more = list.length > options.limit;
