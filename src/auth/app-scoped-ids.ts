@@ -12,6 +12,12 @@ const HALF = 2 ** HALF_BITS;
 const DOMAIN = HALF * HALF;
 /** Scoped ids live in [BASE, BASE + ID_TAGS * DOMAIN): disjoint from internal ids, which stay below DOMAIN. */
 const BASE = 2 ** 50;
+/**
+ * Scoped ids an app remembers, oldest forgotten first. A wide read names the same people again
+ * and again (2,000 aliased friend lists of 25 friends): each is then one shared string, not
+ * thousands of equal ones the garbage collector must copy while the answer is built.
+ */
+const REMEMBERED_IDS = 4096;
 /** Slots of the scoped-id space; an app's idTag picks one. */
 export const ID_TAGS = 64;
 
@@ -33,6 +39,7 @@ export class AppScopedIds {
   private readonly keys: number[];
   /** Where this app's slot starts. */
   private readonly start: number;
+  private readonly remembered = new Map<number, string>();
 
   constructor(idKeyHex: string, idTag: number) {
     if (!Number.isInteger(idTag) || idTag < 0 || idTag >= ID_TAGS) throw new RangeError(`idTag out of range: ${idTag}`);
@@ -46,12 +53,17 @@ export class AppScopedIds {
     if (!Number.isSafeInteger(internalId) || internalId < 0 || internalId >= DOMAIN) {
       throw new RangeError(`internal id out of range: ${internalId}`);
     }
+    const known = this.remembered.get(internalId);
+    if (known !== undefined) return known;
     let left = Math.floor(internalId / HALF);
     let right = internalId % HALF;
     for (const key of this.keys) {
       [left, right] = [right, (left ^ mix(right, key)) >>> 0];
     }
-    return String(this.start + left * HALF + right);
+    const scoped = String(this.start + left * HALF + right);
+    if (this.remembered.size >= REMEMBERED_IDS) this.remembered.delete(this.remembered.keys().next().value!);
+    this.remembered.set(internalId, scoped);
+    return scoped;
   }
 
   /** The internal id behind a scoped id, or undefined when the text is not a scoped id at all. */

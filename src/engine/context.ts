@@ -10,6 +10,7 @@ import { CursorCodec } from './cursors.js';
 import type { PageLimits } from './edge-options.js';
 import { CostBudget } from './cost-budget.js';
 import { RequestObjects } from './request-objects.js';
+import { RequestPages } from './request-pages.js';
 
 /** Everything one read needs; built per request by the caller (the HTTP layer, or a test). */
 export interface ReadContext {
@@ -41,6 +42,8 @@ export interface ReadContext {
   budget: CostBudget;
   /** The objects this request has loaded, each read once however often it is shown. */
   objects: RequestObjects;
+  /** The pages this request has read, each identical read made once. */
+  pages: RequestPages;
   /** Whether each person this request has asked about uses the viewer's app, each asked once. */
   appUse: Map<number, Promise<boolean>>;
   /**
@@ -50,7 +53,7 @@ export interface ReadContext {
   notes: Set<string>;
 }
 
-export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'objects' | 'appUse' | 'notes'> & { notes?: Set<string> };
+export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'objects' | 'pages' | 'appUse' | 'notes'> & { notes?: Set<string> };
 
 export function createReadContext(input: ReadContextInput): ReadContext {
   const { viewer } = input;
@@ -60,6 +63,7 @@ export function createReadContext(input: ReadContextInput): ReadContext {
     cursors: new CursorCodec(viewer.app.idKey, viewer.ids),
     budget: new CostBudget(input.limits, input.startedAt),
     objects: new RequestObjects(input.store),
+    pages: new RequestPages(input.store),
     appUse: new Map(),
     notes: input.notes ?? new Set(),
     fieldContext: {

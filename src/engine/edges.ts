@@ -127,8 +127,7 @@ async function loadPages(
     id2GrantedTo: peopleGrant(context, edge),
   };
   // Items that are plain objects come with the page: one store call (one round trip) per level.
-  const { pages: rows, objects } =
-    itemsAreNodes(edge) ? await context.store.getPagesWithObjects(request) : { pages: await context.store.getPages(request), objects: undefined };
+  const { pages: rows, objects } = await context.pages.read(request, itemsAreNodes(edge));
   context.budget.spendItems([...rows.values()].reduce((sum, list) => sum + list.length, 0));
   if (request.id2GrantedTo?.scope === ALWAYS_GRANTED) {
     // The page holds only people who use the app (and pages): rendering needs no further read of grants.

@@ -83,6 +83,16 @@ describe('batched execution', () => {
     assert.equal(made.filter((call) => call === 'getPages' || call === 'getObjects').length, 1, 'only the root node is loaded apart');
   });
 
+  it('reads a page asked for under many aliases once, and shows it under each', async () => {
+    const aliases = Array.from({ length: 40 }, (_, i) => `friends.as(f${i}).limit(3){name}`);
+    const { calls: made, body } = await storeCalls([...aliases, 'friends.as(other).limit(4){name}'].join(','));
+    assert.equal(made.filter((call) => call === 'getPagesWithObjects').length, 2, 'one read for the 40 equal aliases, one for the other');
+    assert.equal(body.f0.data.length, 3);
+    for (let i = 1; i < 40; i++) assert.deepEqual(body[`f${i}`], body.f0);
+    assert.deepEqual(body.other.data.slice(0, 3), body.f0.data);
+    assert.equal(body.other.data.length, 4);
+  });
+
   it('loads all the ids of an ids= request with the same store calls for 25 ids as for 2', async () => {
     const idsCalls = async (ids: string[], edge = '') => {
       calls.length = 0;
