@@ -16,7 +16,7 @@ export async function debugTokenRoute(app: FastifyInstance, { settings }: { sett
       if (fromPath) announceVersion(reply, fromPath);
       if (!graph.accessToken) throw GraphError.noToken();
       const now = settings.clock.now();
-      const caller = await resolveViewer(settings.store, graph.accessToken, now, graph.params.appsecret_proof);
+      const caller = await resolveViewer(settings.store, graph.accessToken, now, graph.params.appsecret_proof, graph.authVersion);
       announceVersion(reply, answeringVersion(fromPath, caller.app, settings.defaultVersion));
       return sendJson(request, reply, 200, await debugToken(settings.store, caller, graph.params.input_token, now));
     });
