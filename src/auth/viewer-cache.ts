@@ -25,10 +25,17 @@ export class ViewerCache {
 
   /**
    * The viewer of a token, from the cache or else from `inspect`, which throws the Graph error
-   * of a token that stands for nothing; only valid tokens are remembered.
+   * of a token that stands for nothing; only valid tokens are remembered. `knownVersion` is the
+   * store's auth version read when the request arrived, before it wrote anything; without it the
+   * version is read here.
    */
-  async resolve(token: string, now: number, inspect: () => Promise<{ viewer: Viewer; expiresAt: number }>): Promise<Viewer> {
-    const version = await this.store.authVersion();
+  async resolve(
+    token: string,
+    now: number,
+    inspect: () => Promise<{ viewer: Viewer; expiresAt: number }>,
+    knownVersion?: number,
+  ): Promise<Viewer> {
+    const version = knownVersion ?? (await this.store.authVersion());
     if (version !== this.version) {
       this.entries.clear();
       this.version = version;

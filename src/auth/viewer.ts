@@ -47,12 +47,23 @@ export function scopedIdsFor(app: AppRecord): AppScopedIds {
  * sent with an `appsecret_proof` must match it, and an app that requires proofs gets no call
  * without one.
  */
-export async function resolveViewer(store: Store, token: string, now: number, proof: string | undefined): Promise<Viewer> {
-  const viewer = await viewerCacheOf(store).resolve(token, now, async () => {
-    const inspection = await inspectToken(store, token, now);
-    if (!inspection.valid) throw inspection.error;
-    return { viewer: inspection.viewer, expiresAt: inspection.record?.expiresAt ?? 0 };
-  });
+export async function resolveViewer(
+  store: Store,
+  token: string,
+  now: number,
+  proof: string | undefined,
+  authVersion?: number,
+): Promise<Viewer> {
+  const viewer = await viewerCacheOf(store).resolve(
+    token,
+    now,
+    async () => {
+      const inspection = await inspectToken(store, token, now);
+      if (!inspection.valid) throw inspection.error;
+      return { viewer: inspection.viewer, expiresAt: inspection.record?.expiresAt ?? 0 };
+    },
+    authVersion,
+  );
   checkAppSecretProof(viewer.app, token, proof);
   return viewer;
 }

@@ -64,16 +64,21 @@ export class ControlPlane {
     });
   }
 
-  /** Takes what other processes changed. */
-  async sync(): Promise<void> {
+  /**
+   * Takes what other processes changed, and gives the store's auth version it read, so the
+   * request that asked reads it no second time to check its token.
+   */
+  async sync(): Promise<number> {
     // Read before the state: a change between the two reads shows as a newer version next time.
     const version = await this.store.authVersion();
-    if (version === this.storeVersion) return;
+    if (version === this.storeVersion) return version;
     const text = await this.store.getSetting(LIVE_KEY);
     this.storeVersion = version;
-    if (text === undefined) return;
-    const state = JSON.parse(text) as LiveState;
-    if (state.version !== this.seen) this.adopt(state);
+    if (text !== undefined) {
+      const state = JSON.parse(text) as LiveState;
+      if (state.version !== this.seen) this.adopt(state);
+    }
+    return version;
   }
 
   // The clock.

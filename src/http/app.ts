@@ -198,8 +198,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
 
-  // Another process may have moved the clock, set faults or restored the graph.
-  app.addHook('onRequest', async () => settings.control.sync());
+  // Another process may have moved the clock, set faults or restored the graph. The auth version
+  // read for that also checks the request's token: one read of it per request.
+  app.decorateRequest('authVersion', undefined);
+  app.addHook('onRequest', async (request) => {
+    request.authVersion = await settings.control.sync();
+  });
 
   if (options.intercept) interceptConnect(app.server, options.intercept);
 
@@ -248,7 +252,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (typeof address === 'object' && address) ownPort = address.port;
   });
   if (options.webhooks?.deliver) {
-    const worker = new DeliveryWorker(store, clock, settings.webhooks, () => settings.control.sync(), (error) =>
+    const worker = new DeliveryWorker(store, clock, settings.webhooks, async () => void (await settings.control.sync()), (error) =>
       app.log.error({ err: error }, 'webhook delivery round failed'),
     );
     app.addHook('onReady', async () => worker.start());

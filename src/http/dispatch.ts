@@ -199,5 +199,5 @@ async function readContext(
 
 async function authenticate(settings: AppSettings, graph: GraphRequest, id: string): Promise<Viewer> {
   if (!graph.accessToken) throw id === 'me' ? GraphError.activeTokenRequired() : GraphError.noToken();
-  return resolveViewer(settings.store, graph.accessToken, settings.clock.now(), graph.params.appsecret_proof);
+  return resolveViewer(settings.store, graph.accessToken, settings.clock.now(), graph.params.appsecret_proof, graph.authVersion);
 }

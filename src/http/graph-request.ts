@@ -34,6 +34,11 @@ export interface GraphRequest {
   inBatch?: boolean;
   /** When Loom began to read the request (`performance.now()`): its work is counted from there. */
   receivedAt: number;
+  /**
+   * The store's auth version read as the HTTP request arrived, before anything was written for
+   * it; batch operations have none, since an operation before them may have changed auth.
+   */
+  authVersion?: number;
 }
 
 export interface RequestParts {
@@ -48,9 +53,17 @@ export interface RequestParts {
   files: UploadedFile[];
   origin: string;
   traceId: string;
+  authVersion?: number;
 }
 
 const VERSION = /^v\d+\.\d+$/;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The store's auth version, read by the hook that runs first on every request. */
+    authVersion: number | undefined;
+  }
+}
 
 /**
  * A query string as the framework hands it to routes (`request.query`): a repeated name gives
@@ -101,6 +114,7 @@ export function buildGraphRequest(parts: RequestParts): GraphRequest {
     origin: parts.origin,
     traceId: parts.traceId,
     receivedAt,
+    authVersion: parts.authVersion,
   };
 }
 
@@ -118,6 +132,7 @@ export function toGraphRequest(request: FastifyRequest, body: unknown = request.
     files,
     origin: requestOrigin(request),
     traceId: request.id,
+    authVersion: request.authVersion,
   });
 }
 
