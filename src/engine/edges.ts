@@ -15,7 +15,6 @@ import { rules } from '../schema/versions.js';
 import { unemulatedEdge, type UnemulatedAnswer } from '../schema/unemulated.js';
 import { GraphError } from '../errors.js';
 import { ALWAYS_GRANTED } from '../schema/permissions.js';
-import { hidesPeople } from './visibility.js';
 
 export interface EdgeRequest {
   /** Paging options as written: query parameters for an edge path, modifiers for a nested edge. */
@@ -124,16 +123,11 @@ async function loadPages(
     until: options.until,
     // Posts of people who never used the viewer's app are hidden from it (visibility.ts): their lists are left out.
     through: edge.through === undefined ? undefined : { type: edge.through, grantedTo: { appId: context.viewer.app.id, scope: ALWAYS_GRANTED } },
-    id2GrantedTo: peopleGrant(context, edge),
+    id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
   };
   // Items that are plain objects come with the page: one store call (one round trip) per level.
   const { pages: rows, objects } = await context.pages.read(request, itemsAreNodes(edge));
   context.budget.spendItems([...rows.values()].reduce((sum, list) => sum + list.length, 0));
-  if (request.id2GrantedTo?.scope === ALWAYS_GRANTED) {
-    // The page holds only people who use the app (and pages): rendering needs no further read of grants.
-    const known = Promise.resolve(true);
-    for (const list of rows.values()) for (const row of list) context.appUse.set(row.id2, known);
-  }
   for (const [id1, list] of rows) {
     const more = list.length > options.limit;
     // Reading backwards, the surplus row is the first of the list; forwards, the last.
@@ -144,23 +138,6 @@ async function loadPages(
 }
 
 /** Whether each item shows the node its association points at (in its own shape or as it is), so the page brings the nodes along. */
-/**
- * Which grant the people of a page must hold to be listed: the edge's own (friends who granted
- * `user_friends`), or, where the viewer's app may not show people who never used it, use of the
- * app, so the page is filled with people it can show and no further read is needed to drop the
- * others. Lists that show everyone (friend requests' senders, test users) keep them all.
- */
-function peopleGrant(context: ReadContext, edge: EdgeDef): PageRequest['id2GrantedTo'] {
-  const appId = context.viewer.app.id;
-  if (edge.itemsGranted) return { appId, scope: edge.itemsGranted };
-  const target = context.schema.type(edge.target);
-  // A declared principal's visibility is its own rule; use of the app is the Graph types' rule.
-  const ruled = typeof target?.visibility === 'object' && 'rule' in target.visibility;
-  const listsPeople = edge.target === context.schema.principal && !ruled && itemsAreNodes(edge) && edge.items === undefined;
-  // A page that acted through a page token (a like) holds no grants: it stays in the list.
-  return listsPeople && hidesPeople(context) ? { appId, scope: ALWAYS_GRANTED, personType: edge.target } : undefined;
-}
-
 function itemsAreNodes(edge: EdgeDef): boolean {
   return edge.items !== 'friendRequest' && edge.items !== 'testUser';
 }

@@ -64,11 +64,8 @@ export interface PageRequest {
    * keeps its own id1; every id2 appears once, as each type's list holds it once.
    */
   through?: Through;
-  /**
-   * Keep only associations whose id2 granted `appId` the permission `scope` (status granted);
-   * with `personType`, an id2 that is not an object of that type (a page) is kept without one.
-   */
-  id2GrantedTo?: { appId: ObjectId; scope: string; personType?: string };
+  /** Keep only associations whose id2 granted `appId` the permission `scope` (status granted). */
+  id2GrantedTo?: { appId: ObjectId; scope: string };
 }
 
 /** The nodes whose lists a merged page takes in besides id1's own. */

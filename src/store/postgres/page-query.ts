@@ -58,13 +58,10 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
   }
   if (request.id2GrantedTo) {
     shape.push('granted');
-    const granted = `EXISTS (SELECT 1 FROM grants g WHERE g.app_id = ${parameter(request.id2GrantedTo.appId)}::bigint
-         AND g.user_id = a.id2 AND g.scope = ${parameter(request.id2GrantedTo.scope)} AND g.status = 'granted')`;
-    if (request.id2GrantedTo.personType === undefined) conditions.push(granted);
-    else {
-      shape.push('or-not-person');
-      conditions.push(`(${granted} OR NOT EXISTS (SELECT 1 FROM objects o WHERE o.id = a.id2 AND o.type = ${parameter(request.id2GrantedTo.personType)}))`);
-    }
+    conditions.push(
+      `EXISTS (SELECT 1 FROM grants g WHERE g.app_id = ${parameter(request.id2GrantedTo.appId)}::bigint
+         AND g.user_id = a.id2 AND g.scope = ${parameter(request.id2GrantedTo.scope)} AND g.status = 'granted')`,
+    );
   }
   if (oldest) shape.push('oldest');
   if (withObjects) shape.push('objects');

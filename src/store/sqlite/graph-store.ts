@@ -82,7 +82,6 @@ export abstract class SqliteGraphStore {
       since: request.since !== undefined,
       until: request.until !== undefined,
       granted: request.id2GrantedTo !== undefined,
-      grantedOrNotPerson: request.id2GrantedTo?.personType !== undefined,
       oldest: request.order === 'oldest',
     };
     const statement = this.pageStatement(shape);

@@ -15,8 +15,6 @@ export interface PageShape {
   since: boolean;
   until: boolean;
   granted: boolean;
-  /** Granted, or not a person at all. */
-  grantedOrNotPerson: boolean;
   oldest: boolean;
 }
 
@@ -35,10 +33,9 @@ export function pageSql(shape: PageShape): string {
   if (shape.since) conditions.push('a.time >= @since');
   if (shape.until) conditions.push('a.time <= @until');
   if (shape.granted) {
-    const granted = `EXISTS (SELECT 1 FROM grants g WHERE g.app_id = @grantAppId AND g.user_id = a.id2
-         AND g.scope = @grantScope AND g.status = 'granted')`;
     conditions.push(
-      shape.grantedOrNotPerson ? `(${granted} OR NOT EXISTS (SELECT 1 FROM objects o WHERE o.id = a.id2 AND o.type = @personType))` : granted,
+      `EXISTS (SELECT 1 FROM grants g WHERE g.app_id = @grantAppId AND g.user_id = a.id2
+         AND g.scope = @grantScope AND g.status = 'granted')`,
     );
   }
   const forwards = shape.oldest ? 'ASC' : 'DESC';
@@ -65,7 +62,6 @@ export function pageParams(request: PageRequest): PageParams {
   if (request.id2GrantedTo) {
     params.grantAppId = request.id2GrantedTo.appId;
     params.grantScope = request.id2GrantedTo.scope;
-    if (request.id2GrantedTo.personType !== undefined) params.personType = request.id2GrantedTo.personType;
   }
   return params;
 }
