@@ -92,7 +92,7 @@ function requireFile(file: string | undefined): string {
 }
 
 async function loadOrExplain(file: string): Promise<LoadedDeclaration> {
-  return explain(() => loadDeclaration(file));
+  return explain(async () => loadDeclaration(file));
 }
 
 /** A declaration's problems are the user's to fix: printed one per line, without a stack. */

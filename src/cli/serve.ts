@@ -261,7 +261,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
 
 /** `--schema FILE`: applies the file as `loom schema apply` does (refusing to start on any problem), then serves it. */
 async function applySchemaFile(store: Store, file: string): Promise<void> {
-  const loaded = await explain(() => loadDeclaration(file));
+  const loaded = await explain(async () => loadDeclaration(file));
   const result = await explain(async () => applyDeclaration(store, loaded, (await sharedClock(store)).now()));
   for (const change of result.changes) process.stderr.write(`${describeChange(change)}\n`);
 }

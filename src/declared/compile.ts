@@ -3,11 +3,12 @@
  * types: one Schema, one engine, one store path. Names are resolved to storage keys here (the
  * pinned ones of the applied record first), so the engine only ever sees storage keys.
  */
-import type { AccessRule, Counter, EdgeDef, EdgePost, FieldDef, FieldSource, IdForm, NodeTypeDef, ParamDef, Party, SummaryKind } from '../schema/definition.js';
-import { publishedVersion, type ApiVersion, type VersionBounds } from '../schema/versions.js';
+import type { AccessRule, Counter, EdgeDef, EdgePost, FieldDef, FieldSource, IdForm, NodeTypeDef, ParamDef, Party, SummaryKind, Visibility } from '../schema/definition.js';
+import { publishedVersion, VERSION_RULES, type ApiVersion, type RuleName, type VersionBounds } from '../schema/versions.js';
 import { graphTime } from '../engine/graph-time.js';
 import { DeclarationError, type DeclarationProblem } from './load.js';
-import type { CodeModule, Declaration, EdgeDecl, FieldDecl, RuleDecl, StorageKeys, TypeDecl } from './model.js';
+import type { CodeModule, Declaration, EdgeDecl, EdgeWriteDecl, FieldDecl, RuleDecl, StorageKeys, TypeDecl } from './model.js';
+import { codeEntry } from './code-names.js';
 import { storageKeysOf } from './storage-keys.js';
 import { dataChecker, fieldKind, PARAM_MAX_LENGTH } from './validate.js';
 
@@ -52,12 +53,17 @@ export function compileDeclaration(
 const ID_FORMS: Record<string, IdForm> = { app_scoped: 'user', compound: 'post', plain: 'plain' };
 
 class Compiler {
+  /** The built-in Graph types: plain storage keys, data written by the code module's POST behaviours. */
+  private readonly graph: boolean;
+
   constructor(
     private readonly declaration: Declaration,
     private readonly code: CodeModule | undefined,
     private readonly storage: StorageKeys,
     private readonly problem: (key: string, message: string) => void,
-  ) {}
+  ) {
+    this.graph = declaration.data === 'graph';
+  }
 
   type(name: string, decl: TypeDecl): NodeTypeDef {
     const at = `types.${name}`;
@@ -93,20 +99,39 @@ class Compiler {
       const fn = this.code?.validators?.[validator];
       return fn ? [fn] : [];
     });
+    const deletesWith = [...cascade.map((edge) => this.storage.edges[`${name}.${edge}`]!), ...(decl.deletes_with ?? [])];
+    const checkData = this.checkData(name, decl, validators);
     return {
       name: this.storage.types[name]!,
       label: decl.label ?? name.charAt(0).toUpperCase() + name.slice(1),
       idForm: ID_FORMS[decl.id ?? (name === this.declaration.principal ? 'app_scoped' : 'plain')]!,
-      visibility: { rule: this.rule(name, decl.read ?? 'token', `${at}.read`, false) },
+      visibility: this.visibility(name, decl),
       ...(decl.scope !== undefined ? { scope: this.scope(decl.scope, `${at}.scope`) } : {}),
-      ...(cascade.length > 0 ? { deletesWith: cascade.map((edge) => this.storage.edges[`${name}.${edge}`]!) } : {}),
+      ...(decl.owns_media ? { ownsMedia: true } : {}),
+      ...(deletesWith.length > 0 ? { deletesWith } : {}),
       defaultFields: defaults,
+      ...(decl.full_default_fields ? { fullDefaultFields: { names: decl.full_default_fields.names, ...(decl.full_default_fields.root_only ? { rootOnly: true } : {}) } } : {}),
       fields,
       edges,
       writeRules,
       ...(this.countersOf(name).length > 0 ? { counters: this.countersOf(name) } : {}),
-      checkData: dataChecker(name, decl, this.storage, validators),
+      ...(checkData ? { checkData } : {}),
+      ...(decl.search ? { search: searchOf(decl.search) } : {}),
     };
+  }
+
+  private visibility(name: string, decl: TypeDecl): Visibility {
+    const read = decl.read ?? 'token';
+    if (typeof read === 'object' && 'behavior' in read) {
+      return codeEntry(this.code, 'visibilities', read.behavior, `types.${name}.read.behavior`, this.problem) ?? 'owner';
+    }
+    return { rule: this.rule(name, read, `types.${name}.read`, false) };
+  }
+
+  /** A named check; else, for declared data, the checker made from the field types (Graph data is kept as its POST behaviour wrote it). */
+  private checkData(name: string, decl: TypeDecl, validators: Parameters<typeof dataChecker>[3]): NodeTypeDef['checkData'] {
+    if (decl.check !== undefined) return codeEntry(this.code, 'checks', decl.check, `types.${name}.check`, this.problem);
+    return this.graph ? undefined : dataChecker(name, decl, this.storage, validators);
   }
 
   /** `updatable`: the type declares who may update it, so its `write: owner` fields take `POST /<id>`. */
@@ -114,12 +139,15 @@ class Compiler {
     const at = `types.${typeName}.fields.${name}`;
     const key = this.storage.fields[`${typeName}.${name}`]!;
     const kind = fieldKind(decl.type);
+    if (decl.type === undefined && decl.metadata_type === undefined) this.problem(`${at}.type`, 'is required');
     if (kind.ref !== undefined && !this.declaration.types[kind.ref]) this.problem(`${at}.type`, `refers to "${kind.ref}", which is not a declared type`);
     if (kind.base === 'enum' && !decl.values) this.problem(`${at}.values`, 'an enum lists its values');
-    const field: FieldDef = { name, type: this.metadataType(decl.type), description: decl.description ?? '', source: this.source(typeName, name, decl, key, kind) };
+    const type = decl.metadata_type ?? this.metadataType(decl.type!);
+    const field: FieldDef = { name, type, description: decl.description ?? '', source: this.source(typeName, name, decl, key, kind) };
     if (decl.scope !== undefined) field.scope = this.scope(decl.scope, `${at}.scope`);
     if (decl.read !== undefined) field.read = this.rule(typeName, decl.read, `${at}.read`, false);
-    if (decl.write === 'owner' && updatable) field.writable = { maxLength: paramLength(decl) };
+    // Graph types have no update rule: the built-in "what you wrote" decides who may change a node.
+    if (decl.write === 'owner' && (updatable || this.graph)) field.writable = { maxLength: paramLength(decl) };
     const versions = this.versions(decl, at);
     if (versions) field.versions = versions;
     return field;
@@ -128,22 +156,30 @@ class Compiler {
   private source(typeName: string, name: string, decl: FieldDecl, key: string, kind: ReturnType<typeof fieldKind>): FieldSource {
     const at = `types.${typeName}.fields.${name}`;
     if (decl.computed !== undefined) {
-      const compute = this.code?.computed?.[decl.computed];
-      if (typeof compute !== 'function') {
-        this.problem(`${at}.computed`, `the code module has no computed field "${decl.computed}"`);
-        return { kind: 'computed', compute: () => undefined };
-      }
-      return { kind: 'computed', compute: (object, context) => compute({ id: object.id, owner: object.owner, data: this.byName(typeName, object.data) }, { publicUrl: context.publicUrl, now: context.now }) };
+      const compute = codeEntry(this.code, 'computed', decl.computed, `${at}.computed`, this.problem);
+      if (typeof compute !== 'function') return { kind: 'computed', compute: () => undefined };
+      // Graph code reads the stored object itself; a declared schema's code sees its field names only.
+      if (this.graph) return { kind: 'computed', compute };
+      return { kind: 'computed', compute: (object, context) => compute({ ...object, data: this.byName(typeName, object.data) }, context) };
     }
     const source = decl.source;
     if (source === 'id') return { kind: 'id' };
     if (source === 'created_time') return { kind: 'createdTime' };
     if (source === 'updated_time') return { kind: 'updatedTime' };
     if (source === 'owner') return { kind: 'owner' };
+    if (source === 'page_token') return { kind: 'pageToken' };
     if (source !== undefined && 'count' in source) {
-      const assoc = this.storage.edges[`${typeName}.${source.count}`];
+      const edge = this.storage.edges[`${typeName}.${source.count}`];
+      // Graph counts may name an association no edge of the type lists (a page's fans).
+      const assoc = edge || (this.graph ? source.count : undefined);
       if (!assoc) this.problem(`${at}.source.count`, `"${source.count}" is not an edge of ${typeName}`);
-      return { kind: 'count', assoc: assoc ?? '' };
+      return { kind: 'count', assoc: assoc ?? '', ...(source.wrap !== undefined ? { wrap: source.wrap } : {}) };
+    }
+    if (source !== undefined && 'viewer_linked' in source) return { kind: 'viewerLinked', assoc: source.viewer_linked };
+    if (source !== undefined && 'ref' in source) {
+      const { many, fields, target } = source.ref;
+      if (target !== undefined && !this.declaration.types[target]) this.problem(`${at}.source.ref.target`, `"${target}" is not a declared type`);
+      return { kind: 'ref', key, ...(many ? { many: true } : {}), ...(fields !== undefined ? { fields } : {}), ...(target !== undefined ? { target: this.storage.types[target] ?? target } : {}) };
     }
     if (source !== undefined) {
       const [how, of] = 'average' in source ? (['average', source.average] as const) : (['sum', source.sum] as const);
@@ -184,7 +220,7 @@ class Compiler {
     for (const [typeName, type] of Object.entries(this.declaration.types)) {
       for (const field of Object.values(type.fields ?? {})) {
         const source = field.source;
-        if (source === undefined || typeof source !== 'object' || 'count' in source) continue;
+        if (source === undefined || typeof source !== 'object' || !('average' in source || 'sum' in source)) continue;
         const of = 'average' in source ? source.average : source.sum;
         const counter = this.counterOf(typeName, of.edge, of.field);
         if (counter && counter.itemType === itemType && !counters.some((known) => known.sum === counter.sum)) {
@@ -217,7 +253,7 @@ class Compiler {
     const target = this.declaration.types[decl.to];
     if (!target) this.problem(`${at}.to`, `"${decl.to}" is not a declared type`);
     const assoc = this.storage.edges[`${typeName}.${name}`]!;
-    const edge: EdgeDef = { name, description: decl.description ?? '', target: this.storage.types[decl.to] ?? decl.to, assoc };
+    const edge: EdgeDef = { name, description: decl.description ?? '', target: this.storage.types[decl.to] ?? decl.to, ...(assoc !== '' ? { assoc } : {}) };
     if (decl.inverse !== undefined) {
       const inverse = target?.edges?.[decl.inverse];
       if (!inverse) this.problem(`${at}.inverse`, `"${decl.inverse}" is not an edge of ${decl.to}`);
@@ -238,21 +274,50 @@ class Compiler {
       if (order[0] === 'reverse_chronological') edge.defaultOrder = 'reverse_chronological';
     }
     const summary = decl.summary;
-    if (summary && (summary.viewer !== undefined || summary.can_write !== undefined || summary.order)) {
+    if (typeof summary === 'string') edge.summary = summary;
+    else if (summary && (summary.viewer !== undefined || summary.can_write !== undefined || summary.order)) {
       const kind: SummaryKind = {};
       if (summary.viewer !== undefined) kind.viewer = summary.viewer;
       if (summary.can_write !== undefined) kind.canWrite = summary.can_write;
       if (summary.order) kind.order = true;
       edge.summary = kind;
     }
-    if (decl.write) edge.post = this.post(typeName, name, decl, at);
+    if (decl.write && 'behavior' in decl.write) {
+      const post = codeEntry(this.code, 'posts', decl.write.behavior, `${at}.write.behavior`, this.problem);
+      if (post) edge.post = post;
+    } else if (decl.write) edge.post = this.post(typeName, name, decl, decl.write, at);
     const versions = this.versions(decl, at);
     if (versions) edge.versions = versions;
+    Object.assign(edge, this.edgeExtras(decl, at));
     return edge;
   }
 
-  private post(typeName: string, name: string, decl: EdgeDecl, at: string): EdgePost {
-    const write = decl.write!;
+  /** The keys the built-in Graph edges use beyond plain lists. */
+  private edgeExtras(decl: EdgeDecl, at: string): Partial<EdgeDef> {
+    const extras: Partial<EdgeDef> = {};
+    if (decl.always_summary) extras.alwaysSummary = true;
+    if (decl.items_granted !== undefined) extras.itemsGranted = this.scope(decl.items_granted, `${at}.items_granted`);
+    if (decl.stream_storage !== undefined) extras.streamAssoc = decl.stream_storage;
+    if (decl.through !== undefined) extras.through = decl.through;
+    if (decl.readers !== undefined) extras.readers = decl.readers;
+    if (decl.alias !== undefined) extras.alias = decl.alias;
+    if (decl.by_type) {
+      const { default: fallback, storage, item_field: itemField } = decl.by_type;
+      if (!Object.hasOwn(storage, fallback)) this.problem(`${at}.by_type.default`, `"${fallback}" is not one of the lists under by_type.storage`);
+      extras.byType = { default: fallback, assocs: storage, ...(itemField ? { itemField } : {}) };
+    }
+    if (decl.behavior !== undefined) Object.assign(extras, codeEntry(this.code, 'behaviors', decl.behavior, `${at}.behavior`, this.problem));
+    if (decl.served_while !== undefined) extras.servedWhile = this.ruleName(decl.served_while, `${at}.served_while`);
+    if (decl.offset_paging !== undefined) extras.offsetPaging = this.ruleName(decl.offset_paging, `${at}.offset_paging`);
+    return extras;
+  }
+
+  private ruleName(name: string, at: string): RuleName {
+    if (!Object.hasOwn(VERSION_RULES, name)) this.problem(at, `"${name}" is not a rule of the version table`);
+    return name as RuleName;
+  }
+
+  private post(typeName: string, name: string, decl: EdgeDecl, write: EdgeWriteDecl, at: string): EdgePost {
     const post: EdgePost = { links: [] };
     post.scope = write.scope === undefined ? undefined : this.scope(write.scope, `${at}.write.scope`);
     if (post.scope === undefined) this.problem(`${at}.write.scope`, 'a write names the permission it needs');
@@ -315,12 +380,17 @@ class Compiler {
     return ref !== undefined && (target === undefined || ref === target);
   }
 
+  /** Graph scopes come from the permission catalogue (permissions.ts), which the Schema consults. */
   private scope(name: string, at: string): string {
-    if (!Object.hasOwn(this.declaration.scopes ?? {}, name)) this.problem(at, `"${name}" is not one of the declared scopes`);
+    if (!this.graph && !Object.hasOwn(this.declaration.scopes ?? {}, name)) this.problem(at, `"${name}" is not one of the declared scopes`);
     return name;
   }
 
-  private versions(decl: { since?: string; until?: string }, at: string): VersionBounds | undefined {
+  private versions(decl: { since?: string; until?: string; versions?: string }, at: string): RuleName | VersionBounds | undefined {
+    if (decl.versions !== undefined) {
+      if (decl.since !== undefined || decl.until !== undefined) this.problem(`${at}.versions`, 'a rule of the version table replaces since and until');
+      return this.ruleName(decl.versions, `${at}.versions`);
+    }
     if (decl.since === undefined && decl.until === undefined) return undefined;
     const bounds: VersionBounds = {};
     for (const end of ['since', 'until'] as const) {
@@ -389,8 +459,17 @@ class Compiler {
 /** The longest text accepted for a field's parameter. */
 function paramLength(decl: FieldDecl): number {
   const kind = fieldKind(decl.type);
-  if (kind.base === 'string' || kind.base === 'url' || kind.base === 'email') {
+  // A field typed by `metadata_type` alone is Graph text whose length is what `max_length` says.
+  if (kind.base === 'string' || kind.base === 'url' || kind.base === 'email' || decl.type === undefined) {
     if (!kind.list) return Math.min(decl.max_length ?? PARAM_MAX_LENGTH, PARAM_MAX_LENGTH);
   }
   return PARAM_MAX_LENGTH;
+}
+
+function searchOf(search: NonNullable<TypeDecl['search']>): NonNullable<NodeTypeDef['search']> {
+  return {
+    as: search.as.map((as) => ({ type: as.type, ...(as.located ? { located: true } : {}), ...(as.full_default_fields ? { fullDefaultFields: as.full_default_fields } : {}) })),
+    fields: search.fields,
+    ...(search.point ? { point: search.point } : {}),
+  };
 }

@@ -3,7 +3,6 @@
  * `loom-schema.json`, and merges them into one Declaration. Every problem names the file, the line
  * and the key, so a mistake is found in the editor rather than by a puzzling answer later.
  */
-import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
@@ -47,8 +46,12 @@ interface ParsedFile {
   lineOf(path: readonly (string | number)[]): number;
 }
 
-/** Reads and checks the file and its includes; throws DeclarationError listing every problem. */
-export async function loadDeclaration(path: string): Promise<LoadedDeclaration> {
+/**
+ * Reads and checks the file and its includes; throws DeclarationError listing every problem.
+ * Synchronous: the built-in Graph declaration is read while the first Schema is made, before
+ * anything is served, and declaration files are small.
+ */
+export function loadDeclaration(path: string): LoadedDeclaration {
   const main = resolve(path);
   const files: ParsedFile[] = [];
   const problems: DeclarationProblem[] = [];
@@ -62,7 +65,7 @@ export async function loadDeclaration(path: string): Promise<LoadedDeclaration> 
       problems.push({ file: main, line: 0, key: 'include', message: `at most ${MAX_FILES} files may be included` });
       break;
     }
-    const parsed = await parseFile(file, problems);
+    const parsed = parseFile(file, problems);
     if (!parsed) continue;
     files.push(parsed);
     checkShape(parsed, files.length === 1, problems);
@@ -91,10 +94,10 @@ export function parseDeclarationText(file: string, text: string): Declaration {
   return parsed.value as unknown as Declaration;
 }
 
-async function parseFile(file: string, problems: DeclarationProblem[]): Promise<ParsedFile | undefined> {
+function parseFile(file: string, problems: DeclarationProblem[]): ParsedFile | undefined {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     problems.push({ file, line: 0, key: '', message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` });
     return undefined;

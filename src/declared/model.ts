@@ -19,6 +19,8 @@
  *   (object type, key, id) and read with `Store.findDeclaredIds`.
  * `loadAppliedSchema` (applied.ts) gives the applied declaration, its storage keys and its Schema.
  */
+import type { EdgeDef, EdgePost, FieldContext, NodeTypeDef, Visibility } from '../schema/definition.js';
+import type { StoredObject } from '../store/store.js';
 
 /** A visibility or permission rule from the closed vocabulary; each costs at most one batched store call per page. */
 export type RuleDecl =
@@ -52,8 +54,17 @@ export type SourceDecl =
   | 'updated_time'
   /** The object's owner as a nested node. */
   | 'owner'
-  /** The number of items of an edge of this type. */
-  | { count: string }
+  /** A fresh page token, for a viewer who administers the page and granted `manage_pages`. */
+  | 'page_token'
+  /**
+   * The number of items of an edge of this type (or, in `data: graph`, of associations of a
+   * storage key); with `wrap`, `{"<wrap>": n}`, left out at zero.
+   */
+  | { count: string; wrap?: string }
+  /** The stored value is a node's internal id (with `many`, a list of them), shown as a nested node. */
+  | { ref: { many?: boolean; fields?: string; target?: string } }
+  /** Whether the viewer is among the associations of this storage key from the node. */
+  | { viewer_linked: string }
   /** Mean or total of a numeric field over the items of an edge, kept beside the count. */
   | { average: { edge: string; field: string } }
   | { sum: { edge: string; field: string } };
@@ -62,8 +73,10 @@ export type SourceDecl =
 export type FieldWriteDecl = 'owner' | 'create_only' | 'never';
 
 export interface FieldDecl {
-  /** `string`, `int`, `float`, `bool`, `datetime`, `date`, `enum`, `url`, `email`, `json`, `ref<T>`, `list<X>`. */
-  type: string;
+  /** `string`, `int`, `float`, `bool`, `datetime`, `date`, `enum`, `url`, `email`, `json`, `ref<T>`, `list<X>`; may be left out beside `metadata_type`. */
+  type?: string;
+  /** The type `metadata=1` shows, word for word (`agerange`); the value is then served as stored. */
+  metadata_type?: string;
   description?: string;
   /** Key of the value in the object's data; pinned by the first apply, defaults to the field's name. */
   storage?: string;
@@ -91,6 +104,8 @@ export interface FieldDecl {
   since?: string;
   /** First API version the field no longer exists in. */
   until?: string;
+  /** A rule of the version table (versions.ts): the field exists where it holds. */
+  versions?: string;
 }
 
 export type OrderDecl = 'reverse_chronological' | 'chronological';
@@ -125,11 +140,19 @@ export interface EdgeWriteDecl {
   not_self?: boolean;
 }
 
+/** A name of the code module, of the kind the key it stands under expects. */
+export interface BehaviorDecl {
+  behavior: string;
+}
+
 export interface EdgeDecl {
   /** Type of the items. */
   to: string;
   description?: string;
-  /** Association type in the store; pinned by the first apply, defaults to `<type>.<edge>`. */
+  /**
+   * Association type in the store; pinned by the first apply, defaults to `<type>.<edge>`. In
+   * `data: graph` an edge without it is always empty.
+   */
   storage?: string;
   aliases?: string[];
   /** Edge of the target type kept as the other direction, in the same transaction. */
@@ -140,12 +163,33 @@ export interface EdgeDecl {
   time?: 'link' | { field: string };
   /** Orders the edge offers; the first is its default. */
   order?: OrderDecl[];
-  summary?: SummaryDecl;
+  summary?: SummaryDecl | 'count' | 'likes' | 'comments';
   read?: RuleDecl;
   scope?: string;
-  write?: EdgeWriteDecl;
+  /** Creates or links as declared, or as a POST behaviour of the code module (`posts`) does. */
+  write?: EdgeWriteDecl | BehaviorDecl;
   since?: string;
   until?: string;
+  /** A rule of the version table: the edge exists where it holds. */
+  versions?: string;
+  /** Listed in every version, answered only where this rule holds. */
+  served_while?: string;
+  /** Where this rule holds, paging links count items (`offset`). */
+  offset_paging?: string;
+  /** Association listing the whole conversation for `filter(stream)`. */
+  stream_storage?: string;
+  /** The list merges `storage` of the node with that of every node it lists under this association. */
+  through?: string;
+  readers?: 'self' | 'app';
+  /** Keep only items that are people who granted the viewer's app this permission. */
+  items_granted?: string;
+  always_summary?: boolean;
+  /** A further path component naming this same edge. */
+  alias?: string;
+  /** The `type` parameter picks the association list read. */
+  by_type?: { default: string; storage: Record<string, string>; item_field?: { name: string; values: Record<string, string> } };
+  /** An edge behaviour of the code module (`behaviors`) answers the edge. */
+  behavior?: string;
 }
 
 export type IdDecl = 'plain' | 'compound' | 'app_scoped';
@@ -168,9 +212,23 @@ export interface TypeDecl {
   key?: string;
   /** The ref field naming the node's owner (stored in the owner column). */
   owner?: string;
-  read?: RuleDecl;
+  /** A rule, or a visibility of the code module (`visibilities`). */
+  read?: RuleDecl | BehaviorDecl;
   scope?: string;
   default_fields?: string[];
+  /** Before v2.4: what a read without `fields` sends, in order; with `root_only`, only by the node's own path. */
+  full_default_fields?: { names: string[]; root_only?: boolean };
+  /** Deleting the node removes its uploaded file. */
+  owns_media?: boolean;
+  /** Storage keys of associations whose nodes go with the node. */
+  deletes_with?: string[];
+  search?: {
+    as: Array<{ type: string; located?: boolean; full_default_fields?: string[] }>;
+    fields: string[];
+    point?: { latitude: string; longitude: string };
+  };
+  /** A function of the code module's `checks`, in place of the checker made from the fields. */
+  check?: string;
   fields?: Record<string, FieldDecl>;
   edges?: Record<string, EdgeDecl>;
   write?: TypeWriteDecl;
@@ -184,6 +242,13 @@ export interface Declaration {
   loom: 1;
   name: string;
   version: number;
+  /**
+   * `graph`: Loom's built-in types, whose data the code module's POST behaviours write. Storage
+   * keys are the names given, edges without `storage` are empty, computed fields see the stored
+   * object and the whole FieldContext, and written values are kept as written unless a type
+   * names a `check`.
+   */
+  data?: 'declared' | 'graph';
   /** Module (path relative to the file) holding computed fields and validators. */
   code?: string;
   /** The type a user token stands for; `me` is the viewer's node of it. */
@@ -216,9 +281,24 @@ export interface StorageKeys {
   edges: Record<string, string>;
 }
 
-/** What the code module exports (the `default` export of the `code:` file). */
+/**
+ * What the code module exports (the `default` export of the `code:` file). Computed fields of a
+ * declared schema see the node's data by field name and `{publicUrl, now}`; those of a
+ * `data: graph` declaration see the stored object and the whole FieldContext.
+ */
 export interface CodeModule {
-  computed?: Record<string, (object: { id: number; owner: number | null; data: Record<string, unknown> }, context: { publicUrl: string; now: number }) => unknown>;
+  computed?: Record<string, (object: StoredObject, context: FieldContext) => unknown>;
   /** Return a message to refuse the write, or null. */
   validators?: Record<string, (data: Record<string, unknown>) => string | null | undefined>;
+  /** Who sees a node, where the rule vocabulary cannot say it (`read: {behavior: name}`). */
+  visibilities?: Record<string, Visibility>;
+  /** Edges answered by something other than an association list (`behavior: name`). */
+  behaviors?: Record<string, EdgeBehavior>;
+  /** What a POST to an edge does (`write: {behavior: name}`). */
+  posts?: Record<string, EdgePost>;
+  /** A type's `checkData` (`check: name`). */
+  checks?: Record<string, NonNullable<NodeTypeDef['checkData']>>;
 }
+
+/** The two kinds of edge behaviour: the whole answer made elsewhere, or items made from the association. */
+export type EdgeBehavior = { special: NonNullable<EdgeDef['special']> } | { items: NonNullable<EdgeDef['items']> };

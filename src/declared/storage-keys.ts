@@ -2,6 +2,7 @@
  * Names are not storage. The first apply pins each type's object type, each field's data key and
  * each edge's association type; later declarations find theirs by name, or by a former name
  * listed in `aliases`, so a rename changes what clients call a thing and nothing that is stored.
+ * The built-in Graph types (`data: graph`) pin nothing: their keys are the names given.
  */
 import type { Declaration, StorageKeys } from './model.js';
 
@@ -16,7 +17,9 @@ export function storageKeysOf(declaration: Declaration, pinned: StorageKeys = { 
     }
     for (const [edgeName, edge] of Object.entries(type.edges ?? {})) {
       const candidates = typeNames.flatMap((t) => [edgeName, ...(edge.aliases ?? [])].map((e) => `${t}.${e}`));
-      keys.edges[`${typeName}.${edgeName}`] = edge.storage ?? firstPinned(pinned.edges, candidates) ?? `${typeName}.${edgeName}`;
+      // Graph edges without storage are always empty: their key is empty.
+      const fallback = declaration.data === 'graph' ? '' : `${typeName}.${edgeName}`;
+      keys.edges[`${typeName}.${edgeName}`] = edge.storage ?? firstPinned(pinned.edges, candidates) ?? fallback;
     }
   }
   return keys;

@@ -21,7 +21,9 @@ export interface FieldKind {
   ref?: string;
 }
 
-export function fieldKind(type: string): FieldKind {
+/** A field declared by its `metadata_type` alone holds its value as stored, as `json` does. */
+export function fieldKind(type: string | undefined): FieldKind {
+  if (type === undefined) return { base: 'json', list: false };
   const list = /^list<(.+)>$/.exec(type);
   const one = list ? list[1]! : type;
   const ref = /^ref<(.+)>$/.exec(one);

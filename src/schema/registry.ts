@@ -5,21 +5,12 @@
  */
 import type { EdgeDef, FieldDef, NodeTypeDef } from './definition.js';
 import type { SearchableType } from '../store/search.js';
-import { albumType } from './types/album.js';
-import { applicationType } from './types/application.js';
-import { commentType } from './types/comment.js';
-import { eventType } from './types/event.js';
-import { groupType } from './types/group.js';
-import { friendlistType } from './types/friendlist.js';
-import { pageType } from './types/page.js';
-import { placetopicType } from './types/placetopic.js';
-import { photoType } from './types/photo.js';
-import { postType } from './types/post.js';
-import { userType } from './types/user.js';
-import { videoType } from './types/video.js';
+import { graphTypes } from './graph/graph-types.js';
 import { ALWAYS_GRANTED, offeredIn, offeredPermissions, permissionDef } from './permissions.js';
 import { DEFAULT_API_VERSION, PUBLISHED_VERSIONS, rules, type ApiVersion } from './versions.js';
 
+
+let defaultSchema: Schema | undefined;
 
 export interface SearchTarget {
   type: NodeTypeDef;
@@ -104,9 +95,10 @@ export class Schema {
     }
   }
 
-  /** Every node type Loom ships. */
+  /** Every node type Loom ships, from their declaration (graph/graph-v2.4.loom.yaml); made once and shared. */
   static default(): Schema {
-    return new Schema([userType, postType, commentType, photoType, albumType, pageType, applicationType, videoType, eventType, groupType, friendlistType, placetopicType]);
+    defaultSchema ??= new Schema(graphTypes());
+    return defaultSchema;
   }
 
   /** What the store's full-text index holds: the searchable keys of each type that declares some. */

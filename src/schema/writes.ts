@@ -289,23 +289,3 @@ export function rsvp(answer: 'attending' | 'maybe' | 'declined'): EdgePost {
     ]),
   };
 }
-
-/** A person's events by their answer (`me/events?type=…`), those they created among them. */
-export const USER_EVENT_LISTS = {
-  default: 'attending',
-  assocs: {
-    attending: RSVP_LISTS.attending.events,
-    created: 'events_created',
-    declined: RSVP_LISTS.declined.events,
-    maybe: RSVP_LISTS.maybe.events,
-    not_replied: RSVP_LISTS.noreply.events,
-  },
-  // Each event says how the person answered, in the service's words (`unsure` for maybe); a host attends.
-  itemField: {
-    name: 'rsvp_status',
-    values: { attending: 'attending', created: 'attending', declined: 'declined', maybe: 'unsure', not_replied: 'not_replied' },
-  },
-};
-
-/** A person's videos: those they are tagged in unless `type=uploaded` asks for their own uploads. */
-export const USER_VIDEO_LISTS = { default: 'tagged', assocs: { tagged: 'videos_tagged', uploaded: 'videos_uploaded' } };

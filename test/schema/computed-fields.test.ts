@@ -2,11 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FieldContext, NodeTypeDef } from '../../src/schema/definition.js';
 import type { StoredObject } from '../../src/store/store.js';
-import { userType } from '../../src/schema/types/user.js';
-import { photoType } from '../../src/schema/types/photo.js';
-import { postType } from '../../src/schema/types/post.js';
-import { pageType } from '../../src/schema/types/page.js';
-import { commentType } from '../../src/schema/types/comment.js';
+import { Schema } from '../../src/schema/registry.js';
+
+const userType = Schema.default().type('user')!;
+const photoType = Schema.default().type('photo')!;
+const postType = Schema.default().type('post')!;
+const pageType = Schema.default().type('page')!;
+const commentType = Schema.default().type('comment')!;
 
 /** 2015-07-09T12:00:00Z */
 const NOW = Date.UTC(2015, 6, 9, 12) / 1000;

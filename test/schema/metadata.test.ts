@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { renderMetadata } from '../../src/schema/metadata.js';
 import { Schema } from '../../src/schema/registry.js';
 import { DEFAULT_API_VERSION } from '../../src/schema/versions.js';
-import { userType } from '../../src/schema/types/user.js';
-import { pageType } from '../../src/schema/types/page.js';
+
+const userType = Schema.default().type('user')!;
+const pageType = Schema.default().type('page')!;
 
 const urlFor = (edge: string) => `https://loom.test/v2.4/1001/${edge}?access_token=T`;
 

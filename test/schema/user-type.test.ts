@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { userType } from '../../src/schema/types/user.js';
 import { Schema } from '../../src/schema/registry.js';
 import { unemulatedEdge } from '../../src/schema/unemulated.js';
+
+const userType = Schema.default().type('user')!;
 
 const SPEC_FIELDS = [
   'id', 'about', 'age_range', 'bio', 'birthday', 'context', 'currency', 'devices', 'education', 'email',

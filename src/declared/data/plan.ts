@@ -88,7 +88,7 @@ export function planData(declaration: Declaration, pinned: StorageKeys, code: Co
     const fields = new Map<string, FieldPlan>();
     for (const [fieldName, field] of Object.entries(decl.fields ?? {})) {
       if (!isStored(field)) continue;
-      fields.set(fieldName, { name: fieldName, decl: field, storage: storage.fields[`${name}.${fieldName}`]!, refTo: refTarget(field.type) });
+      fields.set(fieldName, { name: fieldName, decl: field, storage: storage.fields[`${name}.${fieldName}`]!, refTo: refTarget(field.type ?? 'json') });
     }
     const edges = new Map<string, EdgePlan>();
     for (const [edgeName, edge] of Object.entries(decl.edges ?? {}) as Array<[string, EdgeDecl]>) {

@@ -115,7 +115,7 @@ export async function* csvNodeLines(path: string, type: TypePlan, onBytes?: (byt
       const cell = cells[index]!;
       if (column === 'key') key = cell;
       else if (column === 'created_time') created = cell === '' ? undefined : (cellValue('datetime', cell) as string | number);
-      else if (cell !== '') fields[column] = cellValue(type.fields.get(column)!.decl.type, cell);
+      else if (cell !== '') fields[column] = cellValue(type.fields.get(column)!.decl.type ?? 'json', cell);
     });
     if (key === '') throw fail('the row has no key');
     yield { source, number, item: { node: type.name, key, created_time: created, fields } };
