@@ -1,0 +1,96 @@
+/**
+ * The built-in types come from their declaration: the Schema every server uses is what compiling
+ * the shipped file gives, and a copy of that file with a broken name is refused at start, naming
+ * the file, the line and the key.
+ */
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+import { DeclarationError } from '../../src/declared/load.js';
+import { compileGraphDeclaration, GRAPH_DECLARATION } from '../../src/schema/graph/graph-types.js';
+import { Schema } from '../../src/schema/registry.js';
+
+const shipped = fileURLToPath(GRAPH_DECLARATION);
+
+/** A copy of the shipped declaration's files, with `edit` applied to one of them; returns the main file of the copy. */
+function copyWith(file: string, edit: (text: string) => string): { main: string; edited: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'loom-graph-'));
+  for (const name of readdirSync(dirname(shipped)).filter((entry) => entry.endsWith('.yaml'))) cpSync(join(dirname(shipped), name), join(dir, name));
+  const edited = join(dir, file);
+  const before = readFileSync(edited, 'utf8');
+  const after = edit(before);
+  assert.notEqual(after, before, 'the edit changed the copy');
+  writeFileSync(edited, after);
+  return { main: join(dir, 'graph-v2.4.loom.yaml'), edited };
+}
+
+/** The 1-based line of the first line of `file` holding `text`. */
+function lineOf(file: string, text: string): number {
+  return readFileSync(file, 'utf8').split('\n').findIndex((line) => line.includes(text)) + 1;
+}
+
+function refusal(main: string): DeclarationError {
+  try {
+    compileGraphDeclaration(main);
+  } catch (error) {
+    assert.ok(error instanceof DeclarationError, String(error));
+    return error;
+  }
+  assert.fail('the copy was accepted');
+}
+
+describe('the built-in Graph declaration', () => {
+  it('is what the default schema serves, compiled once', () => {
+    assert.equal(Schema.default(), Schema.default());
+    assert.deepStrictEqual(Schema.default().types, compileGraphDeclaration(shipped));
+    assert.deepEqual(Schema.default().types.map((type) => type.name), [
+      'user', 'post', 'comment', 'photo', 'album', 'page', 'application', 'video', 'event', 'group', 'friendlist', 'placetopic',
+    ]);
+  });
+
+  it('follows its file: a description changed in a copy is what the copy compiles to', () => {
+    const { main } = copyWith('placetopic.loom.yaml', (text) => text.replace('The name of the topic, such as Coffee Shop.', 'Changed.'));
+    const placetopic = compileGraphDeclaration(main).find((type) => type.name === 'placetopic')!;
+    assert.equal(placetopic.fields.find((field) => field.name === 'name')!.description, 'Changed.');
+  });
+
+  it('refuses a computed field the code module lacks, naming file, line and key', () => {
+    const { main, edited } = copyWith('user.loom.yaml', (text) => text.replace('computed: ageRange', 'computed: ageBracket'));
+    assert.deepEqual(refusal(main).problems, [{
+      file: edited,
+      line: lineOf(edited, 'computed: ageBracket'),
+      key: 'types.user.fields.age_range.computed',
+      message: 'the code module has no computed field "ageBracket"',
+    }]);
+  });
+
+  it('refuses a name of the wrong kind: a computed field given as a POST behaviour', () => {
+    const { main, edited } = copyWith('post.loom.yaml', (text) => text.replace('write: {behavior: commentOnObject}', 'write: {behavior: isHidden}'));
+    const [problem] = refusal(main).problems;
+    assert.deepEqual(problem, {
+      file: edited,
+      line: lineOf(edited, 'behavior: isHidden'),
+      key: 'types.post.edges.comments.write.behavior',
+      message: '"isHidden" is a computed field of the code module, not a POST behaviour',
+    });
+  });
+
+  it('refuses an unknown edge behaviour, visibility or version rule', () => {
+    const { main, edited } = copyWith('photo.loom.yaml', (text) => text.replace('read: {behavior: postPrivacy}', 'read: {behavior: everyone}'));
+    assert.deepEqual(refusal(main).problems.map(({ file, key, message }) => ({ file, key, message })), [
+      { file: edited, key: 'types.photo.read.behavior', message: 'the code module has no visibility "everyone"' },
+    ]);
+    const picture = copyWith('user.loom.yaml', (text) => text.replace('behavior: picture', 'behavior: portrait'));
+    assert.match(refusal(picture.main).message, /user\.loom\.yaml:\d+: types\.user\.edges\.picture\.behavior: the code module has no edge behaviour "portrait"/);
+    const rule = copyWith('user.loom.yaml', (text) => text.replace('versions: user-statuses-links', 'versions: statuses-forever'));
+    assert.match(refusal(rule.main).message, /types\.user\.edges\.statuses\.versions: "statuses-forever" is not a rule of the version table/);
+  });
+
+  it('refuses a declaration naming another code module', () => {
+    const { main } = copyWith('graph-v2.4.loom.yaml', (text) => text.replace('code: ./code.ts', 'code: ./other.ts'));
+    assert.match(refusal(main).message, /graph-v2\.4\.loom\.yaml:\d+: code: the built-in declaration is `data: graph` with `code: \.\/code\.ts`/);
+  });
+});
