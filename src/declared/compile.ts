@@ -3,14 +3,15 @@
  * types: one Schema, one engine, one store path. Names are resolved to storage keys here (the
  * pinned ones of the applied record first), so the engine only ever sees storage keys.
  */
-import type { AccessRule, Counter, EdgeDef, EdgePost, FieldDef, FieldSource, IdForm, NodeTypeDef, ParamDef, Party, SummaryKind, Visibility } from '../schema/definition.js';
+import type { AccessRule, Counter, EdgeDef, FieldDef, FieldSource, IdForm, NodeTypeDef, SummaryKind, Visibility } from '../schema/definition.js';
 import { publishedVersion, VERSION_RULES, type ApiVersion, type RuleName, type VersionBounds } from '../schema/versions.js';
 import { graphTime } from '../engine/graph-time.js';
 import { DeclarationError, type DeclarationProblem } from './load.js';
-import type { CodeModule, Declaration, EdgeDecl, EdgeWriteDecl, FieldDecl, RuleDecl, StorageKeys, TypeDecl } from './model.js';
+import type { CodeModule, Declaration, EdgeDecl, FieldDecl, RuleDecl, StorageKeys, TypeDecl } from './model.js';
 import { codeEntry } from './code-names.js';
+import { compilePost } from './compile-post.js';
 import { storageKeysOf } from './storage-keys.js';
-import { dataChecker, fieldKind, PARAM_MAX_LENGTH } from './validate.js';
+import { dataChecker, fieldKind, paramLength } from './validate.js';
 
 export interface CompiledDeclaration {
   types: NodeTypeDef[];
@@ -57,10 +58,10 @@ class Compiler {
   private readonly graph: boolean;
 
   constructor(
-    private readonly declaration: Declaration,
+    readonly declaration: Declaration,
     private readonly code: CodeModule | undefined,
-    private readonly storage: StorageKeys,
-    private readonly problem: (key: string, message: string) => void,
+    readonly storage: StorageKeys,
+    readonly problem: (key: string, message: string) => void,
   ) {
     this.graph = declaration.data === 'graph';
   }
@@ -285,7 +286,7 @@ class Compiler {
     if (decl.write && 'behavior' in decl.write) {
       const post = codeEntry(this.code, 'posts', decl.write.behavior, `${at}.write.behavior`, this.problem);
       if (post) edge.post = post;
-    } else if (decl.write) edge.post = this.post(typeName, name, decl, decl.write, at);
+    } else if (decl.write) edge.post = compilePost(this, typeName, name, decl, decl.write, at);
     const versions = this.versions(decl, at);
     if (versions) edge.versions = versions;
     Object.assign(edge, this.edgeExtras(decl, at));
@@ -317,63 +318,8 @@ class Compiler {
     return name as RuleName;
   }
 
-  private post(typeName: string, name: string, decl: EdgeDecl, write: EdgeWriteDecl, at: string): EdgePost {
-    const post: EdgePost = { links: [] };
-    post.scope = write.scope === undefined ? undefined : this.scope(write.scope, `${at}.write.scope`);
-    if (post.scope === undefined) this.problem(`${at}.write.scope`, 'a write names the permission it needs');
-    if (write.allow !== undefined) post.allow = this.rule(typeName, write.allow, `${at}.write.allow`, true);
-    const assoc = this.storage.edges[`${typeName}.${name}`]!;
-    const inverse = decl.inverse === undefined ? undefined : this.storage.edges[`${decl.to}.${decl.inverse}`];
-    if (write.create === undefined) {
-      if (write.link !== 'viewer') this.problem(`${at}.write`, 'a write either creates a node (create) or links the viewer (link: viewer)');
-      if (decl.backed_by !== undefined) this.problem(`${at}.write.link`, 'a backed_by edge follows its field; it cannot be linked');
-      if (write.not_self) post.notSelf = true;
-      post.links.push({ assoc, from: 'parent', to: 'viewer' });
-      if (inverse) post.links.push({ assoc: inverse, from: 'viewer', to: 'parent' });
-      return post;
-    }
-    const created = this.declaration.types[write.create];
-    if (!created) {
-      this.problem(`${at}.write.create`, `"${write.create}" is not a declared type`);
-      return post;
-    }
-    if (write.create !== decl.to) this.problem(`${at}.write.create`, `the edge lists ${decl.to} nodes; it cannot create a ${write.create}`);
-    post.creates = this.storage.types[write.create];
-    const set = write.set ?? {};
-    for (const field of Object.keys(set)) {
-      if (!this.isRefField(write.create, field)) this.problem(`${at}.write.set.${field}`, `"${field}" is not a ref field of ${write.create}`);
-    }
-    post.params = Object.entries(created.fields ?? {})
-      .filter(([field, fieldDecl]) => (fieldDecl.write === 'owner' || fieldDecl.write === 'create_only') && !Object.hasOwn(set, field))
-      .map(([field, fieldDecl]): ParamDef => ({ name: field, maxLength: paramLength(fieldDecl) }));
-    const oneOf = created.one_of;
-    if (oneOf) post.oneOf = oneOf;
-    post.derive = (params, parties) => {
-      const data: Record<string, unknown> = { ...params };
-      for (const [field, party] of Object.entries(set)) data[field] = parties[party];
-      return data;
-    };
-    // Links: this edge unless a field backs it, every backed_by edge whose field a party fills, and inverses.
-    const ownerField = created.owner;
-    const filled = new Map<string, Party>(Object.entries(set));
-    if (ownerField !== undefined && !filled.has(ownerField)) filled.set(ownerField, 'viewer');
-    if (decl.backed_by === undefined) {
-      post.links.push({ assoc, from: 'parent', to: 'created' });
-      if (inverse) post.links.push({ assoc: inverse, from: 'created', to: 'parent' });
-    }
-    for (const [otherType, other] of Object.entries(this.declaration.types)) {
-      for (const [otherEdge, edgeDecl] of Object.entries(other.edges ?? {})) {
-        if (edgeDecl.backed_by === undefined) continue;
-        const [backingType, backingField] = edgeDecl.backed_by.split('.') as [string, string];
-        const party = filled.get(backingField);
-        if (backingType === write.create && party !== undefined) post.links.push({ assoc: this.storage.edges[`${otherType}.${otherEdge}`]!, from: party, to: 'created' });
-      }
-    }
-    return post;
-  }
-
   /** Whether the field is a ref (stored, or the owner) to `target` (any type when absent). */
-  private isRefField(typeName: string, field: string, target?: string): boolean {
+  isRefField(typeName: string, field: string, target?: string): boolean {
     const decl = this.declaration.types[typeName]?.fields?.[field];
     if (!decl) return false;
     const ref = fieldKind(decl.type).ref;
@@ -381,7 +327,7 @@ class Compiler {
   }
 
   /** Graph scopes come from the permission catalogue (permissions.ts), which the Schema consults. */
-  private scope(name: string, at: string): string {
+  scope(name: string, at: string): string {
     if (!this.graph && !Object.hasOwn(this.declaration.scopes ?? {}, name)) this.problem(at, `"${name}" is not one of the declared scopes`);
     return name;
   }
@@ -454,16 +400,6 @@ class Compiler {
     if (!this.isRefField(typeName, field)) this.problem(at, `"${field}" is not a ref field of ${typeName}`);
     return this.storage.fields[`${typeName}.${field}`] ?? field;
   }
-}
-
-/** The longest text accepted for a field's parameter. */
-function paramLength(decl: FieldDecl): number {
-  const kind = fieldKind(decl.type);
-  // A field typed by `metadata_type` alone is Graph text whose length is what `max_length` says.
-  if (kind.base === 'string' || kind.base === 'url' || kind.base === 'email' || decl.type === undefined) {
-    if (!kind.list) return Math.min(decl.max_length ?? PARAM_MAX_LENGTH, PARAM_MAX_LENGTH);
-  }
-  return PARAM_MAX_LENGTH;
 }
 
 function searchOf(search: NonNullable<TypeDecl['search']>): NonNullable<NodeTypeDef['search']> {

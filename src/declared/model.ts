@@ -283,8 +283,8 @@ export interface StorageKeys {
 
 /**
  * What the code module exports (the `default` export of the `code:` file). Computed fields of a
- * declared schema see the node's data by field name and `{publicUrl, now}`; those of a
- * `data: graph` declaration see the stored object and the whole FieldContext.
+ * declared schema see the node with its data keyed by field name; those of a `data: graph`
+ * declaration see the stored object as it is. Both get the request's FieldContext.
  */
 export interface CodeModule {
   computed?: Record<string, (object: StoredObject, context: FieldContext) => unknown>;

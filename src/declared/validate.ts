@@ -164,3 +164,13 @@ function inRange(name: string, field: FieldDecl, value: number, bound: (b: numbe
   if (field.min !== undefined && value < bound(field.min)) throw invalid(`The parameter ${name} must be at least ${field.min}`);
   if (field.max !== undefined && value > bound(field.max)) throw invalid(`The parameter ${name} must be at most ${field.max}`);
 }
+
+/** The longest text accepted for a field's parameter. */
+export function paramLength(decl: FieldDecl): number {
+  const kind = fieldKind(decl.type);
+  // A field typed by `metadata_type` alone is Graph text whose length is what `max_length` says.
+  if (kind.base === 'string' || kind.base === 'url' || kind.base === 'email' || decl.type === undefined) {
+    if (!kind.list) return Math.min(decl.max_length ?? PARAM_MAX_LENGTH, PARAM_MAX_LENGTH);
+  }
+  return PARAM_MAX_LENGTH;
+}
