@@ -27,6 +27,14 @@ export interface ApplyResult {
 }
 
 export async function applyDeclaration(store: Store, loaded: LoadedDeclaration, now: number, dryRun = false): Promise<ApplyResult> {
+  if (dryRun) return recordDeclaration(store, loaded, now, true);
+  // Applies take turns: each diffs against, and numbers itself after, the version recorded before it.
+  const result = await store.changeSchemaAlone(() => recordDeclaration(store, loaded, now, false));
+  // Outside the turn: a long backfill holds up no other apply, and resumes if this one is cut short.
+  return { ...result, backfilled: await resumeBackfill(store) };
+}
+
+async function recordDeclaration(store: Store, loaded: LoadedDeclaration, now: number, dryRun: boolean): Promise<ApplyResult> {
   const previous = await readAppliedSchema(store);
   const { changes, storage } = diffDeclarations(previous, loaded.declaration);
   // Compiling checks every reference and the code module: nothing is recorded for a declaration that cannot be served.
@@ -52,8 +60,7 @@ export async function applyDeclaration(store: Store, loaded: LoadedDeclaration, 
     const steps = changes.flatMap((change) => (change.kind === 'backfill' ? [change.step] : []));
     if (steps.length > 0) await store.setSetting(BACKFILL_SETTING, JSON.stringify({ version, steps, done: 0, after: null }));
   }
-  const backfilled = await resumeBackfill(store);
-  return { changes: unchanged ? [] : changes, version, app: schemaApp, backfilled };
+  return { changes: unchanged ? [] : changes, version, app: schemaApp, backfilled: 0 };
 }
 
 async function existingApp(store: Store, applied: AppliedSchema): Promise<AppRecord> {
