@@ -51,6 +51,8 @@ export async function schemaCommand(argv: string[]): Promise<void> {
   if (values.help) return void process.stdout.write(schemaHelp);
   const [action, file, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(`unexpected ${extra.join(' ')}`);
+  if (values.data && action !== 'check') throw new UsageError('--data goes with check');
+  if (values.force && action !== 'apply') throw new UsageError('--force goes with apply');
   const db = values.db ?? envDb();
   switch (action) {
     case 'check': {
