@@ -6,10 +6,13 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
  */
 export class UsageError extends Error {
   readonly showUsage: boolean;
+  /** 2 for a command given wrongly; 1 for one that ran and found problems in what it was given. */
+  readonly exitCode: number;
 
-  constructor(message: string, { help = true }: { help?: boolean } = {}) {
+  constructor(message: string, { help = true, exitCode = 2 }: { help?: boolean; exitCode?: number } = {}) {
     super(message);
     this.showUsage = help;
+    this.exitCode = exitCode;
   }
 }
 

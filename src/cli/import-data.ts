@@ -3,7 +3,7 @@ import type { Store } from '../store/store.js';
 import { appliedDataPlan, NoAppliedSchemaError } from '../declared/data/applied-plan.js';
 import { BATCH_LINES, importData, type ImportSummary } from '../declared/data/import.js';
 import { DataLineError, type DataLine } from '../declared/data/lines.js';
-import { csvEdgeLines, csvNodeLines, ndjsonLines } from '../declared/data/read.js';
+import { csvEdgeLines, csvNodeLines, ndjsonLines, type RejectLine } from '../declared/data/read.js';
 import { UsageError } from './args.js';
 import { createProgress } from './progress.js';
 
@@ -15,6 +15,13 @@ export interface DataImportRequest {
   edges: string[];
   replace: boolean;
   maxParked?: number;
+  /** Given, bad lines are handed here and left out rather than stopping the import. */
+  reject?: RejectLine;
+}
+
+/** The files of a request in the order they load: the NDJSON file, then node CSVs, then edge CSVs. */
+export function requestFiles(request: Pick<DataImportRequest, 'data' | 'nodes' | 'edges'>): string[] {
+  return [...(request.data === undefined ? [] : [request.data]), ...[...request.nodes, ...request.edges].map((value) => value.slice(value.indexOf('=') + 1))];
 }
 
 /** `name=path` of --nodes and --edges. */
@@ -37,18 +44,18 @@ export async function importDataFiles(store: Store, request: DataImportRequest):
     throw error;
   }
   const files: Array<{ path: string; lines: (onBytes: (bytes: number) => void) => AsyncGenerator<DataLine> }> = [];
-  if (request.data !== undefined) files.push({ path: request.data, lines: (onBytes) => ndjsonLines(request.data!, plan, onBytes) });
+  if (request.data !== undefined) files.push({ path: request.data, lines: (onBytes) => ndjsonLines(request.data!, plan, onBytes, request.reject) });
   for (const value of request.nodes) {
     const [name, path] = namedFile('nodes', value);
     const type = plan.types.get(name);
     if (type === undefined) throw new UsageError(`--nodes names the type "${name}", which the schema does not declare`);
-    files.push({ path, lines: (onBytes) => csvNodeLines(path, type, onBytes) });
+    files.push({ path, lines: (onBytes) => csvNodeLines(path, type, onBytes, request.reject) });
   }
   for (const value of request.edges) {
     const [name, path] = namedFile('edges', value);
     const [typeName, edgeName] = name.split('.');
     if (plan.types.get(typeName ?? '')?.edges.get(edgeName ?? '') === undefined) throw new UsageError(`--edges names "${name}", which is not an edge of the schema (type.edge)`);
-    files.push({ path, lines: (onBytes) => csvEdgeLines(path, name, onBytes) });
+    files.push({ path, lines: (onBytes) => csvEdgeLines(path, name, onBytes, request.reject) });
   }
   const sizes = files.map(({ path }) => {
     try {
@@ -71,6 +78,7 @@ export async function importDataFiles(store: Store, request: DataImportRequest):
     const summary = await importData(store, plan, all(), {
       replace: request.replace,
       maxParked: request.maxParked,
+      reject: request.reject,
       now: Math.floor(Date.now() / 1000),
       // Lines in all the files, estimated from the bytes read so far.
       onProgress: (lines) => progress.update(lines, bytes > 0 ? Math.max(lines, Math.round((lines * totalBytes) / bytes)) : lines),

@@ -86,7 +86,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`loom ${name}: ${error.message}\n${error.showUsage ? `\n${command.help}` : ''}`);
-      return 2;
+      return error.exitCode;
     }
     throw error;
   }

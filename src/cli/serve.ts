@@ -39,7 +39,7 @@ import { seedDemo, startOfToday } from './seed.js';
 import { startWorkers } from './workers.js';
 import { explain } from './schema.js';
 import { applyDeclaration } from '../declared/apply.js';
-import { loadAppliedSchema, watchAppliedSchema } from '../declared/applied.js';
+import { followAppliedSchema, loadAppliedSchema } from '../declared/applied.js';
 import { describeChange } from '../declared/diff.js';
 import { loadDeclaration } from '../declared/load.js';
 import { sharedClock } from '../control/control-plane.js';
@@ -201,7 +201,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const declared = await explain(() => loadAppliedSchema(store));
   if (declared) {
     listen.schema = declared.schema;
-    listen.schemaUpdates = (use) => watchAppliedSchema(store, declared.applied.version, use);
+    listen.followSchema = followAppliedSchema(store, { version: declared.applied.version, schema: declared.schema });
   }
   // A worker runs this same command line, and only serves: the primary seeded and reports.
   if (cluster.isWorker) return void (await serveRequests(store, listen));
@@ -328,7 +328,7 @@ interface Listen {
   interceptAuthorityDir: string | undefined;
   /** The applied declaration's Schema, and the newer ones as they are applied; the built-in types when absent. */
   schema?: Schema;
-  schemaUpdates?: (use: (schema: Schema) => void) => () => void;
+  followSchema?: (authVersion: number) => Promise<Schema>;
 }
 
 async function serveRequests(store: Store, listen: Listen, recordStart = false, ephemeral?: { remove: () => void }): Promise<FastifyInstance> {
@@ -341,7 +341,7 @@ async function serveRequests(store: Store, listen: Listen, recordStart = false, 
   const app = await buildApp({
     store,
     ...(listen.schema ? { schema: listen.schema } : {}),
-    ...(listen.schemaUpdates ? { schemaUpdates: listen.schemaUpdates } : {}),
+    ...(listen.followSchema ? { followSchema: listen.followSchema } : {}),
     mediaDir,
     allowPrivatePhotoUrls,
     recordStart,

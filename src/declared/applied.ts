@@ -47,34 +47,34 @@ export async function loadAppliedSchema(store: Store): Promise<(DeclaredSchema &
   return { ...(await buildDeclaredSchema(applied.declaration, applied.source, applied.storage, undefined, applied.appId)), applied };
 }
 
-/** How often a serving process looks for a newer applied version. */
-export const SCHEMA_POLL_MS = 1000;
-
 /**
- * Polls the version row and hands each newer applied version's Schema to `use`, between
- * requests: a request keeps the Schema it started with. Returns the function that stops polling.
+ * Follows the applied version for a serving process, asked before each request with the store's
+ * auth version, which every apply moves (on PostgreSQL by its notification, in every process):
+ * the latest version is read only when that number moved, and loaded only when it is newer than
+ * the one served. Answers the Schema the request is to be served by; a request keeps it to the end.
  */
-export function watchAppliedSchema(store: Store, servedVersion: number, use: (schema: Schema) => void, intervalMs = SCHEMA_POLL_MS): () => void {
-  let version = servedVersion;
-  let busy = false;
-  const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    void (async () => {
+export function followAppliedSchema(store: Store, served: { version: number; schema: Schema }): (authVersion: number) => Promise<Schema> {
+  let version = served.version;
+  let seenAuthVersion: number | undefined;
+  let current: Promise<Schema> = Promise.resolve(served.schema);
+  return (authVersion) => {
+    if (authVersion === seenAuthVersion) return current;
+    seenAuthVersion = authVersion;
+    const before = current;
+    // Requests arriving together share one read, and none answers before the version it saw is in.
+    current = before.then(async (schema) => {
       try {
         const latest = await store.latestSchemaVersion();
-        if (!latest || latest.version === version) return;
-        // Tried once per version: a version that cannot be served is reported, not retried each second.
+        if (!latest || latest.version === version) return schema;
+        // Tried once per version: a version that cannot be served is reported, and the last good one stays.
         version = latest.version;
         const loaded = await loadAppliedSchema(store);
-        if (loaded) use(loaded.schema);
+        return loaded ? loaded.schema : schema;
       } catch (error) {
-        process.stderr.write(`The applied schema could not be reloaded: ${(error as Error).message}\n`);
-      } finally {
-        busy = false;
+        process.stderr.write(`The applied schema could not be loaded: ${(error as Error).message}\n`);
+        return schema;
       }
-    })();
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+    });
+    return current;
+  };
 }

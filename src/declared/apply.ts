@@ -10,6 +10,7 @@ import { readAppliedSchema, type AppliedSchema } from './applied.js';
 import { buildDeclaredSchema } from './declared-schema.js';
 import { diffDeclarations, type BackfillStep, type Change } from './diff.js';
 import type { LoadedDeclaration, StorageKeys } from './model.js';
+import { NarrowingError, narrowingsOf, type Narrowing } from './narrowing.js';
 import { mergePinned, storageKeysOf } from './storage-keys.js';
 
 /** Rows read and written per transaction by backfills and prunes. */
@@ -17,8 +18,17 @@ export const EVOLUTION_BATCH = 1000;
 /** Where an interrupted backfill records how far it got, so the next apply resumes there. */
 const BACKFILL_SETTING = 'schema.backfill';
 
+export interface ApplyOptions {
+  /** Only work out what would change; record nothing. */
+  dryRun?: boolean;
+  /** Record a narrowing change too, whatever the stored data holds. */
+  force?: boolean;
+}
+
 export interface ApplyResult {
   changes: Change[];
+  /** Fields that accept less than before (see narrowing.ts). */
+  narrowings: Narrowing[];
   /** The version recorded; undefined when the declaration equals the applied one. */
   version: number | undefined;
   app: AppRecord;
@@ -26,16 +36,26 @@ export interface ApplyResult {
   backfilled: number;
 }
 
-export async function applyDeclaration(store: Store, loaded: LoadedDeclaration, now: number, dryRun = false): Promise<ApplyResult> {
+export async function applyDeclaration(store: Store, loaded: LoadedDeclaration, now: number, options: ApplyOptions = {}): Promise<ApplyResult> {
+  if (options.dryRun) return recordDeclaration(store, loaded, now, options);
+  // Applies take turns: each diffs against, and numbers itself after, the version recorded before it.
+  const result = await store.changeSchemaAlone(() => recordDeclaration(store, loaded, now, options));
+  // Outside the turn: a long backfill holds up no other apply, and resumes if this one is cut short.
+  return { ...result, backfilled: await resumeBackfill(store) };
+}
+
+async function recordDeclaration(store: Store, loaded: LoadedDeclaration, now: number, { dryRun = false, force = false }: ApplyOptions): Promise<ApplyResult> {
   const previous = await readAppliedSchema(store);
   const { changes, storage } = diffDeclarations(previous, loaded.declaration);
+  const narrowings = narrowingsOf(previous, loaded.declaration, storage);
   // Compiling checks every reference and the code module: nothing is recorded for a declaration that cannot be served.
   await buildDeclaredSchema(loaded.declaration, loaded.file, storage, loaded.locate);
   const text = loaded.text;
   const hash = createHash('sha256').update(text).digest('hex');
   const app = previous ? await existingApp(store, previous) : undefined;
   const unchanged = previous !== undefined && previous.hash === hash && previous.source === loaded.file;
-  if (dryRun) return { changes: unchanged ? [] : changes, version: undefined, app: app!, backfilled: 0 };
+  if (dryRun) return { changes: unchanged ? [] : changes, narrowings: unchanged ? [] : narrowings, version: undefined, app: app!, backfilled: 0 };
+  if (!unchanged && narrowings.length > 0 && !force) throw new NarrowingError(loaded.file, narrowings);
   const schemaApp = app ?? (await registerApp(store, { name: loaded.declaration.name, now }));
   let version: number | undefined;
   if (!unchanged) {
@@ -52,8 +72,7 @@ export async function applyDeclaration(store: Store, loaded: LoadedDeclaration, 
     const steps = changes.flatMap((change) => (change.kind === 'backfill' ? [change.step] : []));
     if (steps.length > 0) await store.setSetting(BACKFILL_SETTING, JSON.stringify({ version, steps, done: 0, after: null }));
   }
-  const backfilled = await resumeBackfill(store);
-  return { changes: unchanged ? [] : changes, version, app: schemaApp, backfilled };
+  return { changes: unchanged ? [] : changes, narrowings: unchanged ? [] : narrowings, version, app: schemaApp, backfilled: 0 };
 }
 
 async function existingApp(store: Store, applied: AppliedSchema): Promise<AppRecord> {

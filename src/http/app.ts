@@ -37,10 +37,10 @@ export interface AppOptions {
   store: Store;
   schema?: Schema;
   /**
-   * Hands the app each newer Schema to serve (a declaration applied while it runs); it takes
-   * effect between requests, each request keeping the one it started with. Returns the stop function.
+   * The Schema to serve a request by, given the store's auth version read as it arrived (which a
+   * declaration applied while the app runs moves); each request keeps the one it started with.
    */
-  schemaUpdates?: (use: (schema: Schema) => void) => () => void;
+  followSchema?: (authVersion: number) => Promise<Schema>;
   /** Base of every absolute link Loom writes; the request's own host when absent. */
   publicUrl?: string;
   /** Host of profile links (`link` fields). */
@@ -203,6 +203,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('authVersion', undefined);
   app.addHook('onRequest', async (request) => {
     request.authVersion = await settings.control.sync();
+    if (options.followSchema) settings.schema = await options.followSchema(request.authVersion);
   });
 
   if (options.intercept) interceptConnect(app.server, options.intercept);
@@ -257,12 +258,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
     app.addHook('onReady', async () => worker.start());
     app.addHook('onClose', async () => worker.stop());
-  }
-  if (options.schemaUpdates) {
-    const stop = options.schemaUpdates((schema) => {
-      settings.schema = schema;
-    });
-    app.addHook('onClose', async () => stop());
   }
   // Last: registering the routes may itself have stored keys the start state must hold.
   if (options.recordStart) await settings.control.markStart();

@@ -376,6 +376,13 @@ export interface Store {
   latestSchemaVersion(): Promise<SchemaVersionRecord | undefined>;
   /** Records an applied declaration as the version after the latest; fails if another apply took that number first. */
   recordSchemaVersion(record: Omit<SchemaVersionRecord, 'version'>): Promise<SchemaVersionRecord>;
+  /**
+   * Runs `work` (read the applied version, record the next) while no other process does the same:
+   * concurrent applies take turns, each building on the version the one before recorded. SQLite
+   * runs it as one immediate transaction on the store's connection, so it is for a process that
+   * does nothing else with the store meanwhile; PostgreSQL holds an advisory lock for it.
+   */
+  changeSchemaAlone<T>(work: () => Promise<T>): Promise<T>;
   /** The objects these keys of the team name within one object type. */
   findDeclaredIds(type: string, keys: readonly string[]): Promise<Map<string, ObjectId>>;
 

@@ -11,7 +11,7 @@ import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { issueToken } from '../../src/cli/demo.js';
 import { Clock } from '../../src/control/clock.js';
 import { applyDeclaration } from '../../src/declared/apply.js';
-import { loadAppliedSchema, watchAppliedSchema } from '../../src/declared/applied.js';
+import { followAppliedSchema, loadAppliedSchema } from '../../src/declared/applied.js';
 import { loadDeclaration } from '../../src/declared/load.js';
 import type { AppRecord, Store, WriteOp } from '../../src/store/store.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -69,7 +69,7 @@ export async function declaredServer(yaml: string, files: Record<string, string>
   const server = await startServer(store, {
     clock: Clock.frozenAt(NOW + 1000),
     schema: loaded.schema,
-    schemaUpdates: (use) => watchAppliedSchema(store, loaded.applied.version, use, 50),
+    followSchema: followAppliedSchema(store, { version: loaded.applied.version, schema: loaded.schema }),
   });
   const ids = new Map<string, number>();
   const types = new Map<string, string>();

@@ -31,6 +31,11 @@ export interface ImportOptions {
   now: number;
   /** Told after every batch how many lines were read so far. */
   onProgress?: (lines: number) => void;
+  /**
+   * Given, a bad line is handed here and left out, and the import goes on with the others (its
+   * batch is checked again without it); absent, the first bad line stops the import.
+   */
+  reject?: (problem: DataLineError) => void;
 }
 
 export interface ImportSummary {
@@ -52,7 +57,7 @@ export async function importData(store: Store, plan: DataPlan, lines: AsyncItera
   let chunk: DataLine[] = [];
   let read = 0;
   const run = async (lines: DataLine[]) => {
-    const waiting = await importChunk(store, plan, lines, options, summary);
+    const waiting = await importChunkSkipping(store, plan, lines, options, summary);
     parked.push(...waiting);
     if (parked.length > maxParked) {
       const first = parked[0]!;
@@ -76,12 +81,37 @@ export async function importData(store: Store, plan: DataPlan, lines: AsyncItera
     parked = [];
     for (let start = 0; start < retry.length; start += BATCH_LINES) await run(retry.slice(start, start + BATCH_LINES));
     if (parked.length === retry.length) {
-      const first = parked[0]!;
-      const [type, key] = (await missingKeys(store, plan, [first]))[0] ?? ['', ''];
-      throw new DataLineError(first.source, first.number, `no line defines the ${type} "${key}", and the database holds none`);
+      const unresolved = options.reject ? parked : parked.slice(0, 1);
+      for (const line of unresolved) {
+        const [type, key] = (await missingKeys(store, plan, [line]))[0] ?? ['', ''];
+        const problem = new DataLineError(line.source, line.number, `no line defines the ${type} "${key}", and the database holds none`);
+        if (!options.reject) throw problem;
+        options.reject(problem);
+      }
+      parked = [];
     }
   }
   return summary;
+}
+
+/**
+ * A chunk imported whole, or, when bad lines are to be skipped, without each line its check
+ * finds bad: the check comes before any write, so a bad line leaves nothing behind either way.
+ */
+async function importChunkSkipping(store: Store, plan: DataPlan, chunk: DataLine[], options: ImportOptions, summary: ImportSummary): Promise<DataLine[]> {
+  let lines = chunk;
+  for (;;) {
+    try {
+      return await importChunk(store, plan, lines, options, summary);
+    } catch (error) {
+      if (!options.reject || !(error instanceof DataLineError)) throw error;
+      const bad = lines.findIndex((line) => line.source === error.source && line.number === error.line);
+      // A problem no single line of the chunk owns cannot be skipped.
+      if (bad === -1) throw error;
+      options.reject(error);
+      lines = [...lines.slice(0, bad), ...lines.slice(bad + 1)];
+    }
+  }
 }
 
 /**

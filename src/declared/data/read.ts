@@ -21,8 +21,19 @@ async function* textLines(path: string, onBytes?: (bytes: number) => void): Asyn
   }
 }
 
+/**
+ * A line that cannot be read as an item: handed to `reject` when given (the file goes on), thrown
+ * otherwise. Problems of the file as a whole (its header, its end) are always thrown.
+ */
+export type RejectLine = (problem: DataLineError) => void;
+
+function rejectOrThrow(reject: RejectLine | undefined, problem: DataLineError): void {
+  if (!reject) throw problem;
+  reject(problem);
+}
+
 /** The items of an NDJSON file; the header, when present, must name the applied schema. */
-export async function* ndjsonLines(path: string, plan: DataPlan, onBytes?: (bytes: number) => void): AsyncGenerator<DataLine> {
+export async function* ndjsonLines(path: string, plan: DataPlan, onBytes?: (bytes: number) => void, reject?: RejectLine): AsyncGenerator<DataLine> {
   const source = basename(path);
   let ended = false;
   let header: DataHeader | undefined;
@@ -31,7 +42,10 @@ export async function* ndjsonLines(path: string, plan: DataPlan, onBytes?: (byte
     const fail = (problem: string) => new DataLineError(source, number, problem);
     if (ended) throw fail('there is more after the closing line');
     const parsed = parseDataLine(text);
-    if ('problem' in parsed) throw fail(parsed.problem);
+    if ('problem' in parsed) {
+      rejectOrThrow(reject, fail(parsed.problem));
+      continue;
+    }
     if (parsed.kind === 'header') {
       if (number !== 1 || header !== undefined) throw fail('a header may only be the first line');
       header = parsed.header;
@@ -95,7 +109,7 @@ function cellValue(type: string, cell: string): unknown {
 }
 
 /** Node lines of a type from a CSV file; an empty cell leaves its field out. */
-export async function* csvNodeLines(path: string, type: TypePlan, onBytes?: (bytes: number) => void): AsyncGenerator<DataLine> {
+export async function* csvNodeLines(path: string, type: TypePlan, onBytes?: (bytes: number) => void, reject?: RejectLine): AsyncGenerator<DataLine> {
   const source = basename(path);
   let columns: string[] | undefined;
   for await (const [number, cells] of csvRecords(path, onBytes)) {
@@ -107,7 +121,10 @@ export async function* csvNodeLines(path: string, type: TypePlan, onBytes?: (byt
       if (unknown !== undefined) throw fail(`the type ${type.name} has no field "${unknown}" that can be imported`);
       continue;
     }
-    if (cells.length !== columns.length) throw fail(`the row has ${cells.length} cells; the header names ${columns.length} columns`);
+    if (cells.length !== columns.length) {
+      rejectOrThrow(reject, fail(`the row has ${cells.length} cells; the header names ${columns.length} columns`));
+      continue;
+    }
     const fields: Record<string, unknown> = {};
     let key = '';
     let created: string | number | undefined;
@@ -117,13 +134,16 @@ export async function* csvNodeLines(path: string, type: TypePlan, onBytes?: (byt
       else if (column === 'created_time') created = cell === '' ? undefined : (cellValue('datetime', cell) as string | number);
       else if (cell !== '') fields[column] = cellValue(type.fields.get(column)!.decl.type ?? 'json', cell);
     });
-    if (key === '') throw fail('the row has no key');
+    if (key === '') {
+      rejectOrThrow(reject, fail('the row has no key'));
+      continue;
+    }
     yield { source, number, item: { node: type.name, key, created_time: created, fields } };
   }
 }
 
 /** Edge lines of one edge (`type.edge`) from a CSV file with the columns from, to and time. */
-export async function* csvEdgeLines(path: string, edge: string, onBytes?: (bytes: number) => void): AsyncGenerator<DataLine> {
+export async function* csvEdgeLines(path: string, edge: string, onBytes?: (bytes: number) => void, reject?: RejectLine): AsyncGenerator<DataLine> {
   const source = basename(path);
   let columns: string[] | undefined;
   for await (const [number, cells] of csvRecords(path, onBytes)) {
@@ -135,7 +155,10 @@ export async function* csvEdgeLines(path: string, edge: string, onBytes?: (bytes
       if (unknown !== undefined) throw fail(`an edge file has no column "${unknown}"`);
       continue;
     }
-    if (cells.length !== columns.length) throw fail(`the row has ${cells.length} cells; the header names ${columns.length} columns`);
+    if (cells.length !== columns.length) {
+      rejectOrThrow(reject, fail(`the row has ${cells.length} cells; the header names ${columns.length} columns`));
+      continue;
+    }
     const cell = (name: string) => cells[columns!.indexOf(name)];
     const time = cell('time');
     yield { source, number, item: { edge, from: cell('from')!, to: cell('to')!, time: time === undefined || time === '' ? undefined : (cellValue('datetime', time) as string | number) } };

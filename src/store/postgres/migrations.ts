@@ -344,6 +344,16 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX declared_keys_by_id ON declared_keys (id);
     `,
   },
+  {
+    version: 14,
+    description: 'an applied schema notifies on the auth channel (schema versions on the same change channel)',
+    sql: `
+      -- A serving process takes a newly applied declaration before its next request: the apply
+      -- notifies where every process listens anyway, so no process has to poll for it.
+      CREATE TRIGGER schema_versions_changed AFTER INSERT ON schema_versions
+        FOR EACH STATEMENT EXECUTE FUNCTION auth_changed();
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { AuthListener } from './auth-listener.js';
 import { DecodedData } from '../decoded-data.js';
-import { createPool, parsePostgresLocation } from './connection.js';
+import { createPool, parsePostgresLocation, type PostgresLocation } from './connection.js';
 import { migrate } from './migrations.js';
 import type { Statement } from './statements.js';
 import { PostgresWebhooks } from './webhook-queue.js';
@@ -26,10 +26,13 @@ export abstract class PostgresPooledStore {
   private closed = false;
   readonly webhooks: PostgresWebhooks;
   protected readonly authListener: AuthListener;
+  /** Where the pool connects, for the connections kept apart from it. */
+  protected readonly location: PostgresLocation;
   protected readonly decodedData = new DecodedData();
 
   constructor(url: string) {
     const location = parsePostgresLocation(url);
+    this.location = location;
     this.schema = location.schema;
     this.pool = createPool(location);
     this.authListener = new AuthListener(location);

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
 import type { ObjectId, SchemaVersionRecord, Store } from '../store.js';
 import { quoteIdentifier } from './connection.js';
@@ -24,6 +25,9 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
   return store;
 }
 
+/** First key of the two-key advisory lock that schema applies take turns on ("decl" in ASCII). */
+const SCHEMA_CHANGE_LOCK = 0x6465636c;
+
 /**
  * The PostgreSQL store whole: declared schema records, settings, record scans and loads, call
  * counts and snapshots, over the auth records (auth-store.ts), the graph (graph-store.ts) and the
@@ -36,10 +40,28 @@ export class PostgresStore extends PostgresAuthStore implements Store {
   }
 
   async recordSchemaVersion(record: Omit<SchemaVersionRecord, 'version'>): Promise<SchemaVersionRecord> {
-    const [row] = await this.rows<SchemaVersionRow>(statements.insertSchemaVersion, [
+    // A new version moves the auth version, here at once and (by its trigger) in every other process.
+    const [row] = await this.afterAuthChange(this.rows<SchemaVersionRow>(statements.insertSchemaVersion, [
       record.name, record.hash, record.text, record.storage, record.source, record.appId, record.appliedTime,
-    ]);
+    ]));
     return schemaVersionOf(row!);
+  }
+
+  async changeSchemaAlone<T>(work: () => Promise<T>): Promise<T> {
+    await this.ready;
+    // A connection of its own holds the lock, so the work may use every connection of the pool.
+    const client = new pg.Client({ connectionString: this.location.connectionString, application_name: 'loom-schema-apply' });
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SCHEMA_CHANGE_LOCK, this.schema]);
+      const result = await work();
+      await client.query('COMMIT');
+      return result;
+    } finally {
+      // Ending the connection ends its transaction and so releases the lock, whatever happened.
+      await client.end();
+    }
   }
 
   async findDeclaredIds(type: string, keys: readonly string[]): Promise<Map<string, ObjectId>> {

@@ -330,6 +330,16 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX declared_keys_by_id ON declared_keys (id);
     `,
   },
+  {
+    version: 14,
+    description: 'an applied schema moves the auth version (schema versions on the same change channel)',
+    sql: `
+      -- A serving process takes a newly applied declaration before its next request: the apply
+      -- moves the version every request reads anyway, so no process has to poll for it.
+      CREATE TRIGGER schema_versions_changed AFTER INSERT ON schema_versions
+        BEGIN UPDATE auth_version SET version = version + 1; END;
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

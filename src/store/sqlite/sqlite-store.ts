@@ -77,6 +77,20 @@ export class SqliteStore extends SqliteAuthStore implements Store {
     return schemaVersionOf(row);
   }
 
+  async changeSchemaAlone<T>(work: () => Promise<T>): Promise<T> {
+    // Immediate: the write lock is taken before the latest version is read, so a second apply
+    // waits here (up to the busy timeout) rather than building on a version about to be superseded.
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = await work();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
   async findDeclaredIds(type: string, keys: readonly string[]): Promise<Map<string, ObjectId>> {
     if (keys.length === 0) return new Map();
     return new Map(this.statements.selectDeclaredIds.all(type, JSON.stringify(keys)).map((row) => [row.key, row.id]));
