@@ -7,6 +7,7 @@ import { renderObjectsById, type Json } from './render.js';
 import { testUserItems } from './test-users.js';
 import { pageAccountItems } from './page-accounts.js';
 import { placeTagItems, relativeItems, taggableFriendItems } from './person-items.js';
+import { targetItems } from './target-items.js';
 
 /** The item a row of an edge's page shows, or undefined when the viewer may not see it. */
 export type ItemOf = (row: Association) => Json | undefined;
@@ -33,10 +34,8 @@ export async function renderEdgeItems(
       return taggableFriendItems(context, rows, children, objects);
     case 'placeTag':
       return placeTagItems(context, rows, children, objects);
-    case undefined: {
-      const nodes = await renderObjectsById(context, unique(rows.map((row) => row.id2)), children, objects);
-      return (row) => nodes.get(row.id2);
-    }
+    case undefined:
+      return targetItems(context, rows, children, objects, (node) => node);
   }
 }
 
@@ -45,14 +44,10 @@ export async function renderEdgeItems(
  * recipient whichever apps its sender uses, so senders who never used this app are shown.
  */
 async function friendRequestItems(context: ReadContext, rows: readonly Association[]): Promise<ItemOf> {
-  const people = await renderObjectsById(context, unique(rows.flatMap((row) => [row.id1, row.id2])), undefined, undefined, false);
+  const people = await renderObjectsById(context, [...new Set(rows.flatMap((row) => [row.id1, row.id2]))], undefined, undefined, false);
   return (row) => {
     const from = people.get(row.id2);
     const to = people.get(row.id1);
     return from && to ? { from, to, created_time: graphTime(row.time) } : undefined;
   };
-}
-
-function unique(ids: number[]): number[] {
-  return [...new Set(ids)];
 }

@@ -9,13 +9,13 @@ import type { Selection } from '../query/selection.js';
 import type { Association, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import type { ItemOf } from './edge-items.js';
-import { renderObjectsById, type Json } from './render.js';
+import { targetItems } from './target-items.js';
 
 const TAGGABLE_DEFAULT = parseFields('name,picture');
 const PLACE_TAG_DEFAULT = parseFields('created_time,place');
 
 /** `relationship` belongs to the association, not the person: it is taken out of the person's selection. */
-export async function relativeItems(
+export function relativeItems(
   context: ReadContext,
   rows: readonly Association[],
   children: Selection[] | undefined,
@@ -23,14 +23,10 @@ export async function relativeItems(
 ): Promise<ItemOf> {
   const personFields = children?.filter((child) => child.name !== 'relationship');
   const withRelationship = !children || children.length === 0 || personFields!.length < children.length;
-  const people = await renderObjectsById(context, unique(rows.map((row) => row.id2)), personFields?.length ? personFields : undefined, objects);
-  return (row) => {
-    const person = people.get(row.id2);
-    if (!person) return undefined;
-    const { id, ...rest } = person;
+  return targetItems(context, rows, personFields?.length ? personFields : undefined, objects, ({ id, ...rest }, row) => {
     const relationship = withRelationship ? row.data?.relationship : undefined;
     return { ...rest, ...(typeof relationship === 'string' ? { relationship } : {}), ...(id === undefined ? {} : { id }) };
-  };
+  });
 }
 
 /**
@@ -38,22 +34,16 @@ export async function relativeItems(
  * the app's own key, so it is stable, differs between apps and cannot be made up or turned back
  * into an id.
  */
-export async function taggableFriendItems(
+export function taggableFriendItems(
   context: ReadContext,
   rows: readonly Association[],
   children: Selection[] | undefined,
   objects: ReadonlyMap<number, StoredObject> | undefined,
 ): Promise<ItemOf> {
-  const selection = children && children.length > 0 ? children : TAGGABLE_DEFAULT;
-  // Friends who never used the app are taggable too: the one place they show through it.
-  const people = await renderObjectsById(context, unique(rows.map((row) => row.id2)), selection, objects, false);
   const key = context.viewer.app.idKey;
-  return (row) => {
-    const person = people.get(row.id2);
-    if (!person) return undefined;
-    const { id: _appScopedId, ...rest } = person;
-    return { id: tagToken(key, row.id1, row.id2), ...rest };
-  };
+  // Friends who never used the app are taggable too: the one place they show through it.
+  const hidePeople = false;
+  return targetItems(context, rows, orDefault(children, TAGGABLE_DEFAULT), objects, ({ id: _appScopedId, ...rest }, row) => ({ id: tagToken(key, row.id1, row.id2), ...rest }), hidePeople);
 }
 
 function tagToken(appKey: string, personId: number, friendId: number): string {
@@ -61,22 +51,16 @@ function tagToken(appKey: string, personId: number, friendId: number): string {
 }
 
 /** A place tag: the post that put the person at the place, by id, with its time and place. */
-export async function placeTagItems(
+export function placeTagItems(
   context: ReadContext,
   rows: readonly Association[],
   children: Selection[] | undefined,
   objects: ReadonlyMap<number, StoredObject> | undefined,
 ): Promise<ItemOf> {
-  const selection = children && children.length > 0 ? children : PLACE_TAG_DEFAULT;
-  const posts = await renderObjectsById(context, unique(rows.map((row) => row.id2)), selection, objects);
-  return (row): Json | undefined => {
-    const post = posts.get(row.id2);
-    if (!post) return undefined;
-    const { id, ...rest } = post;
-    return { id, ...rest };
-  };
+  return targetItems(context, rows, orDefault(children, PLACE_TAG_DEFAULT), objects, ({ id, ...rest }) => ({ id, ...rest }));
 }
 
-function unique(ids: number[]): number[] {
-  return [...new Set(ids)];
+/** The fields asked for, or the edge's own default when the request names none. */
+function orDefault(children: Selection[] | undefined, fallback: Selection[]): Selection[] {
+  return children && children.length > 0 ? children : fallback;
 }

@@ -1,31 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { countingStore } from '../helpers/counting-store.js';
-import { buildFixture, type Fixture } from '../helpers/fixture.js';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { Clock } from '../../src/control/clock.js';
+import { before, describe, it } from 'node:test';
+import { useCallCountingServer } from '../helpers/counted-server.js';
+import type { Fixture } from '../helpers/fixture.js';
+import type { TestServer } from '../helpers/server.js';
 
 describe('batched execution', () => {
   let fixture: Fixture;
   let server: TestServer;
   let calls: string[];
-  before(async () => {
-    fixture = await buildFixture();
-    const counting = countingStore(fixture.store);
-    calls = counting.calls;
-    server = await startServer(counting.store, { clock: Clock.frozenAt(fixture.now) });
+  const counted = useCallCountingServer();
+  const { storeCalls } = counted;
+  before(() => {
+    ({ fixture, server, calls } = counted);
   });
-  after(async () => {
-    await server.close();
-    await fixture.store.close();
-  });
-
-  async function storeCalls(fields: string): Promise<{ calls: string[]; body: any }> {
-    calls.length = 0;
-    const reply = await server.get('/v2.4/me', { access_token: fixture.aliceToken, fields });
-    assert.equal(reply.status, 200, JSON.stringify(reply.body).slice(0, 200));
-    return { calls: [...calls], body: reply.body };
-  }
 
   it('loads a 3-level query over 25 × 5 items with as many store calls as over 2 × 1', async () => {
     await storeCalls('id'); // the token is read once, then remembered

@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { WriteOp } from '../../src/store/store.js';
-import { countingStore } from '../helpers/counting-store.js';
-import { buildFixture, type Fixture } from '../helpers/fixture.js';
-import { addMediaGraph, type MediaGraph } from '../helpers/media-graph.js';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { Clock } from '../../src/control/clock.js';
+import { useCallCountingServer } from '../helpers/counted-server.js';
+import { addMediaGraph } from '../helpers/media-graph.js';
 
 /** Three levels across events, their guests, their walls and the likes there. */
 const QUERY = 'events{name,attending.limit(3){name},feed.limit(2){message,likes.summary(true)}}';
@@ -14,13 +11,8 @@ const QUERY = 'events{name,attending.limit(3){name},feed.limit(2){message,likes.
 const withoutGrants = (calls: string[]) => calls.filter((call) => call !== 'getGrants');
 
 describe('batched execution across events, guests and walls', () => {
-  let fixture: Fixture;
-  let graph: MediaGraph;
-  let server: TestServer;
-  let calls: string[];
-  before(async () => {
-    fixture = await buildFixture();
-    graph = await addMediaGraph(fixture);
+  const { storeCalls } = useCallCountingServer(async (fixture) => {
+    const graph = await addMediaGraph(fixture);
     // Alice attends every event, and each has a wall of three liked posts by app-using friends.
     const { alice } = fixture.users;
     const events = [graph.events.concert, graph.events.lecture, graph.events.picnic];
@@ -40,21 +32,7 @@ describe('batched execution across events, guests and walls', () => {
       { op: 'addAssoc', type: 'likes', id1: post, id2: fixture.likers[i]!, time: t + 10 },
       { op: 'addAssoc', type: 'likes', id1: post, id2: fixture.likers[i + 1]!, time: t + 11 },
     ]));
-    const counting = countingStore(fixture.store);
-    calls = counting.calls;
-    server = await startServer(counting.store, { clock: Clock.frozenAt(fixture.now) });
   });
-  after(async () => {
-    await server.close();
-    await fixture.store.close();
-  });
-
-  async function storeCalls(fields: string): Promise<{ calls: string[]; body: any }> {
-    calls.length = 0;
-    const reply = await server.get('/v2.4/me', { access_token: fixture.aliceToken, fields });
-    assert.equal(reply.status, 200, JSON.stringify(reply.body).slice(0, 300));
-    return { calls: [...calls].sort(), body: reply.body };
-  }
 
   it(`answers ${QUERY} with one page call per edge and level, as many calls for four events as for one`, async () => {
     await storeCalls('id'); // the token is read once, then remembered

@@ -1,37 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { buildFixture, type Fixture } from '../helpers/fixture.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { before, describe, it } from 'node:test';
+import type { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { useWireCountingServer } from '../helpers/counted-server.js';
+import type { Fixture } from '../helpers/fixture.js';
 import { testStoreKind } from '../helpers/test-store.js';
-import { startWireCounter, type WireCounter } from '../helpers/wire-counter.js';
-import { Clock } from '../../src/control/clock.js';
+import type { WireCounter } from '../helpers/wire-counter.js';
 
 // Statements counted on the wire between a real server and PostgreSQL, not calls into the store.
 describe('statements sent to PostgreSQL', { skip: testStoreKind !== 'postgres' && 'runs in the PostgreSQL half' }, () => {
   let fixture: Fixture;
   let counter: WireCounter;
   let store: PostgresStore;
-  let server: TestServer;
-  before(async () => {
-    fixture = await buildFixture();
-    counter = await startWireCounter(fixture.path);
-    store = await openPostgresStore(counter.url);
-    server = await startServer(store, { clock: Clock.frozenAt(fixture.now) });
+  const counted = useWireCountingServer();
+  const { statementsFor } = counted;
+  before(() => {
+    ({ fixture, counter, store } = counted);
   });
-  after(async () => {
-    await server.close();
-    await store.close();
-    await counter.close();
-    await fixture.store.close();
-  });
-
-  async function statementsFor(fields: string): Promise<{ statements: number; roundTrips: number; body: any }> {
-    counter.reset();
-    const reply = await server.get('/v2.4/me', { access_token: fixture.aliceToken, fields });
-    assert.equal(reply.status, 200, reply.text.slice(0, 200));
-    return { statements: counter.statements(), roundTrips: counter.roundTrips(), body: reply.body };
-  }
 
   it('pays one round trip per level of a nested query, and none for a token it has seen', async () => {
     // The first requests read the token; it is remembered once the server listens for revocations.

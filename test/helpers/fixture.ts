@@ -27,6 +27,11 @@ export interface Fixture {
    * grants the app those scopes first, as a token carries only what its person grants.
    */
   tokenFor(userId: number, scopes: string[]): Promise<string>;
+  /**
+   * A token of Alice's with public_profile and these scopes only. She keeps every grant she gave
+   * the app, so whatever the token cannot reach is kept out by its own scopes.
+   */
+  aliceWith(...scopes: string[]): Promise<string>;
   scoped(userId: number): string;
   postId(postId: number, owner: number): string;
 }
@@ -176,6 +181,8 @@ export async function buildFixture(): Promise<Fixture> {
       await recordConsent(store, app.id, userId, { granted: scopes, declined: [] });
       return (await issueUserToken(store, { appId: app.id, userId, scopes, expiresIn: 3600, now: NOW })).accessToken;
     },
+    aliceWith: async (...scopes) =>
+      (await issueUserToken(store, { appId: app.id, userId: alice!, scopes: ['public_profile', ...scopes], expiresIn: 3600, now: NOW })).accessToken,
     scoped: (id) => ids.scope(id),
     postId: (id, owner) => `${ids.scope(owner)}_${id}`,
   };

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { issueUserToken } from '../../src/auth/tokens.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { addMediaGraph, type MediaGraph } from '../helpers/media-graph.js';
 import { useFixtureServer, type TestServer } from '../helpers/server.js';
@@ -16,17 +15,6 @@ describe('events over HTTP', () => {
     graph = await addMediaGraph(fixture);
     token = fixture.aliceToken;
   });
-
-  async function aliceWith(...scopes: string[]): Promise<string> {
-    const issued = await issueUserToken(fixture.store, {
-      appId: fixture.app.id,
-      userId: fixture.users.alice,
-      scopes: ['public_profile', ...scopes],
-      expiresIn: 3600,
-      now: fixture.now,
-    });
-    return issued.accessToken;
-  }
 
   const names = async (params: Record<string, string>, accessToken = token) => {
     const reply = await server.get('/v2.4/me/events', { access_token: accessToken, fields: 'name', ...params });
@@ -63,11 +51,11 @@ describe('events over HTTP', () => {
   });
 
   it('answers an empty list without user_events, and the events with it', async () => {
-    const basic = await aliceWith();
+    const basic = await fixture.aliceWith();
     const without = await server.get('/v2.4/me/events', { access_token: basic });
     assert.equal(without.status, 200);
     assert.equal(without.text, '{"data":[]}');
-    assert.deepEqual(await names({}, await aliceWith('user_events')), ['Loom party']);
+    assert.deepEqual(await names({}, await fixture.aliceWith('user_events')), ['Loom party']);
   });
 
   it('reads the Event node in its v2.4 shape, with its counts and guest lists', async () => {
@@ -125,7 +113,7 @@ describe('events over HTTP', () => {
     assert.equal(v20.text, 'true', 'v2.0 answers a bare true');
     assert.deepEqual(await counts(), { attending_count: 0, maybe_count: 1, declined_count: 0, id: concert });
 
-    const without = await server.form(`/v2.4/${concert}/attending`, { access_token: await aliceWith('user_events', 'publish_actions') });
+    const without = await server.form(`/v2.4/${concert}/attending`, { access_token: await fixture.aliceWith('user_events', 'publish_actions') });
     assert.equal(without.status, 403);
     assert.equal(without.body.error.message, '(#200) Requires extended permission: rsvp_event');
     assert.deepEqual(await counts(), { attending_count: 0, maybe_count: 1, declined_count: 0, id: concert }, 'nothing changed');

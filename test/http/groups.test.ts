@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { issueUserToken } from '../../src/auth/tokens.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { addMediaGraph, type MediaGraph } from '../helpers/media-graph.js';
 import { useFixtureServer, type TestServer } from '../helpers/server.js';
@@ -19,22 +18,11 @@ describe('groups over HTTP', () => {
     me = fixture.scoped(fixture.users.alice);
   });
 
-  async function aliceWith(...scopes: string[]): Promise<string> {
-    const issued = await issueUserToken(fixture.store, {
-      appId: fixture.app.id,
-      userId: fixture.users.alice,
-      scopes: ['public_profile', ...scopes],
-      expiresIn: 3600,
-      now: fixture.now,
-    });
-    return issued.accessToken;
-  }
-
   it('lists the groups a person administers with user_managed_groups, and none without', async () => {
-    const managed = await server.get('/v2.4/me/groups', { access_token: await aliceWith('user_managed_groups') });
+    const managed = await server.get('/v2.4/me/groups', { access_token: await fixture.aliceWith('user_managed_groups') });
     assert.equal(managed.status, 200, managed.text);
     assert.deepEqual(managed.body.data, [{ name: 'Weavers', id: String(graph.groups.weavers) }]);
-    const without = await server.get('/v2.4/me/groups', { access_token: await aliceWith() });
+    const without = await server.get('/v2.4/me/groups', { access_token: await fixture.aliceWith() });
     assert.equal(without.status, 200);
     assert.equal(without.text, '{"data":[]}');
   });
@@ -83,7 +71,7 @@ describe('groups over HTTP', () => {
     const stranger = await server.form(`/v2.4/${graph.groups.spinners}/feed`, { access_token: token, message: 'Let me in' });
     assert.equal(stranger.status, 403);
     assert.equal(stranger.body.error.code, 200);
-    const reader = await server.form(`/v2.4/${knitters}/feed`, { access_token: await aliceWith('user_managed_groups'), message: 'no' });
+    const reader = await server.form(`/v2.4/${knitters}/feed`, { access_token: await fixture.aliceWith('user_managed_groups'), message: 'no' });
     assert.equal(reader.status, 403);
     assert.equal(reader.body.error.message, '(#200) Requires extended permission: publish_actions');
     const empty = await server.form(`/v2.4/${knitters}/feed`, { access_token: token });

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { issueUserToken } from '../../src/auth/tokens.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
 
@@ -13,17 +12,6 @@ describe('permissions enforced from the schema', () => {
     ({ fixture, server } = served);
   });
 
-  async function aliceWith(...scopes: string[]): Promise<string> {
-    const issued = await issueUserToken(fixture.store, {
-      appId: fixture.app.id,
-      userId: fixture.users.alice,
-      scopes: ['public_profile', ...scopes],
-      expiresIn: 3600,
-      now: fixture.now,
-    });
-    return issued.accessToken;
-  }
-
   function assertPermissionError(reply: Reply, scope: string) {
     assert.equal(reply.status, 403, reply.text);
     assert.deepEqual(
@@ -33,11 +21,11 @@ describe('permissions enforced from the schema', () => {
   }
 
   it('leaves a field out of the node until its permission is there', async () => {
-    const basic = await aliceWith();
+    const basic = await fixture.aliceWith();
     const none = await server.get('/v2.4/me', { access_token: basic, fields: 'name,gender,locale,link,email,birthday' });
     assert.deepEqual(Object.keys(none.body), ['name', 'gender', 'locale', 'link', 'id'], 'public_profile fields only');
     for (const [field, scope, value] of [['email', 'email', 'alice@example.com'], ['birthday', 'user_birthday', '04/12/1990']] as const) {
-      const reply = await server.get('/v2.4/me', { access_token: await aliceWith(scope), fields: `name,${field}` });
+      const reply = await server.get('/v2.4/me', { access_token: await fixture.aliceWith(scope), fields: `name,${field}` });
       assert.equal(reply.body[field], value, field);
     }
   });
@@ -69,14 +57,14 @@ describe('permissions enforced from the schema', () => {
       ['albums', 'user_photos'],
       ['likes', 'user_likes'],
     ] as const;
-    const basic = await aliceWith();
+    const basic = await fixture.aliceWith();
     for (const [edge, scope] of edges) {
       const without = await server.get(`/v2.4/me/${edge}`, { access_token: basic });
       assert.equal(without.status, 200);
       assert.equal(without.text, '{"data":[]}', edge);
       const nested = await server.get('/v2.4/me', { access_token: basic, fields: `name,${edge}` });
       assert.deepEqual(Object.keys(nested.body), ['name', 'id'], edge);
-      const withScope = await server.get(`/v2.4/me/${edge}`, { access_token: await aliceWith(scope) });
+      const withScope = await server.get(`/v2.4/me/${edge}`, { access_token: await fixture.aliceWith(scope) });
       assert.ok(withScope.body.data.length > 0, `${edge} with ${scope}`);
     }
   });
@@ -84,17 +72,17 @@ describe('permissions enforced from the schema', () => {
   it("hides a photo's and an album's content, but not their ids, without user_photos", async () => {
     const photo = String(fixture.photos[0]);
     const album = String(fixture.album);
-    const basic = await aliceWith();
+    const basic = await fixture.aliceWith();
     assert.deepEqual((await server.get(`/v2.4/${photo}`, { access_token: basic, fields: 'name,width,from' })).body, { id: photo });
     assert.deepEqual((await server.get(`/v2.4/${album}`, { access_token: basic })).body, { id: album });
     assert.equal((await server.get(`/v2.4/${album}/photos`, { access_token: basic })).text, '{"data":[]}');
-    const photos = await aliceWith('user_photos');
+    const photos = await fixture.aliceWith('user_photos');
     assert.deepEqual((await server.get(`/v2.4/${photo}`, { access_token: photos, fields: 'name,width' })).body, { name: 'Photo 0', width: 800, id: photo });
     assert.equal((await server.get(`/v2.4/${album}/photos`, { access_token: photos })).body.data.length, 5);
   });
 
   it('refuses every write without publish_actions with (#200) and 403, changing nothing', async () => {
-    const reader = await aliceWith('user_posts', 'user_photos', 'user_likes', 'user_friends');
+    const reader = await fixture.aliceWith('user_posts', 'user_photos', 'user_likes', 'user_friends');
     const popular = fixture.postId(fixture.posts.popular, fixture.users.alice);
     const photo = String(fixture.photos[0]);
     const likes = async () =>

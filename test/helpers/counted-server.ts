@@ -1,0 +1,83 @@
+/**
+ * A real server over the fixture whose work on its store a test counts: the calls into the store
+ * (on either store), or the statements and round trips on the wire to PostgreSQL. Each registers
+ * before/after hooks like `useFixtureServer`; read the fields inside tests.
+ */
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
+import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { Clock } from '../../src/control/clock.js';
+import { countingStore } from './counting-store.js';
+import { buildFixture, type Fixture } from './fixture.js';
+import { startServer, type TestServer } from './server.js';
+import { startWireCounter, type WireCounter } from './wire-counter.js';
+
+/** Adds to the fixture before it is served, so the counting starts on the finished graph. */
+export type Prepare = (fixture: Fixture) => Promise<void>;
+
+export interface CallCountingServer {
+  fixture: Fixture;
+  server: TestServer;
+  /** The names of the store's methods called, in order, since a test last emptied the list. */
+  calls: string[];
+  /** The store calls, sorted, and the answer of GET /me with these fields as Alice. */
+  storeCalls(fields: string): Promise<{ calls: string[]; body: any }>;
+}
+
+export function useCallCountingServer(prepare?: Prepare): CallCountingServer {
+  const state = {} as CallCountingServer;
+  before(async () => {
+    state.fixture = await buildFixture();
+    await prepare?.(state.fixture);
+    const counting = countingStore(state.fixture.store);
+    state.calls = counting.calls;
+    state.server = await startServer(counting.store, { clock: Clock.frozenAt(state.fixture.now) });
+  });
+  after(async () => {
+    await state.server.close();
+    await state.fixture.store.close();
+  });
+  state.storeCalls = async (fields) => {
+    state.calls.length = 0;
+    const reply = await state.server.get('/v2.4/me', { access_token: state.fixture.aliceToken, fields });
+    assert.equal(reply.status, 200, reply.text.slice(0, 300));
+    return { calls: [...state.calls].sort(), body: reply.body };
+  };
+  return state;
+}
+
+export interface WireCountingServer {
+  fixture: Fixture;
+  /** The relay the server's store talks to PostgreSQL through. */
+  counter: WireCounter;
+  /** The served store, reached through the relay, for writes a test counts without HTTP. */
+  store: PostgresStore;
+  server: TestServer;
+  /** What GET /me with these fields as Alice sent PostgreSQL, and its answer. */
+  statementsFor(fields: string): Promise<{ statements: number; roundTrips: number; body: any }>;
+}
+
+/** Only for a PostgreSQL fixture: the server opens the fixture's schema again, through the relay. */
+export function useWireCountingServer(prepare?: Prepare): WireCountingServer {
+  const state = {} as WireCountingServer;
+  before(async () => {
+    state.fixture = await buildFixture();
+    await prepare?.(state.fixture);
+    state.counter = await startWireCounter(state.fixture.path);
+    state.store = await openPostgresStore(state.counter.url);
+    state.server = await startServer(state.store, { clock: Clock.frozenAt(state.fixture.now) });
+  });
+  after(async () => {
+    await state.server.close();
+    await state.store.close();
+    await state.counter.close();
+    await state.fixture.store.close();
+  });
+  state.statementsFor = async (fields) => {
+    state.counter.reset();
+    const reply = await state.server.get('/v2.4/me', { access_token: state.fixture.aliceToken, fields });
+    assert.equal(reply.status, 200, reply.text.slice(0, 200));
+    return { statements: state.counter.statements(), roundTrips: state.counter.roundTrips(), body: reply.body };
+  };
+  return state;
+}
