@@ -7,6 +7,8 @@ export interface PageRead {
   pages: Map<ObjectId, Association[]>;
   /** The objects the associations point at, when asked for along with the pages. */
   objects?: Map<ObjectId, StoredObject>;
+  /** Whether the listed objects and their owners use the app, when asked for along with the objects. */
+  appUse?: Map<ObjectId, boolean>;
 }
 
 /**

@@ -167,6 +167,14 @@ async function appUsersAmong(context: ReadContext, people: ReadonlySet<number>):
   return users;
 }
 
+/**
+ * What a read made along the way (a page of people and their objects) says about app use: this
+ * request's later checks of those people then need no store call of their own.
+ */
+export function rememberAppUse(context: ReadContext, appUse: ReadonlyMap<number, boolean>): void {
+  for (const [person, uses] of appUse) if (!context.appUse.has(person)) context.appUse.set(person, Promise.resolve(uses));
+}
+
 /** The objects of declared types that pass their type's rule, one batch per type. */
 async function passingRules(context: ReadContext, ruled: ReadonlyMap<NodeTypeDef, StoredObject[]>, depth: number): Promise<Set<number>> {
   if (ruled.size === 0) return new Set();

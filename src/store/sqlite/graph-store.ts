@@ -5,6 +5,7 @@ import type {
   IdOrRef,
   ObjectId,
   PageRequest,
+  PagesWithObjects,
   Through,
   StoredObject,
   TokenRecord,
@@ -124,15 +125,29 @@ export abstract class SqliteGraphStore {
     return rows.slice(0, limit);
   }
 
-  async getPagesWithObjects(request: PageRequest): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }> {
-    // In process, two calls cost no more than one; reading both in one snapshot keeps them consistent.
-    let result: { pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> } | undefined;
+  async getPagesWithObjects(request: PageRequest): Promise<PagesWithObjects> {
+    // In process, separate reads cost no more than one; reading them in one snapshot keeps them consistent.
+    let result: PagesWithObjects | undefined;
     this.inSnapshot(() => {
       const pages = this.readPages(request);
       const ids = [...new Set([...pages.values()].flatMap((rows) => rows.map((row) => row.id2)))];
-      result = { pages, objects: this.readObjects(ids) };
+      const objects = this.readObjects(ids);
+      result = { pages, objects, appUse: request.appUseOf ? this.readAppUse(request.appUseOf, objects) : new Map() };
     });
     return result!;
+  }
+
+  /** Whether each of the objects, and each of their owners, granted the app the scope. */
+  private readAppUse(of: { appId: ObjectId; scope: string }, objects: ReadonlyMap<ObjectId, StoredObject>): Map<ObjectId, boolean> {
+    const people = new Set<ObjectId>();
+    for (const object of objects.values()) {
+      people.add(object.id);
+      if (object.owner !== null) people.add(object.owner);
+    }
+    const appUse = new Map<ObjectId, boolean>([...people].map((person) => [person, false]));
+    if (people.size === 0) return appUse;
+    for (const { user_id } of this.statements.selectGrantedAmong.all(of.appId, of.scope, JSON.stringify([...people]))) appUse.set(user_id, true);
+    return appUse;
   }
 
   async declareSearchable(types: readonly SearchableType[]): Promise<void> {
