@@ -67,12 +67,12 @@ export interface PageRequest {
   /** Keep only associations whose id2 granted `appId` the permission `scope` (status granted). */
   id2GrantedTo?: { appId: ObjectId; scope: string };
   /**
-   * With the objects (getPagesWithObjects), also tell for each listed object and each listed
-   * object's owner whether it granted `appId` the permission `scope` (status granted). Whoever
-   * shows people, or what people wrote, hides those who never used the app: asked along with the
-   * page, that costs no round trip of its own.
+   * With the objects (getPagesWithObjects), also the permissions each listed object and each
+   * listed object's owner granted this app (status granted). Whoever shows people, or what people
+   * wrote, hides those who never used the app and checks what they let it read: asked along with
+   * the page, that costs no round trip of its own.
    */
-  appUseOf?: { appId: ObjectId; scope: string };
+  grantsTo?: ObjectId;
 }
 
 /** A page read with the objects its associations point at. */
@@ -80,8 +80,8 @@ export interface PagesWithObjects {
   pages: Map<ObjectId, Association[]>;
   /** Each id2's object, when it exists. */
   objects: Map<ObjectId, StoredObject>;
-  /** With `appUseOf`: whether each listed object and each of their owners granted it; empty without. */
-  appUse: Map<ObjectId, boolean>;
+  /** With `grantsTo`: the permissions each listed object and each of their owners granted (none for most objects); empty without. */
+  grantedScopes: Map<ObjectId, string[]>;
 }
 
 /** The nodes whose lists a merged page takes in besides id1's own. */

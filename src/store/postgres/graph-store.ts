@@ -29,8 +29,8 @@ interface PageRow {
   object_created_time?: number | null;
   object_updated_time?: number | null;
   object_data?: string | null;
-  object_app_use?: boolean;
-  owner_app_use?: boolean;
+  object_scopes?: string[];
+  owner_scopes?: string[];
 }
 
 /**
@@ -59,8 +59,8 @@ export abstract class PostgresGraphStore extends PostgresPooledStore {
   private async readPages(request: PageRequest, withObjects: boolean): Promise<PagesWithObjects> {
     const pages = new Map<ObjectId, Association[]>();
     const objects = new Map<ObjectId, StoredObject>();
-    const appUse = new Map<ObjectId, boolean>();
-    if (request.id1s.length === 0) return { pages, objects, appUse };
+    const grantedScopes = new Map<ObjectId, string[]>();
+    if (request.id1s.length === 0) return { pages, objects, grantedScopes };
     if (!Number.isInteger(request.limit) || request.limit < 0) {
       throw new RangeError(`Page limit must be a non-negative integer, got ${request.limit}`);
     }
@@ -82,10 +82,10 @@ export abstract class PostgresGraphStore extends PostgresPooledStore {
           data: row.object_data!,
         }, this.decodedData),
       );
-      if (row.object_app_use !== undefined) appUse.set(row.id2, row.object_app_use);
-      if (row.owner_app_use !== undefined && row.object_owner !== null && row.object_owner !== undefined) appUse.set(row.object_owner, row.owner_app_use);
+      if (row.object_scopes !== undefined) grantedScopes.set(row.id2, row.object_scopes);
+      if (row.owner_scopes !== undefined && row.object_owner !== null && row.object_owner !== undefined) grantedScopes.set(row.object_owner, row.owner_scopes);
     }
-    return { pages, objects, appUse };
+    return { pages, objects, grantedScopes };
   }
 
   async declareSearchable(types: readonly SearchableType[]): Promise<void> {

@@ -13,9 +13,9 @@ export interface NamedQuery {
  * trip. Row-value comparisons on (time, id2) follow the index order, so equal times are split
  * by id2. Each combination of optional conditions is its own prepared statement. `withObjects`
  * joins each id2's object (its columns prefixed `object_`, null when there is none), and with
- * `appUseOf` whether the object and its owner granted the app (`object_app_use`,
- * `owner_app_use`): a lookup of the grants' primary key per row, made after each scan has
- * stopped at its limit, so it never changes which rows are read.
+ * `grantsTo` the permissions the object and its owner granted the app (`object_scopes`,
+ * `owner_scopes`): a range of the grants' primary key per row, read after each scan has stopped
+ * at its limit, so it never changes which rows are read.
  */
 export function pageQuery(request: PageRequest, id1s: readonly number[], withObjects = false): NamedQuery {
   const values: unknown[] = [id1s, request.type, request.limit];
@@ -68,14 +68,12 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
   }
   if (oldest) shape.push('oldest');
   if (withObjects) shape.push('objects');
-  let appUseColumns = '';
-  if (withObjects && request.appUseOf) {
-    shape.push('app-use');
-    const app = parameter(request.appUseOf.appId);
-    const scope = parameter(request.appUseOf.scope);
-    const granted = (person: string) =>
-      `EXISTS (SELECT 1 FROM grants g WHERE g.app_id = ${app}::bigint AND g.user_id = ${person} AND g.scope = ${scope} AND g.status = 'granted')`;
-    appUseColumns = `, ${granted('o.id')} AS object_app_use, ${granted('o.owner')} AS owner_app_use`;
+  let grantColumns = '';
+  if (withObjects && request.grantsTo !== undefined) {
+    shape.push('grants');
+    const app = parameter(request.grantsTo);
+    const granted = (person: string) => `ARRAY(SELECT g.scope FROM grants g WHERE g.app_id = ${app}::bigint AND g.user_id = ${person} AND g.status = 'granted')`;
+    grantColumns = `, ${granted('o.id')} AS object_scopes, ${granted('o.owner')} AS owner_scopes`;
   }
   const listed = oldest ? 'ASC' : 'DESC';
   // A `before` page is read backwards from the position; the outer ORDER BY turns it round.
@@ -97,7 +95,7 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
       ORDER BY m.time ${scanned}, m.id2 ${scanned}
       LIMIT $3`;
   // A merged row names the owner it came from (`owner`); a plain one belongs to p.id1.
-  const text = `SELECT p.id1${through === undefined ? '' : ', a.owner'}, a.id2, a.time, a.data${objectColumns}${appUseColumns}
+  const text = `SELECT p.id1${through === undefined ? '' : ', a.owner'}, a.id2, a.time, a.data${objectColumns}${grantColumns}
     FROM unnest($1::bigint[]) WITH ORDINALITY AS p (id1, n)
     CROSS JOIN LATERAL (
       ${page}

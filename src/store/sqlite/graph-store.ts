@@ -132,22 +132,22 @@ export abstract class SqliteGraphStore {
       const pages = this.readPages(request);
       const ids = [...new Set([...pages.values()].flatMap((rows) => rows.map((row) => row.id2)))];
       const objects = this.readObjects(ids);
-      result = { pages, objects, appUse: request.appUseOf ? this.readAppUse(request.appUseOf, objects) : new Map() };
+      result = { pages, objects, grantedScopes: request.grantsTo === undefined ? new Map() : this.readGrantedScopes(request.grantsTo, objects) };
     });
     return result!;
   }
 
-  /** Whether each of the objects, and each of their owners, granted the app the scope. */
-  private readAppUse(of: { appId: ObjectId; scope: string }, objects: ReadonlyMap<ObjectId, StoredObject>): Map<ObjectId, boolean> {
+  /** The permissions each of the objects, and each of their owners, granted the app. */
+  private readGrantedScopes(appId: ObjectId, objects: ReadonlyMap<ObjectId, StoredObject>): Map<ObjectId, string[]> {
     const people = new Set<ObjectId>();
     for (const object of objects.values()) {
       people.add(object.id);
       if (object.owner !== null) people.add(object.owner);
     }
-    const appUse = new Map<ObjectId, boolean>([...people].map((person) => [person, false]));
-    if (people.size === 0) return appUse;
-    for (const { user_id } of this.statements.selectGrantedAmong.all(of.appId, of.scope, JSON.stringify([...people]))) appUse.set(user_id, true);
-    return appUse;
+    const granted = new Map<ObjectId, string[]>([...people].map((person) => [person, []]));
+    if (people.size === 0) return granted;
+    for (const { user_id, scope } of this.statements.selectGrantedAmong.all(appId, JSON.stringify([...people]))) granted.get(user_id)!.push(scope);
+    return granted;
   }
 
   async declareSearchable(types: readonly SearchableType[]): Promise<void> {
