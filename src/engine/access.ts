@@ -1,18 +1,18 @@
-import { grantedScopes } from '../auth/grants.js';
 import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import type { Viewer } from '../auth/viewer.js';
 import { GraphError } from '../errors.js';
 import type { EdgeDef } from '../schema/definition.js';
 import { readersOf } from '../schema/permissions.js';
-import type { Grant, StoredObject } from '../store/store.js';
+import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import { nodeOwner } from './access-rules.js';
+import { grantedScopesOf } from './person-grants.js';
 
 /** Answers "did this node's owner give the viewer's app this permission?" for one batch of nodes. */
 export type AccessCheck = (object: StoredObject, scope: string | undefined) => boolean;
 
 
-/** Loads the grants of every owner in the batch (one store call) unless no scope needs them. */
+/** Loads the grants of every owner in the batch (at most one store call) unless no scope needs them. */
 export async function loadAccess(
   context: ReadContext,
   objects: readonly StoredObject[],
@@ -27,9 +27,7 @@ export async function loadAccess(
       if (owner !== null && owner !== viewer.userId) others.add(owner);
     }
   }
-  const grants = others.size > 0 ? await context.store.getGrants(viewer.app.id, [...others]) : new Map<number, Grant[]>();
-  const granted = new Map<number, Set<string>>();
-  for (const [userId, list] of grants) granted.set(userId, grantedScopes(list));
+  const granted = others.size > 0 ? await grantedScopesOf(context, others) : new Map<number, ReadonlySet<string>>();
   // In some versions another permission reads what this one does (read_stream what user_posts does).
   const readers = (scope: string) => readersOf(scope, context.version);
   return (object, scope) => {

@@ -44,8 +44,8 @@ export interface ReadContext {
   objects: RequestObjects;
   /** The pages this request has read, each identical read made once. */
   pages: RequestPages;
-  /** Whether each person this request has asked about uses the viewer's app, each asked once. */
-  appUse: Map<number, Promise<boolean>>;
+  /** The permissions each person this request has asked about granted the viewer's app (person-grants). */
+  grantedScopes: Map<number, Promise<ReadonlySet<string>>>;
   /**
    * Why the answer holds less than was asked (a field left out for a permission not granted),
    * one sentence each, for clients that ask to debug.
@@ -53,7 +53,7 @@ export interface ReadContext {
   notes: Set<string>;
 }
 
-export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'objects' | 'pages' | 'appUse' | 'notes'> & { notes?: Set<string> };
+export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'objects' | 'pages' | 'grantedScopes' | 'notes'> & { notes?: Set<string> };
 
 export function createReadContext(input: ReadContextInput): ReadContext {
   const { viewer } = input;
@@ -64,7 +64,7 @@ export function createReadContext(input: ReadContextInput): ReadContext {
     budget: new CostBudget(input.limits, input.startedAt),
     objects: new RequestObjects(input.store),
     pages: new RequestPages(input.store),
-    appUse: new Map(),
+    grantedScopes: new Map(),
     notes: input.notes ?? new Set(),
     fieldContext: {
       userIdFor: (internalId) => viewer.ids.scope(internalId),

@@ -15,6 +15,7 @@ import { rules } from '../schema/versions.js';
 import { unemulatedEdge, type UnemulatedAnswer } from '../schema/unemulated.js';
 import { GraphError } from '../errors.js';
 import { ALWAYS_GRANTED } from '../schema/permissions.js';
+import { rememberGrantedScopes } from './person-grants.js';
 
 export interface EdgeRequest {
   /** Paging options as written: query parameters for an edge path, modifiers for a nested edge. */
@@ -111,6 +112,7 @@ async function loadPages(
 ): Promise<{ pages: Map<number, Page>; objects?: Map<number, StoredObject> }> {
   const pages = new Map<number, Page>();
   if (!listing.assoc || options.limit === 0) return { pages };
+  const withObjects = itemsAreNodes(edge);
   const decode = (cursor: string | undefined) => (cursor === undefined ? undefined : context.cursors.decode(edge.name, cursor));
   const request: PageRequest = {
     type: listing.assoc,
@@ -124,9 +126,12 @@ async function loadPages(
     // Posts of people who never used the viewer's app are hidden from it (visibility.ts): their lists are left out.
     through: edge.through === undefined ? undefined : { type: edge.through, grantedTo: { appId: context.viewer.app.id, scope: ALWAYS_GRANTED } },
     id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
+    grantsTo: withObjects ? context.viewer.app.id : undefined,
   };
-  // Items that are plain objects come with the page: one store call (one round trip) per level.
-  const { pages: rows, objects } = await context.pages.read(request, itemsAreNodes(edge));
+  // Items that are plain objects come with the page, and so do the permissions they (or their
+  // authors) granted the viewer's app, which decide what of them shows: one round trip per level.
+  const { pages: rows, objects, grantedScopes } = await context.pages.read(request, withObjects);
+  if (grantedScopes) rememberGrantedScopes(context, grantedScopes);
   context.budget.spendItems([...rows.values()].reduce((sum, list) => sum + list.length, 0));
   for (const [id1, list] of rows) {
     const more = list.length > options.limit;

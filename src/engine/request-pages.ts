@@ -7,6 +7,8 @@ export interface PageRead {
   pages: Map<ObjectId, Association[]>;
   /** The objects the associations point at, when asked for along with the pages. */
   objects?: Map<ObjectId, StoredObject>;
+  /** The permissions the listed objects and their owners granted the app, when asked for along with the objects. */
+  grantedScopes?: Map<ObjectId, string[]>;
 }
 
 /**
@@ -17,6 +19,8 @@ export interface PageRead {
  */
 export class RequestPages {
   private readonly reads = new Map<string, Promise<PageRead>>();
+  /** Every association a page of this request listed, as `type:id1:id2`: each one exists. */
+  private readonly listed = new Set<string>();
 
   constructor(private readonly store: Store) {}
 
@@ -26,9 +30,26 @@ export class RequestPages {
     if (known !== undefined) return known;
     const read: Promise<PageRead> = withObjects ? this.store.getPagesWithObjects(request) : this.store.getPages(request).then((pages) => ({ pages }));
     // A failed read is not remembered: the request fails, and nothing else reads this memory.
-    read.catch(() => this.reads.delete(key));
+    read.then(({ pages }) => {
+      for (const rows of pages.values()) for (const row of rows) this.listed.add(`${row.type}:${row.id1}:${row.id2}`);
+    }, () => this.reads.delete(key));
     if (this.reads.size >= REMEMBERED_READS) this.reads.delete(this.reads.keys().next().value!);
     this.reads.set(key, read);
     return read;
+  }
+
+  /**
+   * Which of the (id1, id2) pairs exist for `type`, as a set of `${id1}:${id2}`: a pair a page of
+   * this request listed is known (the viewer's friends, whose posts follow), the others take one store call.
+   */
+  async existing(type: string, pairs: ReadonlyArray<readonly [ObjectId, ObjectId]>): Promise<Set<string>> {
+    const found = new Set<string>();
+    const unknown = pairs.filter(([id1, id2]) => {
+      if (!this.listed.has(`${type}:${id1}:${id2}`)) return true;
+      found.add(`${id1}:${id2}`);
+      return false;
+    });
+    if (unknown.length > 0) for (const pair of await this.store.getExisting(type, unknown)) found.add(pair);
+    return found;
   }
 }

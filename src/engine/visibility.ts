@@ -1,10 +1,10 @@
-import { grantedScopes } from '../auth/grants.js';
 import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import type { AccessRule, NodeTypeDef } from '../schema/definition.js';
 import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import { personOwnerOf, writtenByPage } from '../schema/authors.js';
 import { passingRule } from './access-rules.js';
+import { grantedScopesOf } from './person-grants.js';
 
 /**
  * Who may see an object; `followed`: whoever may see the object it follows; `members`: those its
@@ -111,7 +111,7 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
     passingRules(context, ruled, depth),
     viewerId === null || needsFriendship.size === 0
       ? new Set<string>()
-      : context.store.getExisting('friends', [...needsFriendship].map((owner) => [viewerId, owner] as const)),
+      : context.pages.existing('friends', [...needsFriendship].map((owner) => [viewerId, owner] as const)),
     appUsersAmong(context, needsAppUse),
     visibleIds(context, [...new Set(follows.values())], depth + 1),
     membersAmong(context, membership),
@@ -146,25 +146,11 @@ function personOf(context: ReadContext, object: StoredObject, people: boolean): 
   return personOwnerOf(object);
 }
 
-/**
- * Which of these people use the viewer's app: they granted it public_profile, which only removing
- * the app takes back. One store call for those this request has not asked about yet: a person
- * listed under 2,000 aliases is looked up once.
- */
+/** Which of these people use the viewer's app: they granted it public_profile, which only removing the app takes back. */
 async function appUsersAmong(context: ReadContext, people: ReadonlySet<number>): Promise<Set<number>> {
-  const known = context.appUse;
-  const missing = [...people].filter((person) => !known.has(person));
-  if (missing.length > 0) {
-    const batch = context.store
-      .getGrants(context.viewer.app.id, missing)
-      .then((grants) => new Set([...grants].filter(([, list]) => grantedScopes(list).has(ALWAYS_GRANTED)).map(([userId]) => userId)));
-    // A failed read is not remembered: the request fails, and nothing else reads this cache.
-    batch.catch(() => undefined);
-    for (const person of missing) known.set(person, batch.then((users) => users.has(person)));
-  }
-  const users = new Set<number>();
-  for (const person of people) if (await known.get(person)) users.add(person);
-  return users;
+  if (people.size === 0) return new Set();
+  const granted = await grantedScopesOf(context, people);
+  return new Set([...granted].filter(([, scopes]) => scopes.has(ALWAYS_GRANTED)).map(([person]) => person));
 }
 
 /** The objects of declared types that pass their type's rule, one batch per type. */

@@ -66,6 +66,22 @@ export interface PageRequest {
   through?: Through;
   /** Keep only associations whose id2 granted `appId` the permission `scope` (status granted). */
   id2GrantedTo?: { appId: ObjectId; scope: string };
+  /**
+   * With the objects (getPagesWithObjects), also the permissions each listed object and each
+   * listed object's owner granted this app (status granted). Whoever shows people, or what people
+   * wrote, hides those who never used the app and checks what they let it read: asked along with
+   * the page, that costs no round trip of its own.
+   */
+  grantsTo?: ObjectId;
+}
+
+/** A page read with the objects its associations point at. */
+export interface PagesWithObjects {
+  pages: Map<ObjectId, Association[]>;
+  /** Each id2's object, when it exists. */
+  objects: Map<ObjectId, StoredObject>;
+  /** With `grantsTo`: the permissions each listed object and each of their owners granted (none for most objects); empty without. */
+  grantedScopes: Map<ObjectId, string[]>;
 }
 
 /** The nodes whose lists a merged page takes in besides id1's own. */
@@ -299,7 +315,7 @@ export interface Store {
    * getPages, and the objects its associations point at (each id2's, when it exists) in the same
    * call: across a network, a level of a query then costs one round trip rather than two.
    */
-  getPagesWithObjects(request: PageRequest): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }>;
+  getPagesWithObjects(request: PageRequest): Promise<PagesWithObjects>;
   /** Count of associations of `type` from each id1 (0 when none). */
   getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>>;
   /** Which of the (id1, id2) pairs exist for `type`; answered as a set of `${id1}:${id2}`. */

@@ -2,6 +2,7 @@ import type {
   Association,
   ObjectId,
   PageRequest,
+  PagesWithObjects,
   StoredObject,
   WriteOp,
   WriteResult,
@@ -28,6 +29,8 @@ interface PageRow {
   object_created_time?: number | null;
   object_updated_time?: number | null;
   object_data?: string | null;
+  object_scopes?: string[];
+  owner_scopes?: string[];
 }
 
 /**
@@ -49,17 +52,15 @@ export abstract class PostgresGraphStore extends PostgresPooledStore {
     return (await this.readPages(request, false)).pages;
   }
 
-  async getPagesWithObjects(request: PageRequest): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }> {
+  async getPagesWithObjects(request: PageRequest): Promise<PagesWithObjects> {
     return this.readPages(request, true);
   }
 
-  private async readPages(
-    request: PageRequest,
-    withObjects: boolean,
-  ): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }> {
+  private async readPages(request: PageRequest, withObjects: boolean): Promise<PagesWithObjects> {
     const pages = new Map<ObjectId, Association[]>();
     const objects = new Map<ObjectId, StoredObject>();
-    if (request.id1s.length === 0) return { pages, objects };
+    const grantedScopes = new Map<ObjectId, string[]>();
+    if (request.id1s.length === 0) return { pages, objects, grantedScopes };
     if (!Number.isInteger(request.limit) || request.limit < 0) {
       throw new RangeError(`Page limit must be a non-negative integer, got ${request.limit}`);
     }
@@ -69,21 +70,22 @@ export abstract class PostgresGraphStore extends PostgresPooledStore {
     const { rows } = await this.pool.query<PageRow>(pageQuery(request, id1s, withObjects));
     for (const row of rows) {
       pages.get(row.id1)!.push({ id1: row.owner ?? row.id1, type: request.type, id2: row.id2, time: row.time, data: row.data });
-      if (row.object_type !== undefined && row.object_type !== null && !objects.has(row.id2)) {
-        objects.set(
-          row.id2,
-          toStoredObject({
-            id: row.id2,
-            type: row.object_type,
-            owner: row.object_owner!,
-            created_time: row.object_created_time!,
-            updated_time: row.object_updated_time!,
-            data: row.object_data!,
-          }, this.decodedData),
-        );
-      }
+      if (row.object_type === undefined || row.object_type === null || objects.has(row.id2)) continue;
+      objects.set(
+        row.id2,
+        toStoredObject({
+          id: row.id2,
+          type: row.object_type,
+          owner: row.object_owner!,
+          created_time: row.object_created_time!,
+          updated_time: row.object_updated_time!,
+          data: row.object_data!,
+        }, this.decodedData),
+      );
+      if (row.object_scopes !== undefined) grantedScopes.set(row.id2, row.object_scopes);
+      if (row.owner_scopes !== undefined && row.object_owner !== null && row.object_owner !== undefined) grantedScopes.set(row.object_owner, row.owner_scopes);
     }
-    return { pages, objects };
+    return { pages, objects, grantedScopes };
   }
 
   async declareSearchable(types: readonly SearchableType[]): Promise<void> {

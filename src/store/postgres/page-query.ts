@@ -12,7 +12,10 @@ export interface NamedQuery {
  * associations_by_time, so every page costs an index range scan and the whole level one round
  * trip. Row-value comparisons on (time, id2) follow the index order, so equal times are split
  * by id2. Each combination of optional conditions is its own prepared statement. `withObjects`
- * joins each id2's object (its columns prefixed `object_`, null when there is none).
+ * joins each id2's object (its columns prefixed `object_`, null when there is none), and with
+ * `grantsTo` the permissions the object and its owner granted the app (`object_scopes`,
+ * `owner_scopes`): a range of the grants' primary key per row, read after each scan has stopped
+ * at its limit, so it never changes which rows are read.
  */
 export function pageQuery(request: PageRequest, id1s: readonly number[], withObjects = false): NamedQuery {
   const values: unknown[] = [id1s, request.type, request.limit];
@@ -65,6 +68,13 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
   }
   if (oldest) shape.push('oldest');
   if (withObjects) shape.push('objects');
+  let grantColumns = '';
+  if (withObjects && request.grantsTo !== undefined) {
+    shape.push('grants');
+    const app = parameter(request.grantsTo);
+    const granted = (person: string) => `ARRAY(SELECT g.scope FROM grants g WHERE g.app_id = ${app}::bigint AND g.user_id = ${person} AND g.status = 'granted')`;
+    grantColumns = `, ${granted('o.id')} AS object_scopes, ${granted('o.owner')} AS owner_scopes`;
+  }
   const listed = oldest ? 'ASC' : 'DESC';
   // A `before` page is read backwards from the position; the outer ORDER BY turns it round.
   const scanned = request.before ? (oldest ? 'DESC' : 'ASC') : listed;
@@ -85,7 +95,7 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
       ORDER BY m.time ${scanned}, m.id2 ${scanned}
       LIMIT $3`;
   // A merged row names the owner it came from (`owner`); a plain one belongs to p.id1.
-  const text = `SELECT p.id1${through === undefined ? '' : ', a.owner'}, a.id2, a.time, a.data${objectColumns}
+  const text = `SELECT p.id1${through === undefined ? '' : ', a.owner'}, a.id2, a.time, a.data${objectColumns}${grantColumns}
     FROM unnest($1::bigint[]) WITH ORDINALITY AS p (id1, n)
     CROSS JOIN LATERAL (
       ${page}

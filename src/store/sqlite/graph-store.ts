@@ -5,6 +5,7 @@ import type {
   IdOrRef,
   ObjectId,
   PageRequest,
+  PagesWithObjects,
   Through,
   StoredObject,
   TokenRecord,
@@ -124,15 +125,29 @@ export abstract class SqliteGraphStore {
     return rows.slice(0, limit);
   }
 
-  async getPagesWithObjects(request: PageRequest): Promise<{ pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> }> {
-    // In process, two calls cost no more than one; reading both in one snapshot keeps them consistent.
-    let result: { pages: Map<ObjectId, Association[]>; objects: Map<ObjectId, StoredObject> } | undefined;
+  async getPagesWithObjects(request: PageRequest): Promise<PagesWithObjects> {
+    // In process, separate reads cost no more than one; reading them in one snapshot keeps them consistent.
+    let result: PagesWithObjects | undefined;
     this.inSnapshot(() => {
       const pages = this.readPages(request);
       const ids = [...new Set([...pages.values()].flatMap((rows) => rows.map((row) => row.id2)))];
-      result = { pages, objects: this.readObjects(ids) };
+      const objects = this.readObjects(ids);
+      result = { pages, objects, grantedScopes: request.grantsTo === undefined ? new Map() : this.readGrantedScopes(request.grantsTo, objects) };
     });
     return result!;
+  }
+
+  /** The permissions each of the objects, and each of their owners, granted the app. */
+  private readGrantedScopes(appId: ObjectId, objects: ReadonlyMap<ObjectId, StoredObject>): Map<ObjectId, string[]> {
+    const people = new Set<ObjectId>();
+    for (const object of objects.values()) {
+      people.add(object.id);
+      if (object.owner !== null) people.add(object.owner);
+    }
+    const granted = new Map<ObjectId, string[]>([...people].map((person) => [person, []]));
+    if (people.size === 0) return granted;
+    for (const { user_id, scope } of this.statements.selectGrantedAmong.all(appId, JSON.stringify([...people]))) granted.get(user_id)!.push(scope);
+    return granted;
   }
 
   async declareSearchable(types: readonly SearchableType[]): Promise<void> {

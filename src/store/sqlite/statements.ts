@@ -146,6 +146,10 @@ export function prepareStatements(db: Database.Database) {
     updateGrantStatus: db.prepare<[GrantStatus, ObjectId, ObjectId, string]>(
       'UPDATE grants SET status = ? WHERE app_id = ? AND user_id = ? AND scope = ?',
     ),
+    selectGrantedAmong: db.prepare<[ObjectId, string], { user_id: ObjectId; scope: string }>(
+      `SELECT user_id, scope FROM grants
+       WHERE app_id = ? AND status = 'granted' AND user_id IN (SELECT value FROM json_each(?))`,
+    ),
     selectGrants: db.prepare<[ObjectId, string], GrantRow>(
       `SELECT user_id, scope, status FROM grants
        WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))
