@@ -6,9 +6,7 @@ import { testStoreKind } from '../helpers/test-store.js';
 
 // Round trips counted on the wire between a real server and PostgreSQL.
 describe('round trips to PostgreSQL across events', { skip: testStoreKind !== 'postgres' && 'runs in the PostgreSQL half' }, () => {
-  const { statementsFor } = useWireCountingServer(async (fixture) => {
-    await addMediaGraph(fixture);
-  });
+  const { statementsFor } = useWireCountingServer(addMediaGraph);
 
   it('sends as many statements for events{attending, feed{likes}} with three guests and two posts as with one of each, a few round trips deep', async () => {
     for (let i = 0; i < 3; i++) await statementsFor('id');

@@ -13,7 +13,7 @@ import { startServer, type TestServer } from './server.js';
 import { startWireCounter, type WireCounter } from './wire-counter.js';
 
 /** Adds to the fixture before it is served, so the counting starts on the finished graph. */
-export type Prepare = (fixture: Fixture) => Promise<void>;
+export type Prepare = (fixture: Fixture) => Promise<unknown>;
 
 export interface CallCountingServer {
   fixture: Fixture;
