@@ -5,6 +5,7 @@ import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import { personOwnerOf, writtenByPage } from '../schema/authors.js';
 import { passingRule } from './access-rules.js';
+import { appUseCacheOf } from './app-use-cache.js';
 
 /**
  * Who may see an object; `followed`: whoever may see the object it follows; `members`: those its
@@ -149,18 +150,29 @@ function personOf(context: ReadContext, object: StoredObject, people: boolean): 
 /**
  * Which of these people use the viewer's app: they granted it public_profile, which only removing
  * the app takes back. One store call for those this request has not asked about yet: a person
- * listed under 2,000 aliases is looked up once.
+ * listed under 2,000 aliases is looked up once. A read that trusts its auth version also takes,
+ * and leaves, answers in the cache shared by later requests (app-use-cache.ts).
  */
 async function appUsersAmong(context: ReadContext, people: ReadonlySet<number>): Promise<Set<number>> {
   const known = context.appUse;
-  const missing = [...people].filter((person) => !known.has(person));
+  let missing = [...people].filter((person) => !known.has(person));
+  const appId = context.viewer.app.id;
+  const { authVersion } = context;
+  const shared = authVersion === undefined ? undefined : appUseCacheOf(context.store);
+  if (shared !== undefined && missing.length > 0) {
+    for (const [person, uses] of shared.known(authVersion!, appId, missing)) known.set(person, Promise.resolve(uses));
+    missing = missing.filter((person) => !known.has(person));
+  }
   if (missing.length > 0) {
-    const batch = context.store
-      .getGrants(context.viewer.app.id, missing)
-      .then((grants) => new Set([...grants].filter(([, list]) => grantedScopes(list).has(ALWAYS_GRANTED)).map(([userId]) => userId)));
-    // A failed read is not remembered: the request fails, and nothing else reads this cache.
+    const asked = missing;
+    const batch = context.store.getGrants(appId, asked).then((grants) => {
+      const users = new Set([...grants].filter(([, list]) => grantedScopes(list).has(ALWAYS_GRANTED)).map(([userId]) => userId));
+      shared?.remember(authVersion!, appId, asked, users);
+      return users;
+    });
+    // A failed read is remembered nowhere: the request fails.
     batch.catch(() => undefined);
-    for (const person of missing) known.set(person, batch.then((users) => users.has(person)));
+    for (const person of asked) known.set(person, batch.then((users) => users.has(person)));
   }
   const users = new Set<number>();
   for (const person of people) if (await known.get(person)) users.add(person);
