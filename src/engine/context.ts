@@ -21,6 +21,11 @@ export interface ReadContext {
   version: ApiVersion;
   /** Unix seconds of the request. */
   now: number;
+  /**
+   * The store's auth version read before anything was written for this request; present only for
+   * reads that write nothing, which may then trust what later requests cached under it.
+   */
+  authVersion?: number;
   /** When the request's own work began (`performance.now()`): its first slice of work counts from there. */
   startedAt?: number;
   publicUrl: string;

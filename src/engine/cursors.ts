@@ -30,9 +30,26 @@ export class CursorCodec {
   }
 
   private mac(edge: string, body: string): string {
-    return createHmac('sha256', this.key).update(`${edge}|${body}`).digest('base64url').slice(0, 16);
+    const signed = `${edge}|${body}`;
+    const memoKey = `${this.key}|${signed}`;
+    let mac = macs.get(memoKey);
+    if (mac === undefined) {
+      mac = createHmac('sha256', this.key).update(signed).digest('base64url').slice(0, 16);
+      if (macs.size >= MAX_MACS) macs.delete(macs.keys().next().value!);
+      macs.set(memoKey, mac);
+    }
+    return mac;
   }
 }
+
+/** MACs remembered; past this the oldest are forgotten first. */
+const MAX_MACS = 20_000;
+
+/**
+ * MACs made lately, by app key, edge and position. A MAC depends on nothing else, so a page read
+ * again (the same 25 posts, each with its likes) signs its cursors without computing them anew.
+ */
+const macs = new Map<string, string>();
 
 function sameMac(a: string, b: string): boolean {
   return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

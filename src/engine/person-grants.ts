@@ -1,21 +1,33 @@
 import { grantedScopes } from '../auth/grants.js';
 import type { ReadContext } from './context.js';
+import { grantCacheOf, type GrantCache } from './grant-cache.js';
 
 /**
  * The permissions each of these people granted the viewer's app, as this request knows them. Each
  * person is asked about once: in one store call for all those not known yet, or in none when a
- * page that listed them, or what they wrote, brought the answer along. Whether they use the app
- * at all (public_profile) and what their objects let it read both come from here.
+ * page that listed them, or what they wrote, brought the answer along, or when an earlier read
+ * under the same auth version did (grant-cache.ts). Whether they use the app at all
+ * (public_profile) and what their objects let it read both come from here.
  */
 export async function grantedScopesOf(context: ReadContext, people: Iterable<number>): Promise<Map<number, ReadonlySet<string>>> {
   const asked = [...new Set(people)];
   const known = context.grantedScopes;
-  const missing = asked.filter((person) => !known.has(person));
+  let missing = asked.filter((person) => !known.has(person));
+  const appId = context.viewer.app.id;
+  const shared = sharedCache(context);
+  if (shared !== undefined && missing.length > 0) {
+    for (const [person, scopes] of shared.known(context.authVersion!, appId, missing)) known.set(person, Promise.resolve(scopes));
+    missing = missing.filter((person) => !known.has(person));
+  }
   if (missing.length > 0) {
-    const batch = context.store.getGrants(context.viewer.app.id, missing);
+    const batch = context.store.getGrants(appId, missing).then((grants) => {
+      const read = new Map(missing.map((person) => [person, grantedScopes(grants.get(person))] as const));
+      shared?.remember(context.authVersion!, appId, read);
+      return read;
+    });
     // A failed read fails the request that made it; nothing else reads this memory.
     batch.catch(() => undefined);
-    for (const person of missing) known.set(person, batch.then((grants) => grantedScopes(grants.get(person))));
+    for (const person of missing) known.set(person, batch.then((read) => read.get(person)!));
   }
   const granted = new Map<number, ReadonlySet<string>>();
   for (const person of asked) granted.set(person, await known.get(person)!);
@@ -24,7 +36,17 @@ export async function grantedScopesOf(context: ReadContext, people: Iterable<num
 
 /** Remembers permissions a read brought along (a page of people or of what they wrote), for this request's later checks. */
 export function rememberGrantedScopes(context: ReadContext, granted: ReadonlyMap<number, readonly string[]>): void {
+  const fresh = new Map<number, ReadonlySet<string>>();
   for (const [person, scopes] of granted) {
-    if (!context.grantedScopes.has(person)) context.grantedScopes.set(person, Promise.resolve(new Set(scopes)));
+    if (context.grantedScopes.has(person)) continue;
+    const set = new Set(scopes);
+    fresh.set(person, set);
+    context.grantedScopes.set(person, Promise.resolve(set));
   }
+  if (fresh.size > 0) sharedCache(context)?.remember(context.authVersion!, context.viewer.app.id, fresh);
+}
+
+/** Only a read that writes nothing trusts its auth version, and so may use what other requests read under it. */
+function sharedCache(context: ReadContext): GrantCache | undefined {
+  return context.authVersion === undefined ? undefined : grantCacheOf(context.store);
 }

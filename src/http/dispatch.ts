@@ -181,6 +181,8 @@ async function readContext(
     viewer,
     version: apiVersion,
     now: settings.clock.now(),
+    // A write may change grants under the version read as it arrived: only reads trust it.
+    authVersion: graph.method === 'get' ? graph.authVersion : undefined,
     startedAt: graph.receivedAt,
     publicUrl,
     profileHost: settings.profileHost,

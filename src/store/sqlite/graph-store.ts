@@ -87,16 +87,16 @@ export abstract class SqliteGraphStore {
     };
     const statement = this.pageStatement(shape);
     const params = pageParams(request);
-    const scan = (id1: ObjectId): AssociationRow[] => {
-      params.id1 = id1;
-      return statement.all(params);
+    const scan = (owner: ObjectId): Association[] => {
+      params.id1 = owner;
+      return statement.all(params).map((row) => toAssociation(owner, request.type, row));
     };
     this.inSnapshot(() => {
       for (const id1 of request.id1s) {
         const rows = request.through === undefined ? scan(id1) : this.mergedScan(id1, request.through, shape, request.limit, scan);
         // A `before` page is read backwards from the position, then turned to the list's order.
         if (shape.before) rows.reverse();
-        pages.set(id1, rows.map(toAssociation));
+        pages.set(id1, rows);
       }
     });
     return pages;
@@ -112,8 +112,8 @@ export abstract class SqliteGraphStore {
     through: Through,
     shape: PageShape,
     limit: number,
-    scan: (owner: ObjectId) => AssociationRow[],
-  ): AssociationRow[] {
+    scan: (owner: ObjectId) => Association[],
+  ): Association[] {
     const listed = through.grantedTo
       ? this.statements.selectListedGranted.all(id1, through.type, through.grantedTo.appId, through.grantedTo.scope)
       : this.statements.selectListed.all(id1, through.type);

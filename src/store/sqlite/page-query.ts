@@ -1,8 +1,7 @@
 import type { Association, PageRequest } from '../store.js';
 
+/** A row of a page: its id1 and type are the scan's own, so SQLite need not hand them back. */
 export interface AssociationRow {
-  id1: number;
-  type: string;
   id2: number;
   time: number;
   data: string | null;
@@ -21,7 +20,8 @@ export interface PageShape {
 export type PageParams = Record<string, number | string>;
 
 /**
- * The page query of one shape: a range scan of associations_by_time for a single id1. Row-value
+ * The page query of one shape: a range scan of associations_by_time for a single id1, which
+ * covers every column read (no lookup in the table). Row-value
  * comparisons on (time, id2) match the index order, so equal times are split by id2.
  */
 export function pageSql(shape: PageShape): string {
@@ -41,7 +41,7 @@ export function pageSql(shape: PageShape): string {
   const forwards = shape.oldest ? 'ASC' : 'DESC';
   const backwards = shape.oldest ? 'DESC' : 'ASC';
   const direction = shape.before ? backwards : forwards;
-  return `SELECT a.id1, a.type, a.id2, a.time, a.data FROM associations a
+  return `SELECT a.id2, a.time, a.data FROM associations a
     WHERE ${conditions.join(' AND ')}
     ORDER BY a.time ${direction}, a.id2 ${direction} LIMIT @limit`;
 }
@@ -66,10 +66,10 @@ export function pageParams(request: PageRequest): PageParams {
   return params;
 }
 
-export function toAssociation(row: AssociationRow): Association {
+export function toAssociation(id1: number, type: string, row: AssociationRow): Association {
   return {
-    id1: row.id1,
-    type: row.type,
+    id1,
+    type,
     id2: row.id2,
     time: row.time,
     data: row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>),

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { Fixture } from '../helpers/fixture.js';
+import { useFixtureServer, type TestServer } from '../helpers/server.js';
+
+// Whether a person uses the app is remembered across requests; each change to it must show on the very next one.
+describe('who uses the app, as later requests see it', () => {
+  const served = useFixtureServer();
+  let fixture: Fixture;
+  let server: TestServer;
+  let bobsPost: string;
+
+  before(async () => {
+    ({ fixture, server } = served);
+    const { bob, carol } = fixture.users;
+    // Carol, who never used the app, likes Bob's post beside people who use it.
+    await fixture.store.write([{ op: 'addAssoc', type: 'likes', id1: fixture.posts.bobs, id2: carol, time: fixture.now - 5 }]);
+    bobsPost = fixture.postId(fixture.posts.bobs, bob);
+  });
+
+  const likerNames = async (): Promise<string[]> => {
+    const reply = await server.get(`/v2.4/${bobsPost}/likes`, { access_token: fixture.aliceToken, fields: 'name' });
+    assert.equal(reply.status, 200, reply.text);
+    return reply.body.data.map((liker: { name: string }) => liker.name);
+  };
+
+  it('shows a person the request after they start using the app, and hides them the request after they remove it', async () => {
+    const carolsName = 'Carol Crane';
+    const hidden = await likerNames();
+    assert.ok(hidden.length > 0, 'the likers who use the app are listed');
+    assert.ok(!hidden.includes(carolsName), JSON.stringify(hidden));
+    // Asked twice: the second answer may come from what the first remembered.
+    assert.deepEqual(await likerNames(), hidden);
+
+    const carolsToken = await fixture.tokenFor(fixture.users.carol, ['public_profile']);
+    assert.ok((await likerNames()).includes(carolsName), 'she granted the app public_profile');
+
+    const removed = await server.form('/v2.4/me/permissions', { access_token: carolsToken }, 'DELETE');
+    assert.equal(removed.status, 200, removed.text);
+    assert.deepEqual(await likerNames(), hidden, 'she removed the app');
+
+    await fixture.tokenFor(fixture.users.carol, ['public_profile']);
+    assert.ok((await likerNames()).includes(carolsName), 'she came back');
+  });
+});
