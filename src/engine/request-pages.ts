@@ -12,8 +12,8 @@ export interface PageRead {
 }
 
 /**
- * The pages (and their counts) one request has read, by what was asked. A wide query can ask for the same page many
- * times over (2,000 aliases of one friend list): it is read and decoded once, and each alias
+ * The pages (and their counts) one request has read, by what was asked. A wide query can ask for
+ * the same page many times over (2,000 aliases of one friend list): it is read and decoded once, and each alias
  * shows it (and counts its items against the request's budget) as if read on its own. Lives as
  * long as the request, so it never serves stale data to another; what it hands out is only read.
  */
