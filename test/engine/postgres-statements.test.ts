@@ -73,6 +73,18 @@ describe('statements sent to PostgreSQL', { skip: testStoreKind !== 'postgres' &
     assert.equal(small.roundTrips, big.roundTrips);
   });
 
+  it('reads a page of the viewer\'s own edge, with its count, alongside the viewer', async () => {
+    // As in the test before, the first read opens the connections the later ones find ready.
+    for (let i = 0; i < 2; i++) {
+      counter.reset();
+      const reply = await server.get('/v2.4/me/friends', { access_token: fixture.aliceToken, limit: '25' });
+      assert.equal(reply.status, 200, reply.text.slice(0, 200));
+      assert.equal(reply.body.data.length, 25);
+      assert.ok(reply.body.summary.total_count >= 25);
+    }
+    assert.equal(counter.roundTrips(), 1, 'the node, the page with its people, and the count side by side');
+  });
+
   it('sends one statement per level for pages, whatever the number of parents', async () => {
     const one = await statementsFor('friends.limit(1){name}');
     const two = await statementsFor('friends.limit(25){name,posts.limit(5){message}}');
