@@ -46,8 +46,7 @@ export async function loadEdge(
   const result = new Map<number, Json | undefined>();
   if (parents.length === 0) return result;
 
-  // A merged list (a news feed) has no single count to total it by.
-  const wantsSummary = (options.summary || edge.alwaysSummary === true) && edge.through === undefined;
+  const wantsSummary = wantsCounts(edge, options);
   const listing = listingOf(edge, options);
   const [{ pages, objects }, summaries] = await Promise.all([
     loadPages(context, edge, listing, parents, options),
@@ -111,26 +110,11 @@ async function loadPages(
   options: EdgeOptions,
 ): Promise<{ pages: Map<number, Page>; objects?: Map<number, StoredObject> }> {
   const pages = new Map<number, Page>();
-  if (!listing.assoc || options.limit === 0) return { pages };
-  const withObjects = itemsAreNodes(edge);
-  const decode = (cursor: string | undefined) => (cursor === undefined ? undefined : context.cursors.decode(edge.name, cursor));
-  const request: PageRequest = {
-    type: listing.assoc,
-    order: listing.order,
-    id1s: parents.map((parent) => parent.id),
-    limit: options.limit + 1,
-    after: decode(options.after),
-    before: decode(options.before),
-    since: options.since,
-    until: options.until,
-    // Posts of people who never used the viewer's app are hidden from it (visibility.ts): their lists are left out.
-    through: edge.through === undefined ? undefined : { type: edge.through, grantedTo: { appId: context.viewer.app.id, scope: ALWAYS_GRANTED } },
-    id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
-    grantsTo: withObjects ? context.viewer.app.id : undefined,
-  };
+  const request = pageRequestOf(context, edge, listing, parents.map((parent) => parent.id), options);
+  if (request === undefined) return { pages };
   // Items that are plain objects come with the page, and so do the permissions they (or their
   // authors) granted the viewer's app, which decide what of them shows: one round trip per level.
-  const { pages: rows, objects, grantedScopes } = await context.pages.read(request, withObjects);
+  const { pages: rows, objects, grantedScopes } = await context.pages.read(request, itemsAreNodes(edge));
   if (grantedScopes) rememberGrantedScopes(context, grantedScopes);
   context.budget.spendItems([...rows.values()].reduce((sum, list) => sum + list.length, 0));
   for (const [id1, list] of rows) {
@@ -140,6 +124,53 @@ async function loadPages(
     pages.set(id1, { rows: shown, more });
   }
   return { pages, objects };
+}
+
+/** The page read an edge makes for these parents; none when it lists nothing. */
+function pageRequestOf(context: ReadContext, edge: EdgeDef, listing: Listing, id1s: number[], options: EdgeOptions): PageRequest | undefined {
+  if (!listing.assoc || options.limit === 0) return undefined;
+  const decode = (cursor: string | undefined) => (cursor === undefined ? undefined : context.cursors.decode(edge.name, cursor));
+  return {
+    type: listing.assoc,
+    order: listing.order,
+    id1s,
+    limit: options.limit + 1,
+    after: decode(options.after),
+    before: decode(options.before),
+    since: options.since,
+    until: options.until,
+    // Posts of people who never used the viewer's app are hidden from it (visibility.ts): their lists are left out.
+    through: edge.through === undefined ? undefined : { type: edge.through, grantedTo: { appId: context.viewer.app.id, scope: ALWAYS_GRANTED } },
+    id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
+    grantsTo: itemsAreNodes(edge) ? context.viewer.app.id : undefined,
+  };
+}
+
+/**
+ * Starts the page read loadEdge will make for these parents, before the parents are loaded and
+ * checked, so that it shares their round trip. The read is only remembered (RequestPages): it
+ * shows nothing unless loadEdge, after every check, asks for that very page. An edge that reads
+ * no plain page, or options loadEdge would refuse, start nothing: loadEdge answers them itself.
+ */
+export function startPageRead(context: ReadContext, parentType: NodeTypeDef, edge: EdgeDef, parentIds: number[], raw: EdgeRequest['raw']): void {
+  if (edge.special || unemulatedEdge(parentType.name, edge.name) || (edge.servedWhile && !rules.has(edge.servedWhile, context.version))) return;
+  let request: PageRequest | undefined;
+  let counted: string | undefined;
+  try {
+    const options = readEdgeOptions(raw, context.limits);
+    const listing = listingOf(edge, options);
+    request = pageRequestOf(context, edge, listing, parentIds, options);
+    if (wantsCounts(edge, options)) counted = listing.assoc;
+  } catch {
+    return;
+  }
+  if (request !== undefined) context.pages.read(request, itemsAreNodes(edge)).catch(() => undefined);
+  if (counted !== undefined) context.pages.counts(counted, parentIds).catch(() => undefined);
+}
+
+/** Whether the edge's collection carries a summary; a merged list (a news feed) has no single count to total it by. */
+function wantsCounts(edge: EdgeDef, options: EdgeOptions): boolean {
+  return (options.summary || edge.alwaysSummary === true) && edge.through === undefined;
 }
 
 /** Whether each item shows the node its association points at (in its own shape or as it is), so the page brings the nodes along. */

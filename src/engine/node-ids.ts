@@ -52,6 +52,16 @@ function parseNodeId(context: ReadContext, text: string): NodeRef | undefined {
   return undefined;
 }
 
+/**
+ * The node `me` names for a person's token, known before it is read: the person, of the
+ * principal type. Reads that hang from it may then start alongside it.
+ */
+export function knownRoot(context: ReadContext, text: string): { id: number; type: NodeTypeDef } | undefined {
+  if (text !== 'me' || context.viewer.kind !== 'user' || context.viewer.userId === null) return undefined;
+  const type = context.schema.type(context.schema.principal);
+  return type?.idForm === 'user' ? { id: context.viewer.userId, type } : undefined;
+}
+
 /** Loads the node a path names, or fails the way the real service does for ids it cannot serve. */
 export async function loadRoot(
   context: ReadContext,

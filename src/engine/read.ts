@@ -5,8 +5,9 @@ import type { StoredObject } from '../store/store.js';
 import { renderMetadata } from '../schema/metadata.js';
 import { isReader, loadAccess, requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
-import { loadEdge } from './edges.js';
-import { loadRoot, loadRoots } from './node-ids.js';
+import { loadEdge, startPageRead } from './edges.js';
+import { knownRoot, loadRoot, loadRoots } from './node-ids.js';
+import { planSelection } from './plan.js';
 import { pictureAnswer, type Redirect } from './picture.js';
 import { readersOf, renderNodes, type Json } from './render.js';
 
@@ -19,14 +20,42 @@ export interface NodeRead {
 
 /** `GET /<id>`: the node with the requested (or default) fields, and its metadata when asked. */
 export async function readNode(context: ReadContext, idText: string, read: NodeRead = {}): Promise<Json> {
+  // Parsed before the node is read, so its first-level pages can be read alongside it; a node
+  // that cannot be served is still the error a request gets before fields it cannot parse.
+  const parsed =
+    read.fields === undefined
+      ? undefined
+      : await parseFieldsPaced(context, read.fields).catch(async (error: unknown) => {
+          await loadRoot(context, idText);
+          throw error;
+        });
+  startFirstLevelPages(context, idText, parsed, read.edgeDefaults);
   const { object, type } = await loadRoot(context, idText);
-  const selections = read.fields === undefined ? undefined : withEdgeDefaults(context, type.name, await parseFieldsPaced(context, read.fields), read.edgeDefaults);
+  const selections = parsed === undefined ? undefined : withEdgeDefaults(context, type.name, parsed, read.edgeDefaults);
   const node = (await renderNodes(context, type, [object], selections, true)).get(object.id)!;
   if (!read.metadata) return node;
   // Every rendered node carries its id; metadata goes just before it.
   const { id, ...rest } = node;
   const metadata = renderMetadata(context.schema, context.version, type, (edge) => context.link(`/${String(id)}/${edge}`, context.linkParams));
   return { ...rest, metadata, id };
+}
+
+/**
+ * The pages of the first-level edges of `me`, started alongside the node itself: a query then
+ * pays one round trip per level of nesting. A selection the plan refuses starts nothing; the
+ * render raises its error, after the node's own.
+ */
+function startFirstLevelPages(context: ReadContext, idText: string, parsed: Selection[] | undefined, edgeDefaults: NodeRead['edgeDefaults']): void {
+  const known = knownRoot(context, idText);
+  if (!known) return;
+  let plan: ReturnType<typeof planSelection>;
+  try {
+    const selections = parsed === undefined ? undefined : withEdgeDefaults(context, known.type.name, parsed, edgeDefaults);
+    plan = planSelection(context.schema, context.version, known.type, selections, true);
+  } catch {
+    return;
+  }
+  for (const entry of plan) if (entry.kind === 'edge') startPageRead(context, known.type, entry.edge, [known.id], entry.selection.modifiers);
 }
 
 /**
@@ -40,6 +69,9 @@ export async function readEdge(
   params: Record<string, string>,
   aliasText?: string,
 ): Promise<Json | Redirect> {
+  const known = knownRoot(context, idText);
+  const edge = known && context.schema.edge(known.type, edgeName, context.version);
+  if (known && edge && aliasText === undefined) startPageRead(context, known.type, edge, [known.id], params);
   const roots = await loadRoots(context, [idText]);
   // Pictures are public: the same answer whoever asks, with or without a token.
   if (aliasText === undefined && context.schema.edge(roots[0]!.type, edgeName, context.version)?.special === 'picture') return pictureAnswer(context.publicUrl, params);

@@ -12,13 +12,14 @@ export interface PageRead {
 }
 
 /**
- * The pages one request has read, by what was asked. A wide query can ask for the same page many
- * times over (2,000 aliases of one friend list): it is read and decoded once, and each alias
+ * The pages (and their counts) one request has read, by what was asked. A wide query can ask for
+ * the same page many times over (2,000 aliases of one friend list): it is read and decoded once, and each alias
  * shows it (and counts its items against the request's budget) as if read on its own. Lives as
  * long as the request, so it never serves stale data to another; what it hands out is only read.
  */
 export class RequestPages {
   private readonly reads = new Map<string, Promise<PageRead>>();
+  private readonly countReads = new Map<string, Promise<Map<ObjectId, number>>>();
   /** Every association a page of this request listed, as `type:id1:id2`: each one exists. */
   private readonly listed = new Set<string>();
 
@@ -35,6 +36,18 @@ export class RequestPages {
     }, () => this.reads.delete(key));
     if (this.reads.size >= REMEMBERED_READS) this.reads.delete(this.reads.keys().next().value!);
     this.reads.set(key, read);
+    return read;
+  }
+
+  /** The counts of `type` from each id1 (the summaries of a level), each identical read made once. */
+  counts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>> {
+    const key = JSON.stringify([type, id1s]);
+    const known = this.countReads.get(key);
+    if (known !== undefined) return known;
+    const read = this.store.getCounts(type, id1s);
+    read.catch(() => this.countReads.delete(key));
+    if (this.countReads.size >= REMEMBERED_READS) this.countReads.delete(this.countReads.keys().next().value!);
+    this.countReads.set(key, read);
     return read;
   }
 

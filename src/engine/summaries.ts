@@ -22,7 +22,7 @@ export async function loadSummaries(
   const kind = summary === 'likes' && !rules.has('likes-summary-can-like', context.version) ? 'count' : summary;
   const asksViewer = kind === 'likes' || (typeof kind === 'object' && kind.viewer !== undefined);
   const [counts, liked, writable] = await Promise.all([
-    listing.assoc ? context.store.getCounts(listing.assoc, ids) : new Map<number, number>(),
+    listing.assoc ? context.pages.counts(listing.assoc, ids) : new Map<number, number>(),
     asksViewer && listing.assoc && viewerId !== null
       ? context.store.getExisting(listing.assoc, ids.map((id) => [id, viewerId] as const))
       : new Set<string>(),

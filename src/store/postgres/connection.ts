@@ -2,11 +2,13 @@ import { availableParallelism } from 'node:os';
 import pg from 'pg';
 
 /**
- * Connections per process: one per core (at least 2, at most 10). A Node process keeps that many
+ * Connections per process: one per core (at least 4, at most 10). A Node process keeps that many
  * statements in flight, which the database can run at once on a machine of that size; more
- * connections would only queue inside the server, and several processes share it.
+ * connections would only queue inside the server, and several processes share it. Fewer than 4
+ * would split a level of a query: its node, page and counts (and up to four edges of a level)
+ * are sent side by side, and each one waiting for a connection would wait a round trip more.
  */
-const DEFAULT_POOL_SIZE = Math.min(10, Math.max(2, availableParallelism()));
+const DEFAULT_POOL_SIZE = Math.min(10, Math.max(4, availableParallelism()));
 /** How long a call waits for a connection (a new one, or a free one of the pool) before failing. */
 const CONNECT_TIMEOUT_MS = 10_000;
 const INT8 = 20;
