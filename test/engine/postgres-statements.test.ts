@@ -3,6 +3,7 @@ import { before, describe, it } from 'node:test';
 import type { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { useWireCountingServer } from '../helpers/counted-server.js';
 import type { Fixture } from '../helpers/fixture.js';
+import type { TestServer } from '../helpers/server.js';
 import { testStoreKind } from '../helpers/test-store.js';
 import type { WireCounter } from '../helpers/wire-counter.js';
 
@@ -11,10 +12,11 @@ describe('statements sent to PostgreSQL', { skip: testStoreKind !== 'postgres' &
   let fixture: Fixture;
   let counter: WireCounter;
   let store: PostgresStore;
+  let server: TestServer;
   const counted = useWireCountingServer();
   const { statementsFor } = counted;
   before(() => {
-    ({ fixture, counter, store } = counted);
+    ({ fixture, counter, store, server } = counted);
   });
 
   it('pays one round trip per level of a nested query, and none for a token it has seen', async () => {
