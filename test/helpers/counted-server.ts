@@ -42,7 +42,7 @@ export function useCallCountingServer(prepare?: Prepare): CallCountingServer {
     await state.fixture.store.close();
   });
   state.countFromCold = async () => {
-    await forgetAcrossRequests(state.fixture, state.fixture.store);
+    await forgetAcrossRequests(state.fixture, state.fixture.store, state.server);
     state.calls.length = 0;
   };
   state.storeCalls = async (fields) => {
@@ -82,9 +82,7 @@ export function useWireCountingServer(prepare?: Prepare): WireCountingServer {
     await state.fixture.store.close();
   });
   state.statementsFor = async (fields) => {
-    await forgetAcrossRequests(state.fixture, state.store);
-    // The token is read again until the server hears that nothing revoked it: outside any count.
-    for (let i = 0; i < 3; i++) await state.server.get('/v2.4/me', { access_token: state.fixture.aliceToken, fields: 'id' });
+    await forgetAcrossRequests(state.fixture, state.store, state.server);
     state.counter.reset();
     const reply = await state.server.get('/v2.4/me', { access_token: state.fixture.aliceToken, fields });
     assert.equal(reply.status, 200, reply.text.slice(0, 200));
@@ -94,10 +92,12 @@ export function useWireCountingServer(prepare?: Prepare): WireCountingServer {
 }
 
 /**
- * Makes the server forget what it keeps across requests (tokens, people's grants): a new token
- * moves the store's auth version, which every such cache follows.
+ * Makes the server forget the people's grants it keeps across requests: a new token moves the
+ * store's auth version, which every such cache follows. The viewer's token is then read again
+ * until the server hears that nothing revoked it, outside any count.
  */
-async function forgetAcrossRequests(fixture: Fixture, store: Store): Promise<void> {
+async function forgetAcrossRequests(fixture: Fixture, store: Store, server: TestServer): Promise<void> {
   const { app, users, now } = fixture;
   await issueUserToken(store, { appId: app.id, userId: users.alice, scopes: ['public_profile'], expiresIn: 3600, now });
+  for (let i = 0; i < 3; i++) await server.get('/v2.4/me', { access_token: fixture.aliceToken, fields: 'id' });
 }
