@@ -35,7 +35,7 @@ export class ViewerCache {
     inspect: () => Promise<{ viewer: Viewer; expiresAt: number }>,
     knownVersion?: number,
   ): Promise<Viewer> {
-    const version = knownVersion ?? (await this.store.authVersion());
+    const version = knownVersion ?? (await this.store.versions()).auth;
     if (version !== this.version) {
       this.entries.clear();
       this.version = version;

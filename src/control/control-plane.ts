@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { GraphError } from '../errors.js';
 import { LIVE_SETTING_PREFIX, SNAPSHOT_NAME, type SnapshotInfo } from '../store/snapshots.js';
-import type { Store } from '../store/store.js';
+import type { Store, StoreVersions } from '../store/store.js';
 import { Clock, type ClockSetting } from './clock.js';
 import { faultError, matches, parseFault, type Fault, type FaultTarget } from './faults.js';
 import { Journal } from './journal.js';
@@ -65,20 +65,21 @@ export class ControlPlane {
   }
 
   /**
-   * Takes what other processes changed, and gives the store's auth version it read, so the
-   * request that asked reads it no second time to check its token.
+   * Takes what other processes changed, and gives the store's versions it read, so the request
+   * that asked reads them no second time to check its token.
    */
-  async sync(): Promise<number> {
+  async sync(): Promise<StoreVersions> {
     // Read before the state: a change between the two reads shows as a newer version next time.
-    const version = await this.store.authVersion();
-    if (version === this.storeVersion) return version;
+    const versions = await this.store.versions();
+    const version = versions.auth;
+    if (version === this.storeVersion) return versions;
     const text = await this.store.getSetting(LIVE_KEY);
     this.storeVersion = version;
     if (text !== undefined) {
       const state = JSON.parse(text) as LiveState;
       if (state.version !== this.seen) this.adopt(state);
     }
-    return version;
+    return versions;
   }
 
   // The clock.

@@ -16,6 +16,7 @@ import { withOutbox } from '../webhooks/outbox.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js';
 import { DeliveryWorker } from '../webhooks/worker.js';
 import { MediaStore } from '../media/media-store.js';
+import { AnswerCache } from './answer-cache.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { answerIdleSockets, DEFAULT_TIMEOUTS, refuseOversizedUploads, serverOptions, timeoutError, type RequestTimeouts } from './connection-limits.js';
@@ -148,6 +149,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     control: new ControlPlane(store, clock, options.journalSize),
     rateLimits: options.rateLimits ? new RateLimits(store, clock) : undefined,
     webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks, ownPort: () => ownPort },
+    answers: new AnswerCache(),
   };
   if (!Number.isSafeInteger(settings.tokenLifetime) || settings.tokenLifetime <= 0) {
     throw new RangeError(`tokenLifetime must be a positive number of seconds, not ${options.tokenLifetime}`);
@@ -201,9 +203,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Another process may have moved the clock, set faults or restored the graph. The auth version
   // read for that also checks the request's token: one read of it per request.
   app.decorateRequest('authVersion', undefined);
+  app.decorateRequest('dataStamp', undefined);
   app.addHook('onRequest', async (request) => {
-    request.authVersion = await settings.control.sync();
-    if (options.followSchema) settings.schema = await options.followSchema(request.authVersion);
+    const versions = await settings.control.sync();
+    request.authVersion = versions.auth;
+    request.dataStamp = versions.data;
+    if (options.followSchema) settings.schema = await options.followSchema(versions.auth);
   });
 
   if (options.intercept) interceptConnect(app.server, options.intercept);

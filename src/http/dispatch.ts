@@ -9,11 +9,12 @@ import { readPublicPicture } from '../engine/public-picture.js';
 import { readEdge, readManyEdges, readManyNodes, readNode } from '../engine/read.js';
 import { answerSearch } from '../engine/search.js';
 import { GraphError } from '../errors.js';
-import { rules } from '../schema/versions.js';
+import { rules, type ApiVersion } from '../schema/versions.js';
 import { answerWebhookEdge, WEBHOOK_EDGES } from '../webhooks/subscriptions-api.js';
 import { runBatch } from './batch.js';
 import { callerKnown, journalAnswer, type CallerNote } from './control-hooks.js';
-import { PlainText, presentError, presentPlainText, presentRedirect, presentValue, type DebugMessage, type GraphResponse } from './graph-response.js';
+import { conditionally, PlainText, presentError, presentPlainText, presentRedirect, presentValue, type DebugMessage, type GraphResponse } from './graph-response.js';
+import { readKey } from './answer-cache.js';
 import { AnsweringVersion } from './api-version.js';
 import type { GraphRequest } from './graph-request.js';
 import { linkBaseUrl } from './intercept-proxy.js';
@@ -46,11 +47,16 @@ async function respond(settings: AppSettings, request: GraphRequest, note: Calle
     if (options.callbackRefused) throw GraphError.invalidParameter('The callback parameter must be a JavaScript name: letters, digits, _ and $, joined by dots');
     const normalised = withFieldsText(request);
     const notes = new Set<string>();
-    const outcome = await answer(settings, normalised, notes, note, version);
+    const read: ReadKey = {};
+    const outcome = await answer(settings, normalised, notes, note, version, read);
+    const ifNoneMatch = normalised.headers['if-none-match'];
+    if (outcome instanceof RememberedRead) return conditionally(copyOf(outcome.response), ifNoneMatch);
     if (outcome instanceof Redirect) return presentRedirect(outcome.location);
     if (outcome instanceof PlainText) return presentPlainText(outcome);
     const debug = [...notes].map((message): DebugMessage => ({ message, type: 'warning' }));
-    return await presentValue(options, { method: normalised.method, ifNoneMatch: normalised.headers['if-none-match'] }, 200, outcome, {}, debug);
+    const response = await presentValue(options, { method: normalised.method }, 200, outcome, {}, debug);
+    if (read.key !== undefined) settings.answers.remember(normalised, read.key, copyOf(response));
+    return conditionally(response, ifNoneMatch);
   } catch (error) {
     if (!(error instanceof GraphError)) throw error;
     note.error = error;
@@ -75,15 +81,40 @@ function withFieldsText(request: GraphRequest): GraphRequest {
   return { ...request, params: { ...request.params, fields: list.join(',') } };
 }
 
-/** Notes on what the answer leaves out go to `notes`, for `debug=`. */
-async function answer(settings: AppSettings, graph: GraphRequest, notes: Set<string>, note: CallerNote, version: AnsweringVersion): Promise<unknown> {
+/** A read answered from the answer cache: served as it was presented then. */
+class RememberedRead {
+  constructor(readonly response: GraphResponse) {}
+}
+
+/** How a read that may be remembered is named in the answer cache, once its caller is known. */
+interface ReadKey {
+  key?: string;
+}
+
+/** Headers are changed per request (version, usage): each answer gets its own copy. */
+function copyOf(response: GraphResponse): GraphResponse {
+  return { ...response, headers: { ...response.headers } };
+}
+
+/**
+ * Notes on what the answer leaves out go to `notes`, for `debug=`. A read the answer cache may
+ * serve or keep gets its name in `read`.
+ */
+async function answer(
+  settings: AppSettings,
+  graph: GraphRequest,
+  notes: Set<string>,
+  note: CallerNote,
+  version: AnsweringVersion,
+  read: ReadKey,
+): Promise<unknown> {
   // A third component is an edge's alias (`accounts/test-users`) or the node a POST addresses (`friends/<id>`).
   const [id, edge, item, ...rest] = graph.components;
   if (id === 'oauth' && edge === 'access_token' && item === undefined && graph.method !== 'delete') {
     return answerTokenEndpoint(settings, graph, note, version);
   }
   if (id === 'debug_token' && edge === undefined && graph.method === 'get') return answerDebugToken(settings, graph, note, version);
-  if (graph.params.ids !== undefined && edge === undefined) return answerIds(settings, graph, id, notes, note, version);
+  if (graph.params.ids !== undefined && edge === undefined) return answerIds(settings, graph, id, notes, note, version, read);
   if (id === undefined) return answerRoot(settings, graph, version);
   if (graph.files.length > 1) throw GraphError.invalidParameter('Send one image per request');
   const upload = graph.files[0]?.bytes;
@@ -94,7 +125,10 @@ async function answer(settings: AppSettings, graph: GraphRequest, notes: Set<str
   if (!graph.accessToken && graph.method === 'get' && edge === 'picture' && item === undefined && id !== 'me') {
     return readPublicPicture(settings.store, settings.schema, settings.publicUrl ?? graph.origin, id, graph.params);
   }
-  const context = await readContext(settings, graph, id, notes, note, version);
+  const caller = await knownCaller(settings, graph, id, note, version);
+  const remembered = graph.method === 'get' ? rememberedRead(settings, graph, caller, read) : undefined;
+  if (remembered) return remembered;
+  const context = contextFor(settings, graph, caller, notes);
   if (edge !== undefined && WEBHOOK_EDGES.has(edge) && item === undefined) {
     return answerWebhookEdge(context, settings.webhooks, id, edge, graph.method, graph.params);
   }
@@ -147,15 +181,43 @@ async function answerIds(
   notes: Set<string>,
   note: CallerNote,
   version: AnsweringVersion,
+  read: ReadKey,
 ): Promise<unknown> {
   if (graph.method !== 'get') throw GraphError.invalidParameter(`Unsupported ${graph.method} request with ids`);
   const ids = graph.params.ids!.split(',').map((id) => id.trim());
   if (ids.some((id) => id === '')) throw GraphError.invalidParameter('Cannot specify an empty identifier');
   if (ids.length > MAX_IDS) throw GraphError.invalidParameter(`Too many ids: at most ${MAX_IDS} may be requested at once`);
-  const context = await readContext(settings, graph, ids.includes('me') ? 'me' : ids[0]!, notes, note, version);
+  const caller = await knownCaller(settings, graph, ids.includes('me') ? 'me' : ids[0]!, note, version);
+  const remembered = rememberedRead(settings, graph, caller, read);
+  if (remembered) return remembered;
+  const context = contextFor(settings, graph, caller, notes);
   if (edge !== undefined) return readManyEdges(context, ids, edge, graph.params);
   const { fields, limit, since, until } = graph.params;
   return readManyNodes(context, ids, { fields, edgeDefaults: { limit, since, until } });
+}
+
+/** Who calls, once authenticated, its call counted and any fault applied; what it reads is answered in `apiVersion` at `now`. */
+interface Caller {
+  viewer: Viewer;
+  apiVersion: ApiVersion;
+  now: number;
+  /** Scheme and host of the links its answer holds. */
+  publicUrl: string;
+}
+
+async function knownCaller(settings: AppSettings, graph: GraphRequest, id: string, note: CallerNote, version: AnsweringVersion): Promise<Caller> {
+  const viewer = await authenticate(settings, graph, id);
+  const apiVersion = version.settle(viewer.app);
+  await callerKnown(settings, graph, viewer, note);
+  return { viewer, apiVersion, now: settings.clock.now(), publicUrl: linkBaseUrl(graph.origin, settings.publicUrl) };
+}
+
+/** A read the answer cache holds, or else its name there, in `read`, so its answer can be kept. */
+function rememberedRead(settings: AppSettings, graph: GraphRequest, caller: Caller, read: ReadKey): RememberedRead | undefined {
+  if (graph.dataStamp === undefined) return undefined;
+  read.key = readKey(graph, caller.apiVersion, caller.now, caller.publicUrl);
+  const response = settings.answers.find(graph, read.key);
+  return response && new RememberedRead(response);
 }
 
 async function readContext(
@@ -166,10 +228,11 @@ async function readContext(
   note: CallerNote,
   version: AnsweringVersion,
 ): Promise<ReadContext> {
-  const viewer = await authenticate(settings, graph, id);
-  const apiVersion = version.settle(viewer.app);
-  await callerKnown(settings, graph, viewer, note);
-  const publicUrl = linkBaseUrl(graph.origin, settings.publicUrl);
+  return contextFor(settings, graph, await knownCaller(settings, graph, id, note, version), notes);
+}
+
+function contextFor(settings: AppSettings, graph: GraphRequest, caller: Caller, notes: Set<string>): ReadContext {
+  const { viewer, apiVersion, publicUrl } = caller;
   // Links carry the token the way the request did: as a parameter when it came as one, never
   // copied out of an Authorization header into a URL.
   const linkParams: Record<string, string> = {};
@@ -180,7 +243,7 @@ async function readContext(
     schema: settings.schema,
     viewer,
     version: apiVersion,
-    now: settings.clock.now(),
+    now: caller.now,
     // A write may change grants under the version read as it arrived: only reads trust it.
     authVersion: graph.method === 'get' ? graph.authVersion : undefined,
     startedAt: graph.receivedAt,

@@ -39,6 +39,8 @@ export interface GraphRequest {
    * it; batch operations have none, since an operation before them may have changed auth.
    */
   authVersion?: number;
+  /** The store's data stamp read with the auth version (StoreVersions), where the store has one; batch operations have none. */
+  dataStamp?: string | undefined;
 }
 
 export interface RequestParts {
@@ -54,6 +56,7 @@ export interface RequestParts {
   origin: string;
   traceId: string;
   authVersion?: number;
+  dataStamp?: string | undefined;
 }
 
 const VERSION = /^v\d+\.\d+$/;
@@ -62,6 +65,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The store's auth version, read by the hook that runs first on every request. */
     authVersion: number | undefined;
+    /** The store's data stamp, read with the auth version. */
+    dataStamp: string | undefined;
   }
 }
 
@@ -115,6 +120,7 @@ export function buildGraphRequest(parts: RequestParts): GraphRequest {
     traceId: parts.traceId,
     receivedAt,
     authVersion: parts.authVersion,
+    dataStamp: parts.dataStamp,
   };
 }
 
@@ -133,6 +139,7 @@ export function toGraphRequest(request: FastifyRequest, body: unknown = request.
     origin: requestOrigin(request),
     traceId: request.id,
     authVersion: request.authVersion,
+    dataStamp: request.dataStamp,
   });
 }
 

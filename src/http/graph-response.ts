@@ -67,9 +67,14 @@ export async function presentValue(
   // An answer can be large (megabytes of aliased edges): its text is made in slices, between other requests.
   const response = serialise(options, status, await jsonText(shaped, indentOf(options)), extraHeaders);
   if (conditions.method !== 'get' || status !== 200) return response;
-  const etag = `"${createHash('sha1').update(response.body).digest('hex')}"`;
-  response.headers.ETag = etag;
-  if (!matchesEtag(conditions.ifNoneMatch, etag)) return response;
+  response.headers.ETag = `"${createHash('sha1').update(response.body).digest('hex')}"`;
+  return conditionally(response, conditions.ifNoneMatch);
+}
+
+/** A read's answer as the client asked for it: an empty 304 when it already holds those bytes (its ETag). */
+export function conditionally(response: GraphResponse, ifNoneMatch: string | undefined): GraphResponse {
+  const etag = response.headers.ETag;
+  if (etag === undefined || !matchesEtag(ifNoneMatch, etag)) return response;
   const { 'Content-Type': _type, ...headers } = response.headers;
   return { status: 304, headers, body: '' };
 }

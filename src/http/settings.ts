@@ -10,6 +10,7 @@ import type { ApiVersion } from '../schema/versions.js';
 import type { Store } from '../store/store.js';
 import type { CallbackRules } from '../webhooks/callback-url.js';
 import type { WebhookSettings } from '../webhooks/settings.js';
+import type { AnswerCache } from './answer-cache.js';
 
 /** What every route reads, resolved once when the app is built (defaults applied). */
 export interface AppSettings {
@@ -32,4 +33,6 @@ export interface AppSettings {
   /** Per-app and per-user call budgets, when the server counts them. */
   rateLimits: RateLimits | undefined;
   webhooks: WebhookSettings & CallbackRules;
+  /** Answers of reads, served again while nothing in the store changed. */
+  answers: AnswerCache;
 }

@@ -307,6 +307,18 @@ export interface AuthCode {
   expiresAt: number;
 }
 
+/** What `Store.versions` reads: the auth version, and where the store can tell it cheaply, a stamp of all its data. */
+export interface StoreVersions {
+  /** Moves on whenever an app, a token, a grant, a credential or a live setting changes (see `versions`). */
+  auth: number;
+  /**
+   * Equal stamps mean that nothing the store holds changed in between, through this store or any
+   * other process: whatever was read under one stamp may be served again while it holds.
+   * Undefined where telling would cost a round trip of its own (PostgreSQL).
+   */
+  data: string | undefined;
+}
+
 export interface Store {
   getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>>;
   /** One page per id1, in the requested order (newest first by default). Every id1 asked for is a key (an empty list when none). */
@@ -432,7 +444,7 @@ export interface Store {
    * A change to a live setting (LIVE_SETTING_PREFIX) moves it too: the state every process of a
    * server shares needs reading again only when it moved.
    */
-  authVersion(): Promise<number>;
+  versions(): Promise<StoreVersions>;
 
   /**
    * Counts one call for each subject (an app, one user of an app, …) in `minute` and answers

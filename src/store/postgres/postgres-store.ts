@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
-import type { ObjectId, SchemaVersionRecord, Store } from '../store.js';
+import type { ObjectId, SchemaVersionRecord, Store, StoreVersions } from '../store.js';
 import { quoteIdentifier } from './connection.js';
 import { countTable, loadRecords, scanTable } from './records.js';
 import { statements } from './statements.js';
@@ -129,9 +129,9 @@ export class PostgresStore extends PostgresAuthStore implements Store {
     }
   }
 
-  async authVersion(): Promise<number> {
+  async versions(): Promise<StoreVersions> {
     await this.ready;
-    return this.authListener.current();
+    return { auth: this.authListener.current(), data: undefined };
   }
 
   async countCalls(subjects: readonly string[], minute: number, since: number): Promise<Map<string, number>> {

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { closeSync, openSync } from 'node:fs';
-import type { ObjectId, SchemaVersionRecord, Store } from '../store.js';
+import type { ObjectId, SchemaVersionRecord, Store, StoreVersions } from '../store.js';
 import { migrate } from './migrations.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
 import { SqliteRecords } from './records.js';
@@ -164,9 +164,10 @@ export class SqliteStore extends SqliteAuthStore implements Store {
     }
   }
 
-  async authVersion(): Promise<number> {
+  async versions(): Promise<StoreVersions> {
     // The auth tables' triggers move it on in the transaction of each change, made by any process.
-    return this.statements.selectAuthVersion.get()!.version;
+    const { version, own, others } = this.statements.selectVersions.get()!;
+    return { auth: version, data: `${own}.${others}` };
   }
 
   async close(): Promise<void> {

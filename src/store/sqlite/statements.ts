@@ -122,7 +122,11 @@ export function prepareStatements(db: Database.Database) {
       `INSERT OR REPLACE INTO tokens (hash, kind, app_id, user_id, scopes, issued_at, expires_at, page_id)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    selectAuthVersion: db.prepare<[], { version: number }>('SELECT version FROM auth_version'),
+    // total_changes() counts the rows this connection changed since it opened (triggers' too);
+    // data_version moves whenever another connection, in any process, commits.
+    selectVersions: db.prepare<[], { version: number; own: number; others: number }>(
+      'SELECT a.version, total_changes() AS own, d.data_version AS others FROM auth_version a, pragma_data_version() d',
+    ),
     selectToken: db.prepare<[string], TokenRow>(
       'SELECT hash, kind, app_id, user_id, scopes, issued_at, expires_at, page_id FROM tokens WHERE hash = ?',
     ),
