@@ -241,7 +241,8 @@ describe('pages that act', () => {
       assert.equal(reply.status, 200, reply.text);
       return [...calls].sort();
     };
-    await read(1);
+    // Warmed by a read of its own: a repeated read would be answered from the answer cache.
+    await read(2);
     assert.deepEqual(await read(3), await read(1));
   });
 });

@@ -59,6 +59,8 @@ export class SqliteStore extends SqliteAuthStore implements Store {
   private readonly records: SqliteRecords;
   private readonly callCounts: SqliteCallCounts;
   private readonly loadInTransaction: Database.Transaction<(records: readonly StoreRecord[]) => void>;
+  /** What versions() read last: no stamp yet, so the first call reads the auth version. */
+  private lastVersions: StoreVersions = { auth: 0, data: undefined };
 
   constructor(db: Database.Database) {
     super(db);
@@ -165,9 +167,12 @@ export class SqliteStore extends SqliteAuthStore implements Store {
   }
 
   async versions(): Promise<StoreVersions> {
-    // The auth tables' triggers move it on in the transaction of each change, made by any process.
-    const { version, own, others } = this.statements.selectVersions.get()!;
-    return { auth: version, data: `${own}.${others}` };
+    const data = `${this.statements.selectOwnChanges.get()!}.${this.statements.selectDataVersion.get()!}`;
+    // The auth tables' triggers move it on in the transaction of each change, made by any
+    // process; while nothing changed at all, it did not move either. (Read after the stamp, it is
+    // never older than the stamp it is kept with.)
+    if (data !== this.lastVersions.data) this.lastVersions = { auth: this.statements.selectAuthVersion.get()!, data };
+    return this.lastVersions;
   }
 
   async close(): Promise<void> {

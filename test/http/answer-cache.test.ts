@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { Store } from '../../src/store/store.js';
+import { useCallCountingServer } from '../helpers/counted-server.js';
+import { openLocation, testStoreKind } from '../helpers/test-store.js';
+
+// A read asked again is answered from what the first one remembered, on SQLite, whose data stamp
+// says whether anything changed; every change, by this process or another, shows on the very next read.
+describe('reads answered again', () => {
+  const counted = useCallCountingServer();
+  const others: Store[] = [];
+  after(async () => {
+    for (const store of others) await store.close();
+  });
+
+  const fields = 'id,name,friends.limit(2){name},posts.limit(2){message,likes.summary(true)}';
+  const readMe = (extra: Record<string, string> = {}) =>
+    counted.server.get('/v2.4/me', { access_token: counted.fixture.aliceToken, fields, ...extra });
+  /** The store calls of a request, besides the versions every request reads first. */
+  const graphCalls = () => counted.calls.filter((name) => name !== 'versions');
+
+  it('serves the same bytes again without reading the graph on SQLite, and reads it every time on PostgreSQL', async () => {
+    await counted.countFromCold();
+    const first = await readMe();
+    assert.equal(first.status, 200, first.text);
+    assert.ok(graphCalls().length > 0, 'the first read reads the graph');
+
+    counted.calls.length = 0;
+    const again = await readMe();
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.text, first.text);
+    assert.equal(again.headers.get('etag'), first.headers.get('etag'));
+    assert.notEqual(again.headers.get('x-fb-trace-id'), first.headers.get('x-fb-trace-id'), 'each answer has its own trace id');
+    if (testStoreKind === 'sqlite') assert.deepEqual(graphCalls(), []);
+    else assert.ok(graphCalls().includes('getObjects'), JSON.stringify(counted.calls));
+
+    const unchanged = await readMe().then(() => counted.server.fetch(`${counted.server.url}/v2.4/me?${new URLSearchParams({ access_token: counted.fixture.aliceToken, fields })}`, { headers: { 'if-none-match': first.headers.get('etag')! } }));
+    assert.equal(unchanged.status, 304);
+
+    counted.calls.length = 0;
+    const pretty = await readMe({ pretty: '1' });
+    assert.deepEqual(JSON.parse(pretty.text), JSON.parse(first.text));
+    assert.notEqual(pretty.text, first.text, 'another parameter is another read');
+    assert.ok(graphCalls().length > 0);
+  });
+
+  it('shows a write made through the server on the next read', async () => {
+    const before = await readMe();
+    const posted = await counted.server.form('/v2.4/me/feed', { access_token: counted.fixture.aliceToken, message: 'Written just now' });
+    assert.equal(posted.status, 200, posted.text);
+    const after = await readMe();
+    assert.notEqual(after.text, before.text);
+    assert.equal(after.body.posts.data[0].message, 'Written just now');
+  });
+
+  it('shows a change another connection to the database commits on the next read', async () => {
+    const before = await readMe();
+    assert.equal(before.body.name, 'Alice Arden');
+    // Another process on the same database: a store of its own, not the one served.
+    const other = await openLocation(counted.fixture.path);
+    others.push(other);
+    await other.write([{ op: 'updateObject', id: counted.fixture.users.alice, data: { name: 'Alice Renamed' }, updatedTime: counted.fixture.now }]);
+    const after = await readMe();
+    assert.equal(after.body.name, 'Alice Renamed');
+  });
+
+  it('still applies faults and journals a read it remembers', async () => {
+    const control = (method: string, path: string, body?: unknown) =>
+      counted.server.fetch(`${counted.server.url}/_loom${path}`, {
+        method,
+        ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      });
+    await readMe();
+    assert.equal((await readMe()).status, 200);
+    const fault = await control('POST', '/faults', { match: { method: 'GET', path: '/me' }, preset: 'temporarily_unavailable', times: 1 });
+    assert.equal(fault.status, 200, fault.text);
+    const failed = await readMe();
+    assert.equal(failed.status, 500, failed.text);
+    assert.equal(failed.body.error.code, 2);
+    const served = await readMe();
+    assert.equal(served.status, 200, served.text);
+    const journal = (await control('GET', '/requests?limit=2')).body.data;
+    assert.deepEqual(
+      journal.map((entry: { status: number }) => entry.status).sort(),
+      [200, 500],
+      JSON.stringify(journal),
+    );
+  });
+
+  it('still checks the token of a read it remembers: a revoked token is refused on the next request', async () => {
+    const token = await counted.fixture.tokenFor(counted.fixture.users.bob, ['public_profile']);
+    const read = () => counted.server.get('/v2.4/me', { access_token: token, fields: 'id,name' });
+    assert.equal((await read()).status, 200);
+    assert.equal((await read()).status, 200);
+    const revoked = await counted.server.form('/v2.4/me/permissions', { access_token: token }, 'DELETE');
+    assert.equal(revoked.status, 200, revoked.text);
+    const refused = await read();
+    assert.equal(refused.status, 400, refused.text);
+    assert.equal(refused.body.error.code, 190);
+  });
+});
