@@ -166,8 +166,12 @@ async function answerRoot(settings: AppSettings, graph: GraphRequest, version: A
   if (graph.inBatch) throw new GraphError(1, 'A batch operation cannot hold a batch of its own', { type: 'GraphBatchException' });
   // A bad batch token fails the whole call, as on the real service, not each operation that would use it.
   if (graph.accessToken) version.settle((await authenticate(settings, graph, '')).app);
-  // An operation whose relative_url names no version is answered in the batch's.
-  return runBatch(graph, (operation) => dispatch(settings, { ...operation, versionText: operation.versionText ?? graph.versionText }));
+  // An operation whose relative_url names no version is answered in the batch's. Each reads the
+  // store's versions afresh, as a request alone does first: one before it may have changed them.
+  return runBatch(graph, async (operation) => {
+    const versions = await settings.store.versions();
+    return dispatch(settings, { ...operation, versionText: operation.versionText ?? graph.versionText, authVersion: versions.auth, dataStamp: versions.data });
+  });
 }
 
 /** The most ids one `ids=` request may name. */

@@ -35,11 +35,11 @@ export interface GraphRequest {
   /** When Loom began to read the request (`performance.now()`): its work is counted from there. */
   receivedAt: number;
   /**
-   * The store's auth version read as the HTTP request arrived, before anything was written for
-   * it; batch operations have none, since an operation before them may have changed auth.
+   * The store's auth version read as the request (or the batch operation) began, before anything
+   * was written for it.
    */
   authVersion?: number;
-  /** The store's data stamp read with the auth version (StoreVersions), where the store has one; batch operations have none. */
+  /** The store's data stamp read with the auth version (StoreVersions), where the store has one. */
   dataStamp?: string | undefined;
 }
 

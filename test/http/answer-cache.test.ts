@@ -64,6 +64,21 @@ describe('reads answered again', () => {
     assert.equal(after.body.name, 'Alice Renamed');
   });
 
+  it("answers a batch's reads from it too, and shows a write an earlier operation made to a later one", async () => {
+    const latest = { method: 'GET', relative_url: 'me?fields=posts.limit(1){message}' };
+    const batch = [latest, { method: 'POST', relative_url: 'me/feed', body: 'message=Written in the batch' }, latest];
+    const reply = await counted.server.form('/v2.4/', { access_token: counted.fixture.aliceToken, batch: JSON.stringify(batch) });
+    assert.equal(reply.status, 200, reply.text);
+    const [before, , after] = reply.body.map((item: { body: string }) => JSON.parse(item.body));
+    assert.notEqual(before.posts.data[0].message, 'Written in the batch');
+    assert.equal(after.posts.data[0].message, 'Written in the batch');
+
+    counted.calls.length = 0;
+    const again = await counted.server.form('/v2.4/', { access_token: counted.fixture.aliceToken, batch: JSON.stringify([latest, latest]) });
+    assert.deepEqual(again.body.map((item: { body: string }) => JSON.parse(item.body)), [after, after]);
+    if (testStoreKind === 'sqlite') assert.deepEqual(graphCalls(), [], 'the second read is remembered from the first');
+  });
+
   it('still applies faults and journals a read it remembers', async () => {
     const control = (method: string, path: string, body?: unknown) =>
       counted.server.fetch(`${counted.server.url}/_loom${path}`, {
