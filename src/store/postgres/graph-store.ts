@@ -2,6 +2,7 @@ import type {
   Association,
   ObjectId,
   PageRequest,
+  ObjectsWithGrants,
   PagesWithObjects,
   StoredObject,
   WriteOp,
@@ -53,6 +54,27 @@ export abstract class PostgresGraphStore extends PostgresPooledStore {
     // A row of another read in the batch is left to it.
     for (const row of rows) if (asked.has(row.id)) objects.set(row.id, toStoredObject(row, this.decodedData));
     return objects;
+  }
+
+  async getObjectsWithGrants(ids: readonly ObjectId[], appId: ObjectId): Promise<ObjectsWithGrants> {
+    const objects = new Map<ObjectId, StoredObject>();
+    const grantedScopes = new Map<ObjectId, string[]>();
+    if (ids.length === 0) return { objects, grantedScopes };
+    type Row = ObjectRow & { object_scopes: string[]; owner_scopes: string[] };
+    const rows = await this.batchedRows<Row>({
+      key: `${statements.selectObjectsWithGrants.name}:${appId}`,
+      ids,
+      send: async (client, all) => (await client.query<Row>({ ...statements.selectObjectsWithGrants, values: [all, appId] })).rows,
+    });
+    const asked = new Set(ids);
+    for (const row of rows) {
+      // A row of another read in the batch is left to it.
+      if (!asked.has(row.id)) continue;
+      objects.set(row.id, toStoredObject(row, this.decodedData));
+      grantedScopes.set(row.id, row.object_scopes);
+      if (row.owner !== null) grantedScopes.set(row.owner, row.owner_scopes);
+    }
+    return { objects, grantedScopes };
   }
 
   async getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>> {
