@@ -4,6 +4,7 @@ import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import { authorId, writtenByPage } from '../schema/authors.js';
 import { hidesPeople, visibleObjects } from './visibility.js';
+import { rememberGrantedScopes } from './person-grants.js';
 
 /** A node id as a client wrote it, decoded: which object, in which id form, owned by whom. */
 interface NodeRef {
@@ -93,7 +94,7 @@ export async function loadRoots(
       authenticate: 'not_found',
     });
   });
-  const loaded = await context.store.getObjects([...new Set(refs.map((ref) => ref.id))]);
+  const loaded = await loadNodes(context, [...new Set(refs.map((ref) => ref.id))]);
   const candidates = [...loaded.values()];
   const visible = new Set((await visibleObjects(context, candidates, { people: method === 'get' && hidesPeople(context) })).map((object) => object.id));
   return refs.map((ref, index) => {
@@ -104,4 +105,15 @@ export async function loadRoots(
     if (!object || !type || !sameForm || !visible.has(object.id)) throw GraphError.objectNotFound(texts[index]!, method);
     return { object, type };
   });
+}
+
+/**
+ * The objects of these ids. Whether another person's node shows depends on their use of the app
+ * (theirs, or its owner's), which comes along with it; the viewer's own node needs none.
+ */
+async function loadNodes(context: ReadContext, ids: readonly number[]): Promise<Map<number, StoredObject>> {
+  if (ids.every((id) => id === context.viewer.userId)) return context.store.getObjects(ids);
+  const { objects, grantedScopes } = await context.store.getObjectsWithGrants(ids, context.viewer.app.id);
+  rememberGrantedScopes(context, grantedScopes);
+  return objects;
 }

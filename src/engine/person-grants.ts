@@ -34,16 +34,26 @@ export async function grantedScopesOf(context: ReadContext, people: Iterable<num
   return granted;
 }
 
-/** Remembers permissions a read brought along (a page of people or of what they wrote), for this request's later checks. */
+/**
+ * Remembers permissions a read brought along (a page of people or of what they wrote), for this
+ * request's later checks. People already known under the request's auth version keep the set
+ * known for them: a page read again builds no new sets for the same people.
+ */
 export function rememberGrantedScopes(context: ReadContext, granted: ReadonlyMap<number, readonly string[]>): void {
+  const shared = sharedCache(context);
+  const appId = context.viewer.app.id;
+  const unknown = [...granted.keys()].filter((person) => !context.grantedScopes.has(person));
+  const known = shared?.known(context.authVersion!, appId, unknown);
   const fresh = new Map<number, ReadonlySet<string>>();
-  for (const [person, scopes] of granted) {
-    if (context.grantedScopes.has(person)) continue;
-    const set = new Set(scopes);
-    fresh.set(person, set);
+  for (const person of unknown) {
+    let set = known?.get(person);
+    if (set === undefined) {
+      set = new Set(granted.get(person));
+      fresh.set(person, set);
+    }
     context.grantedScopes.set(person, Promise.resolve(set));
   }
-  if (fresh.size > 0) sharedCache(context)?.remember(context.authVersion!, context.viewer.app.id, fresh);
+  if (fresh.size > 0) shared?.remember(context.authVersion!, appId, fresh);
 }
 
 /** Only a read that writes nothing trusts its auth version, and so may use what other requests read under it. */

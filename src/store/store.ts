@@ -84,6 +84,13 @@ export interface PagesWithObjects {
   grantedScopes: Map<ObjectId, string[]>;
 }
 
+/** Objects read with the permissions they and their owners granted an app. */
+export interface ObjectsWithGrants {
+  objects: Map<ObjectId, StoredObject>;
+  /** The permissions each object and each of their owners granted (none for most objects). */
+  grantedScopes: Map<ObjectId, string[]>;
+}
+
 /** The nodes whose lists a merged page takes in besides id1's own. */
 export interface Through {
   /** The nodes id1 lists under this association type. */
@@ -321,6 +328,12 @@ export interface StoreVersions {
 
 export interface Store {
   getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>>;
+  /**
+   * getObjects, and the permissions each object and each of their owners granted `appId` (status
+   * granted), in the same call: a node read by its id, which shows only if its person uses the
+   * app, then costs one round trip, as a page of them does (PageRequest.grantsTo).
+   */
+  getObjectsWithGrants(ids: readonly ObjectId[], appId: ObjectId): Promise<ObjectsWithGrants>;
   /** One page per id1, in the requested order (newest first by default). Every id1 asked for is a key (an empty list when none). */
   getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>>;
   /**

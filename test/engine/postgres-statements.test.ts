@@ -71,6 +71,25 @@ describe('statements sent to PostgreSQL', { skip: testStoreKind !== 'postgres' &
     assert.equal(counter.roundTrips(), 1, 'the node, the page with its people, and the count side by side');
   });
 
+  it('reads another node by id with what its person lets the app see, in one round trip', async () => {
+    const read = async (id: string, fields: string) => {
+      // Cold: no one's use of the app remembered, the viewer's token known.
+      await statementsFor('id');
+      counter.reset();
+      const reply = await server.get(`/v2.4/${id}`, { access_token: fixture.aliceToken, fields });
+      assert.equal(reply.status, 200, reply.text.slice(0, 200));
+      assert.equal(reply.body.id, id);
+      return { statements: counter.statements(), roundTrips: counter.roundTrips() };
+    };
+    assert.deepEqual(await read(fixture.scoped(fixture.users.bob), 'id,name'), { statements: 1, roundTrips: 1 }, 'the person with their grants');
+    // Whether Alice is Bob's friend is asked once the post names its owner.
+    assert.deepEqual(
+      await read(fixture.postId(fixture.posts.bobs, fixture.users.bob), 'id,message'),
+      { statements: 2, roundTrips: 2 },
+      'the post with its owner\'s grants, then the friendship its audience asks for',
+    );
+  });
+
   it('sends one statement per level for pages, whatever the number of parents', async () => {
     const one = await statementsFor('friends.limit(1){name}');
     const two = await statementsFor('friends.limit(25){name,posts.limit(5){message}}');

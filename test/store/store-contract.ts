@@ -823,6 +823,21 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         ]);
       });
 
+      it('reads objects with the permissions they and their owners granted the app, declined ones left out', async () => {
+        const app = 908;
+        const person = await createObject('user', { name: 'Ada' });
+        const post = await createObject('post', { message: 'hi' }, person);
+        const quiet = await createObject('user', { name: 'Bo' });
+        await store.setGrants(app, [{ userId: person, grants: [{ scope: 'public_profile', status: 'granted' }, { scope: 'email', status: 'declined' }] }]);
+        await store.setGrants(app + 1, [{ userId: quiet, grants: [{ scope: 'public_profile', status: 'granted' }] }]);
+        const { objects, grantedScopes } = await store.getObjectsWithGrants([post, quiet, post + 1_000_000], app);
+        assert.deepEqual([...objects.keys()].sort(), [post, quiet].sort());
+        assert.equal(objects.get(post)?.data.message, 'hi');
+        assert.deepEqual(grantedScopes.get(person), ['public_profile'], "the post's owner");
+        assert.deepEqual(grantedScopes.get(post), []);
+        assert.deepEqual(grantedScopes.get(quiet), [], 'grants to another app are not these');
+      });
+
       it('applies the entries of one call in order: a user listed twice keeps the last entry', async () => {
         const [app, user, otherUser] = [905, 906, 907];
         await store.setGrants(app, [

@@ -2,6 +2,7 @@ import type {
   Association,
   ObjectId,
   PageRequest,
+  ObjectsWithGrants,
   PagesWithObjects,
   StoredObject,
   WriteOp,
@@ -44,8 +45,36 @@ export abstract class PostgresGraphStore extends PostgresPooledStore {
   async getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>> {
     const objects = new Map<ObjectId, StoredObject>();
     if (ids.length === 0) return objects;
-    for (const row of await this.rows<ObjectRow>(statements.selectObjects, [ids])) objects.set(row.id, toStoredObject(row, this.decodedData));
+    const rows = await this.batchedRows<ObjectRow>({
+      key: statements.selectObjects.name,
+      ids,
+      send: async (client, all) => (await client.query<ObjectRow>({ ...statements.selectObjects, values: [all] })).rows,
+    });
+    const asked = new Set(ids);
+    // A row of another read in the batch is left to it.
+    for (const row of rows) if (asked.has(row.id)) objects.set(row.id, toStoredObject(row, this.decodedData));
     return objects;
+  }
+
+  async getObjectsWithGrants(ids: readonly ObjectId[], appId: ObjectId): Promise<ObjectsWithGrants> {
+    const objects = new Map<ObjectId, StoredObject>();
+    const grantedScopes = new Map<ObjectId, string[]>();
+    if (ids.length === 0) return { objects, grantedScopes };
+    type Row = ObjectRow & { object_scopes: string[]; owner_scopes: string[] };
+    const rows = await this.batchedRows<Row>({
+      key: `${statements.selectObjectsWithGrants.name}:${appId}`,
+      ids,
+      send: async (client, all) => (await client.query<Row>({ ...statements.selectObjectsWithGrants, values: [all, appId] })).rows,
+    });
+    const asked = new Set(ids);
+    for (const row of rows) {
+      // A row of another read in the batch is left to it.
+      if (!asked.has(row.id)) continue;
+      objects.set(row.id, toStoredObject(row, this.decodedData));
+      grantedScopes.set(row.id, row.object_scopes);
+      if (row.owner !== null) grantedScopes.set(row.owner, row.owner_scopes);
+    }
+    return { objects, grantedScopes };
   }
 
   async getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>> {
@@ -66,10 +95,18 @@ export abstract class PostgresGraphStore extends PostgresPooledStore {
     }
     const id1s = [...new Set(request.id1s)];
     for (const id1 of id1s) pages.set(id1, []);
-    await this.ready;
-    const { rows } = await this.pool.query<PageRow>(pageQuery(request, id1s, withObjects));
+    const query = pageQuery(request, id1s, withObjects);
+    const rows = await this.batchedRows<PageRow>({
+      // The same statement with the same values but for its id1s ($1).
+      key: `${query.name}:${JSON.stringify(query.values.slice(1))}`,
+      ids: id1s,
+      send: async (client, all) => (await client.query<PageRow>(pageQuery(request, all, withObjects))).rows,
+    });
     for (const row of rows) {
-      pages.get(row.id1)!.push({ id1: row.owner ?? row.id1, type: request.type, id2: row.id2, time: row.time, data: row.data });
+      const page = pages.get(row.id1);
+      // A row of another read in the batch is left to it.
+      if (page === undefined) continue;
+      page.push({ id1: row.owner ?? row.id1, type: request.type, id2: row.id2, time: row.time, data: row.data });
       if (row.object_type === undefined || row.object_type === null || objects.has(row.id2)) continue;
       objects.set(
         row.id2,
@@ -99,7 +136,13 @@ export abstract class PostgresGraphStore extends PostgresPooledStore {
 
   async getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>> {
     if (id1s.length === 0) return new Map();
-    return zeroFilledCounts(id1s, await this.rows<{ id1: number; count: number }>(statements.selectCounts, [type, id1s]));
+    const rows = await this.batchedRows<{ id1: number; count: number }>({
+      key: `${statements.selectCounts.name}:${type}`,
+      ids: id1s,
+      send: async (client, all) => (await client.query<{ id1: number; count: number }>({ ...statements.selectCounts, values: [type, all] })).rows,
+    });
+    const asked = new Set(id1s);
+    return zeroFilledCounts(id1s, rows.filter((row) => asked.has(row.id1)));
   }
 
   async getExisting(type: string, pairs: ReadonlyArray<readonly [ObjectId, ObjectId]>): Promise<Set<string>> {

@@ -5,6 +5,7 @@ import { createPool, parsePostgresLocation, type PostgresLocation } from './conn
 import { migrate } from './migrations.js';
 import type { Statement } from './statements.js';
 import { PostgresWebhooks } from './webhook-queue.js';
+import { ReadBatches, type BatchedRead } from './read-batches.js';
 
 /** Deadlocks and serialization failures: the transaction did nothing and may simply run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -29,12 +30,14 @@ export abstract class PostgresPooledStore {
   /** Where the pool connects, for the connections kept apart from it. */
   protected readonly location: PostgresLocation;
   protected readonly decodedData = new DecodedData();
+  private readonly batches: ReadBatches;
 
   constructor(url: string) {
     const location = parsePostgresLocation(url);
     this.location = location;
     this.schema = location.schema;
     this.pool = createPool(location);
+    this.batches = new ReadBatches(this.pool);
     this.authListener = new AuthListener(location);
     // Listening from the start lets the token cache work from the first request.
     this.ready = this.migrate().then(() => this.authListener.start());
@@ -79,6 +82,12 @@ export abstract class PostgresPooledStore {
   protected async rows<R extends pg.QueryResultRow>(statement: Statement, values: unknown[]): Promise<R[]> {
     await this.ready;
     return (await this.pool.query<R>({ ...statement, values })).rows;
+  }
+
+  /** A read keyed by ids, sent together with the reads of its kind that wait for a connection with it (read-batches.ts). */
+  protected async batchedRows<R extends pg.QueryResultRow>(read: BatchedRead): Promise<R[]> {
+    await this.ready;
+    return this.batches.read<R>(read);
   }
 
   /**

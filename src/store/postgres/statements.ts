@@ -20,6 +20,14 @@ const AUTH_CODE_COLUMNS = 'hash, app_id, user_id, redirect_uri, scopes, expires_
 export const statements = {
   // The data as its text, which the store's memo of decoded data compares before parsing it again.
   selectObjects: statement('selectObjects', 'SELECT id, type, owner, created_time, updated_time, data::text AS data FROM objects WHERE id = ANY($1::bigint[])'),
+  /** The objects with the permissions each of them and each of their owners granted the app $2 (as JSON, see page-query.ts). */
+  selectObjectsWithGrants: statement(
+    'selectObjectsWithGrants',
+    `SELECT o.id, o.type, o.owner, o.created_time, o.updated_time, o.data::text AS data,
+       to_json(ARRAY(SELECT g.scope FROM grants g WHERE g.app_id = $2 AND g.user_id = o.id AND g.status = 'granted')) AS object_scopes,
+       to_json(ARRAY(SELECT g.scope FROM grants g WHERE g.app_id = $2 AND g.user_id = o.owner AND g.status = 'granted')) AS owner_scopes
+     FROM objects o WHERE o.id = ANY($1::bigint[])`,
+  ),
   selectObjectDataForUpdate: statement('selectObjectDataForUpdate', 'SELECT data FROM objects WHERE id = $1 FOR UPDATE'),
   reserveObjectIds: statement(
     'reserveObjectIds',

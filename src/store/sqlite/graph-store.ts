@@ -5,6 +5,7 @@ import type {
   IdOrRef,
   ObjectId,
   PageRequest,
+  ObjectsWithGrants,
   PagesWithObjects,
   Through,
   StoredObject,
@@ -56,6 +57,15 @@ export abstract class SqliteGraphStore {
 
   async getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>> {
     return this.readObjects(ids);
+  }
+
+  async getObjectsWithGrants(ids: readonly ObjectId[], appId: ObjectId): Promise<ObjectsWithGrants> {
+    let result: ObjectsWithGrants | undefined;
+    this.inSnapshot(() => {
+      const objects = this.readObjects(ids);
+      result = { objects, grantedScopes: this.readGrantedScopes(appId, objects) };
+    });
+    return result!;
   }
 
   private readObjects(ids: readonly ObjectId[]): Map<ObjectId, StoredObject> {
