@@ -2,13 +2,17 @@
  * The benchmark's data: a seeded demo graph in a SQLite file, two posts of the demo user liked by
  * many people and by 100, a long-lived token with every permission, and the same people and posts
  * as a json-server file (one collection per type). A copy of the graph can go to PostgreSQL.
+ * Lists of values for requests that ask something different each time, one value a line: the id
+ * of every person who uses the app, and many tokens of those who let it read their friends.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scopedIdsFor } from '../src/auth/viewer.js';
-import { issueUserToken } from '../src/auth/tokens.js';
+import { issueUserToken, newUserToken } from '../src/auth/tokens.js';
+import { ALWAYS_GRANTED } from '../src/schema/permissions.js';
 import { Schema } from '../src/schema/registry.js';
 import { seedGraph } from '../src/seed/demo-graph.js';
+import { Random } from '../src/seed/random.js';
 import { RECORD_KINDS, recordKey, type StoreRecord } from '../src/store/records.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import type { ObjectId, Store } from '../src/store/store.js';
@@ -25,16 +29,22 @@ export interface Dataset {
   fewLikesPost: string;
   /** json-server's id of the demo user. */
   jsonServerPerson: number;
+  /** App-scoped ids of every person who uses the app, the likers too, in random order. */
+  peopleFile: string;
+  /** Tokens that read friends (one of another app user than the one before, each), in that order. */
+  friendTokensFile: string;
+  /** json-server's ids of its people, in random order. */
+  jsonServerPeopleFile: string;
 }
 
 const SEED = 'bench';
 const FEW_LIKES = 100;
 const LOAD_CHUNK = 20_000;
+/** Enough for a full run at several times today's rates without a token read twice. */
+const FRIEND_TOKENS = 100_000;
+const FRIEND_SCOPES = [ALWAYS_GRANTED, 'user_friends'];
 
-/**
- * Seeds the graph; with `postgresUrl` (an empty database) the graph, token and posts are copied
- * there before the many likes are added, which only the SQLite cases read.
- */
+/** Seeds the graph; with `postgresUrl` (an empty database) all of it is copied there. */
 export async function prepareDataset(
   dir: string,
   options: { users: number; manyLikes: number; postgresUrl?: string },
@@ -53,6 +63,15 @@ export async function prepareDataset(
     const ids = scopedIdsFor(app);
     const postId = (id: ObjectId) => `${ids.scope(demoUserId)}_${id}`;
     const [manyId, fewId] = await createPosts(store, demoUserId, now);
+    log(`adding ${manyLikes.toLocaleString('en')} likes to one post and ${FEW_LIKES} to another…`);
+    await addLikers(store, appId, manyId, manyLikes, now);
+    await addLikers(store, appId, fewId, FEW_LIKES, now);
+    const random = new Random(SEED).fork('rotations');
+    const friendTokensFile = join(dir, 'friend-tokens.txt');
+    writeLines(friendTokensFile, await friendTokens(store, appId, random, now));
+    const peopleFile = join(dir, 'people.txt');
+    // A user token sees only the people who use its app (as on the real service).
+    writeLines(peopleFile, random.shuffle((await grantedTo(store, appId, ALWAYS_GRANTED)).map((id) => ids.scope(id))));
     if (options.postgresUrl) {
       log('copying the graph to PostgreSQL…');
       const postgres = new PostgresStore(options.postgresUrl);
@@ -62,12 +81,22 @@ export async function prepareDataset(
         await postgres.close();
       }
     }
-    log(`adding ${manyLikes.toLocaleString('en')} likes to one post and ${FEW_LIKES} to another…`);
-    await addLikers(store, manyId, manyLikes, now);
-    await addLikers(store, fewId, FEW_LIKES, now);
     const jsonServerFile = join(dir, 'json-server.json');
-    await writeJsonServerFile(store, jsonServerFile);
-    return { sqlitePath, jsonServerFile, accessToken, writerToken, manyLikesPost: postId(manyId), fewLikesPost: postId(fewId), jsonServerPerson: demoUserId };
+    const jsonServerPeople = await writeJsonServerFile(store, jsonServerFile);
+    const jsonServerPeopleFile = join(dir, 'json-server-people.txt');
+    writeLines(jsonServerPeopleFile, random.shuffle(jsonServerPeople));
+    return {
+      sqlitePath,
+      jsonServerFile,
+      accessToken,
+      writerToken,
+      manyLikesPost: postId(manyId),
+      fewLikesPost: postId(fewId),
+      jsonServerPerson: demoUserId,
+      peopleFile,
+      friendTokensFile,
+      jsonServerPeopleFile,
+    };
   } finally {
     await store.close();
   }
@@ -95,9 +124,10 @@ async function createPosts(store: Store, owner: ObjectId, now: number): Promise<
 
 /**
  * New people who each like the post (with the inverse `liked`), written as import records in
- * large transactions: the benchmark needs a list of a million edges in seconds, not hours.
+ * large transactions: the benchmark needs a list of a million edges in seconds, not hours. They
+ * use the app, or a user token would see none of them and every page of likes would be empty.
  */
-async function addLikers(store: Store, postId: ObjectId, count: number, now: number): Promise<void> {
+async function addLikers(store: Store, appId: ObjectId, postId: ObjectId, count: number, now: number): Promise<void> {
   const [sequence] = await store.scanRecords('idSequence', undefined, 1);
   const first = (sequence?.record === 'idSequence' ? sequence.last : 0) + 1;
   for (let start = 0; start < count; start += LOAD_CHUNK) {
@@ -110,6 +140,7 @@ async function addLikers(store: Store, postId: ObjectId, count: number, now: num
       records.push({ record: 'association', id1: postId, type: 'likes', id2: id, time, data: null });
       records.push({ record: 'association', id1: id, type: 'liked', id2: postId, time, data: null });
       records.push({ record: 'count', id1: id, type: 'liked', count: 1 });
+      records.push({ record: 'grant', appId, userId: id, scope: ALWAYS_GRANTED, status: 'granted' });
     }
     records.push({ record: 'idSequence', last: first + end - 1 });
     await store.loadRecords(records);
@@ -117,8 +148,44 @@ async function addLikers(store: Store, postId: ObjectId, count: number, now: num
   await store.loadRecords([{ record: 'count', id1: postId, type: 'likes', count }]);
 }
 
-/** json-server serves a JSON file of collections; ids are the store's own. */
-async function writeJsonServerFile(store: Store, path: string): Promise<void> {
+function writeLines(path: string, values: ReadonlyArray<string | number>): void {
+  writeFileSync(path, `${values.join('\n')}\n`);
+}
+
+/** The people who granted the app `scope`. */
+async function grantedTo(store: Store, appId: ObjectId, scope: string): Promise<ObjectId[]> {
+  const people: ObjectId[] = [];
+  let after: ReadonlyArray<number | string> | undefined;
+  for (;;) {
+    const batch = await store.scanRecords('grant', after, LOAD_CHUNK);
+    if (batch.length === 0) break;
+    for (const record of batch) {
+      if (record.record === 'grant' && record.appId === appId && record.scope === scope && record.status === 'granted') people.push(record.userId);
+    }
+    after = recordKey(batch[batch.length - 1]!);
+  }
+  return people;
+}
+
+/**
+ * Tokens that may read their person's friends, taking turns over everyone who granted the app
+ * `user_friends` (in random order), saved in the store: a list where no token comes twice.
+ */
+async function friendTokens(store: Store, appId: ObjectId, random: Random, now: number): Promise<string[]> {
+  const people = random.shuffle(await grantedTo(store, appId, 'user_friends'));
+  const tokens: string[] = [];
+  for (let start = 0; start < FRIEND_TOKENS; start += LOAD_CHUNK) {
+    const issued = Array.from({ length: Math.min(LOAD_CHUNK, FRIEND_TOKENS - start) }, (_, index) =>
+      newUserToken({ appId, userId: people[(start + index) % people.length]!, scopes: FRIEND_SCOPES, expiresIn: 0, now }),
+    );
+    await store.saveTokens(issued.map((token) => token.record));
+    tokens.push(...issued.map((token) => token.accessToken));
+  }
+  return tokens;
+}
+
+/** json-server serves a JSON file of collections; ids are the store's own. Returns the people's ids. */
+async function writeJsonServerFile(store: Store, path: string): Promise<number[]> {
   const people: unknown[] = [];
   const posts: unknown[] = [];
   let after: ReadonlyArray<number | string> | undefined;
@@ -134,6 +201,7 @@ async function writeJsonServerFile(store: Store, path: string): Promise<void> {
     }
   }
   writeFileSync(path, JSON.stringify({ people, posts }));
+  return people.map((person) => (person as { id: number }).id);
 }
 
 /** Copies every record of the SQLite graph into an empty PostgreSQL store. */

@@ -3,10 +3,12 @@
  * own process and driven by autocannon in another, pinned to separate cores where `taskset`
  * exists. Prints requests per second and the ratio to Fastify hello measured in the same round
  * (machine speed cancels out of a ratio), and writes bench/results/latest.md and latest.svg.
+ * Every load is preceded by an unmeasured warm-up of the same requests, so every server is
+ * measured with its code compiled by the JIT rather than while it compiles.
  * Then runs the webhook benchmark (bench/webhooks.ts), which measures deliveries, not requests.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,58 +16,84 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { prepareDataset, type Dataset } from './dataset.js';
-import { canPin, cpuSeconds, freePort, runLoad, startServer, type Server } from './processes.js';
+import { canPin, cpuSeconds, freePort, runLoad, settle, startServer, type Server } from './processes.js';
 import { markdownTable, median, svgChart, type CaseResult } from './report.js';
 
-const help = `Usage: npm run bench -- [--quick] [--rounds N] [--seconds S] [--users N] [--likes N]
+const help = `Usage: npm run bench -- [--quick] [--rounds N] [--seconds S] [--warmup S] [--users N] [--likes N]
                         [--connections N] [--postgres URL] [--cpu] [--only TEXT]
 
   --quick          one round of 3 s per case on 300 people and a post with 100,000 likes
   --rounds N       rounds over every case (default 3); the table shows the median
-  --seconds S      seconds of load per case and round (default 5)
+  --seconds S      seconds of measured load per case and round (default 5)
+  --warmup S       before each measured load, the same requests unmeasured until the server
+                   has spent S CPU seconds on them (default 2; at most 10×S seconds of load),
+                   for every server alike, so that all are measured warm
   --users N        people in the seeded graph (default 2000)
   --likes N        likes of the much-liked post (default 1000000)
   --connections N  concurrent connections of the load generator (default 50)
   --postgres URL   a PostgreSQL server (default: $LOOM_BENCH_PG); the benchmark creates and
-                   drops its own database there. Without one the PostgreSQL row is skipped.
+                   drops its own database there. Without one the PostgreSQL rows are skipped.
+  --cpu            rates per CPU second of the server process instead of per second
+  --only TEXT      only the cases whose name holds TEXT (Fastify hello always runs); the files
+                   of the last full run are left alone
+
+Rows marked (repeated) ask the same URL every time, which a cache of whole answers would serve;
+rows marked (a different person each request) never ask a URL twice (their note says so, or how
+often the list went round), so they measure the work of answering.
 `;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
 const SERVER_CORE = 0;
 const LOAD_CORE = 1;
+/** A warm-up ends after this many times its CPU seconds of wall time, done or not. */
+const WARMUP_LIMIT = 10;
 const BATCH_SIZE = 50;
+const BATCH = `batch of ${BATCH_SIZE} GET /me`;
 const NESTED = 'posts.limit(25){created_time,likes.limit(5){name},comments.limit(0).summary(true)}';
 
+/** A request asked the same every time, or a different one each time from a list (load.ts). */
 interface Case {
   name: string;
   server: 'hello' | 'loom' | 'json-server' | 'postgres';
   path: string;
   method?: 'GET' | 'POST';
   body?: string;
+  /** The file of values that take the place of `{}` in `path`, one per request. */
+  rotate?: string;
   opsPerRequest?: number;
   goal?: string;
 }
 
+const REPEATED = '(repeated)';
+const DIFFERENT = '(a different person each request)';
+
 function cases(data: Dataset, batchAvailable: boolean): Case[] {
   const token = `access_token=${data.accessToken}`;
   const batch = JSON.stringify(Array.from({ length: BATCH_SIZE }, () => ({ method: 'GET', relative_url: 'me?fields=id,name' })));
+  const person = { path: `/v2.4/{}?fields=id,name&${token}`, rotate: data.peopleFile };
+  const friends = { path: '/v2.4/me/friends?limit=25&access_token={}', rotate: data.friendTokensFile };
   const list: Case[] = [
-    { name: 'GET /me?fields=id,name', server: 'loom', path: `/v2.4/me?fields=id,name&${token}`, goal: '≥ 0.40' },
-    { name: 'GET /me/friends?limit=25', server: 'loom', path: `/v2.4/me/friends?limit=25&${token}`, goal: '≥ 0.20' },
-    { name: 'GET /me?fields=posts.limit(25){…} (nested)', server: 'loom', path: `/v2.4/me?fields=${encodeURIComponent(NESTED)}&${token}`, goal: '≥ 0.05' },
-    { name: '25 likes of a post with many likes', server: 'loom', path: `/v2.4/${data.manyLikesPost}/likes?limit=25&${token}` },
-    { name: '25 likes of a post with 100 likes', server: 'loom', path: `/v2.4/${data.fewLikesPost}/likes?limit=25&${token}` },
+    { name: `GET /me?fields=id,name ${REPEATED}`, server: 'loom', path: `/v2.4/me?fields=id,name&${token}`, goal: '≥ 0.40' },
+    { name: `GET /<id>?fields=id,name ${DIFFERENT}`, server: 'loom', ...person },
+    { name: `GET /me/friends?limit=25 ${REPEATED}`, server: 'loom', path: `/v2.4/me/friends?limit=25&${token}`, goal: '≥ 0.20' },
+    { name: `GET /me/friends?limit=25 ${DIFFERENT}`, server: 'loom', ...friends },
+    { name: 'GET /me?fields=posts.limit(25){…} (nested, repeated)', server: 'loom', path: `/v2.4/me?fields=${encodeURIComponent(NESTED)}&${token}`, goal: '≥ 0.05' },
+    { name: `25 likes of a post with many likes ${REPEATED}`, server: 'loom', path: `/v2.4/${data.manyLikesPost}/likes?limit=25&${token}` },
+    { name: `25 likes of a post with 100 likes ${REPEATED}`, server: 'loom', path: `/v2.4/${data.fewLikesPost}/likes?limit=25&${token}` },
     { name: 'POST /me/feed', server: 'loom', path: '/v2.4/me/feed', method: 'POST', body: `message=benchmark&access_token=${data.writerToken}` },
   ];
   if (batchAvailable) {
-    list.push({ name: `batch of ${BATCH_SIZE} GET /me (per request)`, server: 'loom', path: '/v2.4/', method: 'POST', body: `batch=${encodeURIComponent(batch)}&${token}`, opsPerRequest: BATCH_SIZE });
+    list.push({ name: `${BATCH} (per request, repeated)`, server: 'loom', path: '/v2.4/', method: 'POST', body: `batch=${encodeURIComponent(batch)}&${token}`, opsPerRequest: BATCH_SIZE });
   }
   list.push(
-    { name: 'json-server GET /people/<id>', server: 'json-server', path: `/people/${data.jsonServerPerson}` },
-    { name: 'json-server GET /posts?_limit=25', server: 'json-server', path: '/posts?_page=1&_limit=25' },
-    { name: 'PostgreSQL: GET /me?fields=id,name', server: 'postgres', path: `/v2.4/me?fields=id,name&${token}`, goal: '≥ 0.06' },
-    { name: 'PostgreSQL: GET /me/friends?limit=25', server: 'postgres', path: `/v2.4/me/friends?limit=25&${token}`, goal: '≥ 0.03' },
+    { name: `json-server GET /people/<id> ${REPEATED}`, server: 'json-server', path: `/people/${data.jsonServerPerson}` },
+    { name: `json-server GET /people/<id> ${DIFFERENT}`, server: 'json-server', path: '/people/{}', rotate: data.jsonServerPeopleFile },
+    { name: `json-server GET /posts?_limit=25 ${REPEATED}`, server: 'json-server', path: '/posts?_page=1&_limit=25' },
+    { name: `PostgreSQL: GET /me?fields=id,name ${REPEATED}`, server: 'postgres', path: `/v2.4/me?fields=id,name&${token}`, goal: '≥ 0.06' },
+    { name: `PostgreSQL: GET /<id>?fields=id,name ${DIFFERENT}`, server: 'postgres', ...person },
+    { name: `PostgreSQL: GET /me/friends?limit=25 ${REPEATED}`, server: 'postgres', path: `/v2.4/me/friends?limit=25&${token}`, goal: '≥ 0.03' },
+    { name: `PostgreSQL: GET /me/friends?limit=25 ${DIFFERENT}`, server: 'postgres', ...friends },
   );
   return list;
 }
@@ -79,6 +107,7 @@ async function main(): Promise<void> {
       users: { type: 'string' },
       likes: { type: 'string' },
       connections: { type: 'string' },
+      warmup: { type: 'string' },
       postgres: { type: 'string' },
       cpu: { type: 'boolean' },
       only: { type: 'string' },
@@ -92,10 +121,11 @@ async function main(): Promise<void> {
   const users = Number(values.users ?? (quick ? 300 : 2000));
   const manyLikes = Number(values.likes ?? (quick ? 100_000 : 1_000_000));
   const connections = Number(values.connections ?? 50);
+  const warmup = Number(values.warmup ?? 2);
   const byCpu = values.cpu === true;
   const unit = byCpu ? 'req/CPU-s' : 'req/s';
   const postgresServer = values.postgres ?? process.env.LOOM_BENCH_PG;
-  for (const [name, value] of Object.entries({ rounds, seconds, users, likes: manyLikes, connections })) {
+  for (const [name, value] of Object.entries({ rounds, seconds, users, likes: manyLikes, connections, warmup })) {
     if (!Number.isSafeInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
   }
 
@@ -129,32 +159,55 @@ async function main(): Promise<void> {
     const results = new Map<string, CaseResult>(
       list.map((item) => [item.name, { name: item.name, rates: [], baselines: [], opsPerRequest: item.opsPerRequest ?? 1, goal: item.goal }]),
     );
-    const autocannon = require.resolve('autocannon/autocannon.js');
-    /** Requests per second, or with --cpu per CPU second of the server. */
-    const load = async (server: Server, item: Pick<Case, 'path' | 'method' | 'body'>) => {
+    /** Values of each rotating case's list used so far: warm-ups and rounds each take fresh ones. */
+    const rotated = new Map<string, number>();
+    const run = async (server: Server, item: Pick<Case, 'name' | 'path' | 'method' | 'body' | 'rotate'>, duration: number, enough?: () => boolean) => {
+      const from = rotated.get(item.name) ?? 0;
+      const rotate = item.rotate === undefined ? undefined : { template: item.path, file: item.rotate, from };
+      const url = rotate ? server.base : `${server.base}${item.path}`;
+      const outcome = await runLoad({ url, seconds: duration, connections, method: item.method, body: item.body, rotate }, LOAD_CORE, enough);
+      if (outcome.failures > 0) throw new Error(`${item.name}: ${outcome.failures} failed requests`);
+      rotated.set(item.name, from + outcome.rotated);
+      return outcome;
+    };
+    /**
+     * An unmeasured warm-up, a pause until the server is idle, then the measured load: requests
+     * per second, or with --cpu per CPU second of the server. The warm-up lasts until the server
+     * has spent `warmup` CPU seconds on the case: the JIT compiles after so much work, not after
+     * so much time, and a server that shares its core with other work gets less done in a second.
+     */
+    const load = async (server: Server, item: Pick<Case, 'name' | 'path' | 'method' | 'body' | 'rotate'>) => {
+      const start = cpuSeconds(server.pid);
+      await run(server, item, WARMUP_LIMIT * warmup, () => cpuSeconds(server.pid) - start >= warmup);
+      await settle(server.pid);
       const before = cpuSeconds(server.pid);
-      const outcome = await runLoad(autocannon, { url: `${server.base}${item.path}`, seconds, connections, method: item.method, body: item.body, core: LOAD_CORE });
+      const outcome = await run(server, item, seconds);
       const used = cpuSeconds(server.pid) - before;
-      return byCpu ? { ...outcome, requestsPerSecond: outcome.requests / used } : outcome;
+      return byCpu ? outcome.requests / used : outcome.requestsPerSecond;
     };
     for (let round = 1; round <= rounds; round++) {
       log(`round ${round} of ${rounds}`);
-      const hello = await load(byName.hello!, { path: '/hello' });
-      log(`  Fastify hello: ${hello.requestsPerSecond.toFixed(0)} ${unit}`);
+      const hello = await load(byName.hello!, { name: 'Fastify hello', path: '/hello' });
+      log(`  Fastify hello: ${hello.toFixed(0)} ${unit}`);
       for (const item of list) {
         const server = byName[item.server];
         if (!server) continue;
-        const outcome = await load(server, item);
-        if (outcome.failures > 0) throw new Error(`${item.name}: ${outcome.failures} failed requests`);
+        const rate = await load(server, item);
         const result = results.get(item.name)!;
-        result.rates.push(outcome.requestsPerSecond);
-        result.baselines.push(hello.requestsPerSecond);
-        log(`  ${item.name}: ${outcome.requestsPerSecond.toFixed(0)} ${unit} (${(outcome.requestsPerSecond / hello.requestsPerSecond).toFixed(3)})`);
+        result.rates.push(rate);
+        result.baselines.push(hello);
+        log(`  ${item.name}: ${rate.toFixed(0)} ${unit} (${(rate / hello).toFixed(3)})`);
       }
+    }
+    for (const item of list) {
+      if (item.rotate === undefined || !rotated.has(item.name)) continue;
+      const length = lineCount(item.rotate);
+      const used = rotated.get(item.name)!;
+      results.get(item.name)!.note = used <= length ? 'no URL asked twice' : `${length} URLs, each asked up to ${Math.ceil(used / length)} times`;
     }
 
     const all = [...results.values()];
-    if (!batchAvailable) all.push({ name: `batch of ${BATCH_SIZE} GET /me`, rates: [], baselines: [], opsPerRequest: BATCH_SIZE, note: 'this build has no batch requests' });
+    if (!batchAvailable) all.push({ name: BATCH, rates: [], baselines: [], opsPerRequest: BATCH_SIZE, note: 'this build has no batch requests' });
     for (const result of all) if (result.name.startsWith('PostgreSQL') && !postgresUrl) result.note = 'no --postgres URL given';
     const rate = (name: string) => {
       const result = all.find((item) => item.name === name);
@@ -162,20 +215,23 @@ async function main(): Promise<void> {
     };
     const over = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : a / b);
     const comparisons: Array<[string, number | undefined, string]> = [
-      ['Loom /me over json-server /people/<id>', over(rate('GET /me?fields=id,name'), rate('json-server GET /people/<id>')), '≥ 5×'],
-      ['Loom friends page over json-server 25-item page', over(rate('GET /me/friends?limit=25'), rate('json-server GET /posts?_limit=25')), '≥ 20×'],
-      [`cost of a page of ${manyLikes.toLocaleString('en')} likes over one of 100`, over(rate('25 likes of a post with 100 likes'), rate('25 likes of a post with many likes')), '≤ 1.2×'],
-      [`batch operations/s over single /me requests/s`, over(rate(`batch of ${BATCH_SIZE} GET /me (per request)`), rate('GET /me?fields=id,name')), '≥ 1.5×'],
+      ['Loom /me over json-server /people/<id>, repeated', over(rate(`GET /me?fields=id,name ${REPEATED}`), rate(`json-server GET /people/<id> ${REPEATED}`)), '≥ 5×'],
+      ['Loom /<id> over json-server /people/<id>, a different person each request', over(rate(`GET /<id>?fields=id,name ${DIFFERENT}`), rate(`json-server GET /people/<id> ${DIFFERENT}`)), ''],
+      ['Loom friends page over json-server 25-item page, repeated', over(rate(`GET /me/friends?limit=25 ${REPEATED}`), rate(`json-server GET /posts?_limit=25 ${REPEATED}`)), '≥ 20×'],
+      [`cost of a page of ${manyLikes.toLocaleString('en')} likes over one of 100`, over(rate(`25 likes of a post with 100 likes ${REPEATED}`), rate(`25 likes of a post with many likes ${REPEATED}`)), '≤ 1.2×'],
+      [`batch operations/s over single /me requests/s`, over(rate(`${BATCH} (per request, repeated)`), rate(`GET /me?fields=id,name ${REPEATED}`)), '≥ 1.5×'],
     ];
     const header = [
       `# Loom benchmark`,
       '',
-      `${new Date().toISOString().slice(0, 16)}Z, ${rounds} round(s) of ${seconds} s per case, ${connections} connections (autocannon), ` +
+      `${new Date().toISOString().slice(0, 16)}Z, ${rounds} round(s) of ${seconds} s per case, each after a warm-up of ${warmup} CPU second(s) of the server, ${connections} connections (autocannon), ` +
         `${users} people, a post with ${manyLikes.toLocaleString('en')} likes; ` +
         (canPin ? `servers pinned to core ${SERVER_CORE}, load generator to core ${LOAD_CORE} (taskset).` : 'not pinned (no taskset).'),
       byCpu
         ? 'Rates are requests per CPU second of the server process (--cpu); each ratio is over the same figure of a bare Fastify hello route.'
         : 'Each ratio is the rate over the rate of a bare Fastify hello route measured in the same round.',
+      '(repeated): the same URL every time, which a cache of whole answers would serve; ' +
+        '(a different person each request): a URL of its own per request, so the work of answering.',
     ].join('\n');
     const table = markdownTable(all, comparisons, header, unit);
     process.stdout.write(`\n${table}`);
@@ -194,6 +250,10 @@ async function main(): Promise<void> {
   // A process of its own, as `npm run bench:webhooks` runs it: its figures print after the table.
   log('webhook deliveries (npm run bench:webhooks)');
   execFileSync(process.execPath, [join(root, 'dist', 'bench', 'webhooks.js')], { stdio: 'inherit' });
+}
+
+function lineCount(file: string): number {
+  return readFileSync(file, 'utf8').split('\n').filter((line) => line !== '').length;
 }
 
 /** Whether this build answers a batch of operations at `POST /` with one result per operation. */

@@ -3,6 +3,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import type { LoadSpec, LoadSummary } from './load.js';
+
+const LOAD_GENERATOR = fileURLToPath(new URL('./load.js', import.meta.url));
 
 /** `taskset` pins a process to one core, so the server and the load generator never share one. */
 export const canPin = spawnSync('taskset', ['-V']).status === 0;
@@ -60,40 +64,28 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-export interface LoadOptions {
-  url: string;
-  seconds: number;
-  connections: number;
-  method?: 'GET' | 'POST';
-  /** A form body. */
-  body?: string;
-  core?: number;
-}
-
-export interface LoadResult {
-  requestsPerSecond: number;
-  /** Requests answered in all. */
-  requests: number;
-  /** Answers that were not 2xx, plus socket errors and timeouts. */
-  failures: number;
-}
-
-/** Drives one URL with autocannon, run as its own process, and reads its JSON summary. */
-export function runLoad(autocannon: string, options: LoadOptions): Promise<LoadResult> {
-  const args = [autocannon, '-j', '-c', String(options.connections), '-d', String(options.seconds), '-m', options.method ?? 'GET'];
-  if (options.body !== undefined) args.push('-H', 'content-type=application/x-www-form-urlencoded', '-b', options.body);
-  args.push(options.url);
-  const [file, argv] = pinned(options.core, process.execPath, args);
+/**
+ * Runs the load generator (load.ts) as a process of its own, pinned to `core`, and reads its
+ * summary. With `enough`, asked ten times a second, the load ends as soon as that holds.
+ */
+export function runLoad(spec: LoadSpec, core?: number, enough?: () => boolean): Promise<LoadSummary> {
+  const [file, argv] = pinned(core, process.execPath, [LOAD_GENERATOR, JSON.stringify(spec)]);
   return new Promise((resolve, reject) => {
     const child = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const poll = setInterval(() => {
+      if (enough?.()) {
+        clearInterval(poll);
+        child.kill('SIGTERM');
+      }
+    }, 100);
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon failed (${code}): ${err}`));
-      const summary = JSON.parse(out) as { requests: { average: number; total: number }; non2xx: number; errors: number; timeouts: number };
-      resolve({ requestsPerSecond: summary.requests.average, requests: summary.requests.total, failures: summary.non2xx + summary.errors + summary.timeouts });
+      clearInterval(poll);
+      if (code !== 0) return reject(new Error(`the load generator failed (${code}): ${err}`));
+      resolve(JSON.parse(out) as LoadSummary);
     });
   });
 }
@@ -110,4 +102,19 @@ export function cpuSeconds(pid: number): number {
   // Fields after the command name, which is in parentheses and may hold spaces.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/**
+ * Waits until the process has used no CPU for a while (at most `limit` ms): requests left over
+ * from a load that has ended, or garbage collection after it, are then not counted in the next.
+ */
+export async function settle(pid: number, limit = 5000): Promise<void> {
+  const deadline = Date.now() + limit;
+  let last = cpuSeconds(pid);
+  while (Date.now() < deadline) {
+    await sleep(200);
+    const now = cpuSeconds(pid);
+    if (now === last) return;
+    last = now;
+  }
 }

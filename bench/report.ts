@@ -50,7 +50,8 @@ export function markdownTable(results: readonly CaseResult[], comparisons: Reado
 /** A horizontal bar per case, on a logarithmic axis: the ratios span three orders of magnitude. */
 export function svgChart(results: readonly CaseResult[]): string {
   const rows = results.filter((result) => result.rates.length > 0).map((result) => ({ name: result.name, ratio: median(ratios(result)) }));
-  const labelWidth = 430;
+  // Wide enough for the longest name at about 7 px a character.
+  const labelWidth = Math.max(430, ...rows.map((row) => row.name.length * 7 + 16));
   const plotWidth = 420;
   const rowHeight = 26;
   const top = 40;
