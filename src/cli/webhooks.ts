@@ -80,8 +80,7 @@ async function redeliverCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(rest, { db: { type: 'string' } });
   if (idText === '--help' || idText === '-h' || values.help) return void process.stdout.write(webhooksHelp);
   if (idText === undefined || !/^\d{1,15}$/.test(idText)) throw new UsageError('say which delivery: loom webhooks redeliver ID');
-  // Due at time 0: at once, whatever the serving processes' clock says.
-  const found = await withStore(values.db, (store) => store.webhooks.redeliver(Number(idText), 0));
+  const found = await withStore(values.db, (store) => store.webhooks.redeliver(Number(idText)));
   if (!found) throw new UsageError(`no delivery has the id ${idText}`);
   process.stdout.write(`Delivery ${idText} will be sent again\n`);
 }

@@ -26,7 +26,7 @@ export function webhookControlRoutes(app: FastifyInstance, settings: AppSettings
     return sendJson(request, reply, 200, (await describeDeliveries(settings.store, [delivery]))[0]);
   });
   app.post<{ Params: { id: string } }>('/_loom/webhooks/deliveries/:id/redeliver', async (request, reply) => {
-    const found = /^\d{1,15}$/.test(request.params.id) && (await webhooks.redeliver(Number(request.params.id), settings.clock.now()));
+    const found = /^\d{1,15}$/.test(request.params.id) && (await webhooks.redeliver(Number(request.params.id)));
     if (!found) throw noDelivery();
     return sendJson(request, reply, 200, { success: true });
   });

@@ -98,6 +98,9 @@ export interface WebhookStore {
   /** Newest first. */
   listDeliveries(filter: DeliveryFilter): Promise<DeliveryRecord[]>;
   getDelivery(id: number): Promise<DeliveryRecord | undefined>;
-  /** Makes a delivery pending again, due at `now`; answers false when there is no such delivery. */
-  redeliver(id: number, now: number): Promise<boolean>;
+  /**
+   * Makes a delivery pending again and due at once, as a new one is, whatever any process's clock
+   * says or is later set to; answers false when there is no such delivery.
+   */
+  redeliver(id: number): Promise<boolean>;
 }

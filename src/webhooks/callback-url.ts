@@ -12,6 +12,15 @@ export interface CallbackRules {
   timeoutMs: number;
 }
 
+/**
+ * Headers of every request to a callback. Each request has a connection of its own, closed once
+ * answered: a receiver drops idle connections on its own schedule (Node after 5 s, some servers
+ * sooner, without saying so), and a POST sent on one it has just dropped fails with a reset that
+ * the HTTP client does not retry, leaving a good delivery to wait for its retry by graph time,
+ * which never comes while the clock is frozen.
+ */
+export const CALLBACK_HEADERS = { 'user-agent': 'Loom webhooks', connection: 'close' } as const;
+
 const malformed = () => GraphError.invalidParameter('callback_url URL is not properly formatted');
 
 /**
@@ -55,7 +64,7 @@ export async function verifyCallback(url: URL, verifyToken: string, timeoutMs: n
   target.searchParams.set('hub.verify_token', verifyToken);
   let reason: string;
   try {
-    const response = await fetch(target, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), headers: { 'user-agent': 'Loom webhooks' } });
+    const response = await fetch(target, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), headers: CALLBACK_HEADERS });
     const text = (await response.text()).slice(0, 200);
     if (response.status === 200 && text === challenge) return;
     reason = response.status === 200 ? `the callback answered ${JSON.stringify(text.slice(0, 50))} instead of the challenge` : `the callback answered HTTP ${response.status}`;

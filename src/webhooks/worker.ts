@@ -1,6 +1,7 @@
 import type { Clock } from '../control/clock.js';
 import type { AppRecord, Store } from '../store/store.js';
 import type { DeliveryAttempt, DeliveryRecord, SubscriptionRecord } from '../store/webhook-store.js';
+import { CALLBACK_HEADERS } from './callback-url.js';
 import { notificationsFor } from './notifications.js';
 import { retryDelay, type WebhookSettings } from './settings.js';
 import { signatureHeaders } from './signing.js';
@@ -122,8 +123,8 @@ export async function send(delivery: DeliveryRecord, appSecret: string, timeoutM
     const response = await fetch(delivery.callbackUrl, {
       method: 'POST',
       headers: {
+        ...CALLBACK_HEADERS,
         'content-type': 'application/json',
-        'user-agent': 'Loom webhooks',
         'x-loom-delivery': String(delivery.id),
         ...signatureHeaders(delivery.body, appSecret),
       },

@@ -1,11 +1,13 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 export interface Received {
   method: string;
   url: URL;
   headers: IncomingHttpHeaders;
   body: string;
+  /** Which connection it came on, counted from 1 in the order they were opened. */
+  connection: number;
 }
 
 /** What the receiver answers to one request. */
@@ -46,16 +48,20 @@ export async function startReceiver(): Promise<Receiver> {
     respond: answerHandshake,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+  const connections = new WeakMap<Socket, number>();
+  let opened = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request: Received = { method: req.method ?? '', url: new URL(req.url ?? '/', 'http://receiver'), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const body = Buffer.concat(chunks).toString('utf8');
+      const request: Received = { method: req.method ?? '', url: new URL(req.url ?? '/', 'http://receiver'), headers: req.headers, body, connection: connections.get(req.socket)! };
       requests.push(request);
       const answer = receiver.respond(request);
       res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body);
     });
   });
+  server.on('connection', (socket: Socket) => connections.set(socket, ++opened));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   return receiver;

@@ -47,6 +47,8 @@ describe('loom webhooks', () => {
     assert.equal(again.code, 0, again.stderr);
     await eventually(() => receiver.notifications().length === 2, 'the redelivery');
     assert.equal(receiver.notifications()[1]!.body, receiver.notifications()[0]!.body);
+    // Seconds apart, so the receiver may have dropped the first one's connection: not reused.
+    assert.notEqual(receiver.notifications()[1]!.connection, receiver.notifications()[0]!.connection);
 
     assert.equal(loom('webhooks', 'redeliver', '999999', '--db', fixture.path).code, 2);
     assert.equal(loom('webhooks', 'send-test', String(fixture.app.id), 'user', 'shoe_size', '--db', fixture.path).code, 2);

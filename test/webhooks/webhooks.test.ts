@@ -133,6 +133,9 @@ describe('webhooks over HTTP with a real receiver', () => {
     const deliveries = await control('/webhooks/deliveries');
     assert.ok(deliveries.body.data.length >= 4);
     assert.ok(deliveries.body.data.every((delivery: { attempt_count: number }) => delivery.attempt_count === 1), deliveries.text);
+    // None reused a connection, which the receiver may drop when it likes while it stands idle.
+    const connections = receiver.requests.map((request) => request.connection);
+    assert.equal(new Set(connections).size, connections.length, `connections ${connections.join(',')}`);
   });
 
   it('retries a failing callback by the clock and delivers exactly once after it recovers', async () => {

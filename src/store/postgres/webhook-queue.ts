@@ -75,7 +75,7 @@ const s = {
   selectDelivery: statement('selectDelivery', `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1`),
   redeliver: statement(
     'redeliver',
-    `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $2, failing_since = NULL, lease_until = 0 WHERE id = $1`,
+    `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = 0, failing_since = NULL, lease_until = 0 WHERE id = $1`,
   ),
 };
 
@@ -147,7 +147,7 @@ export class PostgresWebhooks implements WebhookStore {
     return row && toDelivery(row);
   }
 
-  async redeliver(id: number, now: number): Promise<boolean> {
-    return this.db.transaction(async (client) => ((await client.query({ ...s.redeliver, values: [id, now] })).rowCount ?? 0) > 0);
+  async redeliver(id: number): Promise<boolean> {
+    return this.db.transaction(async (client) => ((await client.query({ ...s.redeliver, values: [id] })).rowCount ?? 0) > 0);
   }
 }

@@ -62,8 +62,8 @@ export class SqliteWebhooks implements WebhookStore {
          WHERE (:app IS NULL OR app_id = :app) AND (:status IS NULL OR status = :status) AND (:before IS NULL OR id < :before)
          ORDER BY id DESC LIMIT :limit`,
       ),
-      redeliver: db.prepare<[number, number]>(
-        `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, failing_since = NULL, lease_until = 0 WHERE id = ?`,
+      redeliver: db.prepare<[number]>(
+        `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = 0, failing_since = NULL, lease_until = 0 WHERE id = ?`,
       ),
     };
     this.claimChangesTx = db.transaction((limit: number, now: number, leaseSeconds: number) => {
@@ -138,7 +138,7 @@ export class SqliteWebhooks implements WebhookStore {
     return row && toDelivery(row);
   }
 
-  async redeliver(id: number, now: number): Promise<boolean> {
-    return this.s.redeliver.run(now, id).changes > 0;
+  async redeliver(id: number): Promise<boolean> {
+    return this.s.redeliver.run(id).changes > 0;
   }
 }
