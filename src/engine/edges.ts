@@ -15,7 +15,7 @@ import { rules } from '../schema/versions.js';
 import { unemulatedEdge, type UnemulatedAnswer } from '../schema/unemulated.js';
 import { GraphError } from '../errors.js';
 import { ALWAYS_GRANTED } from '../schema/permissions.js';
-import { rememberGrantedScopes } from './person-grants.js';
+import { grantsKnownTo, rememberGrantedScopes } from './person-grants.js';
 
 export interface EdgeRequest {
   /** Paging options as written: query parameters for an edge path, modifiers for a nested edge. */
@@ -114,7 +114,7 @@ async function loadPages(
   if (request === undefined) return { pages };
   // Items that are plain objects come with the page, and so do the permissions they (or their
   // authors) granted the viewer's app, which decide what of them shows: one round trip per level.
-  const { pages: rows, objects, grantedScopes } = await context.pages.read(request, itemsAreNodes(edge));
+  const { pages: rows, objects, grantedScopes } = await readPage(context, request, edge);
   if (grantedScopes) rememberGrantedScopes(context, grantedScopes);
   context.budget.spendItems([...rows.values()].reduce((sum, list) => sum + list.length, 0));
   for (const [id1, list] of rows) {
@@ -164,8 +164,13 @@ export function startPageRead(context: ReadContext, parentType: NodeTypeDef, edg
   } catch {
     return;
   }
-  if (request !== undefined) context.pages.read(request, itemsAreNodes(edge)).catch(() => undefined);
+  if (request !== undefined) readPage(context, request, edge).catch(() => undefined);
   if (counted !== undefined) context.pages.counts(counted, parentIds).catch(() => undefined);
+}
+
+/** The page read of an edge, once per request: grants this request can already tell need not come along. */
+function readPage(context: ReadContext, request: PageRequest, edge: EdgeDef) {
+  return context.pages.read(request, itemsAreNodes(edge), grantsKnownTo(context));
 }
 
 /** Whether the edge's collection carries a summary; a merged list (a news feed) has no single count to total it by. */

@@ -46,6 +46,17 @@ export function rememberGrantedScopes(context: ReadContext, granted: ReadonlyMap
   if (fresh.size > 0) sharedCache(context)?.remember(context.authVersion!, context.viewer.app.id, fresh);
 }
 
+/**
+ * Whether this request can tell what a person granted the viewer's app without asking the store:
+ * a page read then need not bring those grants along (grantedScopesOf finds them, or asks).
+ */
+export function grantsKnownTo(context: ReadContext): (person: number) => boolean {
+  const shared = sharedCache(context);
+  const appId = context.viewer.app.id;
+  const version = context.authVersion!;
+  return (person) => context.grantedScopes.has(person) || (shared !== undefined && shared.has(version, appId, person));
+}
+
 /** Only a read that writes nothing trusts its auth version, and so may use what other requests read under it. */
 function sharedCache(context: ReadContext): GrantCache | undefined {
   return context.authVersion === undefined ? undefined : grantCacheOf(context.store);

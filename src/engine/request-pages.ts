@@ -25,11 +25,14 @@ export class RequestPages {
 
   constructor(private readonly store: Store) {}
 
-  read(request: PageRequest, withObjects: boolean): Promise<PageRead> {
+  /** With the objects, the grants of people `grantsKnown` names may be left out (Store.getPagesWithObjects). */
+  read(request: PageRequest, withObjects: boolean, grantsKnown?: (person: ObjectId) => boolean): Promise<PageRead> {
     const key = JSON.stringify([withObjects, request]);
     const known = this.reads.get(key);
     if (known !== undefined) return known;
-    const read: Promise<PageRead> = withObjects ? this.store.getPagesWithObjects(request) : this.store.getPages(request).then((pages) => ({ pages }));
+    const read: Promise<PageRead> = withObjects
+      ? this.store.getPagesWithObjects(request, grantsKnown)
+      : this.store.getPages(request).then((pages) => ({ pages }));
     // A failed read is not remembered: the request fails, and nothing else reads this memory.
     read.then(({ pages }) => {
       for (const rows of pages.values()) for (const row of rows) this.listed.add(`${row.type}:${row.id1}:${row.id2}`);

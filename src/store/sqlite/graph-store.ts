@@ -68,9 +68,14 @@ export abstract class SqliteGraphStore {
   }
 
   async getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>> {
-    return this.readPages(request);
+    let pages: Map<ObjectId, Association[]> | undefined;
+    this.inSnapshot(() => {
+      pages = this.readPages(request);
+    });
+    return pages!;
   }
 
+  /** The pages of the request; the caller holds the snapshot they are read in. */
   private readPages(request: PageRequest): Map<ObjectId, Association[]> {
     const pages = new Map<ObjectId, Association[]>();
     if (request.id1s.length === 0) return pages;
@@ -91,14 +96,12 @@ export abstract class SqliteGraphStore {
       params.id1 = owner;
       return statement.all(params).map((row) => toAssociation(owner, request.type, row));
     };
-    this.inSnapshot(() => {
-      for (const id1 of request.id1s) {
-        const rows = request.through === undefined ? scan(id1) : this.mergedScan(id1, request.through, shape, request.limit, scan);
-        // A `before` page is read backwards from the position, then turned to the list's order.
-        if (shape.before) rows.reverse();
-        pages.set(id1, rows);
-      }
-    });
+    for (const id1 of request.id1s) {
+      const rows = request.through === undefined ? scan(id1) : this.mergedScan(id1, request.through, shape, request.limit, scan);
+      // A `before` page is read backwards from the position, then turned to the list's order.
+      if (shape.before) rows.reverse();
+      pages.set(id1, rows);
+    }
     return pages;
   }
 
@@ -125,28 +128,34 @@ export abstract class SqliteGraphStore {
     return rows.slice(0, limit);
   }
 
-  async getPagesWithObjects(request: PageRequest): Promise<PagesWithObjects> {
+  async getPagesWithObjects(request: PageRequest, grantsKnown?: (person: ObjectId) => boolean): Promise<PagesWithObjects> {
     // In process, separate reads cost no more than one; reading them in one snapshot keeps them consistent.
     let result: PagesWithObjects | undefined;
     this.inSnapshot(() => {
       const pages = this.readPages(request);
       const ids = [...new Set([...pages.values()].flatMap((rows) => rows.map((row) => row.id2)))];
       const objects = this.readObjects(ids);
-      result = { pages, objects, grantedScopes: request.grantsTo === undefined ? new Map() : this.readGrantedScopes(request.grantsTo, objects) };
+      const grantedScopes = request.grantsTo === undefined ? new Map() : this.readGrantedScopes(request.grantsTo, objects, grantsKnown);
+      result = { pages, objects, grantedScopes };
     });
     return result!;
   }
 
-  /** The permissions each of the objects, and each of their owners, granted the app. */
-  private readGrantedScopes(appId: ObjectId, objects: ReadonlyMap<ObjectId, StoredObject>): Map<ObjectId, string[]> {
+  /** The permissions each of the objects, and each of their owners, granted the app; none read for people already known. */
+  private readGrantedScopes(
+    appId: ObjectId,
+    objects: ReadonlyMap<ObjectId, StoredObject>,
+    known: ((person: ObjectId) => boolean) | undefined,
+  ): Map<ObjectId, string[]> {
     const people = new Set<ObjectId>();
     for (const object of objects.values()) {
       people.add(object.id);
       if (object.owner !== null) people.add(object.owner);
     }
-    const granted = new Map<ObjectId, string[]>([...people].map((person) => [person, []]));
-    if (people.size === 0) return granted;
-    for (const { user_id, scope } of this.statements.selectGrantedAmong.all(appId, JSON.stringify([...people]))) granted.get(user_id)!.push(scope);
+    const asked = known === undefined ? [...people] : [...people].filter((person) => !known(person));
+    const granted = new Map<ObjectId, string[]>(asked.map((person) => [person, []]));
+    if (asked.length === 0) return granted;
+    for (const { user_id, scope } of this.statements.selectGrantedAmong.all(appId, JSON.stringify(asked))) granted.get(user_id)!.push(scope);
     return granted;
   }
 

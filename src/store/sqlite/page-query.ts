@@ -41,9 +41,11 @@ export function pageSql(shape: PageShape): string {
   const forwards = shape.oldest ? 'ASC' : 'DESC';
   const backwards = shape.oldest ? 'DESC' : 'ASC';
   const direction = shape.before ? backwards : forwards;
+  // The limit goes in through CAST: SQLite plans with the value of a bare LIMIT parameter, so
+  // binding it again (every scan) would prepare the statement anew each time.
   return `SELECT a.id2, a.time, a.data FROM associations a
     WHERE ${conditions.join(' AND ')}
-    ORDER BY a.time ${direction}, a.id2 ${direction} LIMIT @limit`;
+    ORDER BY a.time ${direction}, a.id2 ${direction} LIMIT CAST(@limit AS INTEGER)`;
 }
 
 /** The named parameters of a page query, matching exactly the conditions pageSql emits. */
