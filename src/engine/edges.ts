@@ -58,12 +58,15 @@ export async function loadEdge(
   const itemValue = itemField && listing.type !== undefined && wantsItemField(request.children, itemField.name) ? itemField.values[listing.type] : undefined;
   const itemOf = itemValue === undefined ? rendered : (row: Association) => withField(rendered(row), itemField!.name, itemValue);
 
+  // The parameters the paging links repeat are the same for every parent: worked out once, when a page needs them.
+  let linkParams: Record<string, string> | undefined;
   for (const parent of parents) {
     const page = pages.get(parent.id) ?? { rows: [], more: false };
     const data = page.rows.map(itemOf).filter((item): item is Json => item !== undefined);
     const collection: Json = { data };
     if (page.rows.length > 0) {
-      collection.paging = pagingOf(context, parentType, edge, parent, page, options, request);
+      linkParams ??= request.nested ? nestedParams(context, options, request.children) : topLevelParams(options, request);
+      collection.paging = pagingOf(context, parentType, edge, parent, page, options, linkParams);
     }
     const summary = summaries?.get(parent.id);
     if (summary) collection.summary = summary;
@@ -190,7 +193,8 @@ function pagingOf(
   parent: StoredObject,
   page: Page,
   options: EdgeOptions,
-  request: EdgeRequest,
+  /** What every link carries besides its cursor. */
+  params: Record<string, string>,
 ): Json {
   const first = page.rows[0]!;
   const last = page.rows[page.rows.length - 1]!;
@@ -199,7 +203,6 @@ function pagingOf(
   const backwards = options.before !== undefined;
   const positioned = backwards || options.after !== undefined;
   const path = `/${externalId(context, parentType, parent)}/${edge.name}`;
-  const params = request.nested ? nestedParams(context, options, request.children) : topLevelParams(options, request);
   if (edge.offsetPaging && rules.has(edge.offsetPaging, context.version)) {
     return offsetPaging({ link: (query) => context.link(path, { ...params, ...query }), before, after, page, options, positioned, backwards });
   }

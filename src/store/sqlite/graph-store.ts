@@ -19,7 +19,6 @@ import { SqliteSearch } from './search.js';
 import type { SearchableType, SearchRequest } from '../search.js';
 import { zeroFilledCounts } from '../store-results.js';
 import { DecodedData } from '../decoded-data.js';
-import { toStoredObject } from '../rows.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { pageParams, pageSql, toAssociation, type AssociationRow, type PageParams, type PageShape } from './page-query.js';
 
@@ -61,8 +60,8 @@ export abstract class SqliteGraphStore {
   private readObjects(ids: readonly ObjectId[]): Map<ObjectId, StoredObject> {
     const objects = new Map<ObjectId, StoredObject>();
     if (ids.length === 0) return objects;
-    for (const row of this.statements.selectObjects.all(JSON.stringify(ids))) {
-      objects.set(row.id, toStoredObject(row, this.decodedData));
+    for (const [id, type, owner, createdTime, updatedTime, data] of this.statements.selectObjects.all(JSON.stringify(ids))) {
+      objects.set(id, { id, type, owner, createdTime, updatedTime, data: this.decodedData.decode(id, data) });
     }
     return objects;
   }
@@ -94,7 +93,7 @@ export abstract class SqliteGraphStore {
     const params = pageParams(request);
     const scan = (owner: ObjectId): Association[] => {
       params.id1 = owner;
-      return statement.all(params).map((row) => toAssociation(owner, request.type, row));
+      return statement.all(params).map(([id2, time, data]) => toAssociation(owner, request.type, id2, time, data));
     };
     for (const id1 of request.id1s) {
       const rows = request.through === undefined ? scan(id1) : this.mergedScan(id1, request.through, shape, request.limit, scan);
@@ -323,7 +322,7 @@ export abstract class SqliteGraphStore {
       .join('+');
     let statement = this.pageStatements.get(key);
     if (statement === undefined) {
-      statement = this.db.prepare<[PageParams], AssociationRow>(pageSql(shape));
+      statement = this.db.prepare<[PageParams], AssociationRow>(pageSql(shape)).raw(true);
       this.pageStatements.set(key, statement);
     }
     return statement;
