@@ -110,9 +110,9 @@ describe('SQLite store', () => {
     });
   });
 
-  it('reads every shape of page from the index alone, never visiting the table', async () => {
+  it('reads every shape of page from the index alone, visiting no table but for the objects it brings', async () => {
     await withStore(freshPath(), async (store) => {
-      const flags = ['after', 'before', 'since', 'until', 'granted', 'oldest'] as const;
+      const flags = ['after', 'before', 'since', 'until', 'granted', 'oldest', 'objects'] as const;
       const numbered = ['id1', 'limit', 'afterTime', 'afterId2', 'beforeTime', 'beforeId2', 'since', 'until', 'grantAppId'];
       const everyParam = { ...Object.fromEntries(numbered.map((name) => [name, 1])), grantScope: 'public_profile' };
       for (let bits = 0; bits < 1 << flags.length; bits++) {

@@ -74,8 +74,11 @@ export abstract class SqliteGraphStore {
     return pages!;
   }
 
-  /** The pages of the request; the caller holds the snapshot they are read in. */
-  private readPages(request: PageRequest): Map<ObjectId, Association[]> {
+  /**
+   * The pages of the request; with `objects`, also the object of each id2 listed, put there. The
+   * caller holds the snapshot they are read in.
+   */
+  private readPages(request: PageRequest, objects?: Map<ObjectId, StoredObject>): Map<ObjectId, Association[]> {
     const pages = new Map<ObjectId, Association[]>();
     if (request.id1s.length === 0) return pages;
     if (!Number.isInteger(request.limit) || request.limit < 0) {
@@ -88,18 +91,27 @@ export abstract class SqliteGraphStore {
       until: request.until !== undefined,
       granted: request.id2GrantedTo !== undefined,
       oldest: request.order === 'oldest',
+      objects: objects !== undefined,
     };
     const statement = this.pageStatement(shape);
     const params = pageParams(request);
+    // Every object a scan brought along; a merged page keeps those of the rows it shows.
+    const scanned = new Map<ObjectId, StoredObject>();
     const scan = (owner: ObjectId): Association[] => {
       params.id1 = owner;
-      return statement.all(params).map(([id2, time, data]) => toAssociation(owner, request.type, id2, time, data));
+      return statement.all(params).map(([id2, time, data, type, objectOwner, createdTime, updatedTime, objectData]) => {
+        if (typeof type === 'string' && !scanned.has(id2)) {
+          scanned.set(id2, { id: id2, type, owner: objectOwner!, createdTime: createdTime!, updatedTime: updatedTime!, data: this.decodedData.decode(id2, objectData!) });
+        }
+        return toAssociation(owner, request.type, id2, time, data);
+      });
     };
     for (const id1 of request.id1s) {
       const rows = request.through === undefined ? scan(id1) : this.mergedScan(id1, request.through, shape, request.limit, scan);
       // A `before` page is read backwards from the position, then turned to the list's order.
       if (shape.before) rows.reverse();
       pages.set(id1, rows);
+      if (objects !== undefined) for (const row of rows) if (scanned.has(row.id2)) objects.set(row.id2, scanned.get(row.id2)!);
     }
     return pages;
   }
@@ -131,9 +143,8 @@ export abstract class SqliteGraphStore {
     // In process, separate reads cost no more than one; reading them in one snapshot keeps them consistent.
     let result: PagesWithObjects | undefined;
     this.inSnapshot(() => {
-      const pages = this.readPages(request);
-      const ids = [...new Set([...pages.values()].flatMap((rows) => rows.map((row) => row.id2)))];
-      const objects = this.readObjects(ids);
+      const objects = new Map<ObjectId, StoredObject>();
+      const pages = this.readPages(request, objects);
       const grantedScopes = request.grantsTo === undefined ? new Map() : this.readGrantedScopes(request.grantsTo, objects, grantsKnown);
       result = { pages, objects, grantedScopes };
     });
