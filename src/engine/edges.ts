@@ -16,6 +16,7 @@ import { unemulatedEdge, type UnemulatedAnswer } from '../schema/unemulated.js';
 import { GraphError } from '../errors.js';
 import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import { grantsKnownTo, rememberGrantedScopes } from './person-grants.js';
+import { hidesPeople } from './visibility.js';
 
 export interface EdgeRequest {
   /** Paging options as written: query parameters for an edge path, modifiers for a nested edge. */
@@ -146,7 +147,22 @@ function pageRequestOf(context: ReadContext, edge: EdgeDef, listing: Listing, id
     through: edge.through === undefined ? undefined : { type: edge.through, grantedTo: { appId: context.viewer.app.id, scope: ALWAYS_GRANTED } },
     id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
     grantsTo: itemsAreNodes(edge) ? context.viewer.app.id : undefined,
+    peopleShown: itemsAreNodes(edge) ? peopleShown(context, edge) : undefined,
   };
+}
+
+/**
+ * The people an edge's items show: those who use the viewer's app (visibility.ts hides the others,
+ * and their objects need not be read), unless the edge shows everyone listed (a friend to tag, an
+ * app's own view), keeps only people who granted a permission anyway, or the person type's own
+ * rule decides who is seen.
+ */
+function peopleShown(context: ReadContext, edge: EdgeDef): PageRequest['peopleShown'] {
+  const viewer = context.viewer.userId;
+  const principal = context.schema.type(context.schema.principal);
+  const ruled = typeof principal?.visibility === 'object' && 'rule' in principal.visibility;
+  if (viewer === null || !hidesPeople(context) || edge.items === 'taggableFriend' || edge.itemsGranted !== undefined || ruled) return undefined;
+  return { type: context.schema.principal, appId: context.viewer.app.id, scope: ALWAYS_GRANTED, viewer };
 }
 
 /**

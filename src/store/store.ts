@@ -73,6 +73,12 @@ export interface PageRequest {
    * the page, that costs no round trip of its own.
    */
   grantsTo?: ObjectId;
+  /**
+   * With the objects: the objects of people (of type `type`) other than `viewer` who never granted
+   * `appId` the permission `scope` may be left out, as the caller hides them (people who never used
+   * its app); their rows stay. A store that reads objects row by row saves reading them.
+   */
+  peopleShown?: { type: string; appId: ObjectId; scope: string; viewer: ObjectId };
 }
 
 /** A page read with the objects its associations point at. */

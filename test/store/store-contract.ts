@@ -356,6 +356,14 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         assert.deepEqual(knowing.grantedScopes.get(stranger), []);
         assert.deepEqual(knowing.grantedScopes.get(post), []);
         if (knowing.grantedScopes.has(author)) assert.deepEqual(granted(knowing.grantedScopes, author), ['public_profile', 'user_posts']);
+
+        // People who never used the app may come without their objects, but for the viewer; every row stays.
+        const shown = { type: 'user', appId: app.id, scope: 'public_profile' };
+        const forAuthor = await store.getPagesWithObjects({ ...request, peopleShown: { ...shown, viewer: author } });
+        assert.deepEqual(forAuthor.pages.get(list)!.map((row) => row.id2), [post, stranger, author]);
+        assert.ok(forAuthor.objects.has(author) && forAuthor.objects.has(post));
+        const forStranger = await store.getPagesWithObjects({ ...request, peopleShown: { ...shown, viewer: stranger } });
+        assert.deepEqual([...forStranger.objects.keys()].sort(), [author, stranger, post].sort());
       });
 
       it('applies the grant filter before the limit', async () => {

@@ -92,6 +92,7 @@ export abstract class SqliteGraphStore {
       granted: request.id2GrantedTo !== undefined,
       oldest: request.order === 'oldest',
       objects: objects !== undefined,
+      people: objects !== undefined && request.peopleShown !== undefined,
     };
     const statement = this.pageStatement(shape);
     const params = pageParams(request);

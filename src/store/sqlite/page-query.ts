@@ -26,6 +26,8 @@ export interface PageShape {
   oldest: boolean;
   /** Each row brings its id2's object along. */
   objects: boolean;
+  /** Objects of people who do not use the app are not brought along (PageRequest.peopleShown). */
+  people: boolean;
 }
 
 export type PageParams = Record<string, number | string>;
@@ -56,7 +58,11 @@ export function pageSql(shape: PageShape): string {
   // The limit goes in through CAST: SQLite plans with the value of a bare LIMIT parameter, so
   // binding it again (every scan) would prepare the statement anew each time.
   const objectColumns = shape.objects ? ', o.type, o.owner, o.created_time, o.updated_time, o.data' : '';
-  const objectJoin = shape.objects ? ' LEFT JOIN objects o ON o.id = a.id2' : '';
+  const shown = shape.people
+    ? ` AND (o.type <> @peopleType OR o.id = @viewer
+         OR EXISTS (SELECT 1 FROM grants p WHERE p.app_id = @peopleAppId AND p.user_id = o.id AND p.scope = @peopleScope AND p.status = 'granted'))`
+    : '';
+  const objectJoin = shape.objects ? ` LEFT JOIN objects o ON o.id = a.id2${shown}` : '';
   return `SELECT a.id2, a.time, a.data${objectColumns} FROM associations a${objectJoin}
     WHERE ${conditions.join(' AND ')}
     ORDER BY a.time ${direction}, a.id2 ${direction} LIMIT CAST(@limit AS INTEGER)`;
@@ -78,6 +84,12 @@ export function pageParams(request: PageRequest): PageParams {
   if (request.id2GrantedTo) {
     params.grantAppId = request.id2GrantedTo.appId;
     params.grantScope = request.id2GrantedTo.scope;
+  }
+  if (request.peopleShown) {
+    params.peopleType = request.peopleShown.type;
+    params.peopleAppId = request.peopleShown.appId;
+    params.peopleScope = request.peopleShown.scope;
+    params.viewer = request.peopleShown.viewer;
   }
   return params;
 }
