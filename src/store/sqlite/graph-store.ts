@@ -102,7 +102,8 @@ export abstract class SqliteGraphStore {
       params.id1 = owner;
       return statement.all(params).map(([id2, time, data, type, objectOwner, createdTime, updatedTime, objectData]) => {
         if (typeof type === 'string' && !scanned.has(id2)) {
-          scanned.set(id2, { id: id2, type, owner: objectOwner!, createdTime: createdTime!, updatedTime: updatedTime!, data: this.decodedData.decode(id2, objectData!) });
+          const decoded = this.decodedData.decode(id2, objectData!);
+          scanned.set(id2, { id: id2, type, owner: objectOwner!, createdTime: createdTime!, updatedTime: updatedTime!, data: decoded });
         }
         return toAssociation(owner, request.type, id2, time, data);
       });

@@ -55,14 +55,14 @@ export function pageSql(shape: PageShape): string {
   const forwards = shape.oldest ? 'ASC' : 'DESC';
   const backwards = shape.oldest ? 'DESC' : 'ASC';
   const direction = shape.before ? backwards : forwards;
-  // The limit goes in through CAST: SQLite plans with the value of a bare LIMIT parameter, so
-  // binding it again (every scan) would prepare the statement anew each time.
   const objectColumns = shape.objects ? ', o.type, o.owner, o.created_time, o.updated_time, o.data' : '';
   const shown = shape.people
     ? ` AND (o.type <> @peopleType OR o.id = @viewer
          OR EXISTS (SELECT 1 FROM grants p WHERE p.app_id = @peopleAppId AND p.user_id = o.id AND p.scope = @peopleScope AND p.status = 'granted'))`
     : '';
   const objectJoin = shape.objects ? ` LEFT JOIN objects o ON o.id = a.id2${shown}` : '';
+  // The limit goes in through CAST: SQLite plans with the value of a bare LIMIT parameter, so
+  // binding it again (every scan) would prepare the statement anew each time.
   return `SELECT a.id2, a.time, a.data${objectColumns} FROM associations a${objectJoin}
     WHERE ${conditions.join(' AND ')}
     ORDER BY a.time ${direction}, a.id2 ${direction} LIMIT CAST(@limit AS INTEGER)`;
