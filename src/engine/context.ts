@@ -49,8 +49,11 @@ export interface ReadContext {
   objects: RequestObjects;
   /** The pages this request has read, each identical read made once. */
   pages: RequestPages;
-  /** The permissions each person this request has asked about granted the viewer's app (person-grants). */
-  grantedScopes: Map<number, Promise<ReadonlySet<string>>>;
+  /**
+   * The permissions each person this request has asked about granted the viewer's app
+   * (person-grants): known, or on their way from the store.
+   */
+  grantedScopes: Map<number, ReadonlySet<string> | Promise<ReadonlySet<string>>>;
   /**
    * Why the answer holds less than was asked (a field left out for a permission not granted),
    * one sentence each, for clients that ask to debug.

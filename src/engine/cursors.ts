@@ -15,41 +15,48 @@ export class CursorCodec {
   ) {}
 
   encode(edge: string, position: Position): string {
-    const body = `${position.time}.${this.ids.scope(position.id2)}`;
-    return Buffer.from(`${body}.${this.mac(edge, body)}`).toString('base64url');
+    return this.signed(edge, `${position.time}.${this.ids.scope(position.id2)}`).cursor;
   }
 
   decode(edge: string, cursor: string): Position {
     const text = cursor.length <= 200 ? Buffer.from(cursor, 'base64url').toString() : '';
     const match = /^(-?\d{1,12})\.(\d{1,16})\.([A-Za-z0-9_-]{16})$/.exec(text);
     const id2 = match ? this.ids.unscope(match[2]!) : undefined;
-    if (!match || id2 === undefined || !sameMac(match[3]!, this.mac(edge, `${match[1]}.${match[2]}`))) {
+    if (!match || id2 === undefined || !sameMac(match[3]!, this.signed(edge, `${match[1]}.${match[2]}`).mac)) {
       throw GraphError.invalidParameter(`The cursor "${cursor.slice(0, 60)}" is not valid for this edge`);
     }
     return { time: Number(match[1]), id2 };
   }
 
-  private mac(edge: string, body: string): string {
-    const signed = `${edge}|${body}`;
-    const memoKey = `${this.key}|${signed}`;
-    let mac = macs.get(memoKey);
-    if (mac === undefined) {
-      mac = createHmac('sha256', this.key).update(signed).digest('base64url').slice(0, 16);
-      if (macs.size >= MAX_MACS) macs.delete(macs.keys().next().value!);
-      macs.set(memoKey, mac);
+  /** The MAC of a position on an edge, and the cursor it makes. */
+  private signed(edge: string, body: string): Signed {
+    const text = `${edge}|${body}`;
+    const memoKey = `${this.key}|${text}`;
+    let signed = signedLately.get(memoKey);
+    if (signed === undefined) {
+      const mac = createHmac('sha256', this.key).update(text).digest('base64url').slice(0, 16);
+      signed = { mac, cursor: Buffer.from(`${body}.${mac}`).toString('base64url') };
+      if (signedLately.size >= MAX_SIGNED) signedLately.delete(signedLately.keys().next().value!);
+      signedLately.set(memoKey, signed);
     }
-    return mac;
+    return signed;
   }
 }
 
-/** MACs remembered; past this the oldest are forgotten first. */
-const MAX_MACS = 20_000;
+interface Signed {
+  mac: string;
+  cursor: string;
+}
+
+/** Positions remembered; past this the oldest are forgotten first. */
+const MAX_SIGNED = 20_000;
 
 /**
- * MACs made lately, by app key, edge and position. A MAC depends on nothing else, so a page read
- * again (the same 25 posts, each with its likes) signs its cursors without computing them anew.
+ * Positions signed lately, by app key, edge and position, with the cursor each makes. Neither
+ * depends on anything else, so a page read again (the same 25 posts, each with its likes) writes
+ * its cursors without computing them anew.
  */
-const macs = new Map<string, string>();
+const signedLately = new Map<string, Signed>();
 
 function sameMac(a: string, b: string): boolean {
   return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

@@ -15,7 +15,8 @@ import { rules } from '../schema/versions.js';
 import { unemulatedEdge, type UnemulatedAnswer } from '../schema/unemulated.js';
 import { GraphError } from '../errors.js';
 import { ALWAYS_GRANTED } from '../schema/permissions.js';
-import { rememberGrantedScopes } from './person-grants.js';
+import { grantsKnownTo, rememberGrantedScopes } from './person-grants.js';
+import { hidesPeople } from './visibility.js';
 
 export interface EdgeRequest {
   /** Paging options as written: query parameters for an edge path, modifiers for a nested edge. */
@@ -58,12 +59,15 @@ export async function loadEdge(
   const itemValue = itemField && listing.type !== undefined && wantsItemField(request.children, itemField.name) ? itemField.values[listing.type] : undefined;
   const itemOf = itemValue === undefined ? rendered : (row: Association) => withField(rendered(row), itemField!.name, itemValue);
 
+  // The parameters the paging links repeat are the same for every parent: worked out once, when a page needs them.
+  let linkParams: Record<string, string> | undefined;
   for (const parent of parents) {
     const page = pages.get(parent.id) ?? { rows: [], more: false };
     const data = page.rows.map(itemOf).filter((item): item is Json => item !== undefined);
     const collection: Json = { data };
     if (page.rows.length > 0) {
-      collection.paging = pagingOf(context, parentType, edge, parent, page, options, request);
+      linkParams ??= request.nested ? nestedParams(context, options, request.children) : topLevelParams(options, request);
+      collection.paging = pagingOf(context, parentType, edge, parent, page, options, linkParams);
     }
     const summary = summaries?.get(parent.id);
     if (summary) collection.summary = summary;
@@ -114,7 +118,7 @@ async function loadPages(
   if (request === undefined) return { pages };
   // Items that are plain objects come with the page, and so do the permissions they (or their
   // authors) granted the viewer's app, which decide what of them shows: one round trip per level.
-  const { pages: rows, objects, grantedScopes } = await context.pages.read(request, itemsAreNodes(edge));
+  const { pages: rows, objects, grantedScopes } = await readPage(context, request, edge);
   if (grantedScopes) rememberGrantedScopes(context, grantedScopes);
   context.budget.spendItems([...rows.values()].reduce((sum, list) => sum + list.length, 0));
   for (const [id1, list] of rows) {
@@ -143,7 +147,22 @@ function pageRequestOf(context: ReadContext, edge: EdgeDef, listing: Listing, id
     through: edge.through === undefined ? undefined : { type: edge.through, grantedTo: { appId: context.viewer.app.id, scope: ALWAYS_GRANTED } },
     id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
     grantsTo: itemsAreNodes(edge) ? context.viewer.app.id : undefined,
+    peopleShown: itemsAreNodes(edge) ? peopleShown(context, edge) : undefined,
   };
+}
+
+/**
+ * The people an edge's items show: those who use the viewer's app (visibility.ts hides the others,
+ * and their objects need not be read), unless the edge shows everyone listed (a friend to tag, an
+ * app's own view), keeps only people who granted a permission anyway, or the person type's own
+ * rule decides who is seen.
+ */
+function peopleShown(context: ReadContext, edge: EdgeDef): PageRequest['peopleShown'] {
+  const viewer = context.viewer.userId;
+  const principal = context.schema.type(context.schema.principal);
+  const ruled = typeof principal?.visibility === 'object' && 'rule' in principal.visibility;
+  if (viewer === null || !hidesPeople(context) || edge.items === 'taggableFriend' || edge.itemsGranted !== undefined || ruled) return undefined;
+  return { type: context.schema.principal, appId: context.viewer.app.id, scope: ALWAYS_GRANTED, viewer };
 }
 
 /**
@@ -164,8 +183,13 @@ export function startPageRead(context: ReadContext, parentType: NodeTypeDef, edg
   } catch {
     return;
   }
-  if (request !== undefined) context.pages.read(request, itemsAreNodes(edge)).catch(() => undefined);
+  if (request !== undefined) readPage(context, request, edge).catch(() => undefined);
   if (counted !== undefined) context.pages.counts(counted, parentIds).catch(() => undefined);
+}
+
+/** The page read of an edge, once per request: grants this request can already tell need not come along. */
+function readPage(context: ReadContext, request: PageRequest, edge: EdgeDef) {
+  return context.pages.read(request, itemsAreNodes(edge), grantsKnownTo(context));
 }
 
 /** Whether the edge's collection carries a summary; a merged list (a news feed) has no single count to total it by. */
@@ -185,7 +209,8 @@ function pagingOf(
   parent: StoredObject,
   page: Page,
   options: EdgeOptions,
-  request: EdgeRequest,
+  /** What every link carries besides its cursor. */
+  params: Record<string, string>,
 ): Json {
   const first = page.rows[0]!;
   const last = page.rows[page.rows.length - 1]!;
@@ -194,7 +219,6 @@ function pagingOf(
   const backwards = options.before !== undefined;
   const positioned = backwards || options.after !== undefined;
   const path = `/${externalId(context, parentType, parent)}/${edge.name}`;
-  const params = request.nested ? nestedParams(context, options, request.children) : topLevelParams(options, request);
   if (edge.offsetPaging && rules.has(edge.offsetPaging, context.version)) {
     return offsetPaging({ link: (query) => context.link(path, { ...params, ...query }), before, after, page, options, positioned, backwards });
   }

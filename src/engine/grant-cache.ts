@@ -15,10 +15,7 @@ export class GrantCache {
 
   /** What is known under `version` of these people's grants to the app; those not known are left out. */
   known(version: number, appId: number, people: readonly number[]): Map<number, ReadonlySet<string>> {
-    if (version !== this.version) {
-      this.entries.clear();
-      this.version = version;
-    }
+    this.holdVersion(version);
     const found = new Map<number, ReadonlySet<string>>();
     for (const person of people) {
       const scopes = this.entries.get(`${appId}:${person}`);
@@ -27,13 +24,27 @@ export class GrantCache {
     return found;
   }
 
-  /** Grants read under `version`; dropped when the version moved while they were read, as they may be stale. */
+  /** Whether this person's grants to the app are known under `version`. */
+  has(version: number, appId: number, person: number): boolean {
+    return version === this.version && this.entries.has(`${appId}:${person}`);
+  }
+
+  /**
+   * Grants read by a request under `version`. A request under another version than the one held
+   * starts the cache over: whatever it holds is only ever handed to requests under its version.
+   */
   remember(version: number, appId: number, granted: ReadonlyMap<number, ReadonlySet<string>>): void {
-    if (version !== this.version) return;
+    this.holdVersion(version);
     for (const [person, scopes] of granted) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(`${appId}:${person}`, scopes);
     }
+  }
+
+  private holdVersion(version: number): void {
+    if (version === this.version) return;
+    this.entries.clear();
+    this.version = version;
   }
 }
 

@@ -248,7 +248,10 @@ export async function renderObjectsById(
  */
 function scalarBytes(node: Json): number {
   let bytes = 0;
-  for (const [key, value] of Object.entries(node)) bytes += key.length + (typeof value === 'string' ? value.length : 8);
+  for (const key in node) {
+    const value = node[key];
+    bytes += key.length + (typeof value === 'string' ? value.length : 8);
+  }
   return bytes;
 }
 

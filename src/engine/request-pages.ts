@@ -22,18 +22,21 @@ export class RequestPages {
   private readonly countReads = new Map<string, Promise<Map<ObjectId, number>>>();
   /** Every association a page of this request listed, as `type:id1:id2`: each one exists. */
   private readonly listed = new Set<string>();
+  /** Pages read but not yet entered in `listed`: most requests never ask, and so never pay for the keys. */
+  private unlisted: Array<Map<ObjectId, Association[]>> = [];
 
   constructor(private readonly store: Store) {}
 
-  read(request: PageRequest, withObjects: boolean): Promise<PageRead> {
+  /** With the objects, the grants of people `grantsKnown` names may be left out (Store.getPagesWithObjects). */
+  read(request: PageRequest, withObjects: boolean, grantsKnown?: (person: ObjectId) => boolean): Promise<PageRead> {
     const key = JSON.stringify([withObjects, request]);
     const known = this.reads.get(key);
     if (known !== undefined) return known;
-    const read: Promise<PageRead> = withObjects ? this.store.getPagesWithObjects(request) : this.store.getPages(request).then((pages) => ({ pages }));
+    const read: Promise<PageRead> = withObjects
+      ? this.store.getPagesWithObjects(request, grantsKnown)
+      : this.store.getPages(request).then((pages) => ({ pages }));
     // A failed read is not remembered: the request fails, and nothing else reads this memory.
-    read.then(({ pages }) => {
-      for (const rows of pages.values()) for (const row of rows) this.listed.add(`${row.type}:${row.id1}:${row.id2}`);
-    }, () => this.reads.delete(key));
+    read.then(({ pages }) => this.unlisted.push(pages), () => this.reads.delete(key));
     if (this.reads.size >= REMEMBERED_READS) this.reads.delete(this.reads.keys().next().value!);
     this.reads.set(key, read);
     return read;
@@ -56,6 +59,8 @@ export class RequestPages {
    * this request listed is known (the viewer's friends, whose posts follow), the others take one store call.
    */
   async existing(type: string, pairs: ReadonlyArray<readonly [ObjectId, ObjectId]>): Promise<Set<string>> {
+    for (const pages of this.unlisted) for (const rows of pages.values()) for (const row of rows) this.listed.add(`${row.type}:${row.id1}:${row.id2}`);
+    this.unlisted = [];
     const found = new Set<string>();
     const unknown = pairs.filter(([id1, id2]) => {
       if (!this.listed.has(`${type}:${id1}:${id2}`)) return true;

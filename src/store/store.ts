@@ -73,6 +73,12 @@ export interface PageRequest {
    * the page, that costs no round trip of its own.
    */
   grantsTo?: ObjectId;
+  /**
+   * With the objects: the objects of people (of type `type`) other than `viewer` who never granted
+   * `appId` the permission `scope` may be left out, as the caller hides them (people who never used
+   * its app); their rows stay. A store that reads objects row by row saves reading them.
+   */
+  peopleShown?: { type: string; appId: ObjectId; scope: string; viewer: ObjectId };
 }
 
 /** A page read with the objects its associations point at. */
@@ -338,9 +344,11 @@ export interface Store {
   getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>>;
   /**
    * getPages, and the objects its associations point at (each id2's, when it exists) in the same
-   * call: across a network, a level of a query then costs one round trip rather than two.
+   * call: across a network, a level of a query then costs one round trip rather than two. The
+   * permissions of people `grantsKnown` says the caller knows already may be left out of
+   * `grantedScopes`: a store that reads them with a statement of their own reads only the others.
    */
-  getPagesWithObjects(request: PageRequest): Promise<PagesWithObjects>;
+  getPagesWithObjects(request: PageRequest, grantsKnown?: (person: ObjectId) => boolean): Promise<PagesWithObjects>;
   /** Count of associations of `type` from each id1 (0 when none). */
   getCounts(type: string, id1s: readonly ObjectId[]): Promise<Map<ObjectId, number>>;
   /** Which of the (id1, id2) pairs exist for `type`; answered as a set of `${id1}:${id2}`. */

@@ -329,6 +329,43 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         assert.equal((await page({ type: 'friends', limit: 10 }, user)).length, 5);
       });
 
+      it('brings the listed objects along, with what they and their owners granted, but for people the caller knows', async () => {
+        const app = await store.createApp({ name: 'Along', secret: 's', idKey: 'k', createdTime: 1 });
+        const [list, other, author, stranger] = await Promise.all([createObject(), createObject(), createObject(), createObject()]);
+        const post = await createObject('post', { message: 'hi' }, author);
+        await store.setGrants(app.id, [
+          { userId: author, grants: [{ scope: 'public_profile', status: 'granted' }, { scope: 'user_posts', status: 'granted' }, { scope: 'user_likes', status: 'declined' }] },
+        ]);
+        await addAssociations(list, 'likes', [author, stranger, post].map((id2, i) => ({ id2, time: 100 + i })));
+        await addAssociations(other, 'likes', [{ id2: author, time: 100 }]);
+        const request: PageRequest = { type: 'likes', id1s: [list, other], limit: 10, grantsTo: app.id };
+        const granted = (scopes: Map<ObjectId, string[]>, person: ObjectId) => [...(scopes.get(person) ?? [])].sort();
+
+        const read = await store.getPagesWithObjects(request);
+        assert.deepEqual(read.pages.get(list)!.map((row) => row.id2), [post, stranger, author]);
+        assert.deepEqual(read.pages.get(other)!.map((row) => row.id2), [author]);
+        assert.deepEqual([...read.objects.keys()].sort(), [author, stranger, post].sort());
+        assert.deepEqual(read.objects.get(post)!.data, { message: 'hi' });
+        assert.equal(read.objects.get(post)!.owner, author);
+        assert.deepEqual(granted(read.grantedScopes, author), ['public_profile', 'user_posts']);
+        assert.deepEqual(read.grantedScopes.get(stranger), []);
+
+        // What the caller says it knows may be left out; everyone else's grants still come along.
+        const knowing = await store.getPagesWithObjects({ ...request }, (person) => person === author);
+        assert.deepEqual([...knowing.objects.keys()].sort(), [author, stranger, post].sort());
+        assert.deepEqual(knowing.grantedScopes.get(stranger), []);
+        assert.deepEqual(knowing.grantedScopes.get(post), []);
+        if (knowing.grantedScopes.has(author)) assert.deepEqual(granted(knowing.grantedScopes, author), ['public_profile', 'user_posts']);
+
+        // People who never used the app may come without their objects, but for the viewer; every row stays.
+        const shown = { type: 'user', appId: app.id, scope: 'public_profile' };
+        const forAuthor = await store.getPagesWithObjects({ ...request, peopleShown: { ...shown, viewer: author } });
+        assert.deepEqual(forAuthor.pages.get(list)!.map((row) => row.id2), [post, stranger, author]);
+        assert.ok(forAuthor.objects.has(author) && forAuthor.objects.has(post));
+        const forStranger = await store.getPagesWithObjects({ ...request, peopleShown: { ...shown, viewer: stranger } });
+        assert.deepEqual([...forStranger.objects.keys()].sort(), [author, stranger, post].sort());
+      });
+
       it('applies the grant filter before the limit', async () => {
         const user = await createObject();
         const app = await store.createApp({ name: 'Filter', secret: 's', idKey: 'k', createdTime: 1 });

@@ -97,11 +97,20 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
       ORDER BY m.time ${scanned}, m.id2 ${scanned}
       LIMIT $3`;
   // A merged row names the owner it came from (`owner`); a plain one belongs to p.id1.
+  // People who never used the app come without their objects when the caller hides them (PageRequest.peopleShown).
+  let shown = '';
+  if (withObjects && request.peopleShown !== undefined) {
+    shape.push('people');
+    const people = request.peopleShown;
+    shown = ` AND (o.type <> ${parameter(people.type)} OR o.id = ${parameter(people.viewer)}::bigint
+      OR EXISTS (SELECT 1 FROM grants s WHERE s.app_id = ${parameter(people.appId)}::bigint AND s.user_id = o.id
+        AND s.scope = ${parameter(people.scope)} AND s.status = 'granted'))`;
+  }
   const text = `SELECT p.id1${through === undefined ? '' : ', a.owner'}, a.id2, a.time, a.data${objectColumns}${grantColumns}
     FROM unnest($1::bigint[]) WITH ORDINALITY AS p (id1, n)
     CROSS JOIN LATERAL (
       ${page}
-    ) a${withObjects ? '\n    LEFT JOIN objects o ON o.id = a.id2' : ''}
+    ) a${withObjects ? `\n    LEFT JOIN objects o ON o.id = a.id2${shown}` : ''}
     ORDER BY p.n, a.time ${listed}, a.id2 ${listed}`;
   return { name: `loom.page.${shape.join('+') || 'plain'}`, text, values };
 }

@@ -20,7 +20,6 @@ import { SqliteSearch } from './search.js';
 import type { SearchableType, SearchRequest } from '../search.js';
 import { zeroFilledCounts } from '../store-results.js';
 import { DecodedData } from '../decoded-data.js';
-import { toStoredObject } from '../rows.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { pageParams, pageSql, toAssociation, type AssociationRow, type PageParams, type PageShape } from './page-query.js';
 
@@ -63,7 +62,7 @@ export abstract class SqliteGraphStore {
     let result: ObjectsWithGrants | undefined;
     this.inSnapshot(() => {
       const objects = this.readObjects(ids);
-      result = { objects, grantedScopes: this.readGrantedScopes(appId, objects) };
+      result = { objects, grantedScopes: this.readGrantedScopes(appId, objects, undefined) };
     });
     return result!;
   }
@@ -71,17 +70,25 @@ export abstract class SqliteGraphStore {
   private readObjects(ids: readonly ObjectId[]): Map<ObjectId, StoredObject> {
     const objects = new Map<ObjectId, StoredObject>();
     if (ids.length === 0) return objects;
-    for (const row of this.statements.selectObjects.all(JSON.stringify(ids))) {
-      objects.set(row.id, toStoredObject(row, this.decodedData));
+    for (const [id, type, owner, createdTime, updatedTime, data] of this.statements.selectObjects.all(JSON.stringify(ids))) {
+      objects.set(id, { id, type, owner, createdTime, updatedTime, data: this.decodedData.decode(id, data) });
     }
     return objects;
   }
 
   async getPages(request: PageRequest): Promise<Map<ObjectId, Association[]>> {
-    return this.readPages(request);
+    let pages: Map<ObjectId, Association[]> | undefined;
+    this.inSnapshot(() => {
+      pages = this.readPages(request);
+    });
+    return pages!;
   }
 
-  private readPages(request: PageRequest): Map<ObjectId, Association[]> {
+  /**
+   * The pages of the request; with `objects`, also the object of each id2 listed, put there. The
+   * caller holds the snapshot they are read in.
+   */
+  private readPages(request: PageRequest, objects?: Map<ObjectId, StoredObject>): Map<ObjectId, Association[]> {
     const pages = new Map<ObjectId, Association[]>();
     if (request.id1s.length === 0) return pages;
     if (!Number.isInteger(request.limit) || request.limit < 0) {
@@ -94,21 +101,30 @@ export abstract class SqliteGraphStore {
       until: request.until !== undefined,
       granted: request.id2GrantedTo !== undefined,
       oldest: request.order === 'oldest',
+      objects: objects !== undefined,
+      people: objects !== undefined && request.peopleShown !== undefined,
     };
     const statement = this.pageStatement(shape);
     const params = pageParams(request);
+    // Every object a scan brought along; a merged page keeps those of the rows it shows.
+    const scanned = new Map<ObjectId, StoredObject>();
     const scan = (owner: ObjectId): Association[] => {
       params.id1 = owner;
-      return statement.all(params).map((row) => toAssociation(owner, request.type, row));
+      return statement.all(params).map(([id2, time, data, type, objectOwner, createdTime, updatedTime, objectData]) => {
+        if (typeof type === 'string' && !scanned.has(id2)) {
+          const decoded = this.decodedData.decode(id2, objectData!);
+          scanned.set(id2, { id: id2, type, owner: objectOwner!, createdTime: createdTime!, updatedTime: updatedTime!, data: decoded });
+        }
+        return toAssociation(owner, request.type, id2, time, data);
+      });
     };
-    this.inSnapshot(() => {
-      for (const id1 of request.id1s) {
-        const rows = request.through === undefined ? scan(id1) : this.mergedScan(id1, request.through, shape, request.limit, scan);
-        // A `before` page is read backwards from the position, then turned to the list's order.
-        if (shape.before) rows.reverse();
-        pages.set(id1, rows);
-      }
-    });
+    for (const id1 of request.id1s) {
+      const rows = request.through === undefined ? scan(id1) : this.mergedScan(id1, request.through, shape, request.limit, scan);
+      // A `before` page is read backwards from the position, then turned to the list's order.
+      if (shape.before) rows.reverse();
+      pages.set(id1, rows);
+      if (objects !== undefined) for (const row of rows) if (scanned.has(row.id2)) objects.set(row.id2, scanned.get(row.id2)!);
+    }
     return pages;
   }
 
@@ -135,28 +151,33 @@ export abstract class SqliteGraphStore {
     return rows.slice(0, limit);
   }
 
-  async getPagesWithObjects(request: PageRequest): Promise<PagesWithObjects> {
+  async getPagesWithObjects(request: PageRequest, grantsKnown?: (person: ObjectId) => boolean): Promise<PagesWithObjects> {
     // In process, separate reads cost no more than one; reading them in one snapshot keeps them consistent.
     let result: PagesWithObjects | undefined;
     this.inSnapshot(() => {
-      const pages = this.readPages(request);
-      const ids = [...new Set([...pages.values()].flatMap((rows) => rows.map((row) => row.id2)))];
-      const objects = this.readObjects(ids);
-      result = { pages, objects, grantedScopes: request.grantsTo === undefined ? new Map() : this.readGrantedScopes(request.grantsTo, objects) };
+      const objects = new Map<ObjectId, StoredObject>();
+      const pages = this.readPages(request, objects);
+      const grantedScopes = request.grantsTo === undefined ? new Map() : this.readGrantedScopes(request.grantsTo, objects, grantsKnown);
+      result = { pages, objects, grantedScopes };
     });
     return result!;
   }
 
-  /** The permissions each of the objects, and each of their owners, granted the app. */
-  private readGrantedScopes(appId: ObjectId, objects: ReadonlyMap<ObjectId, StoredObject>): Map<ObjectId, string[]> {
+  /** The permissions each of the objects, and each of their owners, granted the app; none read for people already known. */
+  private readGrantedScopes(
+    appId: ObjectId,
+    objects: ReadonlyMap<ObjectId, StoredObject>,
+    known: ((person: ObjectId) => boolean) | undefined,
+  ): Map<ObjectId, string[]> {
     const people = new Set<ObjectId>();
     for (const object of objects.values()) {
       people.add(object.id);
       if (object.owner !== null) people.add(object.owner);
     }
-    const granted = new Map<ObjectId, string[]>([...people].map((person) => [person, []]));
-    if (people.size === 0) return granted;
-    for (const { user_id, scope } of this.statements.selectGrantedAmong.all(appId, JSON.stringify([...people]))) granted.get(user_id)!.push(scope);
+    const asked = known === undefined ? [...people] : [...people].filter((person) => !known(person));
+    const granted = new Map<ObjectId, string[]>(asked.map((person) => [person, []]));
+    if (asked.length === 0) return granted;
+    for (const { user_id, scope } of this.statements.selectGrantedAmong.all(appId, JSON.stringify(asked))) granted.get(user_id)!.push(scope);
     return granted;
   }
 
@@ -324,7 +345,7 @@ export abstract class SqliteGraphStore {
       .join('+');
     let statement = this.pageStatements.get(key);
     if (statement === undefined) {
-      statement = this.db.prepare<[PageParams], AssociationRow>(pageSql(shape));
+      statement = this.db.prepare<[PageParams], AssociationRow>(pageSql(shape)).raw(true);
       this.pageStatements.set(key, statement);
     }
     return statement;

@@ -1,11 +1,20 @@
 import type { Association, PageRequest } from '../store.js';
 
-/** A row of a page: its id1 and type are the scan's own, so SQLite need not hand them back. */
-export interface AssociationRow {
-  id2: number;
-  time: number;
-  data: string | null;
-}
+/**
+ * A row of a page as an array (raw), cheaper to hand over than an object: id2, time, data, and
+ * with `objects` the columns of id2's object (null when there is none). Its id1 and type are the
+ * scan's own, so SQLite need not hand them back.
+ */
+export type AssociationRow = [
+  id2: number,
+  time: number,
+  data: string | null,
+  objectType?: string | null,
+  objectOwner?: number | null,
+  objectCreatedTime?: number | null,
+  objectUpdatedTime?: number | null,
+  objectData?: string | null,
+];
 
 /** Which optional conditions a page query carries; each combination is one prepared statement. */
 export interface PageShape {
@@ -15,14 +24,19 @@ export interface PageShape {
   until: boolean;
   granted: boolean;
   oldest: boolean;
+  /** Each row brings its id2's object along. */
+  objects: boolean;
+  /** Objects of people who do not use the app are not brought along (PageRequest.peopleShown). */
+  people: boolean;
 }
 
 export type PageParams = Record<string, number | string>;
 
 /**
  * The page query of one shape: a range scan of associations_by_time for a single id1, which
- * covers every column read (no lookup in the table). Row-value
- * comparisons on (time, id2) match the index order, so equal times are split by id2.
+ * covers every column of the association read (no lookup in its table). Row-value comparisons
+ * on (time, id2) match the index order, so equal times are split by id2. With `objects`, each
+ * row's object is joined by its primary key: one statement where a page and its objects took two.
  */
 export function pageSql(shape: PageShape): string {
   const conditions = ['a.id1 = @id1', 'a.type = @type'];
@@ -41,9 +55,17 @@ export function pageSql(shape: PageShape): string {
   const forwards = shape.oldest ? 'ASC' : 'DESC';
   const backwards = shape.oldest ? 'DESC' : 'ASC';
   const direction = shape.before ? backwards : forwards;
-  return `SELECT a.id2, a.time, a.data FROM associations a
+  const objectColumns = shape.objects ? ', o.type, o.owner, o.created_time, o.updated_time, o.data' : '';
+  const shown = shape.people
+    ? ` AND (o.type <> @peopleType OR o.id = @viewer
+         OR EXISTS (SELECT 1 FROM grants p WHERE p.app_id = @peopleAppId AND p.user_id = o.id AND p.scope = @peopleScope AND p.status = 'granted'))`
+    : '';
+  const objectJoin = shape.objects ? ` LEFT JOIN objects o ON o.id = a.id2${shown}` : '';
+  // The limit goes in through CAST: SQLite plans with the value of a bare LIMIT parameter, so
+  // binding it again (every scan) would prepare the statement anew each time.
+  return `SELECT a.id2, a.time, a.data${objectColumns} FROM associations a${objectJoin}
     WHERE ${conditions.join(' AND ')}
-    ORDER BY a.time ${direction}, a.id2 ${direction} LIMIT @limit`;
+    ORDER BY a.time ${direction}, a.id2 ${direction} LIMIT CAST(@limit AS INTEGER)`;
 }
 
 /** The named parameters of a page query, matching exactly the conditions pageSql emits. */
@@ -63,15 +85,15 @@ export function pageParams(request: PageRequest): PageParams {
     params.grantAppId = request.id2GrantedTo.appId;
     params.grantScope = request.id2GrantedTo.scope;
   }
+  if (request.peopleShown) {
+    params.peopleType = request.peopleShown.type;
+    params.peopleAppId = request.peopleShown.appId;
+    params.peopleScope = request.peopleShown.scope;
+    params.viewer = request.peopleShown.viewer;
+  }
   return params;
 }
 
-export function toAssociation(id1: number, type: string, row: AssociationRow): Association {
-  return {
-    id1,
-    type,
-    id2: row.id2,
-    time: row.time,
-    data: row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>),
-  };
+export function toAssociation(id1: number, type: string, id2: number, time: number, data: string | null): Association {
+  return { id1, type, id2, time, data: data === null ? null : (JSON.parse(data) as Record<string, unknown>) };
 }

@@ -97,8 +97,9 @@ export function searchSql(shape: { positioned?: boolean; backwards?: boolean; lo
       `EXISTS (SELECT 1 FROM grants g WHERE g.app_id = @app AND g.user_id = s.rowid AND g.scope = @scope AND g.status = 'granted')`,
     );
   }
+  // CAST, as in page-query.ts: a bare LIMIT parameter would have the statement prepared anew at each bind.
   return `SELECT o.id, o.type, o.owner, o.created_time, o.updated_time, o.data
           FROM search_index s JOIN objects o ON o.id = s.rowid
           WHERE ${conditions.join(' AND ')}
-          ORDER BY s.rowid ${shape.backwards ? 'DESC' : 'ASC'} LIMIT @limit`;
+          ORDER BY s.rowid ${shape.backwards ? 'DESC' : 'ASC'} LIMIT CAST(@limit AS INTEGER)`;
 }
