@@ -169,7 +169,6 @@ async function readContext(
   const viewer = await authenticate(settings, graph, id);
   const apiVersion = version.settle(viewer.app);
   await callerKnown(settings, graph, viewer, note);
-  const publicUrl = linkBaseUrl(graph.origin, settings.publicUrl);
   // Links carry the token the way the request did: as a parameter when it came as one, never
   // copied out of an Authorization header into a URL.
   const linkParams: Record<string, string> = {};
@@ -184,7 +183,7 @@ async function readContext(
     // A write may change grants under the version read as it arrived: only reads trust it.
     authVersion: graph.method === 'get' ? graph.authVersion : undefined,
     startedAt: graph.receivedAt,
-    publicUrl,
+    publicUrl: linkBaseUrl(graph.origin, settings.publicUrl),
     profileHost: settings.profileHost,
     limits: settings.limits,
     media: settings.media,
@@ -192,10 +191,6 @@ async function readContext(
     linkParams,
     businessKey: settings.businessKey,
     notes,
-    link: (path, params) => {
-      const query = new URLSearchParams(params).toString();
-      return `${publicUrl}/${apiVersion}${path}${query ? `?${query}` : ''}`;
-    },
   });
 }
 

@@ -52,7 +52,7 @@ describe('answer text made in slices', () => {
     const events: string[] = [];
     // Queued before the text is begun: it runs only if the writing pauses for a turn of the event loop.
     setImmediate(() => events.push('other work'));
-    const text = jsonText([largeAnswer(), largeAnswer(), largeAnswer()]).then(() => events.push('answer written'));
+    const text = Promise.resolve(jsonText([largeAnswer(), largeAnswer(), largeAnswer()])).then(() => events.push('answer written'));
     await text;
     assert.deepEqual(events, ['other work', 'answer written']);
   });

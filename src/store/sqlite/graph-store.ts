@@ -61,6 +61,11 @@ export abstract class SqliteGraphStore {
   private readObjects(ids: readonly ObjectId[]): Map<ObjectId, StoredObject> {
     const objects = new Map<ObjectId, StoredObject>();
     if (ids.length === 0) return objects;
+    if (ids.length === 1) {
+      const row = this.statements.selectObject.get(ids[0]!);
+      if (row !== undefined) objects.set(row.id, toStoredObject(row, this.decodedData));
+      return objects;
+    }
     for (const row of this.statements.selectObjects.all(JSON.stringify(ids))) {
       objects.set(row.id, toStoredObject(row, this.decodedData));
     }
