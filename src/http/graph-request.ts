@@ -134,8 +134,8 @@ export function toGraphRequest(request: FastifyRequest, body: unknown = request.
   return buildGraphRequest({
     verb: request.method,
     url,
-    // The framework read the query string already; it also ends a path at a `#`, which a request
-    // line should never hold and which is read here as part of the path.
+    // The framework parsed the query string already. It also splits a URL at a `#`, which no
+    // request line should hold: such a URL is read the way a batch operation's is.
     query: url.includes('#') ? undefined : (request.query as Record<string, string | string[]>),
     body: bodyParams(body),
     headers,
