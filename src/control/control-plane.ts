@@ -125,9 +125,16 @@ export class ControlPlane {
     return found;
   }
 
-  /** The first active fault for this request that fires this time, counted as fired; none most of the time. */
-  async fire(target: FaultTarget): Promise<FaultEffect | undefined> {
+  /**
+   * The first active fault for this request that fires this time, counted as fired. None most of
+   * the time: then undefined at once, and the request does not wait for a turn to learn it.
+   */
+  fire(target: FaultTarget): Promise<FaultEffect | undefined> | undefined {
     if (!this.faults.some((fault) => matches(fault, target))) return undefined;
+    return this.fireMatching(target);
+  }
+
+  private async fireMatching(target: FaultTarget): Promise<FaultEffect | undefined> {
     let fired: Fault | undefined;
     await this.change((state) => {
       fired = state.faults.find((fault) => matches(fault, target) && Math.random() < (fault.probability ?? 1));

@@ -16,7 +16,7 @@ import { RequestPages } from './request-pages.js';
 export interface ReadContext {
   store: Store;
   schema: Schema;
-  viewer: Viewer;
+  readonly viewer: Viewer;
   /** The API version the request is answered in: the one in its path, else its app's, else the server's. */
   version: ApiVersion;
   /** Unix seconds of the request. */
@@ -35,7 +35,7 @@ export interface ReadContext {
   tokenLifetime: number;
   /** Where uploads go, the largest image (`maxBytes`) and video accepted, and whether a `url` may be private. */
   media: { store: MediaStore; maxVideoBytes: number } & FetchLimits;
-  /** An absolute link to a Graph path (`/123/likes`) with these query parameters. */
+  /** An absolute link to a Graph path (`/123/likes`) with these query parameters, in the request's version. */
   link(path: string, params: Record<string, string>): string;
   /** Parameters every generated link carries so it works as it stands (the access token, its proof). */
   linkParams: Record<string, string>;
@@ -59,28 +59,108 @@ export interface ReadContext {
    * one sentence each, for clients that ask to debug.
    */
   notes: Set<string>;
+  /**
+   * The same request read by another viewer (a writer reading back what they wrote, with the
+   * permission the write proves): what it has spent and noted so far counts for both.
+   */
+  withViewer(viewer: Viewer): ReadContext;
 }
 
-export type ReadContextInput = Omit<ReadContext, 'cursors' | 'fieldContext' | 'budget' | 'objects' | 'pages' | 'grantedScopes' | 'notes'> & { notes?: Set<string> };
+export type ReadContextInput = Omit<
+  ReadContext,
+  'cursors' | 'fieldContext' | 'budget' | 'objects' | 'pages' | 'grantedScopes' | 'notes' | 'link' | 'withViewer'
+> & { notes?: Set<string> };
 
 export function createReadContext(input: ReadContextInput): ReadContext {
-  const { viewer } = input;
-  const business = businessOf(viewer.app);
-  return {
-    ...input,
-    cursors: new CursorCodec(viewer.app.idKey, viewer.ids),
-    budget: new CostBudget(input.limits, input.startedAt),
-    objects: new RequestObjects(input.store),
-    pages: new RequestPages(input.store),
-    grantedScopes: new Map(),
-    notes: input.notes ?? new Set(),
-    fieldContext: {
-      userIdFor: (internalId) => viewer.ids.scope(internalId),
-      publicUrl: input.publicUrl,
-      profileHost: input.profileHost,
-      tokenForBusiness: (internalId) => tokenForBusiness(input.businessKey, business, internalId),
-      now: input.now,
-      viewerId: viewer.userId,
-    },
-  };
+  return new RequestContext(input);
+}
+
+/**
+ * A read context whose parts are made when first used: most reads (a node's own fields) page
+ * nothing, sign no cursor and compute no field, and pay for none of them. Properties are set
+ * one by one in a fixed order, so every context has the same shape.
+ */
+class RequestContext implements ReadContext {
+  readonly store: Store;
+  readonly schema: Schema;
+  readonly viewer: Viewer;
+  readonly version: ApiVersion;
+  readonly now: number;
+  readonly authVersion: number | undefined;
+  readonly startedAt: number | undefined;
+  readonly publicUrl: string;
+  readonly profileHost: string;
+  readonly limits: PageLimits;
+  readonly tokenLifetime: number;
+  readonly media: ReadContext['media'];
+  readonly linkParams: Record<string, string>;
+  readonly businessKey: string;
+  readonly budget: CostBudget;
+  readonly grantedScopes: Map<number, Promise<ReadonlySet<string>>>;
+  readonly notes: Set<string>;
+  private madeCursors: CursorCodec | undefined;
+  private madeFieldContext: FieldContext | undefined;
+  private madeObjects: RequestObjects | undefined;
+  private madePages: RequestPages | undefined;
+
+  constructor(input: ReadContextInput) {
+    this.store = input.store;
+    this.schema = input.schema;
+    this.viewer = input.viewer;
+    this.version = input.version;
+    this.now = input.now;
+    this.authVersion = input.authVersion;
+    this.startedAt = input.startedAt;
+    this.publicUrl = input.publicUrl;
+    this.profileHost = input.profileHost;
+    this.limits = input.limits;
+    this.tokenLifetime = input.tokenLifetime;
+    this.media = input.media;
+    this.linkParams = input.linkParams;
+    this.businessKey = input.businessKey;
+    this.budget = new CostBudget(input.limits, input.startedAt);
+    this.grantedScopes = new Map();
+    this.notes = input.notes ?? new Set();
+    this.madeCursors = undefined;
+    this.madeFieldContext = undefined;
+    this.madeObjects = undefined;
+    this.madePages = undefined;
+  }
+
+  get cursors(): CursorCodec {
+    return (this.madeCursors ??= new CursorCodec(this.viewer.app.idKey, this.viewer.ids));
+  }
+
+  get objects(): RequestObjects {
+    return (this.madeObjects ??= new RequestObjects(this.store));
+  }
+
+  get pages(): RequestPages {
+    return (this.madePages ??= new RequestPages(this.store));
+  }
+
+  get fieldContext(): FieldContext {
+    if (this.madeFieldContext === undefined) {
+      const { viewer, businessKey } = this;
+      const business = businessOf(viewer.app);
+      this.madeFieldContext = {
+        userIdFor: (internalId) => viewer.ids.scope(internalId),
+        publicUrl: this.publicUrl,
+        profileHost: this.profileHost,
+        tokenForBusiness: (internalId) => tokenForBusiness(businessKey, business, internalId),
+        now: this.now,
+        viewerId: viewer.userId,
+      };
+    }
+    return this.madeFieldContext;
+  }
+
+  link(path: string, params: Record<string, string>): string {
+    const query = new URLSearchParams(params).toString();
+    return `${this.publicUrl}/${this.version}${path}${query ? `?${query}` : ''}`;
+  }
+
+  withViewer(viewer: Viewer): ReadContext {
+    return Object.assign(Object.create(RequestContext.prototype) as RequestContext, this, { viewer });
+  }
 }

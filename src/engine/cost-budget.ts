@@ -86,6 +86,8 @@ export class CostBudget {
  * would take a step before any checkpoint noticed the slice was over.
  */
 export async function mapPaced<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  // Few enough to start at once (a node's handful of fields): no queue to keep.
+  if (items.length <= limit) return Promise.all(items.map((item) => fn(item)));
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

@@ -161,7 +161,7 @@ function readAsWriter(context: ReadContext, typeName: string, idText: string, fi
   const scope = context.schema.type(typeName)?.scope;
   if (scope === undefined) return readNode(context, idText, { fields });
   const viewer = { ...context.viewer, scopes: new Set([...context.viewer.scopes, scope]) };
-  return readNode({ ...context, viewer }, idText, { fields });
+  return readNode(context.withViewer(viewer), idText, { fields });
 }
 
 /**

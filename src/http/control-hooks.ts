@@ -37,7 +37,8 @@ export async function callerKnown(settings: AppSettings, graph: GraphRequest, vi
     note.headers = accounting.headers;
     if (accounting.error) throw accounting.error;
   }
-  const effect = await control.fire({ method: graph.method.toUpperCase(), path: graphPath(graph), appId: note.appId, userId: note.userId });
+  const firing = control.fire({ method: graph.method.toUpperCase(), path: graphPath(graph), appId: note.appId, userId: note.userId });
+  const effect = firing && (await firing);
   if (!effect) return;
   if (effect.delayMs > 0) await sleep(effect.delayMs);
   if (effect.error) throw effect.error;

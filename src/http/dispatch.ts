@@ -259,10 +259,6 @@ function contextFor(settings: AppSettings, graph: GraphRequest, caller: Caller, 
     linkParams,
     businessKey: settings.businessKey,
     notes,
-    link: (path, params) => {
-      const query = new URLSearchParams(params).toString();
-      return `${publicUrl}/${apiVersion}${path}${query ? `?${query}` : ''}`;
-    },
   });
 }
 

@@ -48,6 +48,8 @@ export interface RequestParts {
   verb: string;
   /** Path and query string, as in a request line or a batch operation's `relative_url`. */
   url: string;
+  /** The query string of `url` as parseQueryString reads it, when that was done already. */
+  query?: Record<string, string | string[]>;
   body: Record<string, string>;
   headers: Record<string, string>;
   /** The token that counts when neither the query nor the body names one (an Authorization header, a batch's own). */
@@ -100,8 +102,13 @@ export function buildGraphRequest(parts: RequestParts): GraphRequest {
   const components = path.split('/').filter((part) => part !== '').map(safeDecode);
   const versionText = components.length > 0 && VERSION.test(components[0]!) ? components.shift() : undefined;
 
+  // A name given twice counts with its last value.
+  const query = parts.query ?? parseQueryString(queryStart === -1 ? '' : parts.url.slice(queryStart + 1));
   const params: Record<string, string> = {};
-  for (const [key, value] of new URLSearchParams(queryStart === -1 ? '' : parts.url.slice(queryStart + 1))) params[key] = value;
+  for (const key of Object.keys(query)) {
+    const value = query[key]!;
+    params[key] = typeof value === 'string' ? value : value[value.length - 1]!;
+  }
   Object.assign(params, parts.body);
 
   const override = params.method?.toLowerCase();
@@ -129,9 +136,13 @@ export function toGraphRequest(request: FastifyRequest, body: unknown = request.
   const headers: Record<string, string> = {};
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch !== undefined) headers['if-none-match'] = ifNoneMatch;
+  const url = request.raw.url ?? '/';
   return buildGraphRequest({
     verb: request.method,
-    url: request.raw.url ?? '/',
+    url,
+    // The framework parsed the query string already. It also splits a URL at a `#`, which no
+    // request line should hold: such a URL is read the way a batch operation's is.
+    query: url.includes('#') ? undefined : (request.query as Record<string, string | string[]>),
     body: bodyParams(body),
     headers,
     defaultToken: headerToken(request.headers.authorization),

@@ -65,7 +65,8 @@ export async function presentValue(
     shaped = { ...shaped, __debug__: { messages: debugMessages } };
   }
   // An answer can be large (megabytes of aliased edges): its text is made in slices, between other requests.
-  const response = serialise(options, status, await jsonText(shaped, indentOf(options)), extraHeaders);
+  const text = jsonText(shaped, indentOf(options));
+  const response = serialise(options, status, typeof text === 'string' ? text : await text, extraHeaders);
   if (conditions.method !== 'get' || status !== 200) return response;
   response.headers.ETag = `"${createHash('sha1').update(response.body).digest('hex')}"`;
   return conditionally(response, conditions.ifNoneMatch);
@@ -110,11 +111,9 @@ function indentOf(options: OutputOptions): number {
 
 function serialise(options: OutputOptions, status: number, json: string, extraHeaders: Record<string, string>): GraphResponse {
   const body = options.callback === undefined ? json : `/**/ ${options.callback}(${json});`;
-  return {
-    status: options.suppressHttpCode ? 200 : status,
-    headers: { ...commonHeaders(options.callback === undefined ? JSON_TYPE : JSONP_TYPE), ...extraHeaders },
-    body,
-  };
+  const headers = commonHeaders(options.callback === undefined ? JSON_TYPE : JSONP_TYPE);
+  for (const name in extraHeaders) headers[name] = extraHeaders[name]!;
+  return { status: options.suppressHttpCode ? 200 : status, headers, body };
 }
 
 /** `If-None-Match: "a", "b"` or `*`; weak tags (`W/"a"`) match too, as they only ever name these bytes. */

@@ -11,10 +11,15 @@ export const PARTS_IN_ONE_GO = 2000;
  * made in slices that let other requests in between. A large answer (a megabyte of aliased
  * edges) would otherwise hold the event loop for tens of milliseconds in one block: here each
  * part small enough is written in one go, a larger one is opened and its members written in
- * turn, pausing whenever a slice of work is done.
+ * turn, pausing whenever a slice of work is done. A value written in one go is given at once,
+ * not as a promise: most answers are small, and need not wait for a turn of the microtask queue.
  */
-export async function jsonText(value: unknown, indent = 0): Promise<string> {
+export function jsonText(value: unknown, indent = 0): string | Promise<string> {
   if (!isOpenable(value) || partsUpTo(value, PARTS_IN_ONE_GO) < PARTS_IN_ONE_GO) return JSON.stringify(value, null, indent);
+  return slicedText(value, indent);
+}
+
+async function slicedText(value: Record<string, unknown> | unknown[], indent: number): Promise<string> {
   const writer = new SlicedWriter(indent);
   await writer.write(value, 0);
   return writer.parts.join('');

@@ -70,7 +70,10 @@ export abstract class SqliteGraphStore {
   private readObjects(ids: readonly ObjectId[]): Map<ObjectId, StoredObject> {
     const objects = new Map<ObjectId, StoredObject>();
     if (ids.length === 0) return objects;
-    for (const [id, type, owner, createdTime, updatedTime, data] of this.statements.selectObjects.all(JSON.stringify(ids))) {
+    const rows = ids.length === 1 ? [this.statements.selectObject.get(ids[0]!)] : this.statements.selectObjects.all(JSON.stringify(ids));
+    for (const row of rows) {
+      if (row === undefined) continue;
+      const [id, type, owner, createdTime, updatedTime, data] = row;
       objects.set(id, { id, type, owner, createdTime, updatedTime, data: this.decodedData.decode(id, data) });
     }
     return objects;

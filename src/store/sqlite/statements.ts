@@ -39,6 +39,10 @@ export function prepareStatements(db: Database.Database) {
          WHERE id IN (SELECT value FROM json_each(?))`,
       )
       .raw(true),
+    // One id, the most common read (a node by its id, `me`): a point read, without json_each.
+    selectObject: db
+      .prepare<[ObjectId], ObjectTuple>('SELECT id, type, owner, created_time, updated_time, data FROM objects WHERE id = ?')
+      .raw(true),
     selectObjectData: db.prepare<[ObjectId], { data: string }>('SELECT data FROM objects WHERE id = ?'),
     // The id is the sequence's next, named explicitly: SQLite's own choice would follow the
     // largest id present, which may be a fixed app id far above the sequence.
