@@ -96,7 +96,7 @@ class RequestContext implements ReadContext {
   readonly linkParams: Record<string, string>;
   readonly businessKey: string;
   readonly budget: CostBudget;
-  readonly grantedScopes: Map<number, Promise<ReadonlySet<string>>>;
+  readonly grantedScopes: Map<number, ReadonlySet<string> | Promise<ReadonlySet<string>>>;
   readonly notes: Set<string>;
   private madeCursors: CursorCodec | undefined;
   private madeFieldContext: FieldContext | undefined;
