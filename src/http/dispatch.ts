@@ -210,10 +210,12 @@ interface Caller {
 }
 
 async function knownCaller(settings: AppSettings, graph: GraphRequest, id: string, note: CallerNote, version: AnsweringVersion): Promise<Caller> {
-  const viewer = await authenticate(settings, graph, id);
+  // One reading of the clock: the token's expiry and the answer go by the same second.
+  const now = settings.clock.now();
+  const viewer = await authenticate(settings, graph, id, now);
   const apiVersion = version.settle(viewer.app);
   await callerKnown(settings, graph, viewer, note);
-  return { viewer, apiVersion, now: settings.clock.now(), publicUrl: linkBaseUrl(graph.origin, settings.publicUrl) };
+  return { viewer, apiVersion, now, publicUrl: linkBaseUrl(graph.origin, settings.publicUrl) };
 }
 
 /** A read the answer cache holds, or else its name there, in `read`, so its answer can be kept. */
@@ -262,7 +264,7 @@ function contextFor(settings: AppSettings, graph: GraphRequest, caller: Caller, 
   });
 }
 
-async function authenticate(settings: AppSettings, graph: GraphRequest, id: string): Promise<Viewer> {
+async function authenticate(settings: AppSettings, graph: GraphRequest, id: string, now = settings.clock.now()): Promise<Viewer> {
   if (!graph.accessToken) throw id === 'me' ? GraphError.activeTokenRequired() : GraphError.noToken();
-  return resolveViewer(settings.store, graph.accessToken, settings.clock.now(), graph.params.appsecret_proof, graph.authVersion);
+  return resolveViewer(settings.store, graph.accessToken, now, graph.params.appsecret_proof, graph.authVersion);
 }
