@@ -98,10 +98,11 @@ Options:
                       "Authorization: Bearer KEY" (default: $LOOM_ADMIN_KEY; without
                       a key it answers this machine's own requests only)
   --journal-size N    requests the journal keeps, per process (default: 1000)
-  --rate-limits       count calls per app and per user over a rolling hour, as the
-                      real service does (200 calls per hour per user of the app, or
-                      "loom app update ID --calls-per-hour N"): every answer carries
-                      X-App-Usage, and calls past 100% fail with code 4 or 17
+  --rate-limits       count calls per app, per user and per page over a rolling hour,
+                      as the real service does (200 calls per hour per user of the app,
+                      or "loom app update ID --calls-per-hour N"): every answer carries
+                      X-App-Usage (a page token's also X-Page-Usage), and calls past
+                      100% fail with code 4, 17 or 32
   --allow-private-webhooks
                       let webhook callbacks be on loopback and private networks (always
                       on for a server bound to a loopback address; never Loom's own port)

@@ -6,11 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { startServeWithEnv } from '../helpers/cli.js';
+import { fencedBlocks, makeReaderProject } from './doc-blocks.js';
 
 const DOCS = 'docs';
 /** A page whose commands run longer than this has a command that never ends (a server, a --follow). */
@@ -18,15 +19,10 @@ const PAGE_TIMEOUT_MS = 180_000;
 const directory = mkdtempSync(join(tmpdir(), 'loom-docs-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
 
-/** The ```sh blocks of a Markdown page, in order. */
-function shellBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
-}
-
 const pages = readdirSync(DOCS)
   .filter((name) => name.endsWith('.md'))
   .sort()
-  .map((name) => ({ name, blocks: shellBlocks(readFileSync(join(DOCS, name), 'utf8')) }))
+  .map((name) => ({ name, blocks: fencedBlocks(readFileSync(join(DOCS, name), 'utf8'), ['sh']) }))
   .filter((page) => page.blocks.length > 0);
 
 describe('the shell commands of the docs', () => {
@@ -37,10 +33,9 @@ describe('the shell commands of the docs', () => {
 
   for (const page of pages) {
     it(`run as written in docs/${page.name}`, async () => {
-      // A working directory of its own, where `bin/loom` is Loom's and files the page writes land.
+      // A reader's working directory of its own, where files the page writes land.
       const cwd = join(directory, page.name.replace(/\.md$/, ''));
-      mkdirSync(join(cwd, 'bin'), { recursive: true });
-      symlinkSync(resolve('bin/loom'), join(cwd, 'bin/loom'));
+      makeReaderProject(cwd);
       const env = { LOOM_DB: join(cwd, 'loom.db'), LOOM_MEDIA_DIR: join(cwd, 'loom-media') };
       const server = await startServeWithEnv(env);
       try {
