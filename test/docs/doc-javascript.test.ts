@@ -106,7 +106,10 @@ describe('the JavaScript examples of the docs', () => {
       const here = (text: string) => DOC_ADDRESSES.reduce((result, address) => result.replaceAll(address, server.url), text);
       writeFileSync(join(cwd, example.file), here(example.code));
       const script = ['set -euo pipefail', here(example.command)].join('\n');
-      const { status, output } = await runScript(script, cwd, readerEnv(serverEnv));
+      // Temporary files (startLoom's databases) stay under the test's folder, even from an example it had to kill.
+      const temporary = join(directory, `${index}-tmp`);
+      mkdirSync(temporary);
+      const { status, output } = await runScript(script, cwd, { ...readerEnv(serverEnv), TMPDIR: temporary });
       assert.equal(status, 0, `${example.page}: ${example.command}\n${output}`);
       assert.doesNotMatch(output, ERROR_ANSWER, `${example.page}: ${example.command} printed an error answer:\n${output}`);
     });
