@@ -300,5 +300,8 @@ export interface CodeModule {
   checks?: Record<string, NonNullable<NodeTypeDef['checkData']>>;
 }
 
-/** The two kinds of edge behaviour: the whole answer made elsewhere, or items made from the association. */
-export type EdgeBehavior = { special: NonNullable<EdgeDef['special']> } | { items: NonNullable<EdgeDef['items']> };
+/** The kinds of edge behaviour: the whole answer made elsewhere, items made from the association, or a fixed catalogue. */
+export type EdgeBehavior =
+  | { special: NonNullable<EdgeDef['special']> }
+  | { items: NonNullable<EdgeDef['items']> }
+  | { catalogue: NonNullable<EdgeDef['catalogue']> };

@@ -9,6 +9,7 @@ import { externalId } from './node-ids.js';
 import { renderEdgeItems } from './edge-items.js';
 import type { Json } from './render.js';
 import { loadSpecialEdge } from './special-edges.js';
+import { loadCatalogueEdge } from './catalogue-edges.js';
 import { loadSummaries } from './summaries.js';
 import { offsetPaging } from './offset-paging.js';
 import { rules } from '../schema/versions.js';
@@ -44,6 +45,7 @@ export async function loadEdge(
   const unemulated = unemulatedEdge(parentType.name, edge.name);
   if (unemulated) return unemulatedAnswer(unemulated.answer, parents, request.nested);
   if (edge.special) return loadSpecialEdge(context, edge, parents, request.nested);
+  if (edge.catalogue) return loadCatalogueEdge(edge.catalogue, parents, request.children);
   const result = new Map<number, Json | undefined>();
   if (parents.length === 0) return result;
 
@@ -172,7 +174,7 @@ function peopleShown(context: ReadContext, edge: EdgeDef): PageRequest['peopleSh
  * no plain page, or options loadEdge would refuse, start nothing: loadEdge answers them itself.
  */
 export function startPageRead(context: ReadContext, parentType: NodeTypeDef, edge: EdgeDef, parentIds: number[], raw: EdgeRequest['raw']): void {
-  if (edge.special || unemulatedEdge(parentType.name, edge.name) || (edge.servedWhile && !rules.has(edge.servedWhile, context.version))) return;
+  if (edge.special || edge.catalogue || unemulatedEdge(parentType.name, edge.name) || (edge.servedWhile && !rules.has(edge.servedWhile, context.version))) return;
   let request: PageRequest | undefined;
   let counted: string | undefined;
   try {

@@ -15,15 +15,8 @@ export function readParams(defs: readonly ParamDef[], params: Record<string, str
       data[def.name] = readPeople(context, def.name, value);
       continue;
     }
-    if (!def.json) {
-      data[def.name] = value;
-      continue;
-    }
-    try {
-      data[def.name] = JSON.parse(value);
-    } catch {
-      throw GraphError.invalidParameter(`The parameter ${def.name} must be a JSON object`);
-    }
+    const decoded = def.decode ? def.decode(value, def.name) : value;
+    if (decoded !== undefined) data[def.name] = decoded;
   }
   return data;
 }

@@ -151,6 +151,8 @@ export interface EdgeDef {
   };
   /** Edges answered by something other than an association list. */
   special?: 'picture' | 'permissions' | 'idsForBusiness' | 'thumbnails' | 'attachments';
+  /** The edge lists a catalogue the service itself defines, the same under every node (the standard app events). */
+  catalogue?: EdgeCatalogue;
   /** Narrows who may read the edge beyond its scope: only the person themselves, or only the node's own app with an app token. */
   readers?: 'self' | 'app';
   /**
@@ -176,6 +178,16 @@ export interface EdgeDef {
   read?: AccessRule;
   /** In the API versions where this rule holds, paging links count items (`offset`) instead of showing cursors. */
   offsetPaging?: RuleName;
+}
+
+/**
+ * Fixed items an edge lists in one page, whoever asks: plain objects, not nodes, so they have no
+ * id; `fields=` picks among their keys (and, nested, the keys of the objects they hold).
+ */
+export interface EdgeCatalogue {
+  /** The items' type as errors name it, for a field no item has. */
+  label: string;
+  items: readonly Readonly<Record<string, unknown>>[];
 }
 
 export type Visibility =
@@ -300,8 +312,11 @@ export interface ParamDef {
   name: string;
   /** Longest accepted value, in characters. */
   maxLength: number;
-  /** The value is a JSON object (`privacy={"value":"SELF"}`). */
-  json?: boolean;
+  /**
+   * The value is more than text (`privacy={"value":"SELF"}`): this reads it into what is stored,
+   * or throws the GraphError that says what is wrong; undefined stores nothing.
+   */
+  decode?: (text: string, name: string) => unknown;
   /** The value is a comma-separated list of people's ids as the app knows them, read as their internal ids. */
   people?: boolean;
 }

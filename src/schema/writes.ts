@@ -5,11 +5,12 @@
 import type { EdgePost } from './definition.js';
 import { ALWAYS_GRANTED } from './permissions.js';
 import { BY_PAGE } from './authors.js';
+import { jsonValue, linkProperties } from './param-decoders.js';
 
 /** Longest message the real service accepts on a post or comment. */
 export const MESSAGE_LENGTH = 63_206;
 const MESSAGE = { name: 'message', maxLength: MESSAGE_LENGTH };
-const PRIVACY = { name: 'privacy', maxLength: 1024, json: true };
+const PRIVACY = { name: 'privacy', maxLength: 1024, decode: jsonValue };
 /** The permission to write on a person's behalf. */
 export const PUBLISH = 'publish_actions';
 
@@ -30,6 +31,8 @@ export const postToFeed: EdgePost = {
     { name: 'caption', maxLength: 1024 },
     { name: 'description', maxLength: 4096 },
     { name: 'picture', maxLength: 2048 },
+    // Lines of facts the link preview shows under its description, each a label and a linked text.
+    { name: 'properties', maxLength: 16_384, decode: linkProperties },
   ],
   oneOf: ['message', 'link'],
   tagging: true,

@@ -6,6 +6,22 @@ import { pngBytes } from '../helpers/images.js';
 import { koalaRequest } from '../helpers/sdk-requests.js';
 import { useFixtureServer, type TestServer } from '../helpers/server.js';
 
+/** Ruby's `CGI.escape`: every byte but letters, digits and `_.-~` percent-encoded, spaces as `+`. */
+const cgiEscape = (text: string) =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+
+/**
+ * koala's `BatchOperation#to_batch_params`: the arguments sorted by name and CGI-escaped, after
+ * the URL for GET and DELETE and as the body otherwise, beside the batch arguments (`name`…).
+ */
+function koalaOperation(method: 'get' | 'post' | 'delete', url: string, args: Record<string, string> = {}, batchArgs: Record<string, unknown> = {}) {
+  const encoded = Object.keys(args).sort().map((name) => `${name}=${cgiEscape(args[name]!)}`).join('&');
+  const operation: Record<string, unknown> = { method, relative_url: url, ...batchArgs };
+  if (encoded === '') return operation;
+  if (method === 'post') return { ...operation, body: encoded };
+  return { ...operation, relative_url: `${url}${url.includes('?') ? '&' : '?'}${encoded}` };
+}
+
 /** Ruby `koala` (API, GraphBatchAPI, TestUsers, OAuth), as its source builds each method's request, with api_version v2.4. */
 describe('the requests of Ruby koala', () => {
   const V = 'v2.4';
@@ -88,6 +104,48 @@ describe('the requests of Ruby koala', () => {
     assert.deepEqual(answers.body.slice(0, 3).map((answer: { code: number }) => answer.code), [200, 200, 200]);
     assert.equal(JSON.parse(answers.body[0].body).name, 'Alice Arden');
     assert.equal(answers.body[3].code, 400, 'an unknown post fails alone');
+  });
+
+  it('batch: relating requests by name, get_objects("{result=get-friends:$.data.*.id}") escaped as every argument is', async () => {
+    const getFriends = (batchArgs: Record<string, unknown>) => koalaOperation('get', 'me/friends', { limit: '5' }, { name: 'get-friends', ...batchArgs });
+    const getObjects = (name: string) => koalaOperation('get', '', { ids: `{result=${name}:$.data.*.id}` });
+    assert.equal(getObjects('get-friends').relative_url, '?ids=%7Bresult%3Dget-friends%3A%24.data.%2A.id%7D');
+    const run = async (operations: unknown[]) => koalaRequest(server, api(), '/', { batch: JSON.stringify(operations) }, 'post');
+    // "allows you create relationships between requests without omit_response_on_success"
+    const omitted = await run([getFriends({}), getObjects('get-friends')]);
+    assert.equal(omitted.status, 200, omitted.text);
+    assert.equal(omitted.body[0], null);
+    const friends = JSON.parse(omitted.body[1].body);
+    assert.ok(Object.keys(friends).length > 1 && !Array.isArray(friends), omitted.body[1].body);
+    // "… with omit_response_on_success" (false): the friends stay, as a collection.
+    const kept = await run([getFriends({ omit_response_on_success: false }), getObjects('get-friends')]);
+    assert.ok(Array.isArray(JSON.parse(kept.body[0].body).data));
+    assert.deepEqual(JSON.parse(kept.body[1].body), friends);
+    // "throws an error for badly-constructed request relationships": the whole call fails, so koala raises ClientError.
+    const broken = await run([koalaOperation('get', 'me/friends', { limit: '5' }), getObjects('i-dont-exist')]);
+    assert.equal(broken.status, 400, broken.text);
+    assert.equal(broken.body.error.type, 'GraphBatchException');
+  });
+
+  it("batch: app_event_types with the app's token beside the user's (handles requests for two different tokens)", async () => {
+    const batch = JSON.stringify([koalaOperation('get', 'me'), koalaOperation('get', `${fixture.app.id}/app_event_types`, { access_token: appToken })]);
+    const answers = await koalaRequest(server, api(), '/', { batch }, 'post');
+    assert.equal(answers.status, 200, answers.text);
+    assert.equal(JSON.parse(answers.body[0].body).id, fixture.scoped(fixture.users.alice));
+    assert.equal(answers.body[1].code, 200, answers.body[1].body);
+    const events = JSON.parse(answers.body[1].body);
+    assert.ok(Array.isArray(events.data) && events.data.some((event: { event_name: string }) => event.event_name === 'fb_mobile_purchase'));
+  });
+
+  it('put_wall_post with a properties hash (sent as JSON), read back as a list', async () => {
+    const url = 'http://testdomain.koalatest.test/';
+    const properties = { Link1: { text: 'Left', href: url }, other: { text: 'Straight ahead', href: `${url}?` } };
+    const post = await koalaRequest(server, api(), 'me/feed', {
+      message: 'body', picture: `${url}/images/logo.png`, name: "It's a big question", type: 'link', link: url, properties: JSON.stringify(properties),
+    }, 'post');
+    assert.equal(post.status, 200, post.text);
+    const read = await koalaRequest(server, api(), post.body.id, { fields: 'properties' });
+    assert.deepEqual(read.body.properties, [{ name: 'Link1', text: 'Left', href: url }, { name: 'other', text: 'Straight ahead', href: `${url}?` }]);
   });
 
   it('set_app_restrictions: a POST to the app with the restrictions as JSON', async () => {

@@ -197,6 +197,47 @@ describe('batch requests over HTTP', () => {
     assert.equal(bodyOf(answer[3]).error.type, 'GraphBatchException');
   });
 
+  it('reads references whose characters are percent-encoded, as koala sends them, in the query, the path and the body', async () => {
+    const friends = await server.get('/v2.4/me/friends', { access_token: token, limit: '5' });
+    const friendIds = friends.body.data.map((friend: { id: string }) => friend.id);
+    assert.ok(friendIds.length > 1);
+    // koala's own batch specs ("relating requests"), with every query value encoded as koala's get_objects does.
+    const referring = { method: 'get', relative_url: '?ids=%7Bresult%3Dget-friends%3A%24.data.*.id%7D' };
+    const omitted = items(await batch([{ method: 'get', relative_url: 'me/friends?limit=5', name: 'get-friends' }, referring]));
+    assert.equal(omitted[0], null, 'the operation a reference reads is left out');
+    assert.equal(omitted[1]!.code, 200, omitted[1]!.body);
+    assert.deepEqual(Object.keys(bodyOf(omitted[1])), friendIds);
+    const kept = items(await batch([{ method: 'get', relative_url: 'me/friends?limit=5', name: 'get-friends', omit_response_on_success: false }, referring]));
+    assert.deepEqual(bodyOf(kept[0]).data.map((friend: { id: string }) => friend.id), friendIds);
+    assert.deepEqual(Object.keys(bodyOf(kept[1])), friendIds);
+    const unresolved = await batch([
+      { method: 'get', relative_url: 'me/friends?limit=5' },
+      { method: 'get', relative_url: '?ids=%7Bresult%3Di-dont-exist%3A%24.data.%2A.id%7D' },
+    ]);
+    assert.equal(unresolved.status, 400, unresolved.text);
+    assert.equal(unresolved.body.error.type, 'GraphBatchException');
+    assert.match(unresolved.body.error.message, /name i-dont-exist\./);
+
+    const answer = items(
+      await batch([
+        { method: 'POST', relative_url: 'me/feed', body: 'message=Encoded', name: 'post' },
+        { method: 'GET', relative_url: '%7Bresult%3Dpost%3A%24.id%7D?fields=message' },
+        { method: 'POST', relative_url: '%7bresult%3dpost%3a%24.id%7d/comments', body: 'message=On+%7Bresult%3Dpost%3A%24.id%7D' },
+        { method: 'POST', relative_url: 'me/feed', body: { message: 'Object {result=post:$.id}' } },
+        { method: 'POST', relative_url: 'me/feed', body: 'message=%7Bresult%3Dnot+a+reference' },
+      ]),
+    );
+    assert.equal(answer[0], null);
+    const postId = bodyOf(answer[1]).id;
+    assert.deepEqual(bodyOf(answer[1]), { message: 'Encoded', id: postId });
+    const comment = await server.get(`/v2.4/${bodyOf(answer[2]).id}`, { access_token: token, fields: 'message' });
+    assert.equal(comment.body.message, `On ${postId}`);
+    const fromObject = await server.get(`/v2.4/${bodyOf(answer[3]).id}`, { access_token: token, fields: 'message' });
+    assert.equal(fromObject.body.message, `Object ${postId}`, 'a body given as an object is encoded, and its references still read');
+    const literal = await server.get(`/v2.4/${bodyOf(answer[4]).id}`, { access_token: token, fields: 'message' });
+    assert.equal(literal.body.message, '{result=not a reference', 'text that only starts like a reference is kept as sent');
+  });
+
   it('takes the batch from a form with no Content-Type, a JSON body and the query string', async () => {
     const operations = JSON.stringify([{ method: 'GET', relative_url: 'me?fields=name' }]);
     const untyped = await new Promise<string>((resolve, reject) => {

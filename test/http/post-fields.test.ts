@@ -136,6 +136,45 @@ describe('posts, photos, albums and comments with every v2.4 field', () => {
     assert.equal(refused.body.error.code, 100);
   });
 
+  it("keeps a link post's properties, sent keyed by name (as koala sends them) or as a list, and answers them as a list", async () => {
+    const link = 'https://www.example.com/articles/rye';
+    // koala's put_wall_post turns a properties hash into JSON text, beside type=link (which the service ignores).
+    const keyed = await server.form('/v2.4/me/feed', {
+      access_token: fixture.aliceToken,
+      message: 'body',
+      link,
+      name: "It's a big question",
+      type: 'link',
+      properties: JSON.stringify({ Link1: { text: 'Left', href: link }, other: { text: 'Straight ahead', href: `${link}?` }, Length: '0:38' }),
+    });
+    assert.equal(keyed.status, 200, keyed.text);
+    const read = await get(`/v2.4/${keyed.body.id}`, { access_token: fixture.aliceToken, fields: 'properties,link' });
+    assert.deepEqual(read.body.properties, [
+      { name: 'Link1', text: 'Left', href: link },
+      { name: 'other', text: 'Straight ahead', href: `${link}?` },
+      { name: 'Length', text: '0:38' },
+    ]);
+    const listed = await server.form('/v2.4/me/feed', {
+      access_token: fixture.aliceToken,
+      link,
+      properties: JSON.stringify([{ name: 'By', text: 'A baker', href: 'http://bakers.example/' }, { text: 'Unnamed' }]),
+      fields: 'properties',
+    });
+    assert.deepEqual(listed.body.properties, [{ name: 'By', text: 'A baker', href: 'http://bakers.example/' }, { text: 'Unnamed' }]);
+    for (const [properties, detail] of [
+      ['not json', /must be a JSON object/],
+      ['"text"', /must be a JSON list/],
+      [JSON.stringify({ Source: { href: link } }), /without text/],
+      [JSON.stringify({ Source: { text: 'x', href: 'javascript:alert(1)' } }), /href is not an http or https address/],
+      [JSON.stringify(Array.from({ length: 51 }, () => ({ text: 'x' }))), /more than 50 properties/],
+    ] as const) {
+      const refused = await server.form('/v2.4/me/feed', { access_token: fixture.aliceToken, link, properties });
+      assert.equal(refused.status, 400, refused.text);
+      assert.equal(refused.body.error.code, 100);
+      assert.match(refused.body.error.message, detail);
+    }
+  });
+
   it('shows a photo post attachment in the real shape, and leaves out shares never made', async () => {
     const reply = await get(`/v2.4/${fixture.postId(photoPost, alice)}/attachments`, { access_token: fixture.aliceToken });
     assert.equal(reply.status, 200, reply.text);

@@ -9,6 +9,7 @@ import { messageTagList, messageTags, postActions, postFullPicture, postPicture 
 import {
   addPhotoToAlbum, befriend, commentOnObject, createAlbum, createTestUser, likeObject, postToFeed, postToGroup, postToPageFeed, rsvp, uploadPhoto, uploadVideo, uploadVideoTo,
 } from '../writes.js';
+import { STANDARD_APP_EVENTS } from './app-events.js';
 import { albumLink, appLink, groupEmail, groupIcon, pageLink, photoLink } from './links.js';
 import { pageCover, photoImages, photoPicture, photoSource, videoEmbedHtml, videoFormats, videoPermalink, videoPicture, videoSource } from './media-fields.js';
 import { ageRange, isVerified, nameFormat, profileLink, tokenForBusiness } from './person.js';
@@ -41,6 +42,7 @@ const behaviors: Record<string, EdgeBehavior> = {
   relative: { items: 'relative' },
   taggableFriend: { items: 'taggableFriend' },
   placeTag: { items: 'placeTag' },
+  appEventTypes: { catalogue: STANDARD_APP_EVENTS },
 };
 
 const graphCode: CodeModule = {
