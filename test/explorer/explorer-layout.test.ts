@@ -97,15 +97,24 @@ describe('the Explorer\'s top bar, panel order and Requests (Chromium)', () => {
   });
 
   it('shows the server clock only while the control API has it moved or frozen', async () => {
+    // Each reading is a fresh page's first, rather than a wait for the next poll.
+    const clock = page.locator('#server-clock');
     await open();
-    assert.ok(await page.locator('#server-clock').isHidden(), 'a clock on real time is not shown');
+    assert.ok(await clock.isHidden(), 'a clock on real time is not shown');
 
     await control('POST', '/clock', { advance: '2h' });
-    await page.locator('#server-clock', { hasText: /^Server time \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 \(2 h 0 min ahead\)$/ }).waitFor();
+    await open();
+    assert.ok(await clock.isVisible());
+    assert.match((await clock.textContent()) ?? '', /^Server time \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 \(2 h 0 min ahead\)$/);
+
     await control('POST', '/clock', { now: '2030-01-01T00:00:00+0000' });
-    await page.locator('#server-clock', { hasText: 'Server time 2030-01-01T00:00:00+0000 (frozen)' }).waitFor();
+    await open();
+    assert.ok(await clock.isVisible());
+    assert.equal(await clock.textContent(), 'Server time 2030-01-01T00:00:00+0000 (frozen)');
+
     await control('DELETE', '/clock');
-    await page.locator('#server-clock').waitFor({ state: 'hidden' });
+    await open();
+    assert.ok(await clock.isHidden(), 'back on real time, the clock is not shown');
     problems.assertNone();
   });
 
@@ -116,8 +125,7 @@ describe('the Explorer\'s top bar, panel order and Requests (Chromium)', () => {
       for (const size of [NARROW, WIDE]) {
         await page.setViewportSize(size);
         await open();
-        await page.locator('#server-clock', { hasText: '(frozen)' }).waitFor();
-        await page.locator('#server-faults', { hasText: '1 fault active' }).waitFor();
+        assert.equal(await page.locator('#server-faults').textContent(), '1 fault active');
         assert.deepEqual(await topBarClashes(page), [], `the top bar at ${size.width} px`);
         mkdirSync(ARTIFACTS, { recursive: true });
         await page.locator('.topbar').screenshot({ path: join(ARTIFACTS, `explorer-top-bar-${size.width}.png`) });
@@ -157,13 +165,13 @@ describe('the Explorer\'s top bar, panel order and Requests (Chromium)', () => {
   });
 
   it('reads each Requests row as its path and query string, then error code, duration and time, with credentials redacted', async () => {
+    await open();
     const rows = page.locator('#requests .request');
     const failed = rows.filter({ has: page.locator('.request-path', { hasText: /^\/me/ }) }).last();
     assert.equal(await failed.locator('.request-path').textContent(), '/me?fields=id,name');
     assert.match((await failed.locator('.request-meta').textContent()) ?? '', /^code 2500 · \d+ ms · \d\d:\d\d:\d\d$/);
 
     const asked = rows.filter({ has: page.locator('.request-path', { hasText: `/${app.id}?` }) }).first();
-    await asked.waitFor();
     assert.equal(await asked.locator('.request-path').textContent(), `/${app.id}?fields=name&access_token=[redacted]`);
     assert.match((await asked.locator('.request-meta').textContent()) ?? '', /^\d+ ms · \d\d:\d\d:\d\d$/);
     assert.ok(!(await page.locator('#requests').textContent())!.includes(app.secret), 'no secret in the panel');
