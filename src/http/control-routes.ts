@@ -58,7 +58,12 @@ export async function controlRoutes(app: FastifyInstance, { settings, adminKey }
     return sendJson(request, reply, 200, ok);
   });
 
-  const clockAnswer = () => ({ now: graphTime(control.clock.now()), unix: control.clock.now(), frozen: control.clock.frozen });
+  // A running clock says how far it runs from real time, so a page can tell a moved clock from the real one.
+  const clockAnswer = () => {
+    const setting = control.clock.current;
+    const now = control.clock.now();
+    return { now: graphTime(now), unix: now, frozen: 'frozenAt' in setting, ...('offset' in setting ? { offset: setting.offset } : {}) };
+  };
   app.get('/_loom/clock', async (request, reply) => sendJson(request, reply, 200, clockAnswer()));
   app.post('/_loom/clock', async (request, reply) => {
     const body = bodyOf(request);

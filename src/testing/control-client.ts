@@ -67,6 +67,8 @@ export interface ClockState {
   now: string;
   unix: number;
   frozen: boolean;
+  /** Seconds a running clock is ahead of real time (negative: behind; 0: real time); absent while frozen. */
+  offset?: number;
 }
 
 /** A journal entry as the control API answers it: the time as an ISO 8601 string. */

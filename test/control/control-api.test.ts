@@ -111,7 +111,11 @@ describe('the control API', () => {
     assert.equal(bad.status, 400);
     const real = await control('DELETE', '/clock');
     assert.equal(real.body.frozen, false);
+    assert.equal(real.body.offset, 0, 'a clock on real time is not moved');
     assert.ok(Math.abs(real.body.unix - Date.now() / 1000) < 60);
+    const ahead = await control('POST', '/clock', { advance: '2h' });
+    assert.equal(ahead.body.frozen, false);
+    assert.equal(ahead.body.offset, 7200, 'a running clock says how far it was moved');
     await control('POST', '/clock', { now: fixture.now });
   });
 

@@ -1,11 +1,13 @@
 /**
  * What the test control plane says about the server, where a person looks while querying: its
- * clock and active faults in the top bar, and the request journal, live, in the Requests panel.
+ * clock (when moved or frozen) and active faults in the top bar, and the request journal, live,
+ * in the Requests panel.
  * The control API answers only the server's own machine (or an admin key); elsewhere the panel
  * says so and stays quiet.
  */
 import { getJson } from './api.js';
 import { byId, h } from './dom.js';
+import { formatDuration } from './durations.js';
 import { isRecord } from './guards.js';
 
 interface JournalEntry {
@@ -16,6 +18,7 @@ interface JournalEntry {
   params: Record<string, string>;
   status: number;
   error_code?: number;
+  error_subcode?: number;
   duration_ms: number;
   in_batch?: boolean;
 }
@@ -76,11 +79,14 @@ export class ServerPanel {
     return true;
   }
 
+  /** Shows the clock only when it is not real time: frozen, or running ahead or behind. */
   private showClock(clock: Record<string, unknown>): void {
     const frozen = clock.frozen === true;
-    this.clock.hidden = false;
-    this.clock.textContent = `Server time ${String(clock.now)}${frozen ? ' (frozen)' : ''}`;
-    this.clock.classList.toggle('moved', frozen);
+    const offset = typeof clock.offset === 'number' ? clock.offset : 0;
+    this.clock.hidden = !frozen && offset === 0;
+    const how = frozen ? 'frozen' : `${formatDuration(Math.abs(offset) * 1000)} ${offset > 0 ? 'ahead' : 'behind'}`;
+    // The label gives way on a narrow screen, where the time and why it is shown must fit beside the faults.
+    this.clock.replaceChildren(h('span', { class: 'clock-label' }, 'Server time '), `${String(clock.now)} (${how})`);
   }
 
   private showFaults(count: number): void {
@@ -98,20 +104,29 @@ export class ServerPanel {
   private render(): void {
     this.note.hidden = this.entries.length > 0;
     if (this.entries.length === 0) this.note.textContent = 'Requests to the Graph API, from any client, appear here as they arrive.';
-    this.list.replaceChildren(
-      ...this.entries.map((entry) => {
-        const query = Object.entries(entry.params)
-          .map(([name, value]) => `${name}=${value}`)
-          .join('&');
-        return h(
-          'li',
-          { class: 'request', 'data-seq': String(entry.seq) },
-          h('span', { class: `request-status ${entry.status < 400 ? 'ok' : 'failed'}` }, String(entry.status)),
-          h('span', { class: 'request-method' }, entry.method),
-          h('span', { class: 'request-path', title: query ? `${entry.path}?${query}` : entry.path }, entry.path, entry.in_batch ? ' (batch)' : ''),
-          h('span', { class: 'request-meta' }, `${entry.error_code === undefined ? '' : `#${entry.error_code} `}${entry.duration_ms} ms · ${entry.time.slice(11, 19)}`),
-        );
-      }),
-    );
+    this.list.replaceChildren(...this.entries.map(requestRow));
   }
+}
+
+/** `/me?fields=id,name` over `code 2500 · 2 ms · 04:48:38`; the journal has redacted every credential. */
+function requestRow(entry: JournalEntry): HTMLLIElement {
+  const query = Object.entries(entry.params)
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&');
+  const asked = query ? `${entry.path}?${query}` : entry.path;
+  const facts = [
+    ...(entry.error_code === undefined ? [] : [`code ${entry.error_code}`]),
+    ...(entry.error_subcode === undefined ? [] : [`subcode ${entry.error_subcode}`]),
+    `${entry.duration_ms} ms`,
+    entry.time.slice(11, 19),
+    ...(entry.in_batch ? ['in a batch'] : []),
+  ];
+  return h(
+    'li',
+    { class: 'request', 'data-seq': String(entry.seq) },
+    h('span', { class: `request-status ${entry.status < 400 ? 'ok' : 'failed'}` }, String(entry.status)),
+    h('span', { class: 'request-method' }, entry.method),
+    h('span', { class: 'request-path', title: asked }, entry.path, query ? h('span', { class: 'request-query' }, `?${query}`) : null),
+    h('span', { class: 'request-meta' }, facts.join(' · ')),
+  );
 }

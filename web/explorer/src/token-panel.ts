@@ -5,6 +5,7 @@
  */
 import { getJson, send } from './api.js';
 import { byId, copyWithFeedback, h } from './dom.js';
+import { formatDuration } from './durations.js';
 import { API_VERSION } from './graph-call.js';
 import { errorOf } from './result-panel.js';
 import { signIn, takeSameTabResult, type SignInResult } from './sign-in.js';
@@ -340,16 +341,6 @@ export class TokenPanel {
     this.message.hidden = text === '';
     this.message.classList.toggle('error', isError);
   }
-}
-
-/** `1 h 59 min`, `4 min 05 s`, `12 s`. */
-function formatDuration(milliseconds: number): string {
-  const seconds = Math.ceil(milliseconds / 1000);
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  if (hours > 0) return `${hours} h ${minutes} min`;
-  if (minutes > 0) return `${minutes} min ${String(seconds % 60).padStart(2, '0')} s`;
-  return `${seconds} s`;
 }
 
 /** "Unlocks birthday" / "Unlocks friends, feed and 3 more" / "Lets the app post to feed, likes". */
