@@ -144,7 +144,7 @@ describe('API versions over HTTP', () => {
 
     const commented = await server.form(`/v2.4/${post}/comments`, { access_token: token, message: 'Versions' });
     const comment = await server.get(`/v2.3/${commented.body.id}`, { access_token: token });
-    assert.deepEqual(Object.keys(comment.body), ['id', 'from', 'message', 'can_remove', 'created_time', 'like_count']);
+    assert.deepEqual(Object.keys(comment.body), ['id', 'from', 'message', 'can_remove', 'created_time', 'like_count', 'user_likes']);
     const minimalComment = await server.get(`/v2.4/${commented.body.id}`, { access_token: token });
     assert.deepEqual(Object.keys(minimalComment.body), ['created_time', 'from', 'message', 'id']);
   });
