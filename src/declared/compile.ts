@@ -111,7 +111,7 @@ class Compiler {
       ...(decl.owns_media ? { ownsMedia: true } : {}),
       ...(deletesWith.length > 0 ? { deletesWith } : {}),
       defaultFields: defaults,
-      ...(decl.full_default_fields ? { fullDefaultFields: { names: decl.full_default_fields.names, ...(decl.full_default_fields.root_only ? { rootOnly: true } : {}) } } : {}),
+      ...(decl.full_default_fields ? { fullDefaultFields: fullDefaultsOf(decl.full_default_fields) } : {}),
       fields,
       edges,
       writeRules,
@@ -178,9 +178,17 @@ class Compiler {
     }
     if (source !== undefined && 'viewer_linked' in source) return { kind: 'viewerLinked', assoc: source.viewer_linked };
     if (source !== undefined && 'ref' in source) {
-      const { many, fields, target } = source.ref;
+      const { many, fields, target, id_while: idWhile } = source.ref;
       if (target !== undefined && !this.declaration.types[target]) this.problem(`${at}.source.ref.target`, `"${target}" is not a declared type`);
-      return { kind: 'ref', key, ...(many ? { many: true } : {}), ...(fields !== undefined ? { fields } : {}), ...(target !== undefined ? { target: this.storage.types[target] ?? target } : {}) };
+      if (idWhile !== undefined && many) this.problem(`${at}.source.ref.id_while`, 'a list of nodes is never shown as one id');
+      return {
+        kind: 'ref',
+        key,
+        ...(many ? { many: true } : {}),
+        ...(fields !== undefined ? { fields } : {}),
+        ...(target !== undefined ? { target: this.storage.types[target] ?? target } : {}),
+        ...(idWhile !== undefined ? { idWhile: this.ruleName(idWhile, `${at}.source.ref.id_while`) } : {}),
+      };
     }
     if (source !== undefined) {
       const [how, of] = 'average' in source ? (['average', source.average] as const) : (['sum', source.sum] as const);
@@ -400,6 +408,10 @@ class Compiler {
     if (!this.isRefField(typeName, field)) this.problem(at, `"${field}" is not a ref field of ${typeName}`);
     return this.storage.fields[`${typeName}.${field}`] ?? field;
   }
+}
+
+function fullDefaultsOf(full: NonNullable<TypeDecl['full_default_fields']>): NonNullable<NodeTypeDef['fullDefaultFields']> {
+  return { names: full.names, ...(full.root_only ? { rootOnly: true } : {}), ...(full.reference ? { reference: full.reference } : {}) };
 }
 
 function searchOf(search: NonNullable<TypeDecl['search']>): NonNullable<NodeTypeDef['search']> {

@@ -62,7 +62,7 @@ export type SourceDecl =
    */
   | { count: string; wrap?: string }
   /** The stored value is a node's internal id (with `many`, a list of them), shown as a nested node. */
-  | { ref: { many?: boolean; fields?: string; target?: string } }
+  | { ref: { many?: boolean; fields?: string; target?: string; id_while?: string } }
   /** Whether the viewer is among the associations of this storage key from the node. */
   | { viewer_linked: string }
   /** Mean or total of a numeric field over the items of an edge, kept beside the count. */
@@ -216,8 +216,11 @@ export interface TypeDecl {
   read?: RuleDecl | BehaviorDecl;
   scope?: string;
   default_fields?: string[];
-  /** Before v2.4: what a read without `fields` sends, in order; with `root_only`, only by the node's own path. */
-  full_default_fields?: { names: string[]; root_only?: boolean };
+  /**
+   * Before v2.4: what a read without `fields` sends, in order; with `root_only`, only by the
+   * node's own path; `reference`: what a ref field naming the node shows, when more than `default_fields`.
+   */
+  full_default_fields?: { names: string[]; root_only?: boolean; reference?: string[] };
   /** Deleting the node removes its uploaded file. */
   owns_media?: boolean;
   /** Storage keys of associations whose nodes go with the node. */

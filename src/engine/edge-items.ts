@@ -2,6 +2,7 @@ import type { Selection } from '../query/selection.js';
 import type { EdgeDef } from '../schema/definition.js';
 import type { Association, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
+import type { DefaultShape } from './plan.js';
 import { graphTime } from './graph-time.js';
 import { renderObjectsById, type Json } from './render.js';
 import { testUserItems } from './test-users.js';
@@ -17,7 +18,8 @@ export async function renderEdgeItems(
   context: ReadContext,
   edge: EdgeDef,
   rows: readonly Association[],
-  children: Selection[] | undefined,
+  /** The fields asked for, and what items of the declared type show when none are. */
+  { children, shape }: { children: Selection[] | undefined; shape?: DefaultShape },
   /** The rows' objects when the page query brought them along. */
   objects?: ReadonlyMap<number, StoredObject>,
 ): Promise<ItemOf> {
@@ -35,7 +37,7 @@ export async function renderEdgeItems(
     case 'placeTag':
       return placeTagItems(context, rows, children, objects);
     case undefined:
-      return targetItems(context, rows, children, objects, (node) => node);
+      return targetItems(context, rows, children, objects, (node) => node, { shape });
   }
 }
 
@@ -44,7 +46,7 @@ export async function renderEdgeItems(
  * recipient whichever apps its sender uses, so senders who never used this app are shown.
  */
 async function friendRequestItems(context: ReadContext, rows: readonly Association[]): Promise<ItemOf> {
-  const people = await renderObjectsById(context, [...new Set(rows.flatMap((row) => [row.id1, row.id2]))], undefined, undefined, false);
+  const people = await renderObjectsById(context, [...new Set(rows.flatMap((row) => [row.id1, row.id2]))], undefined, { hidePeople: false });
   return (row) => {
     const from = people.get(row.id2);
     const to = people.get(row.id1);

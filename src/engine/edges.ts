@@ -8,6 +8,7 @@ import { listingOf, type Listing } from './listing.js';
 import { externalId } from './node-ids.js';
 import { renderEdgeItems } from './edge-items.js';
 import type { Json } from './render.js';
+import type { DefaultShape } from './plan.js';
 import { loadSpecialEdge } from './special-edges.js';
 import { loadCatalogueEdge } from './catalogue-edges.js';
 import { loadSummaries } from './summaries.js';
@@ -27,6 +28,8 @@ export interface EdgeRequest {
   nested: boolean;
   /** For an edge path: the request's own parameters, which its paging links repeat. */
   requestParams?: Record<string, string>;
+  /** What the items show when `children` names nothing; as listed nodes when absent. */
+  itemShape?: DefaultShape;
 }
 
 /** One page of the edge for each parent, loaded together: one page query with its objects, one summary load. */
@@ -57,7 +60,7 @@ export async function loadEdge(
   ]);
   const itemField = edge.byType?.itemField;
   const children = itemField ? withoutItemField(request.children, itemField.name) : request.children;
-  const rendered = await renderEdgeItems(context, edge, [...pages.values()].flatMap((page) => page.rows), children, objects);
+  const rendered = await renderEdgeItems(context, edge, [...pages.values()].flatMap((page) => page.rows), { children, shape: request.itemShape }, objects);
   const itemValue = itemField && listing.type !== undefined && wantsItemField(request.children, itemField.name) ? itemField.values[listing.type] : undefined;
   const itemOf = itemValue === undefined ? rendered : (row: Association) => withField(rendered(row), itemField!.name, itemValue);
 

@@ -43,7 +43,7 @@ export function taggableFriendItems(
   const key = context.viewer.app.idKey;
   // Friends who never used the app are taggable too: the one place they show through it.
   const hidePeople = false;
-  return targetItems(context, rows, orDefault(children, TAGGABLE_DEFAULT), objects, ({ id: _appScopedId, ...rest }, row) => ({ id: tagToken(key, row.id1, row.id2), ...rest }), hidePeople);
+  return targetItems(context, rows, orDefault(children, TAGGABLE_DEFAULT), objects, ({ id: _appScopedId, ...rest }, row) => ({ id: tagToken(key, row.id1, row.id2), ...rest }), { hidePeople });
 }
 
 function tagToken(appKey: string, personId: number, friendId: number): string {

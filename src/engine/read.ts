@@ -7,7 +7,7 @@ import { isReader, loadAccess, requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
 import { loadEdge, startPageRead } from './edges.js';
 import { knownRoot, loadRoot, loadRoots } from './node-ids.js';
-import { planSelection } from './plan.js';
+import { planSelection, READ_BY_PATH } from './plan.js';
 import { pictureAnswer, type Redirect } from './picture.js';
 import { readersOf, renderNodes, type Json } from './render.js';
 
@@ -32,7 +32,7 @@ export async function readNode(context: ReadContext, idText: string, read: NodeR
   startFirstLevelPages(context, idText, parsed, read.edgeDefaults);
   const { object, type } = await loadRoot(context, idText);
   const selections = parsed === undefined ? undefined : withEdgeDefaults(context, type.name, parsed, read.edgeDefaults);
-  const node = (await renderNodes(context, type, [object], selections, true)).get(object.id)!;
+  const node = (await renderNodes(context, type, [object], selections, READ_BY_PATH)).get(object.id)!;
   if (!read.metadata) return node;
   // Every rendered node carries its id; metadata goes just before it.
   const { id, ...rest } = node;
@@ -51,7 +51,7 @@ function startFirstLevelPages(context: ReadContext, idText: string, parsed: Sele
   let plan: ReturnType<typeof planSelection>;
   try {
     const selections = parsed === undefined ? undefined : withEdgeDefaults(context, known.type.name, parsed, edgeDefaults);
-    plan = planSelection(context.schema, context.version, known.type, selections, true);
+    plan = planSelection(context.schema, context.version, known.type, selections, READ_BY_PATH);
   } catch {
     return;
   }
@@ -87,7 +87,7 @@ export async function readManyNodes(context: ReadContext, idTexts: readonly stri
   const rendered = new Map<number, Json>();
   for (const [type, objects] of byType) {
     const selections = parsed === undefined ? undefined : withEdgeDefaults(context, type.name, parsed, read.edgeDefaults);
-    for (const [id, node] of await renderNodes(context, type, objects, selections, true)) rendered.set(id, node);
+    for (const [id, node] of await renderNodes(context, type, objects, selections, READ_BY_PATH)) rendered.set(id, node);
   }
   return keyedByText(idTexts, roots.map((root) => rendered.get(root.object.id)!));
 }

@@ -7,10 +7,11 @@ import type { ReadContext } from './context.js';
 import { loadEdge } from './edges.js';
 import { graphTime } from './graph-time.js';
 import { externalId } from './node-ids.js';
-import { keyOf, planSelection, type PlanEntry } from './plan.js';
+import { keyOf, LISTED, planSelection, type DefaultShape, type PlanEntry } from './plan.js';
 import { hidesPeople, visibleIds, visibleObjects } from './visibility.js';
 import { passingRule } from './access-rules.js';
 import { mapPaced } from './cost-budget.js';
+import { rules } from '../schema/versions.js';
 import { pageTokenField } from './page-accounts.js';
 
 export type Json = Record<string, unknown>;
@@ -28,10 +29,10 @@ export async function renderNodes(
   type: NodeTypeDef,
   objects: readonly StoredObject[],
   selections: readonly Selection[] | undefined,
-  /** The objects were named by the request's path (a read without `fields` may then get more defaults). */
-  root = false,
+  /** What the objects show when `selections` names nothing: by their path they may get more defaults. */
+  shape: DefaultShape = LISTED,
 ): Promise<Map<number, Json>> {
-  const plan = planSelection(context.schema, context.version, type, selections, root);
+  const plan = planSelection(context.schema, context.version, type, selections, shape);
   await context.budget.pace();
   const access = await loadAccess(
     context,
@@ -65,11 +66,11 @@ async function renderColumn(
   if (entry.kind === 'edge') {
     const allowed = objects.filter((object) => access(object, entry.edge.scope) && isReader(context.viewer, entry.edge, object) && readers(object));
     if (objects.some((object) => !access(object, entry.edge.scope))) noteMissingScope(context, type, 'edge', entry.edge.name, entry.edge.scope);
-    return loadNestedEdge(context, type, entry.edge, objects, allowed, entry.selection);
+    return loadNestedEdge(context, type, entry.edge, objects, allowed, entry.selection, entry.nested);
   }
   const permitted = objects.filter((object) => access(object, entry.field.scope) && readers(object));
   if (permitted.length < objects.length) noteMissingScope(context, type, 'field', entry.field.name, entry.field.scope);
-  return renderField(context, type, entry.field, permitted, entry.selection);
+  return renderField(context, type, entry.field, permitted, entry.selection, entry.nested);
 }
 
 /** Whether the viewer passes a field's or edge's own read rule, for the whole batch at once. */
@@ -94,11 +95,13 @@ async function loadNestedEdge(
   objects: readonly StoredObject[],
   allowed: readonly StoredObject[],
   selection: Selection,
+  itemShape: DefaultShape,
 ): Promise<Column> {
   const collections = await loadEdge(context, type, edge, allowed, {
     raw: selection.modifiers,
     children: selection.children,
     nested: true,
+    itemShape,
   });
   const column: Column = new Map();
   for (const object of objects) column.set(object.id, collections.get(object.id));
@@ -111,6 +114,8 @@ async function renderField(
   field: FieldDef,
   objects: readonly StoredObject[],
   selection: Selection,
+  /** What a node the field names shows when the selection names nothing inside it. */
+  shape: DefaultShape,
 ): Promise<Column> {
   const source = field.source ?? { kind: 'data' };
   const column: Column = new Map();
@@ -167,10 +172,12 @@ async function renderField(
       return column;
     }
     case 'owner':
-      return renderReferences(context, objects, (object) => object.owner, false, selection.children);
+      return renderReferences(context, objects, (object) => object.owner, false, { children: selection.children, shape });
     case 'ref': {
+      const idsOf = (object: StoredObject) => object.data[source.key ?? field.name];
+      if (source.idWhile && rules.has(source.idWhile, context.version)) return renderReferencedIds(context, objects, idsOf);
       const children = selection.children && selection.children.length > 0 ? selection.children : source.fields ? defaultSelection(source.fields) : undefined;
-      return renderReferences(context, objects, (object) => object.data[source.key ?? field.name], source.many ?? false, children);
+      return renderReferences(context, objects, idsOf, source.many ?? false, { children, shape });
     }
   }
 }
@@ -184,27 +191,58 @@ function defaultSelection(fields: string): Selection[] {
   return parsed;
 }
 
+/** What nested nodes show: the fields asked for, or when none, those of their shape. */
+interface Shown {
+  children: Selection[] | undefined;
+  shape: DefaultShape;
+}
+
 /** Nested nodes named by ids inside objects (`from`, `to`, `album`): one load for the batch. */
 async function renderReferences(
   context: ReadContext,
   objects: readonly StoredObject[],
   idsOf: (object: StoredObject) => unknown,
   many: boolean,
-  children: Selection[] | undefined,
+  shown: Shown,
 ): Promise<Column> {
-  const idLists = new Map<number, number[]>();
-  for (const object of objects) {
-    const value = idsOf(object);
-    const list = (Array.isArray(value) ? value : [value]).filter((id): id is number => typeof id === 'number');
-    idLists.set(object.id, list);
-  }
-  const nodes = await renderObjectsById(context, [...new Set([...idLists.values()].flat())], children);
+  const idLists = referencedIds(objects, idsOf);
+  const nodes = await renderObjectsById(context, [...new Set([...idLists.values()].flat())], shown.children, { shape: shown.shape });
   const column: Column = new Map();
   for (const [objectId, ids] of idLists) {
     const rendered = ids.map((id) => nodes.get(id)).filter((node): node is Json => node !== undefined);
     column.set(objectId, many ? (rendered.length > 0 ? { data: rendered } : undefined) : rendered[0]);
   }
   return column;
+}
+
+const ID_ONLY: Selection[] = [{ name: 'id', modifiers: {}, position: 0 }];
+
+/** A reference shown as the id of the node it names (as the viewer sees it), or left out when the viewer may not see that node. */
+async function renderReferencedIds(context: ReadContext, objects: readonly StoredObject[], idsOf: (object: StoredObject) => unknown): Promise<Column> {
+  const idLists = referencedIds(objects, idsOf);
+  const nodes = await renderObjectsById(context, [...new Set([...idLists.values()].flat())], ID_ONLY);
+  const column: Column = new Map();
+  for (const [objectId, ids] of idLists) column.set(objectId, ids.map((id) => nodes.get(id)?.id).find((id) => id !== undefined));
+  return column;
+}
+
+/** The internal ids each object names under a reference: one, or with `many` a list. */
+function referencedIds(objects: readonly StoredObject[], idsOf: (object: StoredObject) => unknown): Map<number, number[]> {
+  const idLists = new Map<number, number[]>();
+  for (const object of objects) {
+    const value = idsOf(object);
+    idLists.set(object.id, (Array.isArray(value) ? value : [value]).filter((id): id is number => typeof id === 'number'));
+  }
+  return idLists;
+}
+
+export interface RenderByIdOptions {
+  /** The objects, when a page query brought them along already. */
+  preloaded?: ReadonlyMap<number, StoredObject>;
+  /** Whether people who never used the app are left out; by the viewer's rule when absent. */
+  hidePeople?: boolean;
+  /** What the objects show when `children` names nothing; as listed nodes when absent. */
+  shape?: DefaultShape;
 }
 
 /**
@@ -216,15 +254,13 @@ export async function renderObjectsById(
   context: ReadContext,
   ids: readonly number[],
   children: Selection[] | undefined,
-  /** The objects, when a page query brought them along already. */
-  preloaded?: ReadonlyMap<number, StoredObject>,
-  people = hidesPeople(context),
+  options: RenderByIdOptions = {},
 ): Promise<Map<number, Json>> {
   if (ids.length === 0) return new Map();
   await context.budget.pace();
-  const loaded = preloaded ?? (await context.objects.get(ids));
+  const loaded = options.preloaded ?? (await context.objects.get(ids));
   const present = ids.map((id) => loaded.get(id)).filter((o): o is StoredObject => o !== undefined);
-  const visible = await visibleObjects(context, present, { people });
+  const visible = await visibleObjects(context, present, { people: options.hidePeople ?? hidesPeople(context) });
   const byType = new Map<string, StoredObject[]>();
   for (const object of visible) {
     const list = byType.get(object.type) ?? [];
@@ -236,7 +272,7 @@ export async function renderObjectsById(
     [...byType].map(async ([typeName, group]) => {
       const type = context.schema.type(typeName);
       if (!type) return;
-      for (const [id, node] of await renderNodes(context, type, group, children)) rendered.set(id, node);
+      for (const [id, node] of await renderNodes(context, type, group, children, options.shape)) rendered.set(id, node);
     }),
   );
   return rendered;

@@ -36,10 +36,12 @@ export type FieldSource =
   /**
    * `data[key ?? name]` holds the internal id of another object (or, with `many`, an array of
    * ids): rendered as a nested node, or with `many` as `{"data":[nodes]}`. `fields`: what the
-   * nested node shows when the request names nothing inside it (a place's name and location).
+   * nested node shows when the request names nothing inside it (a place's name and location);
+   * without it, the node's reference fields. Where the rule `idWhile` holds, the field is the
+   * node's id, a string, instead (an album's `cover_photo` before v2.4).
    * A write may only name nodes of `target` (when given) that the writer can see.
    */
-  | { kind: 'ref'; key?: string; many?: boolean; fields?: string; target?: string }
+  | { kind: 'ref'; key?: string; many?: boolean; fields?: string; target?: string; idWhile?: RuleName }
   /**
    * The number of associations of `assoc` from this object (`like_count`); with `wrap`, the
    * object `{"<wrap>": n}`, left out at zero (a post's `shares`).
@@ -241,15 +243,21 @@ export interface NodeTypeDef {
    * with its comments (a photo's story posts).
    */
   deletesWith?: string[];
-  /** Fields sent when the request names none; `id` is always appended last. */
+  /**
+   * Fields sent when the request names none; `id` is always appended last. They are also what a
+   * node shows where a reference field names it (`from`, a photo's `album`) and the request
+   * names nothing inside it, so they are fields, never edges.
+   */
   defaultFields: string[];
   /**
    * The richer set sent instead where the `minimal-default-fields` rule does not hold (before
    * v2.4), in the order the real service sent them (fields or edges, `id` first). With
-   * `rootOnly`, only a node read by its own path gets it: people listed in an edge or named by
-   * `from` kept the minimal set in every version.
+   * `rootOnly`, only a node read by its own path gets it: people listed in an edge kept the
+   * minimal set in every version. `reference`: what a reference to the node showed in those
+   * versions, when more than the minimal set (a page named by `from` showed its category);
+   * fields only, like the minimal set.
    */
-  fullDefaultFields?: { names: string[]; rootOnly?: boolean };
+  fullDefaultFields?: { names: string[]; rootOnly?: boolean; reference?: string[] };
   fields: FieldDef[];
   edges: EdgeDef[];
   /**

@@ -144,6 +144,16 @@ export class Schema {
   }
 
   /**
+   * What a node shows in this API version where a reference field names it (`from`, `album`)
+   * and the request names nothing inside it: fields only, so a reference never lists an edge.
+   */
+  referenceFields(type: NodeTypeDef, version: ApiVersion): string[] {
+    const richer = type.fullDefaultFields?.reference;
+    if (!richer || rules.has('minimal-default-fields', version)) return type.defaultFields;
+    return richer.filter((name) => this.field(type, name, version));
+  }
+
+  /**
    * The permissions an app can request in this API version, sorted: those the catalogue
    * (permissions.ts) offers in it, and any the schema relies on that the catalogue does not list.
    */
@@ -185,6 +195,9 @@ function indexType(type: NodeTypeDef): TypeIndex {
   }
   for (const name of type.defaultFields) {
     if (!fields.has(name)) throw new Error(`Schema: default field "${type.name}.${name}" is not a declared field`);
+  }
+  for (const name of type.fullDefaultFields?.reference ?? []) {
+    if (!fields.has(name)) throw new Error(`Schema: reference field "${type.name}.${name}" is not a declared field`);
   }
   for (const name of type.fullDefaultFields?.names ?? []) {
     if (!fields.has(name) && !edges.has(name)) throw new Error(`Schema: default field "${type.name}.${name}" is neither a field nor an edge`);

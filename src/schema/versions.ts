@@ -132,6 +132,11 @@ export const VERSION_RULES = {
     description: "A page's fan count is the `fan_count` field, and `likes` lists the pages the page likes.",
     source: 'Graph API changelog v2.6 ("likes" on Page renamed "fan_count"); restfb v2_6/page-with-fancount.json',
   },
+  'cover-photo-id': {
+    until: 'v2.4',
+    description: "An album's cover_photo is the photo's id, a string; from v2.4 the photo itself ({created_time, name, id}).",
+    source: 'restfb fixtures v2_3/album-coverphoto.json ("cover_photo": "<id>") and v2_4/album-coverphoto.json ({created_time, name, id})',
+  },
   'news-feed-and-mailbox': {
     until: 'v2.4',
     description: "A person's home (news feed), inbox, outbox and notifications edges answer; from v2.4 metadata=1 still lists them but they answer (#12) deprecated.",

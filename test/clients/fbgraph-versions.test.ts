@@ -94,4 +94,19 @@ describe('npm fbgraph pinned to v2.0 and to v2.4', () => {
       for (const user of [first, second]) assert.deepEqual(await ok('del', `/${user.id}`, { access_token: appToken }), expected.success);
     });
   }
+
+  it("lists photos and albums with setVersion('2.0'), an album's cover being one of its photos", async () => {
+    graph.setVersion('2.0');
+    const [cover] = fixture.photos;
+    await fixture.store.write([{ op: 'updateObject', id: fixture.album, data: { name: 'Holidays', type: 'normal', privacy: 'friends', cover_photo: cover }, updatedTime: fixture.now }]);
+    const token = { access_token: fixture.aliceToken };
+    const photos = await ok('get', '/me/photos', token);
+    assert.equal(photos.data.length, 5);
+    for (const photo of photos.data) {
+      assert.deepEqual(Object.keys(photo), ['id', 'from', 'name', 'picture', 'source', 'height', 'width', 'images', 'link', 'created_time', 'updated_time']);
+    }
+    const albums = await ok('get', '/me/albums', token);
+    assert.deepEqual(Object.keys(albums.data[0]), ['id', 'from', 'name', 'link', 'privacy', 'type', 'created_time', 'updated_time', 'can_upload']);
+    assert.equal((await ok('get', `/${fixture.album}`, { fields: 'cover_photo', ...token })).cover_photo, String(cover));
+  });
 });

@@ -87,6 +87,8 @@ describe('the built-in Graph declaration', () => {
     assert.match(refusal(picture.main).message, /user\.loom\.yaml:\d+: types\.user\.edges\.picture\.behavior: the code module has no edge behaviour "portrait"/);
     const rule = copyWith('user.loom.yaml', (text) => text.replace('versions: user-statuses-links', 'versions: statuses-forever'));
     assert.match(refusal(rule.main).message, /types\.user\.edges\.statuses\.versions: "statuses-forever" is not a rule of the version table/);
+    const cover = copyWith('album.loom.yaml', (text) => text.replace('id_while: cover-photo-id', 'id_while: cover-photo-forever'));
+    assert.match(refusal(cover.main).message, /types\.album\.fields\.cover_photo\.source\.ref\.id_while: "cover-photo-forever" is not a rule of the version table/);
   });
 
   it('refuses a declaration naming another code module', () => {

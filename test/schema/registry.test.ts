@@ -118,6 +118,15 @@ test('a default field that is not declared is rejected', () => {
   assert.throws(() => new Schema([nodeType({ defaultFields: ['name'] })]), /default field "thing.name"/);
 });
 
+test('reference fields are declared fields, never edges', () => {
+  const parts = { name: 'parts', target: 'thing', description: 'Parts.' };
+  assert.throws(() => new Schema([nodeType({ edges: [parts], fullDefaultFields: { names: ['parts'], reference: ['parts'] } })]), /reference field "thing.parts" is not a declared field/);
+  const schema = new Schema([nodeType({ edges: [parts], fullDefaultFields: { names: ['parts'], reference: ['id'] } })]);
+  const thing = schema.type('thing')!;
+  assert.deepEqual(schema.referenceFields(thing, 'v2.3'), ['id']);
+  assert.deepEqual(schema.referenceFields(thing, 'v2.4'), []);
+});
+
 test('a request POST may link only nodes that exist already', () => {
   const request = { scope: 'user_friends', item: 'thing', request: 'asks', links: [{ assoc: 'pals', from: 'parent' as const, to: 'item' as const }] };
   const withPost = (post: object) => nodeType({ edges: [{ name: 'pals', target: 'thing', description: 'Pals.', post: post as never }] });
