@@ -8,7 +8,7 @@ import { loadEdge } from './edges.js';
 import { graphTime } from './graph-time.js';
 import { externalId } from './node-ids.js';
 import { keyOf, planSelection, type PlanEntry } from './plan.js';
-import { hidesPeople, visibleIds, visibleObjects } from './visibility.js';
+import { visibleIds, visibleObjects } from './visibility.js';
 import { passingRule } from './access-rules.js';
 import { mapPaced } from './cost-budget.js';
 import { pageTokenField } from './page-accounts.js';
@@ -35,8 +35,9 @@ export async function renderNodes(
   await context.budget.pace();
   const access = await loadAccess(
     context,
+    type,
     objects,
-    plan.map((entry) => (entry.kind === 'field' ? entry.field.scope : entry.edge.scope)),
+    plan.map((entry) => (entry.kind === 'field' ? entry.field : entry.edge)),
   );
   const columns = await mapPaced(plan, COLUMNS_AT_ONCE, (entry) => renderColumn(context, type, objects, entry, access));
   const rendered = new Map<number, Json>();
@@ -63,12 +64,12 @@ async function renderColumn(
   await context.budget.pace();
   const readers = await readersOf(context, entry.kind === 'edge' ? entry.edge.read : entry.field.read, objects);
   if (entry.kind === 'edge') {
-    const allowed = objects.filter((object) => access(object, entry.edge.scope) && isReader(context.viewer, entry.edge, object) && readers(object));
-    if (objects.some((object) => !access(object, entry.edge.scope))) noteMissingScope(context, type, 'edge', entry.edge.name, entry.edge.scope);
+    const allowed = objects.filter((object) => access.readable(object, entry.edge) && isReader(context.viewer, entry.edge, object) && readers(object));
+    if (objects.some((object) => access.lacksScope(object, entry.edge))) noteMissingScope(context, type, 'edge', entry.edge.name, entry.edge.scope);
     return loadNestedEdge(context, type, entry.edge, objects, allowed, entry.selection);
   }
-  const permitted = objects.filter((object) => access(object, entry.field.scope) && readers(object));
-  if (permitted.length < objects.length) noteMissingScope(context, type, 'field', entry.field.name, entry.field.scope);
+  const permitted = objects.filter((object) => access.readable(object, entry.field) && readers(object));
+  if (objects.some((object) => access.lacksScope(object, entry.field))) noteMissingScope(context, type, 'field', entry.field.name, entry.field.scope);
   return renderField(context, type, entry.field, permitted, entry.selection);
 }
 
@@ -208,23 +209,27 @@ async function renderReferences(
 }
 
 /**
- * Loads, filters by visibility and renders objects of any types, grouped by type. People who
- * never used the app are left out like anything else the viewer may not see (a liker, `to`,
- * `from`), unless `people` is false.
+ * Loads, filters by visibility and renders objects of any types, grouped by type: what the viewer
+ * may not see is left out (a post `to` someone that is not theirs to read).
  */
 export async function renderObjectsById(
   context: ReadContext,
   ids: readonly number[],
   children: Selection[] | undefined,
-  /** The objects, when a page query brought them along already. */
-  preloaded?: ReadonlyMap<number, StoredObject>,
-  people = hidesPeople(context),
 ): Promise<Map<number, Json>> {
   if (ids.length === 0) return new Map();
   await context.budget.pace();
-  const loaded = preloaded ?? (await context.objects.get(ids));
+  const loaded = await context.objects.get(ids);
   const present = ids.map((id) => loaded.get(id)).filter((o): o is StoredObject => o !== undefined);
-  const visible = await visibleObjects(context, present, { people });
+  return renderVisibleObjects(context, await visibleObjects(context, present), children);
+}
+
+/** Renders objects of any types the viewer may see (visibleObjects said so), grouped by type. */
+export async function renderVisibleObjects(
+  context: ReadContext,
+  visible: Iterable<StoredObject>,
+  children: Selection[] | undefined,
+): Promise<Map<number, Json>> {
   const byType = new Map<string, StoredObject[]>();
   for (const object of visible) {
     const list = byType.get(object.type) ?? [];

@@ -58,7 +58,7 @@ export async function answerSearch(context: ReadContext, params: Record<string, 
   const rows = !more ? found : options.before !== undefined ? found.slice(1) : found.slice(0, options.limit);
   if (rows.length === 0) return { data: [] };
 
-  const visible = await visibleObjects(context, rows, { people: true });
+  const visible = await visibleObjects(context, rows);
   const selections =
     params.fields !== undefined ? parseFields(params.fields)
     : target.fullDefaultFields && !rules.has('minimal-default-fields', context.version) ? parseFields(target.fullDefaultFields.join(','))
