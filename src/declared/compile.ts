@@ -3,7 +3,7 @@
  * types: one Schema, one engine, one store path. Names are resolved to storage keys here (the
  * pinned ones of the applied record first), so the engine only ever sees storage keys.
  */
-import type { AccessRule, Counter, EdgeDef, FieldDef, FieldSource, IdForm, NodeTypeDef, SummaryKind, Visibility } from '../schema/definition.js';
+import type { AccessRule, Counter, EdgeDef, FieldDef, FieldSource, IdForm, NodeTypeDef, SummaryKind } from '../schema/definition.js';
 import { publishedVersion, VERSION_RULES, type ApiVersion, type RuleName, type VersionBounds } from '../schema/versions.js';
 import { graphTime } from '../engine/graph-time.js';
 import { DeclarationError, type DeclarationProblem } from './load.js';
@@ -106,7 +106,7 @@ class Compiler {
       name: this.storage.types[name]!,
       label: decl.label ?? name.charAt(0).toUpperCase() + name.slice(1),
       idForm: ID_FORMS[decl.id ?? (name === this.declaration.principal ? 'app_scoped' : 'plain')]!,
-      visibility: this.visibility(name, decl),
+      ...this.visibility(name, decl),
       ...(decl.scope !== undefined ? { scope: this.scope(decl.scope, `${at}.scope`) } : {}),
       ...(decl.owns_media ? { ownsMedia: true } : {}),
       ...(deletesWith.length > 0 ? { deletesWith } : {}),
@@ -121,12 +121,13 @@ class Compiler {
     };
   }
 
-  private visibility(name: string, decl: TypeDecl): Visibility {
+  private visibility(name: string, decl: TypeDecl): Pick<NodeTypeDef, 'visibility' | 'nonUsers'> {
     const read = decl.read ?? 'token';
     if (typeof read === 'object' && 'behavior' in read) {
-      return codeEntry(this.code, 'visibilities', read.behavior, `types.${name}.read.behavior`, this.problem) ?? 'owner';
+      const entry = codeEntry(this.code, 'visibilities', read.behavior, `types.${name}.read.behavior`, this.problem) ?? 'owner';
+      return typeof entry === 'object' && 'sees' in entry ? { visibility: entry.sees, nonUsers: entry.nonUsers } : { visibility: entry };
     }
-    return { rule: this.rule(name, read, `types.${name}.read`, false) };
+    return { visibility: { rule: this.rule(name, read, `types.${name}.read`, false) } };
   }
 
   /** A named check; else, for declared data, the checker made from the field types (Graph data is kept as its POST behaviour wrote it). */

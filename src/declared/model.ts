@@ -19,7 +19,7 @@
  *   (object type, key, id) and read with `Store.findDeclaredIds`.
  * `loadAppliedSchema` (applied.ts) gives the applied declaration, its storage keys and its Schema.
  */
-import type { EdgeDef, EdgePost, FieldContext, NodeTypeDef, Visibility } from '../schema/definition.js';
+import type { EdgeDef, EdgePost, FieldContext, NodeTypeDef, NonUserRule, Visibility } from '../schema/definition.js';
 import type { StoredObject } from '../store/store.js';
 
 /** A visibility or permission rule from the closed vocabulary; each costs at most one batched store call per page. */
@@ -294,7 +294,7 @@ export interface CodeModule {
   /** Return a message to refuse the write, or null. */
   validators?: Record<string, (data: Record<string, unknown>) => string | null | undefined>;
   /** Who sees a node, where the rule vocabulary cannot say it (`read: {behavior: name}`). */
-  visibilities?: Record<string, Visibility>;
+  visibilities?: Record<string, CodeVisibility>;
   /** Edges answered by something other than an association list (`behavior: name`). */
   behaviors?: Record<string, EdgeBehavior>;
   /** What a POST to an edge does (`write: {behavior: name}`). */
@@ -302,6 +302,9 @@ export interface CodeModule {
   /** A type's `checkData` (`check: name`). */
   checks?: Record<string, NonNullable<NodeTypeDef['checkData']>>;
 }
+
+/** A visibility of a code module: who sees the node, with how it shows to apps a person never used when that matters. */
+export type CodeVisibility = Visibility | { sees: Visibility; nonUsers: NonUserRule };
 
 /** The kinds of edge behaviour: the whole answer made elsewhere, items made from the association, or a fixed catalogue. */
 export type EdgeBehavior =

@@ -1,25 +1,41 @@
 import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import type { Viewer } from '../auth/viewer.js';
 import { GraphError } from '../errors.js';
-import type { EdgeDef } from '../schema/definition.js';
+import type { EdgeDef, NodeTypeDef } from '../schema/definition.js';
 import { readersOf } from '../schema/permissions.js';
 import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import { nodeOwner } from './access-rules.js';
 import { grantedScopesOf } from './person-grants.js';
 
-/** Answers "did this node's owner give the viewer's app this permission?" for one batch of nodes. */
-export type AccessCheck = (object: StoredObject, scope: string | undefined) => boolean;
+/** A field or edge as access sees it: its name, and the permission its node's owner must have granted. */
+export interface Readable {
+  name: string;
+  scope?: string;
+}
 
+/** What the viewer may read of each node of one batch. */
+export interface AccessCheck {
+  /** Whether the viewer may read this field or edge of the node. */
+  readable(object: StoredObject, item: Readable): boolean;
+  /** Whether the node's owner not having granted the item's permission is what keeps it closed. */
+  lacksScope(object: StoredObject, item: Readable): boolean;
+}
 
-/** Loads the grants of every owner in the batch (at most one store call) unless no scope needs them. */
+/**
+ * Loads the grants of every owner in the batch (at most one store call) unless nothing needs
+ * them: no item names a permission, and none lies beyond the public profile that is all a
+ * person who never used the app shows of themselves (NodeTypeDef.nonUsers).
+ */
 export async function loadAccess(
   context: ReadContext,
+  type: NodeTypeDef,
   objects: readonly StoredObject[],
-  scopes: readonly (string | undefined)[],
+  items: readonly Readable[],
 ): Promise<AccessCheck> {
   const viewer = context.viewer;
-  const needed = scopes.some((scope) => scope !== undefined && scope !== ALWAYS_GRANTED);
+  const profile = type.nonUsers !== undefined && 'profile' in type.nonUsers ? new Set(type.nonUsers.profile) : undefined;
+  const needed = items.some((item) => (item.scope !== undefined && item.scope !== ALWAYS_GRANTED) || (profile !== undefined && !profile.has(item.name)));
   const others = new Set<number>();
   if (needed) {
     for (const object of objects) {
@@ -30,12 +46,23 @@ export async function loadAccess(
   const granted = others.size > 0 ? await grantedScopesOf(context, others) : new Map<number, ReadonlySet<string>>();
   // In some versions another permission reads what this one does (read_stream what user_posts does).
   const readers = (scope: string) => readersOf(scope, context.version);
-  return (object, scope) => {
-    if (scope === undefined || scope === ALWAYS_GRANTED) return true;
+  const lacksScope = (object: StoredObject, item: Readable): boolean => {
+    const scope = item.scope;
+    if (scope === undefined || scope === ALWAYS_GRANTED) return false;
     const owner = nodeOwner(context, object);
-    if (owner === null) return true;
+    if (owner === null) return false;
     const held = owner === viewer.userId ? viewer.scopes : granted.get(owner);
-    return held !== undefined && readers(scope).some((reader) => held.has(reader));
+    return held === undefined || !readers(scope).some((reader) => held.has(reader));
+  };
+  /** A person who never used the viewer's app, whom it sees only by their public profile. */
+  const nonUser = (object: StoredObject): boolean => {
+    if (profile === undefined) return false;
+    const person = nodeOwner(context, object);
+    return person !== null && person !== viewer.userId && granted.get(person)?.has(ALWAYS_GRANTED) !== true;
+  };
+  return {
+    readable: (object, item) => !lacksScope(object, item) && !(profile !== undefined && !profile.has(item.name) && nonUser(object)),
+    lacksScope,
   };
 }
 

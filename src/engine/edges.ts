@@ -6,7 +6,8 @@ import type { ReadContext } from './context.js';
 import { readEdgeOptions, type EdgeOptions } from './edge-options.js';
 import { listingOf, type Listing } from './listing.js';
 import { externalId } from './node-ids.js';
-import { renderEdgeItems } from './edge-items.js';
+import { itemsAreNodes, renderEdgeItems, shownRows } from './edge-items.js';
+import { readFilledPages, type FilledPages, type Page } from './filled-pages.js';
 import type { Json } from './render.js';
 import type { DefaultShape } from './plan.js';
 import { loadSpecialEdge } from './special-edges.js';
@@ -18,7 +19,6 @@ import { unemulatedEdge, type UnemulatedAnswer } from '../schema/unemulated.js';
 import { GraphError } from '../errors.js';
 import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import { grantsKnownTo, rememberGrantedScopes } from './person-grants.js';
-import { hidesPeople } from './visibility.js';
 
 export interface EdgeRequest {
   /** Paging options as written: query parameters for an edge path, modifiers for a nested edge. */
@@ -54,13 +54,13 @@ export async function loadEdge(
 
   const wantsSummary = wantsCounts(edge, options);
   const listing = listingOf(edge, options);
-  const [{ pages, objects }, summaries] = await Promise.all([
+  const [{ pages, nodes }, summaries] = await Promise.all([
     loadPages(context, edge, listing, parents, options),
     wantsSummary ? loadSummaries(context, edge, listing, parents) : undefined,
   ]);
   const itemField = edge.byType?.itemField;
   const children = itemField ? withoutItemField(request.children, itemField.name) : request.children;
-  const rendered = await renderEdgeItems(context, edge, [...pages.values()].flatMap((page) => page.rows), { children, shape: request.itemShape }, objects);
+  const rendered = await renderEdgeItems(context, edge, [...pages.values()].flatMap((page) => page.rows), { children, shape: request.itemShape }, nodes);
   const itemValue = itemField && listing.type !== undefined && wantsItemField(request.children, itemField.name) ? itemField.values[listing.type] : undefined;
   const itemOf = itemValue === undefined ? rendered : (row: Association) => withField(rendered(row), itemField!.name, itemValue);
 
@@ -105,34 +105,29 @@ function withField(item: Json | undefined, name: string, value: string): Json | 
   return item === undefined ? undefined : { ...item, [name]: value };
 }
 
-interface Page {
-  rows: Association[];
-  /** More items lie beyond this page in its reading direction. */
-  more: boolean;
-}
-
+/** The filled pages of the edge for these parents (filled-pages.ts); none when it lists nothing. */
 async function loadPages(
   context: ReadContext,
   edge: EdgeDef,
   listing: Listing,
   parents: readonly StoredObject[],
   options: EdgeOptions,
-): Promise<{ pages: Map<number, Page>; objects?: Map<number, StoredObject> }> {
-  const pages = new Map<number, Page>();
+): Promise<FilledPages> {
   const request = pageRequestOf(context, edge, listing, parents.map((parent) => parent.id), options);
-  if (request === undefined) return { pages };
-  // Items that are plain objects come with the page, and so do the permissions they (or their
-  // authors) granted the viewer's app, which decide what of them shows: one round trip per level.
-  const { pages: rows, objects, grantedScopes } = await readPage(context, request, edge);
-  if (grantedScopes) rememberGrantedScopes(context, grantedScopes);
-  context.budget.spendItems([...rows.values()].reduce((sum, list) => sum + list.length, 0));
-  for (const [id1, list] of rows) {
-    const more = list.length > options.limit;
-    // Reading backwards, the surplus row is the first of the list; forwards, the last.
-    const shown = !more ? list : options.before !== undefined ? list.slice(1) : list.slice(0, options.limit);
-    pages.set(id1, { rows: shown, more });
-  }
-  return { pages, objects };
+  if (request === undefined) return { pages: new Map(), nodes: new Map() };
+  return readFilledPages(
+    context,
+    request,
+    options.limit,
+    // Items that are plain objects come with the page, and so do the permissions they (or their
+    // authors) granted the viewer's app, which decide what of them shows: one round trip per level.
+    async (pageRequest) => {
+      const read = await readPage(context, pageRequest, edge);
+      if (read.grantedScopes) rememberGrantedScopes(context, read.grantedScopes);
+      return read;
+    },
+    (rows, objects) => shownRows(context, edge, rows, objects),
+  );
 }
 
 /** The page read an edge makes for these parents; none when it lists nothing. */
@@ -148,26 +143,11 @@ function pageRequestOf(context: ReadContext, edge: EdgeDef, listing: Listing, id
     before: decode(options.before),
     since: options.since,
     until: options.until,
-    // Posts of people who never used the viewer's app are hidden from it (visibility.ts): their lists are left out.
+    // The timelines of people who never used the viewer's app stay closed to it: their lists are left out.
     through: edge.through === undefined ? undefined : { type: edge.through, grantedTo: { appId: context.viewer.app.id, scope: ALWAYS_GRANTED } },
     id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
     grantsTo: itemsAreNodes(edge) ? context.viewer.app.id : undefined,
-    peopleShown: itemsAreNodes(edge) ? peopleShown(context, edge) : undefined,
   };
-}
-
-/**
- * The people an edge's items show: those who use the viewer's app (visibility.ts hides the others,
- * and their objects need not be read), unless the edge shows everyone listed (a friend to tag, an
- * app's own view), keeps only people who granted a permission anyway, or the person type's own
- * rule decides who is seen.
- */
-function peopleShown(context: ReadContext, edge: EdgeDef): PageRequest['peopleShown'] {
-  const viewer = context.viewer.userId;
-  const principal = context.schema.type(context.schema.principal);
-  const ruled = typeof principal?.visibility === 'object' && 'rule' in principal.visibility;
-  if (viewer === null || !hidesPeople(context) || edge.items === 'taggableFriend' || edge.itemsGranted !== undefined || ruled) return undefined;
-  return { type: context.schema.principal, appId: context.viewer.app.id, scope: ALWAYS_GRANTED, viewer };
 }
 
 /**
@@ -200,11 +180,6 @@ function readPage(context: ReadContext, request: PageRequest, edge: EdgeDef) {
 /** Whether the edge's collection carries a summary; a merged list (a news feed) has no single count to total it by. */
 function wantsCounts(edge: EdgeDef, options: EdgeOptions): boolean {
   return (options.summary || edge.alwaysSummary === true) && edge.through === undefined;
-}
-
-/** Whether each item shows the node its association points at (in its own shape or as it is), so the page brings the nodes along. */
-function itemsAreNodes(edge: EdgeDef): boolean {
-  return edge.items !== 'friendRequest' && edge.items !== 'testUser';
 }
 
 function pagingOf(

@@ -3,7 +3,7 @@ import type { IdForm, NodeTypeDef } from '../schema/definition.js';
 import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import { authorId, writtenByPage } from '../schema/authors.js';
-import { hidesPeople, visibleObjects } from './visibility.js';
+import { visibleObjects } from './visibility.js';
 import { rememberGrantedScopes } from './person-grants.js';
 
 /** A node id as a client wrote it, decoded: which object, in which id form, owned by whom. */
@@ -75,9 +75,7 @@ export async function loadRoot(
 /**
  * Loads the nodes of several ids (`ids=a,b`) with one object load and one visibility check, in
  * the order given. The first id that cannot be served fails them all, with the error it gets alone.
- * A person who never used the app is such an id to read for its people; the app itself, with
- * its app token, still reaches its test users, installed or not, and a friend request still
- * reaches its recipient.
+ * A person who never used the app is read like anyone else: what of them shows is access.ts's.
  */
 export async function loadRoots(
   context: ReadContext,
@@ -96,7 +94,7 @@ export async function loadRoots(
   });
   const loaded = await loadNodes(context, [...new Set(refs.map((ref) => ref.id))]);
   const candidates = [...loaded.values()];
-  const visible = new Set((await visibleObjects(context, candidates, { people: method === 'get' && hidesPeople(context) })).map((object) => object.id));
+  const visible = new Set((await visibleObjects(context, candidates)).map((object) => object.id));
   return refs.map((ref, index) => {
     const object = loaded.get(ref.id);
     const type = object && context.schema.type(object.type);

@@ -19,11 +19,11 @@ export function relativeItems(
   context: ReadContext,
   rows: readonly Association[],
   children: Selection[] | undefined,
-  objects: ReadonlyMap<number, StoredObject> | undefined,
+  visible: ReadonlyMap<number, StoredObject>,
 ): Promise<ItemOf> {
   const personFields = children?.filter((child) => child.name !== 'relationship');
   const withRelationship = !children || children.length === 0 || personFields!.length < children.length;
-  return targetItems(context, rows, personFields?.length ? personFields : undefined, objects, ({ id, ...rest }, row) => {
+  return targetItems(context, rows, personFields?.length ? personFields : undefined, visible, ({ id, ...rest }, row) => {
     const relationship = withRelationship ? row.data?.relationship : undefined;
     return { ...rest, ...(typeof relationship === 'string' ? { relationship } : {}), ...(id === undefined ? {} : { id }) };
   });
@@ -38,12 +38,10 @@ export function taggableFriendItems(
   context: ReadContext,
   rows: readonly Association[],
   children: Selection[] | undefined,
-  objects: ReadonlyMap<number, StoredObject> | undefined,
+  visible: ReadonlyMap<number, StoredObject>,
 ): Promise<ItemOf> {
   const key = context.viewer.app.idKey;
-  // Friends who never used the app are taggable too: the one place they show through it.
-  const hidePeople = false;
-  return targetItems(context, rows, orDefault(children, TAGGABLE_DEFAULT), objects, ({ id: _appScopedId, ...rest }, row) => ({ id: tagToken(key, row.id1, row.id2), ...rest }), { hidePeople });
+  return targetItems(context, rows, orDefault(children, TAGGABLE_DEFAULT), visible, ({ id: _appScopedId, ...rest }, row) => ({ id: tagToken(key, row.id1, row.id2), ...rest }));
 }
 
 function tagToken(appKey: string, personId: number, friendId: number): string {
@@ -55,9 +53,9 @@ export function placeTagItems(
   context: ReadContext,
   rows: readonly Association[],
   children: Selection[] | undefined,
-  objects: ReadonlyMap<number, StoredObject> | undefined,
+  visible: ReadonlyMap<number, StoredObject>,
 ): Promise<ItemOf> {
-  return targetItems(context, rows, orDefault(children, PLACE_TAG_DEFAULT), objects, ({ id, ...rest }) => ({ id, ...rest }));
+  return targetItems(context, rows, orDefault(children, PLACE_TAG_DEFAULT), visible, ({ id, ...rest }) => ({ id, ...rest }));
 }
 
 /** The fields asked for, or the edge's own default when the request names none. */

@@ -126,9 +126,9 @@ async function readEdgeOf(
     }
     // Asking for an app's own edge with the wrong token is a mistake worth naming, not an empty page.
     if (edge.readers === 'app') for (const object of objects) requireOwnApp(context.viewer, object.id);
-    const access = await loadAccess(context, objects, [edge.scope]);
+    const access = await loadAccess(context, type, objects, [edge]);
     const readers = await readersOf(context, edge.read, objects);
-    const allowed = objects.filter((object) => access(object, edge.scope) && isReader(context.viewer, edge, object) && readers(object));
+    const allowed = objects.filter((object) => access.readable(object, edge) && isReader(context.viewer, edge, object) && readers(object));
     const collections = await loadEdge(context, type, edge, allowed, { raw: params, children, nested: false, requestParams: params });
     for (const object of objects) answers.set(object.id, collections.get(object.id) ?? { data: [] });
   }

@@ -8,7 +8,7 @@ import { loadEdge } from './edges.js';
 import { graphTime } from './graph-time.js';
 import { externalId } from './node-ids.js';
 import { keyOf, LISTED, planSelection, type DefaultShape, type PlanEntry } from './plan.js';
-import { hidesPeople, visibleIds, visibleObjects } from './visibility.js';
+import { visibleIds, visibleObjects } from './visibility.js';
 import { passingRule } from './access-rules.js';
 import { mapPaced } from './cost-budget.js';
 import { rules } from '../schema/versions.js';
@@ -36,8 +36,9 @@ export async function renderNodes(
   await context.budget.pace();
   const access = await loadAccess(
     context,
+    type,
     objects,
-    plan.map((entry) => (entry.kind === 'field' ? entry.field.scope : entry.edge.scope)),
+    plan.map((entry) => (entry.kind === 'field' ? entry.field : entry.edge)),
   );
   const columns = await mapPaced(plan, COLUMNS_AT_ONCE, (entry) => renderColumn(context, type, objects, entry, access));
   const rendered = new Map<number, Json>();
@@ -64,12 +65,12 @@ async function renderColumn(
   await context.budget.pace();
   const readers = await readersOf(context, entry.kind === 'edge' ? entry.edge.read : entry.field.read, objects);
   if (entry.kind === 'edge') {
-    const allowed = objects.filter((object) => access(object, entry.edge.scope) && isReader(context.viewer, entry.edge, object) && readers(object));
-    if (objects.some((object) => !access(object, entry.edge.scope))) noteMissingScope(context, type, 'edge', entry.edge.name, entry.edge.scope);
+    const allowed = objects.filter((object) => access.readable(object, entry.edge) && isReader(context.viewer, entry.edge, object) && readers(object));
+    if (objects.some((object) => access.lacksScope(object, entry.edge))) noteMissingScope(context, type, 'edge', entry.edge.name, entry.edge.scope);
     return loadNestedEdge(context, type, entry.edge, objects, allowed, entry.selection, entry.nested);
   }
-  const permitted = objects.filter((object) => access(object, entry.field.scope) && readers(object));
-  if (permitted.length < objects.length) noteMissingScope(context, type, 'field', entry.field.name, entry.field.scope);
+  const permitted = objects.filter((object) => access.readable(object, entry.field) && readers(object));
+  if (objects.some((object) => access.lacksScope(object, entry.field))) noteMissingScope(context, type, 'field', entry.field.name, entry.field.scope);
   return renderField(context, type, entry.field, permitted, entry.selection, entry.nested);
 }
 
@@ -206,7 +207,7 @@ async function renderReferences(
   shown: Shown,
 ): Promise<Column> {
   const idLists = referencedIds(objects, idsOf);
-  const nodes = await renderObjectsById(context, [...new Set([...idLists.values()].flat())], shown.children, { shape: shown.shape });
+  const nodes = await renderObjectsById(context, [...new Set([...idLists.values()].flat())], shown.children, shown.shape);
   const column: Column = new Map();
   for (const [objectId, ids] of idLists) {
     const rendered = ids.map((id) => nodes.get(id)).filter((node): node is Json => node !== undefined);
@@ -236,31 +237,31 @@ function referencedIds(objects: readonly StoredObject[], idsOf: (object: StoredO
   return idLists;
 }
 
-export interface RenderByIdOptions {
-  /** The objects, when a page query brought them along already. */
-  preloaded?: ReadonlyMap<number, StoredObject>;
-  /** Whether people who never used the app are left out; by the viewer's rule when absent. */
-  hidePeople?: boolean;
-  /** What the objects show when `children` names nothing; as listed nodes when absent. */
-  shape?: DefaultShape;
-}
-
 /**
- * Loads, filters by visibility and renders objects of any types, grouped by type. People who
- * never used the app are left out like anything else the viewer may not see (a liker, `to`,
- * `from`), unless `people` is false.
+ * Loads, filters by visibility and renders objects of any types, grouped by type: what the viewer
+ * may not see is left out (a post `to` someone that is not theirs to read).
  */
 export async function renderObjectsById(
   context: ReadContext,
   ids: readonly number[],
   children: Selection[] | undefined,
-  options: RenderByIdOptions = {},
+  /** What the objects show when `children` names nothing; as listed nodes when absent. */
+  shape?: DefaultShape,
 ): Promise<Map<number, Json>> {
   if (ids.length === 0) return new Map();
   await context.budget.pace();
-  const loaded = options.preloaded ?? (await context.objects.get(ids));
+  const loaded = await context.objects.get(ids);
   const present = ids.map((id) => loaded.get(id)).filter((o): o is StoredObject => o !== undefined);
-  const visible = await visibleObjects(context, present, { people: options.hidePeople ?? hidesPeople(context) });
+  return renderVisibleObjects(context, await visibleObjects(context, present), children, shape);
+}
+
+/** Renders objects of any types the viewer may see (visibleObjects said so), grouped by type. */
+export async function renderVisibleObjects(
+  context: ReadContext,
+  visible: Iterable<StoredObject>,
+  children: Selection[] | undefined,
+  shape?: DefaultShape,
+): Promise<Map<number, Json>> {
   const byType = new Map<string, StoredObject[]>();
   for (const object of visible) {
     const list = byType.get(object.type) ?? [];
@@ -272,7 +273,7 @@ export async function renderObjectsById(
     [...byType].map(async ([typeName, group]) => {
       const type = context.schema.type(typeName);
       if (!type) return;
-      for (const [id, node] of await renderNodes(context, type, group, children, options.shape)) rendered.set(id, node);
+      for (const [id, node] of await renderNodes(context, type, group, children, shape)) rendered.set(id, node);
     }),
   );
   return rendered;

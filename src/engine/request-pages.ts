@@ -29,7 +29,8 @@ export class RequestPages {
 
   /** With the objects, the grants of people `grantsKnown` names may be left out (Store.getPagesWithObjects). */
   read(request: PageRequest, withObjects: boolean, grantsKnown?: (person: ObjectId) => boolean): Promise<PageRead> {
-    const key = JSON.stringify([withObjects, request]);
+    // A resumed read's positions are a Map, which JSON would write as `{}`: written as its entries.
+    const key = JSON.stringify([withObjects, request], (_name, value: unknown) => (value instanceof Map ? [...value] : value));
     const known = this.reads.get(key);
     if (known !== undefined) return known;
     const read: Promise<PageRead> = withObjects

@@ -19,7 +19,7 @@ const MAX_WORD_LENGTH = 64;
  * `GET /search?q=…&type=…`: one page of the nodes of that type whose searchable text holds
  * every word of `q` (each as the start of a word), answered by the store's full-text index, in
  * a stable order (ascending id) so the same graph always gives the same pages. Only what the
- * viewer may see is shown: people who never used the app stay hidden from it.
+ * viewer may see is shown, and people only when they use the app.
  */
 export async function answerSearch(context: ReadContext, params: Record<string, string>): Promise<Json> {
   const kind = searchType((params.type ?? '').trim().toLowerCase());
@@ -58,7 +58,7 @@ export async function answerSearch(context: ReadContext, params: Record<string, 
   const rows = !more ? found : options.before !== undefined ? found.slice(1) : found.slice(0, options.limit);
   if (rows.length === 0) return { data: [] };
 
-  const visible = await visibleObjects(context, rows, { people: true });
+  const visible = await visibleObjects(context, rows);
   const selections =
     params.fields !== undefined ? parseFields(params.fields)
     : target.fullDefaultFields && !rules.has('minimal-default-fields', context.version) ? parseFields(target.fullDefaultFields.join(','))

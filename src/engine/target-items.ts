@@ -2,27 +2,28 @@ import type { Selection } from '../query/selection.js';
 import type { Association, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import type { ItemOf } from './edge-items.js';
-import { renderObjectsById, type Json, type RenderByIdOptions } from './render.js';
+import type { DefaultShape } from './plan.js';
+import { renderVisibleObjects, type Json } from './render.js';
 
 /**
  * Items that show the object each row points at (its id2), in whatever shape `show` gives it.
  * Every target of the page is rendered in one pass, each once however many rows name it; a row
- * whose target the viewer may not see shows nothing.
+ * whose target is not among the visible nodes shows nothing.
  */
 export async function targetItems(
   context: ReadContext,
   rows: readonly Association[],
   selection: Selection[] | undefined,
-  /** The rows' objects when the page query brought them along. */
-  objects: ReadonlyMap<number, StoredObject> | undefined,
+  /** The rows' nodes the viewer may see (shownRows). */
+  visible: ReadonlyMap<number, StoredObject>,
   show: (target: Json, row: Association) => Json,
-  /** Whether people who never used the app are hidden (the viewer's rule when absent), and what targets show when `selection` names nothing. */
-  options: Pick<RenderByIdOptions, 'hidePeople' | 'shape'> = {},
+  /** What targets show when `selection` names nothing; as listed nodes when absent. */
+  shape?: DefaultShape,
 ): Promise<ItemOf> {
-  const ids = [...new Set(rows.map((row) => row.id2))];
-  const targets = await renderObjectsById(context, ids, selection, { ...options, ...(objects ? { preloaded: objects } : {}) });
+  const targets = [...new Set(rows.map((row) => row.id2))].map((id) => visible.get(id)).filter((object): object is StoredObject => object !== undefined);
+  const rendered = await renderVisibleObjects(context, targets, selection, shape);
   return (row) => {
-    const target = targets.get(row.id2);
+    const target = rendered.get(row.id2);
     return target === undefined ? undefined : show(target, row);
   };
 }

@@ -70,21 +70,17 @@ const NOTHING_FOUND: readonly [ReadonlySet<number>, ReadonlySet<string>, Readonl
 
 /**
  * The objects the viewer may see, in the order given: public ones, their own, friends-only ones
- * of their friends, and those that follow an object the viewer may see. Whatever belongs to a
- * person who never used the viewer's app is hidden from it, as on the real v2 service; with
- * `people`, so are such persons' own profiles (a node read by its id). Friendship and app use
- * are checked for the whole batch in one store call each, and the followed objects are loaded
- * (and checked) together, one store call per level of following.
+ * of their friends, and those that follow an object the viewer may see. What a person who never
+ * used the viewer's app wrote is hidden from it where its type says so (NodeTypeDef.nonUsers);
+ * such a person themselves is seen, with their public profile only (access.ts). Friendship and
+ * app use are checked for the whole batch in one store call each, and the followed objects are
+ * loaded (and checked) together, one store call per level of following.
  */
-export async function visibleObjects(
-  context: ReadContext,
-  objects: readonly StoredObject[],
-  options: { people?: boolean } = {},
-): Promise<StoredObject[]> {
-  return visibleAt(context, objects, 0, options.people ?? false);
+export async function visibleObjects(context: ReadContext, objects: readonly StoredObject[]): Promise<StoredObject[]> {
+  return visibleAt(context, objects, 0);
 }
 
-async function visibleAt(context: ReadContext, objects: readonly StoredObject[], depth: number, people: boolean): Promise<StoredObject[]> {
+async function visibleAt(context: ReadContext, objects: readonly StoredObject[], depth: number): Promise<StoredObject[]> {
   const viewerId = context.viewer.userId;
   const needsFriendship = new Set<number>();
   const needsAppUse = new Set<number>();
@@ -92,6 +88,8 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
   const ruled = new Map<NodeTypeDef, StoredObject[]>();
   /** Per members association, the (node, viewer) pairs to look up. */
   const membership = new Map<string, Array<readonly [number, number]>>();
+  /** Per object, the people of whom one must use the viewer's app for it to show (its author, or those it was written to). */
+  const appUsersNeeded = new Map<number, number[]>();
   const audiences = objects.map((object, index) => {
     const type = context.schema.type(object.type);
     const audience = audienceOf(type, object);
@@ -112,8 +110,11 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
     if (audience === 'friends' && viewerId !== null && object.owner !== null && object.owner !== viewerId) {
       needsFriendship.add(object.owner);
     }
-    const person = personOf(context, object, people);
-    if (person !== null && person !== viewerId) needsAppUse.add(person);
+    const people = peopleLettingItShow(type, object, viewerId);
+    if (people !== undefined) {
+      appUsersNeeded.set(index, people);
+      for (const person of people) needsAppUse.add(person);
+    }
     return audience;
   });
   // Most often nothing needs looking up (the viewer reading herself, public objects): no store call, no wait.
@@ -128,10 +129,10 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
     membersAmong(context, membership),
   ]);
   return objects.filter((object, index) => {
-    // A declared type's rule is the whole of its visibility: the Graph types' app-use check is theirs alone.
+    // A declared type's rule is the whole of its visibility.
     if (audiences[index] === 'rule') return passing.has(object.id);
-    const person = personOf(context, object, people);
-    if (person !== null && person !== viewerId && !appUsers.has(person)) return false;
+    const people = appUsersNeeded.get(index);
+    if (people !== undefined && !people.some((person) => appUsers.has(person))) return false;
     const audience = audiences[index];
     if (audience === 'everyone') return true;
     if (audience === 'followed') return follows.has(index) && visibleFollowed.has(follows.get(index)!);
@@ -143,18 +144,20 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
 }
 
 /**
- * Whether people who never used the app are hidden from this viewer where a person is shown for
- * themselves (a profile, a liker, `to`). The app itself, with its app token, still reaches its
- * test users, installed or not.
+ * The people of whom at least one must use the viewer's app for the object to show, when its
+ * type hides what people who never used the app wrote: its author, and those it was written to.
+ * Undefined when it shows whoever wrote it: its type has no such rule, a page or nobody wrote
+ * it, or the viewer wrote it or had it written to them.
  */
-export function hidesPeople(context: ReadContext): boolean {
-  return context.viewer.kind !== 'app';
-}
-
-/** The person whose use of the app decides whether the object shows: its owner, or a person themselves when `people`. */
-function personOf(context: ReadContext, object: StoredObject, people: boolean): number | null {
-  if (object.type === context.schema.principal) return people ? object.id : null;
-  return personOwnerOf(object);
+function peopleLettingItShow(type: NodeTypeDef | undefined, object: StoredObject, viewerId: number | null): number[] | undefined {
+  const rule = type?.nonUsers;
+  if (rule === undefined || !('authored' in rule)) return undefined;
+  const author = personOwnerOf(object);
+  if (author === null || author === viewerId) return undefined;
+  const to = rule.unlessTo === undefined ? undefined : object.data[rule.unlessTo];
+  const addressed = Array.isArray(to) ? to.filter((id): id is number => typeof id === 'number') : [];
+  if (viewerId !== null && addressed.includes(viewerId)) return undefined;
+  return [author, ...addressed];
 }
 
 /** Which of these people use the viewer's app: they granted it public_profile, which only removing the app takes back. */
@@ -177,7 +180,7 @@ async function passingRules(context: ReadContext, ruled: ReadonlyMap<NodeTypeDef
 export async function visibleIds(context: ReadContext, ids: readonly number[], depth: number): Promise<Set<number>> {
   if (ids.length === 0 || depth > MAX_FOLLOW_DEPTH) return new Set();
   const loaded = await context.store.getObjects(ids);
-  const visible = await visibleAt(context, [...loaded.values()], depth, false);
+  const visible = await visibleAt(context, [...loaded.values()], depth);
   return new Set(visible.map((object) => object.id));
 }
 

@@ -215,6 +215,23 @@ export type Visibility =
   /** Decided by a rule of the vocabulary (declared schemas). */
   | { rule: AccessRule };
 
+/**
+ * How a node shows to an app that a person never used (never granted it `public_profile`, or
+ * removed it), beyond what its visibility says. Such a person still appears wherever they acted
+ * on something the viewer may read; only what is their own stays closed.
+ */
+export type NonUserRule =
+  /**
+   * The node is a person: to an app they never used, they show only these fields and edges (their
+   * public profile), and every other edge of theirs answers `{"data":[]}`.
+   */
+  | { profile: readonly string[] }
+  /**
+   * What such a person wrote is hidden from the app, unless it was written to a person who uses
+   * it (or to the viewer), whom the data key `to` lists: a post on an app user's wall.
+   */
+  | { authored: 'hidden'; unlessTo?: string };
+
 /** How the node's id is shown. */
 export type IdForm =
   /** The app-scoped user id. */
@@ -231,6 +248,8 @@ export interface NodeTypeDef {
   label: string;
   idForm: IdForm;
   visibility: Visibility;
+  /** How the node shows to an app that the person it is, or whose it is, never used; as to anyone when absent. */
+  nonUsers?: NonUserRule;
   /**
    * Permission the owner must have granted the app for every field but `id` and every edge that
    * names none of its own (all of a photo needs its owner's `user_photos`).

@@ -69,16 +69,17 @@ export interface PageRequest {
   /**
    * With the objects (getPagesWithObjects), also the permissions each listed object and each
    * listed object's owner granted this app (status granted). Whoever shows people, or what people
-   * wrote, hides those who never used the app and checks what they let it read: asked along with
-   * the page, that costs no round trip of its own.
+   * wrote, checks whether they used the app and what they let it read: asked along with the
+   * page, that costs no round trip of its own.
    */
   grantsTo?: ObjectId;
   /**
-   * With the objects: the objects of people (of type `type`) other than `viewer` who never granted
-   * `appId` the permission `scope` may be left out, as the caller hides them (people who never used
-   * its app); their rows stay. A store that reads objects row by row saves reading them.
+   * Per id1, where its page reads on from, in place of `after` (or, reading backwards with
+   * `before`, of `before`): only rows strictly further along than this position. A page that an
+   * earlier read of the same list left short goes on from that read's last row. When given, it
+   * names every id1.
    */
-  peopleShown?: { type: string; appId: ObjectId; scope: string; viewer: ObjectId };
+  resumeAt?: ReadonlyMap<ObjectId, Position>;
 }
 
 /** A page read with the objects its associations point at. */

@@ -34,7 +34,7 @@ describe('statements sent to PostgreSQL', { skip: testStoreKind !== 'postgres' &
     const posts = two.body.posts.data;
     assert.ok(posts.some((post: any) => post.likes?.data.length === 5), 'a post shows five likes');
     assert.ok(posts.some((post: any) => post.comments.summary.total_count > 0), 'a post counts its comments');
-    // Whether each liker uses the viewer's app (people who never used it are left out) comes with
+    // Whether each liker uses the viewer's app (which decides how much of them shows) comes with
     // the page of likers: it costs no read of its own.
     assert.equal(two.roundTrips, 2, 'the node with its posts, then their likes and comment counts side by side');
   });

@@ -105,8 +105,10 @@ describe('acceptance: test users befriend and act as an SDK drives them', () => 
     assert.deepEqual(wesFriends.body.data, [], 'Uma never authorised app B');
 
     assert.notEqual(wesInA, wes.id, 'one person, two ids');
-    // Wes never used app A: his request shows his name, but his profile is not readable through A.
-    assertDoesNotExist(await server.get(`/v2.4/${wesInA}`, { access_token: uma.access_token }), wesInA);
+    // Wes never used app A: through A his profile shows only what is public, and his posts none.
+    const wesThroughA = await server.get(`/v2.4/${wesInA}`, { access_token: uma.access_token, fields: 'name,link' });
+    assert.deepEqual(wesThroughA.body, { name: 'Wes Wilde', id: wesInA });
+    assert.deepEqual((await server.get(`/v2.4/${wesInA}/posts`, { access_token: uma.access_token })).body, { data: [] });
     assert.equal((await server.get('/v2.4/me', { access_token: wes.access_token })).body.id, wes.id);
     assertDoesNotExist(await server.get(`/v2.4/${wesInA}`, { access_token: wes.access_token }), wesInA);
     assertDoesNotExist(await server.get(`/v2.4/${wesInA}`, { access_token: appToken(appB) }), wesInA);

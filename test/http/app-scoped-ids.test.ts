@@ -131,8 +131,9 @@ describe('app-scoped ids across apps', () => {
     assertUnknown(await server.get(`/v2.4/${made.body.id}`, { access_token: tokens.b }), made.body.id);
     const inB = idOf(apps.b, internal);
     assert.notEqual(inB, made.body.id);
-    // Tess never used B: her id under B exists, but reads through B find nobody.
-    assertUnknown(await server.get(`/v2.4/${inB}`, { access_token: tokens.b }), inB);
+    // Tess never used B: under her id there, B reads her public profile and nothing more.
+    const throughB = await server.get(`/v2.4/${inB}`, { access_token: tokens.b, fields: 'name,link,installed' });
+    assert.deepEqual(throughB.body, { name: 'Tess Tester', id: inB });
     const listedInB = await server.get(`/v2.4/${apps.b.id}/accounts`, { access_token: `${apps.b.id}|${apps.b.secret}` });
     assert.deepEqual(listedInB.body, { data: [] }, "B lists none of A's test users");
   });

@@ -18,28 +18,29 @@ describe('who uses the app, as later requests see it', () => {
     bobsPost = fixture.postId(fixture.posts.bobs, bob);
   });
 
-  const likerNames = async (): Promise<string[]> => {
-    const reply = await server.get(`/v2.4/${bobsPost}/likes`, { access_token: fixture.aliceToken, fields: 'name' });
+  /** The likers, each by name, and whether more than their public profile shows (their profile link). */
+  const likers = async (): Promise<Map<string, boolean>> => {
+    const reply = await server.get(`/v2.4/${bobsPost}/likes`, { access_token: fixture.aliceToken, fields: 'name,link' });
     assert.equal(reply.status, 200, reply.text);
-    return reply.body.data.map((liker: { name: string }) => liker.name);
+    return new Map(reply.body.data.map((liker: { name: string; link?: string }) => [liker.name, liker.link !== undefined]));
   };
 
-  it('shows a person the request after they start using the app, and hides them the request after they remove it', async () => {
+  it("shows more than a person's public profile the request after they start using the app, and only that the request after they remove it", async () => {
     const carolsName = 'Carol Crane';
-    const hidden = await likerNames();
-    assert.ok(hidden.length > 0, 'the likers who use the app are listed');
-    assert.ok(!hidden.includes(carolsName), JSON.stringify(hidden));
+    const first = await likers();
+    assert.ok([...first.values()].some((full) => full), 'the likers who use the app show in full');
+    assert.equal(first.get(carolsName), false, 'she is listed by her public profile');
     // Asked twice: the second answer may come from what the first remembered.
-    assert.deepEqual(await likerNames(), hidden);
+    assert.deepEqual(await likers(), first);
 
     const carolsToken = await fixture.tokenFor(fixture.users.carol, ['public_profile']);
-    assert.ok((await likerNames()).includes(carolsName), 'she granted the app public_profile');
+    assert.equal((await likers()).get(carolsName), true, 'she granted the app public_profile');
 
     const removed = await server.form('/v2.4/me/permissions', { access_token: carolsToken }, 'DELETE');
     assert.equal(removed.status, 200, removed.text);
-    assert.deepEqual(await likerNames(), hidden, 'she removed the app');
+    assert.deepEqual(await likers(), first, 'she removed the app');
 
     await fixture.tokenFor(fixture.users.carol, ['public_profile']);
-    assert.ok((await likerNames()).includes(carolsName), 'she came back');
+    assert.equal((await likers()).get(carolsName), true, 'she came back');
   });
 });

@@ -127,8 +127,13 @@ describe('posts, photos, albums and comments with every v2.4 field', () => {
       fields: 'with_tags,application,place',
     });
     assert.equal(created.status, 200, created.text);
-    // Carol never used the app, so it does not show her, even tagged.
-    assert.deepEqual(created.body.with_tags, { data: [{ name: 'Bob Brook', id: fixture.scoped(bob) }] });
+    // Carol never used the app; tagged, she shows by her public profile.
+    assert.deepEqual(created.body.with_tags, {
+      data: [
+        { name: 'Bob Brook', id: fixture.scoped(bob) },
+        { name: 'Carol Crane', id: fixture.scoped(fixture.users.carol) },
+      ],
+    });
     assert.equal(created.body.application.id, String(fixture.app.id));
     assert.equal(created.body.place.id, String(fixture.pages[0]));
     const refused = await server.form('/v2.4/me/feed', { access_token: fixture.aliceToken, message: 'x', place: String(fixture.pages[0]), tags: '12345' });

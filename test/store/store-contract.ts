@@ -356,14 +356,30 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         assert.deepEqual(knowing.grantedScopes.get(stranger), []);
         assert.deepEqual(knowing.grantedScopes.get(post), []);
         if (knowing.grantedScopes.has(author)) assert.deepEqual(granted(knowing.grantedScopes, author), ['public_profile', 'user_posts']);
+      });
 
-        // People who never used the app may come without their objects, but for the viewer; every row stays.
-        const shown = { type: 'user', appId: app.id, scope: 'public_profile' };
-        const forAuthor = await store.getPagesWithObjects({ ...request, peopleShown: { ...shown, viewer: author } });
-        assert.deepEqual(forAuthor.pages.get(list)!.map((row) => row.id2), [post, stranger, author]);
-        assert.ok(forAuthor.objects.has(author) && forAuthor.objects.has(post));
-        const forStranger = await store.getPagesWithObjects({ ...request, peopleShown: { ...shown, viewer: stranger } });
-        assert.deepEqual([...forStranger.objects.keys()].sort(), [author, stranger, post].sort());
+      it('reads each id1 on from its own position when resumed, in either direction, merged lists too', async () => {
+        const [a, b, me, ann] = [await createObject(), await createObject(), await createObject(), await createObject()];
+        await addAssociations(a, 'friends', [1, 2, 3, 4, 5].map((id2) => ({ id2, time: id2 * 10 })));
+        await addAssociations(b, 'friends', [6, 7, 8].map((id2) => ({ id2, time: 100 })));
+        const ids = (pages: Map<ObjectId, Association[]>) => [...pages].map(([id1, rows]) => [id1, rows.map((row) => row.id2)]);
+        const resumeAt = new Map<ObjectId, Position>([[a, { time: 40, id2: 4 }], [b, { time: 100, id2: 8 }]]);
+        // Forwards (newest first): strictly after each position, whatever `after` said for all.
+        const forwards = await store.getPages({ type: 'friends', id1s: [a, b], limit: 2, after: { time: 999, id2: 999 }, resumeAt });
+        assert.deepEqual(ids(forwards), [[a, [3, 2]], [b, [7, 6]]]);
+        // Backwards: the page just before each position, in the list's order.
+        const backwards = await store.getPages({ type: 'friends', id1s: [a, b], limit: 2, before: { time: 0, id2: 0 }, resumeAt: new Map([[a, { time: 20, id2: 2 }], [b, { time: 100, id2: 6 }]]) });
+        assert.deepEqual(ids(backwards), [[a, [4, 3]], [b, [8, 7]]]);
+        const oldest = await store.getPages({ type: 'friends', id1s: [a], limit: 10, order: 'oldest', resumeAt: new Map([[a, { time: 30, id2: 3 }]]) });
+        assert.deepEqual(ids(oldest), [[a, [4, 5]]]);
+        // With the objects, through another list.
+        await addAssociations(me, 'friends', [{ id2: ann, time: 1 }]);
+        await addAssociations(me, 'posts', [{ id2: a, time: 100 }, { id2: b, time: 300 }]);
+        await addAssociations(ann, 'posts', [{ id2: me, time: 200 }, { id2: ann, time: 400 }]);
+        const merged = await store.getPagesWithObjects({ type: 'posts', through: { type: 'friends' }, id1s: [me], limit: 2, resumeAt: new Map([[me, { time: 300, id2: b }]]) });
+        assert.deepEqual(merged.pages.get(me)!.map((row) => [row.id1, row.id2]), [[ann, me], [me, a]]);
+        assert.deepEqual([...merged.objects.keys()].sort(), [me, a].sort());
+        await assert.rejects(store.getPages({ type: 'friends', id1s: [a, b], limit: 2, resumeAt: new Map([[a, { time: 40, id2: 4 }]]) }), RangeError);
       });
 
       it('applies the grant filter before the limit', async () => {

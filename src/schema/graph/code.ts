@@ -3,8 +3,8 @@
  * Graph's visibilities, the edges answered by something other than a list, and the POST
  * protocols. Every name the declaration uses is checked against these tables at start.
  */
-import type { CodeModule, EdgeBehavior } from '../../declared/model.js';
-import type { Visibility } from '../definition.js';
+import type { CodeModule, CodeVisibility, EdgeBehavior } from '../../declared/model.js';
+import type { NonUserRule } from '../definition.js';
 import { messageTagList, messageTags, postActions, postFullPicture, postPicture } from '../post-parts.js';
 import {
   addPhotoToAlbum, befriend, commentOnObject, createAlbum, createTestUser, likeObject, postToFeed, postToGroup, postToPageFeed, rsvp, uploadPhoto, uploadVideo, uploadVideoTo,
@@ -15,19 +15,30 @@ import { pageCover, photoImages, photoPicture, photoSource, videoEmbedHtml, vide
 import { ageRange, isVerified, nameFormat, profileLink, tokenForBusiness } from './person.js';
 import { canReply, isHidden, isPublished, never, viewerIsPerson, viewerOwns } from './viewer-flags.js';
 
-const visibilities: Record<string, Visibility> = {
+/**
+ * A person's public profile: all an app they never used may read of them, wherever they acted
+ * on something its viewer may read (a like, a comment, a post on a wall, an RSVP).
+ */
+const PUBLIC_PROFILE = ['id', 'name', 'first_name', 'last_name', 'picture'];
+
+/** What people who never used the app wrote stays closed to it, as their timeline does. */
+const theirOwn: NonUserRule = { authored: 'hidden' };
+
+const visibilities: Record<string, CodeVisibility> = {
   public: 'public',
   owner: 'owner',
-  /** `data.privacy.value`: EVERYONE, ALL_FRIENDS (the default) or SELF. */
-  postPrivacy: 'privacy',
+  person: { sees: 'public', nonUsers: { profile: PUBLIC_PROFILE } },
+  /** `data.privacy.value`: EVERYONE, ALL_FRIENDS (the default) or SELF; written on an app user's wall, it shows whoever wrote it. */
+  postPrivacy: { sees: 'privacy', nonUsers: { authored: 'hidden', unlessTo: 'to' } },
   /** `data.privacy` as the plain word albums show. */
-  albumPrivacy: 'privacyWord',
+  albumPrivacy: { sees: 'privacyWord', nonUsers: theirOwn },
   // Comments written before the thread was stored name only their parent, which leads to it.
+  // Whoever wrote one shows with it: a comment is seen as its thread is.
   commentThread: { follows: ['thread', 'parent'] },
   // An open event is public; any other (friends-only, secret) is seen by those invited.
-  eventGuests: { word: 'privacy', open: ['OPEN'], members: 'invited' },
+  eventGuests: { sees: { word: 'privacy', open: ['OPEN'], members: 'invited' }, nonUsers: theirOwn },
   // Anyone finds an open or closed group; a secret one only its members.
-  groupMembers: { word: 'privacy', open: ['OPEN', 'CLOSED'], members: 'members' },
+  groupMembers: { sees: { word: 'privacy', open: ['OPEN', 'CLOSED'], members: 'members' }, nonUsers: theirOwn },
 };
 
 const behaviors: Record<string, EdgeBehavior> = {

@@ -97,8 +97,9 @@ export abstract class PostgresGraphStore extends PostgresPooledStore {
     for (const id1 of id1s) pages.set(id1, []);
     const query = pageQuery(request, id1s, withObjects);
     const rows = await this.batchedRows<PageRow>({
-      // The same statement with the same values but for its id1s ($1).
-      key: `${query.name}:${JSON.stringify(query.values.slice(1))}`,
+      // The same statement with the same values but for its id1s ($1); a resumed read's positions
+      // go with its own id1s, so it joins only a read of those very pages.
+      key: `${query.name}:${JSON.stringify(request.resumeAt === undefined ? query.values.slice(1) : query.values)}`,
       ids: id1s,
       send: async (client, all) => (await client.query<PageRow>(pageQuery(request, all, withObjects))).rows,
     });

@@ -43,13 +43,28 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
     through = listed.join(' AND ');
   }
   const conditions = [through === undefined ? 'a.id1 = p.id1' : 'a.id1 = o.owner', 'a.type = $2'];
-  if (request.after) {
+  // A resumed page reads on from each id1's own position, which comes with the id1 (p).
+  const resumed = request.resumeAt;
+  let resumeColumns = '';
+  if (resumed !== undefined) {
+    shape.push('resumed');
+    const positions = id1s.map((id1) => {
+      const position = resumed.get(id1);
+      if (position === undefined) throw new RangeError(`A resumed page read names no position for ${id1}`);
+      return position;
+    });
+    resumeColumns = `, ${parameter(positions.map((position) => position.time))}::bigint[], ${parameter(positions.map((position) => position.id2))}::bigint[]`;
+  }
+  const resumeAt = '(p.resume_time, p.resume_id2)';
+  if (request.after || (resumed !== undefined && !request.before)) {
     shape.push('after');
-    conditions.push(`(a.time, a.id2) ${further} (${parameter(request.after.time)}::bigint, ${parameter(request.after.id2)}::bigint)`);
+    const position = resumed !== undefined ? resumeAt : `(${parameter(request.after!.time)}::bigint, ${parameter(request.after!.id2)}::bigint)`;
+    conditions.push(`(a.time, a.id2) ${further} ${position}`);
   }
   if (request.before) {
     shape.push('before');
-    conditions.push(`(a.time, a.id2) ${back} (${parameter(request.before.time)}::bigint, ${parameter(request.before.id2)}::bigint)`);
+    const position = resumed !== undefined ? resumeAt : `(${parameter(request.before.time)}::bigint, ${parameter(request.before.id2)}::bigint)`;
+    conditions.push(`(a.time, a.id2) ${back} ${position}`);
   }
   if (request.since !== undefined) {
     shape.push('since');
@@ -97,20 +112,11 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
       ORDER BY m.time ${scanned}, m.id2 ${scanned}
       LIMIT $3`;
   // A merged row names the owner it came from (`owner`); a plain one belongs to p.id1.
-  // People who never used the app come without their objects when the caller hides them (PageRequest.peopleShown).
-  let shown = '';
-  if (withObjects && request.peopleShown !== undefined) {
-    shape.push('people');
-    const people = request.peopleShown;
-    shown = ` AND (o.type <> ${parameter(people.type)} OR o.id = ${parameter(people.viewer)}::bigint
-      OR EXISTS (SELECT 1 FROM grants s WHERE s.app_id = ${parameter(people.appId)}::bigint AND s.user_id = o.id
-        AND s.scope = ${parameter(people.scope)} AND s.status = 'granted'))`;
-  }
   const text = `SELECT p.id1${through === undefined ? '' : ', a.owner'}, a.id2, a.time, a.data${objectColumns}${grantColumns}
-    FROM unnest($1::bigint[]) WITH ORDINALITY AS p (id1, n)
+    FROM unnest($1::bigint[]${resumeColumns}) WITH ORDINALITY AS p (id1, ${resumed === undefined ? '' : 'resume_time, resume_id2, '}n)
     CROSS JOIN LATERAL (
       ${page}
-    ) a${withObjects ? `\n    LEFT JOIN objects o ON o.id = a.id2${shown}` : ''}
+    ) a${withObjects ? '\n    LEFT JOIN objects o ON o.id = a.id2' : ''}
     ORDER BY p.n, a.time ${listed}, a.id2 ${listed}`;
   return { name: `loom.page.${shape.join('+') || 'plain'}`, text, values };
 }

@@ -21,7 +21,7 @@ import type { SearchableType, SearchRequest } from '../search.js';
 import { zeroFilledCounts } from '../store-results.js';
 import { DecodedData } from '../decoded-data.js';
 import { prepareStatements, type Statements } from './statements.js';
-import { pageParams, pageSql, toAssociation, type AssociationRow, type PageParams, type PageShape } from './page-query.js';
+import { pageParams, pageSql, resumeParams, toAssociation, type AssociationRow, type PageParams, type PageShape } from './page-query.js';
 
 /**
  * The graph half of the SQLite store: objects, associations and their counts, pages, search and
@@ -98,14 +98,13 @@ export abstract class SqliteGraphStore {
       throw new RangeError(`Page limit must be a non-negative integer, got ${request.limit}`);
     }
     const shape: PageShape = {
-      after: request.after !== undefined,
+      after: request.after !== undefined || (request.resumeAt !== undefined && request.before === undefined),
       before: request.before !== undefined,
       since: request.since !== undefined,
       until: request.until !== undefined,
       granted: request.id2GrantedTo !== undefined,
       oldest: request.order === 'oldest',
       objects: objects !== undefined,
-      people: objects !== undefined && request.peopleShown !== undefined,
     };
     const statement = this.pageStatement(shape);
     const params = pageParams(request);
@@ -122,6 +121,7 @@ export abstract class SqliteGraphStore {
       });
     };
     for (const id1 of request.id1s) {
+      resumeParams(params, request, id1);
       const rows = request.through === undefined ? scan(id1) : this.mergedScan(id1, request.through, shape, request.limit, scan);
       // A `before` page is read backwards from the position, then turned to the list's order.
       if (shape.before) rows.reverse();

@@ -26,8 +26,6 @@ export interface PageShape {
   oldest: boolean;
   /** Each row brings its id2's object along. */
   objects: boolean;
-  /** Objects of people who do not use the app are not brought along (PageRequest.peopleShown). */
-  people: boolean;
 }
 
 export type PageParams = Record<string, number | string>;
@@ -56,11 +54,7 @@ export function pageSql(shape: PageShape): string {
   const backwards = shape.oldest ? 'DESC' : 'ASC';
   const direction = shape.before ? backwards : forwards;
   const objectColumns = shape.objects ? ', o.type, o.owner, o.created_time, o.updated_time, o.data' : '';
-  const shown = shape.people
-    ? ` AND (o.type <> @peopleType OR o.id = @viewer
-         OR EXISTS (SELECT 1 FROM grants p WHERE p.app_id = @peopleAppId AND p.user_id = o.id AND p.scope = @peopleScope AND p.status = 'granted'))`
-    : '';
-  const objectJoin = shape.objects ? ` LEFT JOIN objects o ON o.id = a.id2${shown}` : '';
+  const objectJoin = shape.objects ? ' LEFT JOIN objects o ON o.id = a.id2' : '';
   // The limit goes in through CAST: SQLite plans with the value of a bare LIMIT parameter, so
   // binding it again (every scan) would prepare the statement anew each time.
   return `SELECT a.id2, a.time, a.data${objectColumns} FROM associations a${objectJoin}
@@ -85,13 +79,21 @@ export function pageParams(request: PageRequest): PageParams {
     params.grantAppId = request.id2GrantedTo.appId;
     params.grantScope = request.id2GrantedTo.scope;
   }
-  if (request.peopleShown) {
-    params.peopleType = request.peopleShown.type;
-    params.peopleAppId = request.peopleShown.appId;
-    params.peopleScope = request.peopleShown.scope;
-    params.viewer = request.peopleShown.viewer;
-  }
   return params;
+}
+
+/** Sets the position one id1's page reads on from (PageRequest.resumeAt) in the parameters of its scan. */
+export function resumeParams(params: PageParams, request: PageRequest, id1: number): void {
+  if (request.resumeAt === undefined) return;
+  const position = request.resumeAt.get(id1);
+  if (position === undefined) throw new RangeError(`A resumed page read names no position for ${id1}`);
+  if (request.before !== undefined) {
+    params.beforeTime = position.time;
+    params.beforeId2 = position.id2;
+  } else {
+    params.afterTime = position.time;
+    params.afterId2 = position.id2;
+  }
 }
 
 export function toAssociation(id1: number, type: string, id2: number, time: number, data: string | null): Association {
