@@ -1,7 +1,7 @@
-import { existsSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { envDb, envMediaDir } from '../config.js';
-import { redactPassword } from '../store/open-store.js';
+import { redactPassword } from '../store/redact-password.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import { demoSeedOf, SEED_OPTIONS, seedAndReport } from './seed.js';
 
@@ -33,12 +33,32 @@ export async function reseedCommand(argv: string[]): Promise<void> {
     throw new UsageError(`reseed removes SQLite files only; drop the schema of ${redactPassword(db)} yourself, then run "loom seed"`);
   }
   const demo = demoSeedOf(values);
+  const problem = notSqliteFile(db);
+  if (problem) throw new UsageError(`${db} ${problem}; reseed removes SQLite databases only`, { help: false });
   const doomed = [db, `${db}-wal`, `${db}-shm`, mediaDir].filter((path) => existsSync(path));
   if (doomed.length > 0 && values.yes !== true && !(await confirmed(`Remove ${doomed.join(', ')} and seed a new demo graph? [y/N] `))) {
     throw new UsageError(process.stdin.isTTY ? 'nothing was removed' : 'give --yes to start over without being asked', { help: false });
   }
   for (const path of doomed) rmSync(path, { recursive: true, force: true });
   await seedAndReport(db, demo);
+}
+
+/** The first bytes of every SQLite database file. */
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+/** Why `path` is not a SQLite database file that may be removed, or undefined when it is one (or nothing is there). */
+function notSqliteFile(path: string): string | undefined {
+  if (!existsSync(path)) return undefined;
+  if (!statSync(path).isFile()) return 'is not a file';
+  const head = Buffer.alloc(SQLITE_HEADER.length);
+  const fd = openSync(path, 'r');
+  try {
+    const read = readSync(fd, head, 0, head.length, 0);
+    // An empty file is what a database looks like before its first write.
+    return read === 0 || head.toString('latin1') === SQLITE_HEADER ? undefined : 'is not a SQLite database';
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A yes from the person at the terminal; never one when there is no terminal to ask. */
