@@ -5,12 +5,14 @@ import { redactPassword } from '../store/redact-password.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import { demoSeedOf, SEED_OPTIONS, seedAndReport } from './seed.js';
 
-export const reseedHelp = `Usage: loom reseed [--db PATH] [--media-dir DIR] [--users N] [--seed S] [--now T] [--yes]
+export const reseedHelp = `Usage: loom reseed [--db PATH] [--media-dir DIR] [--users N] [--seed S] [--now T]
+                   [--profile full|lean] [--friends N] [--posts N] [--likes N] [--yes]
 
 Starts over: removes the SQLite database (with its -wal and -shm files) and the
 media directory, then seeds a new demo graph as "loom seed" does (and prints the
 new demo app's secret). Stop the server first. Asks for confirmation unless --yes
-is given; without a terminal to ask on, --yes is required.
+is given; without a terminal to ask on, --yes is required. A --db that is a folder,
+or a file that is not a SQLite database, is refused and left alone.
 
 A PostgreSQL database is not removed by Loom: drop its schema yourself
 (DROP SCHEMA name CASCADE), then run "loom seed".
@@ -18,7 +20,7 @@ A PostgreSQL database is not removed by Loom: drop its schema yourself
 Options:
   --db PATH        SQLite file to start over (default: $LOOM_DB or ./loom.db)
   --media-dir DIR  uploaded photos to remove (default: $LOOM_MEDIA_DIR or ./loom-media)
-  --users N, --seed S, --now T
+  --users N, --seed S, --now T, --profile P, --friends N, --posts N, --likes N
                    the new graph, as for "loom seed"
   --yes            do not ask
   -h, --help       show this help
