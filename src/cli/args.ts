@@ -56,6 +56,9 @@ export function splitAction(argv: string[], actions: Readonly<Record<string, Opt
   const known: Options = { ...Object.assign({}, ...Object.values(actions)), ...HELP };
   const { tokens } = parseArgs({ args: argv, options: known, strict: false, allowPositionals: true, tokens: true });
   const first = tokens.find((token) => token.kind === 'positional');
+  // An unknown option before the action may have taken the action for its value: it is the problem to report.
+  const unknown = tokens.find((token) => token.kind === 'option' && !Object.hasOwn(known, token.name) && (first === undefined || token.index < first.index));
+  if (unknown?.kind === 'option') throw unknownOption(unknown.rawName, Object.keys(known));
   const help = tokens.some((token) => token.kind === 'option' && token.name === 'help');
   if (first === undefined) return { action: undefined, rest: argv, help };
   const action = first.value;

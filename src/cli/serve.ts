@@ -39,6 +39,7 @@ import { findDemo, issueToken } from './demo.js';
 import { seedDemo, startOfToday } from './seed.js';
 import { startWorkers } from './workers.js';
 import { baseUrlOption, mediaDirOption, requestLog } from './serve-locations.js';
+import { describeSystemError } from '../system-errors.js';
 import { explain } from './schema.js';
 import { applyDeclaration } from '../declared/apply.js';
 import { followAppliedSchema, loadAppliedSchema } from '../declared/applied.js';
@@ -285,7 +286,7 @@ async function sweepAtStart(store: Store, mediaDir: string): Promise<void> {
       process.stderr.write(`Media: ${published} uploaded photos put in place, ${removed} files no photo uses removed\n`);
     }
   } catch (error) {
-    process.stderr.write(`The media directory could not be swept: ${(error as Error).message}\n`);
+    process.stderr.write(`The media folder ${mediaDir} could not be swept: ${describeSystemError(error)}\n`);
   }
 }
 

@@ -78,6 +78,7 @@ describe('a mistyped option, action or command names the one meant', () => {
       [['webhooks', 'deliveries', '--stauts', 'failed'], '--status'],
       [['ctl', 'clock', '--advnce', '1h'], '--advance'],
       [['import', '--skip-invalids'], '--skip-invalid'],
+      [['app', '--nmae', 'Typo', 'create'], '--name'],
     ] as const) {
       const run = loom(...args, '--db', db);
       assert.equal(run.code, 2, args.join(' '));
