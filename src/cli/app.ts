@@ -6,7 +6,7 @@ import { IdTakenError, SEQUENCE_ID_LIMIT, type AppRecord, type Store } from '../
 import { openStore } from '../store/open-store.js';
 import { apiVersionOption } from './api-version-option.js';
 import { sharedClock } from '../control/control-plane.js';
-import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
+import { listed, parseCommandArgs, positiveInteger, splitAction, UsageError } from './args.js';
 import { openExistingStore } from './existing-store.js';
 
 const MAX_NAME = 100;
@@ -69,7 +69,8 @@ Example:
   curl "http://localhost:8080/v2.4/oauth/access_token?grant_type=client_credentials&client_id=ID&client_secret=SECRET"
 `;
 
-const COMMON_OPTIONS = { db: { type: 'string' }, json: { type: 'boolean' } } as const;
+const DB_OPTION = { db: { type: 'string' } } as const;
+const COMMON_OPTIONS = { ...DB_OPTION, json: { type: 'boolean' } } as const;
 const CREATE_OPTIONS = {
   ...COMMON_OPTIONS,
   name: { type: 'string' },
@@ -94,22 +95,26 @@ const UPDATE_OPTIONS = {
   'api-version': { type: 'string' },
   'calls-per-hour': { type: 'string' },
 } as const;
-const ACTIONS = '"create", "list", "update", "delete" or "reset-secret"';
+const ACTIONS = { create: CREATE_OPTIONS, list: COMMON_OPTIONS, update: UPDATE_OPTIONS, delete: DB_OPTION, 'reset-secret': COMMON_OPTIONS } as const;
 
 export async function appCommand(argv: string[]): Promise<void> {
-  const [action, ...rest] = argv;
-  if (action === '--help' || action === '-h') return void process.stdout.write(appHelp);
-  if (action === 'list') {
-    const { values } = parseCommandArgs(rest, COMMON_OPTIONS);
-    if (values.help) return void process.stdout.write(appHelp);
-    const apps = await withExistingStore(values.db, (store) => store.listApps());
-    return void process.stdout.write(values.json ? listJson(apps) : listTable(apps));
+  const { action, rest, help } = splitAction(argv, ACTIONS);
+  if (action === undefined) {
+    if (help) return void process.stdout.write(appHelp);
+    throw new UsageError(`say ${listed(Object.keys(ACTIONS))}`);
   }
+  if (action === 'list') return listCommand(rest);
   if (action === 'create') return createCommand(rest);
   if (action === 'update') return updateCommand(rest);
   if (action === 'delete') return deleteCommand(rest);
-  if (action === 'reset-secret') return resetSecret(rest);
-  throw new UsageError(action === undefined ? `say ${ACTIONS}` : `unknown action "${action}"; say ${ACTIONS}`);
+  return resetSecret(rest);
+}
+
+async function listCommand(argv: string[]): Promise<void> {
+  const { values } = parseCommandArgs(argv, COMMON_OPTIONS);
+  if (values.help) return void process.stdout.write(appHelp);
+  const apps = await withExistingStore(values.db, (store) => store.listApps());
+  process.stdout.write(values.json ? listJson(apps) : listTable(apps));
 }
 
 async function createCommand(argv: string[]): Promise<void> {
@@ -160,11 +165,9 @@ async function createCommand(argv: string[]): Promise<void> {
 
 /** `loom app update ID …`: changes what is given, through the one function that changes apps. */
 async function updateCommand(argv: string[]): Promise<void> {
-  const [idText, ...rest] = argv;
-  if (idText === '--help' || idText === '-h') return void process.stdout.write(appHelp);
-  const id = existingId(idText);
-  const { values } = parseCommandArgs(rest, UPDATE_OPTIONS);
+  const { values, positionals } = parseCommandArgs(argv, UPDATE_OPTIONS, { positionals: true });
   if (values.help) return void process.stdout.write(appHelp);
+  const id = existingId('update', positionals);
   if (values['require-proof'] && values['no-require-proof']) throw new UsageError('--require-proof and --no-require-proof exclude each other');
   if (values.business !== undefined && values['no-business']) throw new UsageError('--business and --no-business exclude each other');
   const update: AppUpdate = {
@@ -182,7 +185,7 @@ async function updateCommand(argv: string[]): Promise<void> {
   const problem = appUpdateProblem(update);
   if (problem) throw new UsageError(problem);
   const app = await withExistingStore(values.db, async (store) => updateApp(store, id, update, (await sharedClock(store)).now()));
-  if (!app) throw new UsageError(`there is no app ${id}`);
+  if (!app) throw new UsageError(`there is no app ${id}`, { help: false });
   process.stdout.write(`Updated app ${app.id} "${app.name}"\n`);
 }
 
@@ -195,18 +198,20 @@ function callsPerHourOption(value: string | undefined): number | null | undefine
 
 /** `loom app delete ID`: through the one function that deletes apps. */
 async function deleteCommand(argv: string[]): Promise<void> {
-  const [idText, ...rest] = argv;
-  if (idText === '--help' || idText === '-h') return void process.stdout.write(appHelp);
-  const id = existingId(idText);
-  const { values } = parseCommandArgs(rest, COMMON_OPTIONS);
+  const { values, positionals } = parseCommandArgs(argv, DB_OPTION, { positionals: true });
   if (values.help) return void process.stdout.write(appHelp);
+  const id = existingId('delete', positionals);
   const deleted = await withExistingStore(values.db, async (store) => deleteApp(store, id, (await sharedClock(store)).now()));
-  if (!deleted) throw new UsageError(`there is no app ${id}`);
+  if (!deleted) throw new UsageError(`there is no app ${id}`, { help: false });
   process.stdout.write(`Deleted app ${id}\n`);
 }
 
-function existingId(text: string | undefined): number {
-  if (text === undefined || !/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UsageError('give the id of an app');
+/** The one argument of `update`, `delete` and `reset-secret`: an app's id. */
+function existingId(action: string, positionals: readonly string[]): number {
+  const [text, ...extra] = positionals;
+  if (text === undefined) throw new UsageError(`give the id of an app: loom app ${action} ID`);
+  if (extra.length > 0) throw new UsageError(`${action} takes one app id, not ${positionals.length} arguments`);
+  if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UsageError(`"${text}" is not an app id`);
   return Number(text);
 }
 
@@ -231,14 +236,11 @@ function restrictionsOption(text: string): Record<string, unknown> {
 async function resetSecret(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandArgs(argv, COMMON_OPTIONS, { positionals: true });
   if (values.help) return void process.stdout.write(appHelp);
-  const [idText, ...extra] = positionals;
-  if (idText === undefined || extra.length > 0) throw new UsageError('reset-secret takes one app id');
-  if (!/^\d{1,16}$/.test(idText)) throw new UsageError(`"${idText}" is not an app id`);
-  const id = Number(idText);
+  const id = existingId('reset-secret', positionals);
   const secret = newAppSecret();
   // Through the one function that changes apps, as every change of a secret goes.
   const found = await withExistingStore(values.db, async (store) => updateApp(store, id, { secret }, (await sharedClock(store)).now()));
-  if (!found) throw new UsageError(`there is no app with id ${id}`);
+  if (!found) throw new UsageError(`there is no app with id ${id}`, { help: false });
   if (values.json) return void process.stdout.write(`${JSON.stringify({ id: String(id), secret })}\n`);
   process.stdout.write(
     [

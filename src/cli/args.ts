@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { nearest } from './nearest.js';
 
 /**
  * A command-line failure the user can fix; main prints it, with the command's usage unless
@@ -18,12 +19,72 @@ export class UsageError extends Error {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+const HELP = { help: { type: 'boolean', short: 'h' } } as const;
+
+/**
+ * The options and arguments of a command, in any order (`app delete --db x.db 5` as well as
+ * `app delete 5 --db x.db`); after `--`, everything is an argument. A mistyped option is refused
+ * with the command's nearest one.
+ */
 export function parseCommandArgs<T extends Options>(argv: string[], options: T, { positionals = false } = {}) {
-  try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: positionals, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
+  const known = { ...options, ...HELP };
+  for (const token of optionTokens(argv, known)) {
+    const option = Object.hasOwn(known, token.name) ? known[token.name] : undefined;
+    if (option === undefined) throw unknownOption(token.rawName, Object.keys(known));
+    if (option.type === 'string' && token.value === undefined) throw new UsageError(`${token.rawName} needs a value`);
+    if (option.type === 'string' && !token.inlineValue && token.value?.startsWith('-')) {
+      throw new UsageError(`${token.rawName} needs a value; for one that starts with "-", write ${token.rawName}=${token.value}`);
+    }
+    if (option.type === 'boolean' && token.value !== undefined) throw new UsageError(`${token.rawName} takes no value`);
   }
+  try {
+    return parseArgs({ args: argv, options: known, allowPositionals: positionals, strict: true });
+  } catch (error) {
+    // What is left: an argument to a command that takes none.
+    const argument = /^Unexpected argument '(.*)'/.exec((error as Error).message)?.[1];
+    throw new UsageError(argument === undefined ? (error as Error).message : `unexpected argument "${argument}"`);
+  }
+}
+
+/**
+ * Splits off the action of a command that has several (`app`, `webhooks`, `ctl`): the first
+ * argument that is neither an option nor an option's value, wherever it stands, so
+ * `app --db x.db delete 5` reads as `app delete 5 --db x.db`. `actions` lists each action's
+ * options, which tell an option's value from an argument.
+ */
+export function splitAction(argv: string[], actions: Readonly<Record<string, Options>>, noun = 'action'): { action: string | undefined; rest: string[]; help: boolean } {
+  const known: Options = { ...Object.assign({}, ...Object.values(actions)), ...HELP };
+  const { tokens } = parseArgs({ args: argv, options: known, strict: false, allowPositionals: true, tokens: true });
+  const first = tokens.find((token) => token.kind === 'positional');
+  // An unknown option before the action may have taken the action for its value: it is the problem to report.
+  const unknown = tokens.find((token) => token.kind === 'option' && !Object.hasOwn(known, token.name) && (first === undefined || token.index < first.index));
+  if (unknown?.kind === 'option') throw unknownOption(unknown.rawName, Object.keys(known));
+  const help = tokens.some((token) => token.kind === 'option' && token.name === 'help');
+  if (first === undefined) return { action: undefined, rest: argv, help };
+  const action = first.value;
+  if (!Object.hasOwn(actions, action)) {
+    const meant = nearest(action, Object.keys(actions));
+    throw new UsageError(`unknown ${noun} "${action}"; ${meant ? `did you mean "${meant}"?` : `say ${listed(Object.keys(actions))}`}`, { help: meant === undefined });
+  }
+  return { action, rest: argv.filter((_, index) => index !== first.index), help };
+}
+
+/** "a", "b" or "c" */
+export function listed(names: readonly string[]): string {
+  const quoted = names.map((name) => `"${name}"`);
+  return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+}
+
+function optionTokens(argv: string[], options: Options) {
+  const { tokens } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
+  return tokens.filter((token) => token.kind === 'option');
+}
+
+function unknownOption(rawName: string, names: readonly string[]): UsageError {
+  const typed = rawName.replace(/^-+/, '');
+  const meant = rawName.startsWith('--') ? nearest(typed, names) : undefined;
+  if (meant !== undefined) return new UsageError(`unknown option ${rawName}; did you mean --${meant}?`, { help: false });
+  return new UsageError(`unknown option ${rawName}`);
 }
 
 export function positiveInteger(name: string, value: string | undefined, fallback: number): number {

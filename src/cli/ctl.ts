@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import { DEFAULT_PORT, envAdminKey, envPort } from '../config.js';
 import { ControlClient, type JournalItem } from '../testing/control-client.js';
-import { parseCommandArgs, UsageError } from './args.js';
+import { parseCommandArgs, splitAction, UsageError } from './args.js';
 
 export const ctlHelp = `Usage: loom ctl <call> [options] [--url URL] [--admin-key KEY]
 
@@ -56,21 +55,40 @@ Options:
 const SERVER_OPTIONS = { url: { type: 'string' }, 'admin-key': { type: 'string' } } as const;
 
 function client(values: { url?: string | undefined; 'admin-key'?: string | undefined }): ControlClient {
-  const url = values.url ?? process.env.LOOM_URL ?? `http://127.0.0.1:${envPort() ?? DEFAULT_PORT}`;
+  const [source, url] =
+    values.url !== undefined ? ['--url', values.url] : process.env.LOOM_URL ? ['LOOM_URL', process.env.LOOM_URL] : ['PORT', `http://127.0.0.1:${envPort() ?? DEFAULT_PORT}`];
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UsageError(`${source} must be the http:// or https:// address of a Loom server, such as http://127.0.0.1:8080, not "${url}"`);
   return new ControlClient(url, values['admin-key'] ?? envAdminKey());
 }
 
 const print = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
+/** The calls, and how many names each takes: at least, at most. */
+const CALLS: Readonly<Record<string, readonly [number, number]>> = {
+  reset: [0, 0],
+  snapshot: [1, 1],
+  snapshots: [0, 0],
+  restore: [1, 1],
+  'delete-snapshot': [1, 1],
+  clock: [0, 0],
+  fault: [0, 0],
+  faults: [0, 0],
+  'clear-faults': [0, 1],
+  requests: [0, 0],
+  'clear-requests': [0, 0],
+};
+
 export async function ctlCommand(argv: string[]): Promise<void> {
-  const [call, ...rest] = argv;
-  if (call === undefined || call === '--help' || call === '-h') return void process.stdout.write(ctlHelp);
-  const { values, positionals } = parseCtlArgs(rest);
+  const { action: call, rest } = splitAction(argv, Object.fromEntries(Object.keys(CALLS).map((name) => [name, CTL_OPTIONS])), 'call');
+  if (call === undefined) return void process.stdout.write(ctlHelp);
+  const { values, positionals } = parseCommandArgs(rest, CTL_OPTIONS, { positionals: true });
+  if (values.help) return void process.stdout.write(ctlHelp);
+  const [least, most] = CALLS[call]!;
+  if (positionals.length < least || positionals.length > most) {
+    throw new UsageError(most === 0 ? `"${call}" takes no name, not "${positionals.join(' ')}"` : least === most ? `"${call}" takes one name` : `"${call}" takes at most one id`);
+  }
   const control = client(values);
-  const name = () => {
-    if (positionals.length !== 1) throw new UsageError(`"${call}" takes one name`);
-    return positionals[0]!;
-  };
+  const name = () => positionals[0]!;
   switch (call) {
     case 'reset':
       return print(await control.reset());
@@ -97,17 +115,6 @@ export async function ctlCommand(argv: string[]): Promise<void> {
       return print(await control.requests.list(journalFilter(values)));
     case 'clear-requests':
       return print(await control.requests.clear());
-    default:
-      throw new UsageError(`unknown call "${call}"`);
-  }
-}
-
-/** Like the other commands' options, plus the names some calls take. */
-function parseCtlArgs(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, options: CTL_OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
   }
 }
 
@@ -133,7 +140,7 @@ const CTL_OPTIONS = {
   since: { type: 'string' },
 } as const;
 
-type CtlValues = ReturnType<typeof parseCtlArgs>['values'];
+type CtlValues = ReturnType<typeof parseCommandArgs<typeof CTL_OPTIONS>>['values'];
 
 function number(name: string, value: string): number {
   const parsed = Number(value);

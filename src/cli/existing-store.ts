@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { openStore, redactPassword } from '../store/open-store.js';
+import { openStore } from '../store/open-store.js';
+import { redactPassword } from '../store/redact-password.js';
 import type { Store } from '../store/store.js';
 import { UsageError } from './args.js';
 

@@ -4,6 +4,7 @@ import { appliedDataPlan, NoAppliedSchemaError } from '../declared/data/applied-
 import { BATCH_LINES, importData, type ImportSummary } from '../declared/data/import.js';
 import { DataLineError, type DataLine } from '../declared/data/lines.js';
 import { csvEdgeLines, csvNodeLines, ndjsonLines, type RejectLine } from '../declared/data/read.js';
+import { describeSystemError } from '../system-errors.js';
 import { UsageError } from './args.js';
 import { createProgress } from './progress.js';
 
@@ -58,11 +59,14 @@ export async function importDataFiles(store: Store, request: DataImportRequest):
     files.push({ path, lines: (onBytes) => csvEdgeLines(path, name, onBytes, request.reject) });
   }
   const sizes = files.map(({ path }) => {
+    let stats;
     try {
-      return statSync(path).size;
-    } catch {
-      throw new UsageError(`cannot read ${path}`, { help: false });
+      stats = statSync(path);
+    } catch (error) {
+      throw new UsageError(`cannot read ${path}: ${describeSystemError(error)}`, { help: false });
     }
+    if (stats.isDirectory()) throw new UsageError(`cannot read ${path}: it is a folder, not a file`, { help: false });
+    return stats.size;
   });
   const totalBytes = sizes.reduce((sum, size) => sum + size, 0);
   let bytesBefore = 0;

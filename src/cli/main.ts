@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { appCommand, appHelp } from './app.js';
 import { UsageError } from './args.js';
+import { nearest } from './nearest.js';
 import { caCommand, caHelp } from './ca.js';
 import { ctlCommand, ctlHelp, requestsCommand, requestsHelp } from './ctl.js';
 import { exportCommand, exportHelp } from './export.js';
@@ -47,6 +48,7 @@ Commands:
   webhooks list subscriptions and deliveries, redeliver one, queue a test notification
 
 Run "loom <command> --help" for a command's options, "loom --version" for the version.
+A command's options may come before or after its arguments.
 
 Environment:
   PORT              port of "serve" (default 8080)
@@ -75,9 +77,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`loom ${loomVersion()}\n`);
     return 0;
   }
-  const command = commands[name];
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
-    process.stderr.write(`loom: unknown command "${name}"\n\n${mainHelp}`);
+    process.stderr.write(`loom: ${unknownCommand(name, rest)}\n\n${mainHelp}`);
     return 2;
   }
   try {
@@ -88,6 +90,16 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`loom ${name}: ${error.message}\n${error.showUsage ? `\n${command.help}` : ''}`);
       return error.exitCode;
     }
-    throw error;
+    // A failure of what the command was given (a database, a file, a server) names it in its message.
+    process.stderr.write(`loom ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
   }
+}
+
+/** Why `name` is no command, with the one that was probably meant. */
+function unknownCommand(name: string, rest: readonly string[]): string {
+  const given = rest.find((argument) => Object.hasOwn(commands, argument));
+  if (name.startsWith('-') && given !== undefined) return `the command comes first: loom ${given} ${name} …`;
+  const meant = nearest(name, Object.keys(commands));
+  return `unknown command "${name}"${meant ? `; did you mean "${meant}"?` : ''}`;
 }

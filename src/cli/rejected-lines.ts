@@ -1,5 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { DataLineError } from '../declared/data/lines.js';
+import { describeSystemError } from '../system-errors.js';
+import { UsageError } from './args.js';
 
 /**
  * The report of `loom import --skip-invalid`: one NDJSON line per line left out, with its file,
@@ -11,7 +13,11 @@ export class RejectedLines {
 
   /** Starts the report afresh, so it never lists the lines of an earlier import. */
   constructor(readonly path: string) {
-    this.fd = openSync(path, 'w');
+    try {
+      this.fd = openSync(path, 'w');
+    } catch (error) {
+      throw new UsageError(`cannot write the report ${path}: ${describeSystemError(error)}`, { help: false });
+    }
   }
 
   readonly add = (problem: DataLineError): void => {

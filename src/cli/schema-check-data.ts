@@ -6,7 +6,7 @@ import { readAppliedSchema } from '../declared/applied.js';
 import { diffDeclarations } from '../declared/diff.js';
 import type { LoadedDeclaration } from '../declared/model.js';
 import { describeNarrowing, findOffenders, MAX_LISTED, narrowingsOf } from '../declared/narrowing.js';
-import { redactPassword } from '../store/open-store.js';
+import { redactPassword } from '../store/redact-password.js';
 import { UsageError } from './args.js';
 import { openExistingStore } from './existing-store.js';
 

@@ -6,7 +6,8 @@ import { checkStoredData } from './schema-check-data.js';
 import { describeNarrowing, NarrowingError } from '../declared/narrowing.js';
 import { DeclarationError, loadDeclaration } from '../declared/load.js';
 import type { LoadedDeclaration } from '../declared/model.js';
-import { openStore, redactPassword } from '../store/open-store.js';
+import { openStore } from '../store/open-store.js';
+import { redactPassword } from '../store/redact-password.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import { openExistingStore } from './existing-store.js';
 

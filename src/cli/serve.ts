@@ -31,12 +31,15 @@ import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
 import { authorityDirFor, INTERCEPTED_HOSTS, openCertificateAuthority, type HostCredentials } from '../intercept/certificate-authority.js';
 import { Schema } from '../schema/registry.js';
-import { openStore, redactPassword } from '../store/open-store.js';
+import { openStore } from '../store/open-store.js';
+import { redactPassword } from '../store/redact-password.js';
 import type { AppRecord, Store } from '../store/store.js';
 import { parseCommandArgs, positiveInteger, positiveIntegerFrom, UsageError } from './args.js';
 import { findDemo, issueToken } from './demo.js';
 import { seedDemo, startOfToday } from './seed.js';
 import { startWorkers } from './workers.js';
+import { baseUrlOption, mediaDirOption, requestLog } from './serve-locations.js';
+import { describeSystemError } from '../system-errors.js';
 import { explain } from './schema.js';
 import { applyDeclaration } from '../declared/apply.js';
 import { followAppliedSchema, loadAppliedSchema } from '../declared/applied.js';
@@ -152,8 +155,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const port = values.port === '0' ? 0 : positiveIntegerFrom({ '--port': values.port, PORT: envPort() }, DEFAULT_PORT, MAX_PORT);
   const host = values.host ?? '127.0.0.1';
   const db = values.db ?? envDb();
-  const publicUrl = values['public-url'] ?? envPublicUrl();
-  const profileHost = values['profile-host'] ?? envProfileHost();
+  const publicUrl = baseUrlOption({ '--public-url': values['public-url'], LOOM_PUBLIC_URL: envPublicUrl() });
+  const profileHost = baseUrlOption({ '--profile-host': values['profile-host'], LOOM_PROFILE_HOST: envProfileHost() });
   const tokenLifetime = positiveIntegerFrom(
     { '--token-lifetime': values['token-lifetime'], LOOM_TOKEN_LIFETIME: envTokenLifetime() },
     SHORT_LIVED_SECONDS,
@@ -174,7 +177,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     profileHost,
     tokenLifetime,
     defaultVersion: values['default-version'] === undefined ? DEFAULT_API_VERSION : apiVersionOption('--default-version', values['default-version']),
-    mediaDir: values['media-dir'] ?? envMediaDir(),
+    mediaDir: mediaDirOption(values['media-dir'] ?? envMediaDir()),
     allowPrivatePhotoUrls: values['allow-private-photo-urls'] === true,
     interceptAuthorityDir: values.intercept ? authorityDirFor(db) : undefined,
     timeouts,
@@ -284,7 +287,7 @@ async function sweepAtStart(store: Store, mediaDir: string): Promise<void> {
       process.stderr.write(`Media: ${published} uploaded photos put in place, ${removed} files no photo uses removed\n`);
     }
   } catch (error) {
-    process.stderr.write(`The media directory could not be swept: ${(error as Error).message}\n`);
+    process.stderr.write(`The media folder ${mediaDir} could not be swept: ${describeSystemError(error)}\n`);
   }
 }
 
@@ -299,15 +302,6 @@ function demoAppSecretLines(app: AppRecord, createdNow: boolean): string[] {
     `Demo app secret (shown this once; "${again}" prints a new one): ${app.secret}`,
     `Demo app token (for test users, debug_token, the code exchange): ${appAccessToken(app)}`,
   ];
-}
-
-/** Where request logs go: `--log`, else nowhere when a person watches the banner, else standard output. */
-function requestLog(choice: string | undefined): Listen['log'] {
-  if (choice === undefined) return process.stdout.isTTY ? false : true;
-  if (choice === 'off') return false;
-  if (choice === '-') return true;
-  if (choice === '') throw new UsageError('--log needs a file, "-" or "off"');
-  return { file: choice };
 }
 
 interface Listen {
@@ -360,14 +354,18 @@ async function serveRequests(store: Store, listen: Listen, recordStart = false, 
     ...(profileHost ? { profileHost } : {}),
     ...(intercept ? { intercept } : {}),
   });
+  let closing = false;
   const close = async () => {
+    // Ctrl-C under npm reaches the server twice, from the terminal and forwarded by npm: one close.
+    if (closing) return;
+    closing = true;
     await app.close();
     await store.close();
     ephemeral?.remove();
     process.exit(0);
   };
-  process.once('SIGINT', close);
-  process.once('SIGTERM', close);
+  process.on('SIGINT', close);
+  process.on('SIGTERM', close);
   try {
     await app.listen({ port, host });
   } catch (error) {

@@ -2,7 +2,7 @@ import { envDb } from '../config.js';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { scopedIdsFor } from '../auth/viewer.js';
 import { Schema } from '../schema/registry.js';
-import { redactPassword } from '../store/open-store.js';
+import { redactPassword } from '../store/redact-password.js';
 import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
 import { findDemo, issueToken } from './demo.js';
 import { openExistingStore } from './existing-store.js';

@@ -5,7 +5,7 @@ import type { Store } from '../store/store.js';
 import { SUBSCRIBABLE_FIELDS } from '../webhooks/change-fields.js';
 import { deliveryFilter, describeDeliveries, MAX_LISTED_DELIVERIES } from '../webhooks/delivery-view.js';
 import { deliveryOf } from '../webhooks/notifications.js';
-import { parseCommandArgs, UsageError } from './args.js';
+import { listed, parseCommandArgs, splitAction, UsageError } from './args.js';
 
 export const webhooksHelp = `Usage: loom webhooks list [--json] [--db PATH|URL]
        loom webhooks deliveries [--app ID] [--status pending|delivered|failed] [--limit N] [--json] [--db PATH|URL]
@@ -31,20 +31,25 @@ Options:
   -h, --help     show this help
 `;
 
-const ACTIONS = '"list", "deliveries", "redeliver" or "send-test"';
+const DB_OPTION = { db: { type: 'string' } } as const;
+const LIST_OPTIONS = { ...DB_OPTION, json: { type: 'boolean' } } as const;
+const DELIVERIES_OPTIONS = { ...LIST_OPTIONS, app: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' } } as const;
+const ACTIONS = { list: LIST_OPTIONS, deliveries: DELIVERIES_OPTIONS, redeliver: DB_OPTION, 'send-test': DB_OPTION } as const;
 
 export async function webhooksCommand(argv: string[]): Promise<void> {
-  const [action, ...rest] = argv;
-  if (action === '--help' || action === '-h') return void process.stdout.write(webhooksHelp);
+  const { action, rest, help } = splitAction(argv, ACTIONS);
+  if (action === undefined) {
+    if (help) return void process.stdout.write(webhooksHelp);
+    throw new UsageError(`say ${listed(Object.keys(ACTIONS))}`);
+  }
   if (action === 'list') return listCommand(rest);
   if (action === 'deliveries') return deliveriesCommand(rest);
   if (action === 'redeliver') return redeliverCommand(rest);
-  if (action === 'send-test') return sendTestCommand(rest);
-  throw new UsageError(action === undefined ? `say ${ACTIONS}` : `unknown action "${action}"; say ${ACTIONS}`);
+  return sendTestCommand(rest);
 }
 
 async function listCommand(argv: string[]): Promise<void> {
-  const { values } = parseCommandArgs(argv, { db: { type: 'string' }, json: { type: 'boolean' } });
+  const { values } = parseCommandArgs(argv, LIST_OPTIONS);
   if (values.help) return void process.stdout.write(webhooksHelp);
   const subscriptions = await withStore(values.db, (store) => store.webhooks.listSubscriptions());
   if (values.json) {
@@ -57,9 +62,7 @@ async function listCommand(argv: string[]): Promise<void> {
 }
 
 async function deliveriesCommand(argv: string[]): Promise<void> {
-  const { values } = parseCommandArgs(argv, {
-    db: { type: 'string' }, json: { type: 'boolean' }, app: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' },
-  });
+  const { values } = parseCommandArgs(argv, DELIVERIES_OPTIONS);
   if (values.help) return void process.stdout.write(webhooksHelp);
   const filter = deliveryFilter({ app_id: values.app, status: values.status, limit: values.limit ?? '20' });
   if (typeof filter === 'string') throw new UsageError(filter.replace(/^(app_id|status|limit)/, (name) => `--${name === 'app_id' ? 'app' : name}`));
@@ -76,20 +79,21 @@ async function deliveriesCommand(argv: string[]): Promise<void> {
 }
 
 async function redeliverCommand(argv: string[]): Promise<void> {
-  const [idText, ...rest] = argv;
-  const { values } = parseCommandArgs(rest, { db: { type: 'string' } });
-  if (idText === '--help' || idText === '-h' || values.help) return void process.stdout.write(webhooksHelp);
-  if (idText === undefined || !/^\d{1,15}$/.test(idText)) throw new UsageError('say which delivery: loom webhooks redeliver ID');
+  const { values, positionals } = parseCommandArgs(argv, DB_OPTION, { positionals: true });
+  if (values.help) return void process.stdout.write(webhooksHelp);
+  const [idText, ...extra] = positionals;
+  if (idText === undefined || extra.length > 0 || !/^\d{1,15}$/.test(idText)) throw new UsageError('say which delivery: loom webhooks redeliver ID');
   const found = await withStore(values.db, (store) => store.webhooks.redeliver(Number(idText)));
   if (!found) throw new UsageError(`no delivery has the id ${idText}`);
   process.stdout.write(`Delivery ${idText} will be sent again\n`);
 }
 
 async function sendTestCommand(argv: string[]): Promise<void> {
-  const [appText, object, field, ...rest] = argv;
-  const { values } = parseCommandArgs(rest, { db: { type: 'string' } });
-  if (appText === '--help' || appText === '-h' || values.help) return void process.stdout.write(webhooksHelp);
-  if (appText === undefined || object === undefined || field === undefined) throw new UsageError('say loom webhooks send-test APP OBJECT FIELD');
+  const { values, positionals } = parseCommandArgs(argv, DB_OPTION, { positionals: true });
+  if (values.help) return void process.stdout.write(webhooksHelp);
+  const [appText, object, field, ...extra] = positionals;
+  if (appText === undefined || object === undefined || field === undefined || extra.length > 0) throw new UsageError('say loom webhooks send-test APP OBJECT FIELD');
+  if (!/^\d{1,16}$/.test(appText)) throw new UsageError(`"${appText}" is not an app id`);
   const allowed = SUBSCRIBABLE_FIELDS[object];
   if (!Object.hasOwn(SUBSCRIBABLE_FIELDS, object) || !allowed) throw new UsageError('OBJECT is user, page or permissions');
   if (allowed !== 'any' && !allowed.has(field)) throw new UsageError(`${object} has no field "${field}" one can subscribe to`);

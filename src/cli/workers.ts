@@ -33,8 +33,9 @@ export function startWorkers(count: number): Promise<void> {
       process.exit(code);
     }, STOP_TIMEOUT_MS).unref();
   };
-  process.once('SIGINT', () => stop(0));
-  process.once('SIGTERM', () => stop(0));
+  // Listening on, so a second signal (npm forwards the terminal's) never cuts the stop short.
+  process.on('SIGINT', () => stop(0));
+  process.on('SIGTERM', () => stop(0));
 
   return new Promise((resolve, reject) => {
     let started = 0;

@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { LineCounter, isMap, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import type { Declaration, LoadedDeclaration, TypeDecl } from './model.js';
+import { describeSystemError } from '../system-errors.js';
 
 export interface DeclarationProblem {
   file: string;
@@ -99,7 +100,7 @@ function parseFile(file: string, problems: DeclarationProblem[]): ParsedFile | u
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    problems.push({ file, line: 0, key: '', message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` });
+    problems.push({ file, line: 0, key: '', message: `cannot be read: ${describeSystemError(error)}` });
     return undefined;
   }
   return parseText(file, text, problems);

@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { randomBytes, webcrypto } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { describeSystemError } from '../system-errors.js';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { GeneralName, GeneralSubtree, GeneralSubtrees, id_ce_nameConstraints, NameConstraints } from '@peculiar/asn1-x509';
 import * as x509 from '@peculiar/x509';
@@ -73,8 +74,14 @@ export function writeBundle(authority: CertificateAuthority, systemAuthorities: 
 }
 
 async function createAuthority(dir: string, certificatePath: string, keyPath: string): Promise<void> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+  try {
+    // Only beside a database that has a folder: a mistyped path must not leave folders behind.
+    if (!existsSync(dir)) mkdirSync(dir, { mode: 0o700 });
+    chmodSync(dir, 0o700);
+  } catch (error) {
+    const why = existsSync(dirname(dir)) ? describeSystemError(error) : `the folder ${dirname(dir)} does not exist`;
+    throw new Error(`cannot create the certificate authority's folder ${dir}: ${why}`, { cause: error });
+  }
   const keys = (await webcrypto.subtle.generateKey(KEY_PARAMS, true, ['sign', 'verify'])) as CryptoKeyPair;
   const now = Date.now();
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({

@@ -1,4 +1,5 @@
 import type { JournalEntry } from '../control/journal.js';
+import { describeSystemError } from '../system-errors.js';
 
 /**
  * A client of one server's control API (`/_loom/`), for test suites and `loom ctl`: each method
@@ -14,14 +15,22 @@ export class ControlClient {
     const headers: Record<string, string> = {};
     if (this.adminKey !== undefined) headers.authorization = `Bearer ${this.adminKey}`;
     if (method === 'POST') headers['content-type'] = 'application/json';
-    const response = await fetch(`${this.url.replace(/\/+$/, '')}/_loom${path}`, {
-      method,
-      headers,
-      ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
-    });
-    const text = await response.text();
-    const parsed = text === '' ? undefined : (JSON.parse(text) as T & { error?: { message?: string } });
-    if (!response.ok) throw new Error(`${method} /_loom${path}: ${parsed?.error?.message ?? `status ${response.status}`}`);
+    const base = this.url.replace(/\/+$/, '');
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(`${base}/_loom${path}`, { method, headers, ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}) });
+      text = await response.text();
+    } catch (error) {
+      throw new Error(`could not reach ${base}: ${describeSystemError(error)}; is Loom serving there?`);
+    }
+    let parsed: (T & { error?: { message?: string } }) | undefined;
+    try {
+      parsed = text === '' ? undefined : (JSON.parse(text) as T & { error?: { message?: string } });
+    } catch {
+      throw new Error(`${method} ${base}/_loom${path} answered HTTP ${response.status} with something that is not JSON; is ${base} a Loom server?`);
+    }
+    if (!response.ok) throw new Error(`${method} ${base}/_loom${path}: ${parsed?.error?.message ?? `HTTP ${response.status}`}`);
     return parsed as T;
   }
 

@@ -3,6 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { GraphError } from '../errors.js';
 import { isPrivateAddress } from '../media/fetch-image.js';
+import { describeSystemError } from '../system-errors.js';
 
 /** Where a callback may point, and what the server itself listens on. */
 export interface CallbackRules {
@@ -69,7 +70,7 @@ export async function verifyCallback(url: URL, verifyToken: string, timeoutMs: n
     if (response.status === 200 && text === challenge) return;
     reason = response.status === 200 ? `the callback answered ${JSON.stringify(text.slice(0, 50))} instead of the challenge` : `the callback answered HTTP ${response.status}`;
   } catch (error) {
-    reason = `the callback could not be reached (${error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error)})`;
+    reason = `the callback ${url.toString().slice(0, 200)} could not be reached: ${describeSystemError(error)}`;
   }
   throw new GraphError(2200, `(#2200) subscription validation failed: ${reason}`, { type: 'Exception' });
 }

@@ -5,6 +5,7 @@ import { CALLBACK_HEADERS } from './callback-url.js';
 import { notificationsFor } from './notifications.js';
 import { retryDelay, type WebhookSettings } from './settings.js';
 import { signatureHeaders } from './signing.js';
+import { describeSystemError } from '../system-errors.js';
 
 /** Changes taken per claim: enough for full POSTs of MAX_ENTRIES. */
 const CHANGE_CLAIM_SIZE = 1000;
@@ -135,7 +136,6 @@ export async function send(delivery: DeliveryRecord, appSecret: string, timeoutM
     const text = await response.text();
     return { time: now, status: response.status, answer: text.slice(0, KEPT_ANSWER_CHARS) };
   } catch (error) {
-    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    return { time: now, answer: `No answer: ${reason}`.slice(0, KEPT_ANSWER_CHARS) };
+    return { time: now, answer: `No answer from ${delivery.callbackUrl}: ${describeSystemError(error)}`.slice(0, KEPT_ANSWER_CHARS) };
   }
 }

@@ -68,6 +68,7 @@ describe('webhooks over HTTP with a real receiver', () => {
     }
     const unreachable = await subscribe({ object: 'page', callback_url: 'http://127.0.0.1:1/hook' });
     assert.equal(unreachable.body.error.code, 2200, unreachable.text);
+    assert.match(unreachable.body.error.message, /the callback http:\/\/127\.0\.0\.1:1\/hook could not be reached: bad port$/);
 
     for (const callback_url of ['not a url', 'ftp://example.com/hook', 'http://user:pw@example.com/hook']) {
       const reply = await subscribe({ callback_url });

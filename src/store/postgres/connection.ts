@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
+import { redactPassword } from '../redact-password.js';
 
 /**
  * Connections per process: one per core (at least 4, at most 10). A Node process keeps that many
@@ -25,6 +26,7 @@ export interface PostgresLocation {
 }
 
 export function parsePostgresLocation(url: string): PostgresLocation {
+  if (!URL.canParse(url)) throw new Error(`${redactPassword(url)} is not a PostgreSQL URL such as postgres://user:password@host:5432/database`);
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema') ?? 'public';
   if (!SCHEMA_NAME.test(schema)) {

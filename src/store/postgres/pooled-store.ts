@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import { AuthListener } from './auth-listener.js';
 import { DecodedData } from '../decoded-data.js';
+import { describeSystemError } from '../../system-errors.js';
+import { redactPassword } from '../redact-password.js';
 import { createPool, parsePostgresLocation, type PostgresLocation } from './connection.js';
 import { migrate } from './migrations.js';
 import type { Statement } from './statements.js';
@@ -40,7 +42,11 @@ export abstract class PostgresPooledStore {
     this.batches = new ReadBatches(this.pool);
     this.authListener = new AuthListener(location);
     // Listening from the start lets the token cache work from the first request.
-    this.ready = this.migrate().then(() => this.authListener.start());
+    this.ready = this.migrate()
+      .then(() => this.authListener.start())
+      .catch((error: unknown) => {
+        throw new Error(`cannot use the PostgreSQL database ${redactPassword(url)}: ${describeSystemError(error)}`, { cause: error });
+      });
     // Marks the failure as handled here; callers still see it when they wait on `ready`.
     this.ready.catch(() => {});
     this.webhooks = new PostgresWebhooks({ rows: (statement, values) => this.rows(statement, values), transaction: (work) => this.transaction(work) });

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { closeSync, openSync } from 'node:fs';
+import { sqliteOpenProblem } from './open-problem.js';
 import type { ObjectId, SchemaVersionRecord, Store, StoreVersions } from '../store.js';
 import { migrate } from './migrations.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
@@ -21,6 +22,14 @@ const BUSY_TIMEOUT_MS = 5000;
  * loss, not just a killed process.
  */
 export function openSqliteStore(path: string): SqliteStore {
+  try {
+    return openAndMigrate(path);
+  } catch (error) {
+    throw new Error(`cannot open the SQLite database ${path}: ${sqliteOpenProblem(path, error)}`, { cause: error });
+  }
+}
+
+function openAndMigrate(path: string): SqliteStore {
   createPrivately(path);
   const db = new Database(path);
   try {
