@@ -45,3 +45,8 @@ export function envHeaderTimeout(): string | undefined {
 export function envBodyTimeout(): string | undefined {
   return process.env.LOOM_BODY_TIMEOUT || undefined;
 }
+
+/** `LOOM_MIN_BODY_RATE`, in bytes a second, when set. */
+export function envMinBodyRate(): string | undefined {
+  return process.env.LOOM_MIN_BODY_RATE || undefined;
+}

@@ -57,6 +57,9 @@ Environment:
   LOOM_PUBLIC_URL   base URL of the links Loom writes
   LOOM_PROFILE_HOST host of people's profile links (default https://www.facebook.com)
   LOOM_TOKEN_LIFETIME  seconds the sign-in dialog's user tokens last (default 7200)
+  LOOM_HEADER_TIMEOUT  seconds a request's line and headers may take (default 10)
+  LOOM_BODY_TIMEOUT    seconds a request's body may pause between bytes (default 30)
+  LOOM_MIN_BODY_RATE   bytes a second a request's body must average after 5 s (default 240)
   LOOM_ADMIN_KEY    key of the control API (serve, ctl, requests)
   LOOM_URL          the server "ctl" and "requests" talk to (default http://127.0.0.1:8080)
 `;

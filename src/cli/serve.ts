@@ -19,6 +19,7 @@ import {
   envDb,
   envHeaderTimeout,
   envMediaDir,
+  envMinBodyRate,
   envPort,
   envProfileHost,
   envPublicUrl,
@@ -56,7 +57,7 @@ export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL
                   [--public-url URL] [--profile-host URL] [--token-lifetime S] [--default-version V]
                   [--allow-private-photo-urls] [--intercept] [--log FILE|-|off] [--no-demo] [--schema FILE] [--admin-key KEY]
                   [--journal-size N] [--ephemeral] [--rate-limits] [--header-timeout S] [--body-timeout S]
-                  [--allow-private-webhooks] [--webhook-window MS] [--webhook-retry-for S]
+                  [--min-body-rate B] [--allow-private-webhooks] [--webhook-window MS] [--webhook-retry-for S]
 
 Serves the Graph API. On an empty database it first seeds the demo graph (and
 prints the demo app's secret, this once), then prints the URL, a demo user access
@@ -120,10 +121,25 @@ Options:
   --header-timeout S  seconds a client may take to send a request's line and headers;
                       default: $LOOM_HEADER_TIMEOUT or ${DEFAULT_TIMEOUTS.headerMs / 1000}
   --body-timeout S    seconds a request's body may pause without a byte (an upload of any
-                      length is never cut while bytes arrive); default: $LOOM_BODY_TIMEOUT or
-                      ${DEFAULT_TIMEOUTS.bodyIdleMs / 1000}. Either answers 408 and closes the connection
+                      length is never cut while bytes arrive); default: $LOOM_BODY_TIMEOUT or ${DEFAULT_TIMEOUTS.bodyIdleMs / 1000}
+  --min-body-rate B   bytes a second a request's body must average from its head on, checked
+                      once ${DEFAULT_TIMEOUTS.bodyRateGraceMs / 1000} seconds have passed, so a body trickled a byte at a time
+                      is cut (0: no minimum); default: $LOOM_MIN_BODY_RATE or ${DEFAULT_TIMEOUTS.minBodyRate}. Each of
+                      these limits answers 408 in the error envelope and closes the connection
   -h, --help          show this help
 `;
+
+/** `--min-body-rate`, else LOOM_MIN_BODY_RATE: whole bytes a second, 0 for no minimum. */
+function minBodyRate(flag: string | undefined): number {
+  for (const [name, value] of Object.entries({ '--min-body-rate': flag, LOOM_MIN_BODY_RATE: envMinBodyRate() })) {
+    if (value === undefined) continue;
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+      throw new UsageError(`${name} must be a whole number of bytes a second (0: no minimum), not "${value}"`);
+    }
+    return Number(value);
+  }
+  return DEFAULT_TIMEOUTS.minBodyRate;
+}
 
 export async function serveCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(argv, {
@@ -141,6 +157,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'default-version': { type: 'string' },
     'header-timeout': { type: 'string' },
     'body-timeout': { type: 'string' },
+    'min-body-rate': { type: 'string' },
     log: { type: 'string' },
     'admin-key': { type: 'string' },
     'journal-size': { type: 'string' },
@@ -169,6 +186,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const timeouts: RequestTimeouts = {
     headerMs: 1000 * positiveIntegerFrom({ '--header-timeout': values['header-timeout'], LOOM_HEADER_TIMEOUT: envHeaderTimeout() }, DEFAULT_TIMEOUTS.headerMs / 1000, MAX_TIMEOUT),
     bodyIdleMs: 1000 * positiveIntegerFrom({ '--body-timeout': values['body-timeout'], LOOM_BODY_TIMEOUT: envBodyTimeout() }, DEFAULT_TIMEOUTS.bodyIdleMs / 1000, MAX_TIMEOUT),
+    minBodyRate: minBodyRate(values['min-body-rate']),
+    bodyRateGraceMs: DEFAULT_TIMEOUTS.bodyRateGraceMs,
   };
   const listen: Listen = {
     port,

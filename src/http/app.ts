@@ -19,7 +19,9 @@ import { MediaStore } from '../media/media-store.js';
 import { AnswerCache } from './answer-cache.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { registerBodyParsers } from './body-parsers.js';
-import { answerIdleSockets, DEFAULT_TIMEOUTS, refuseOversizedUploads, serverOptions, timeoutError, type RequestTimeouts } from './connection-limits.js';
+import { DEFAULT_TIMEOUTS, refuseOversizedUploads, serverOptions, type RequestTimeouts } from './connection-limits.js';
+import { settleEarlyAnswer } from './early-answers.js';
+import { cutSlowBodies } from './slow-bodies.js';
 import { fromFrameworkError } from './error-envelope.js';
 import { explorerRoutes } from './explorer-routes.js';
 import { controlRoutes } from './control-routes.js';
@@ -91,7 +93,10 @@ export interface AppOptions {
    * delivery worker, stopped when the app closes.
    */
   webhooks?: Partial<WebhookSettings> & { deliver?: boolean };
-  /** How long a request's head, and each pause in its body, may take (defaults: 10 s and 30 s). */
+  /**
+   * How long a request's head, and each pause in its body, may take, and how slowly its body may
+   * come on average after a grace (defaults: 10 s, 30 s, 240 bytes a second after 5 s).
+   */
   timeouts?: Partial<RequestTimeouts>;
   /**
    * Also act as an HTTPS proxy that answers CONNECTs to the Graph API's own hosts with these
@@ -174,17 +179,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       request.log.info({ method: request.method, status: 400 }, 'request');
       reply.header('x-fb-trace-id', request.id);
       reply.header('facebook-api-version', settings.defaultVersion);
+      if (!request.raw.complete) settleEarlyAnswer(request, reply);
       sendError(request, reply, GraphError.invalidParameter('The request path could not be read'));
     },
   });
 
   // Node leaves a request without Host to Loom (requireHostHeader is off), so it gets the envelope too.
-  // Async on purpose: an error answered from within the request event, before the request has
-  // been read to its end, would close the connection (see closeAfterAnswer).
   app.addHook('onRequest', async (request) => {
     if (!request.headers.host) throw GraphError.invalidParameter('The request has no Host header');
   });
-  answerIdleSockets(app, (request, reply) => sendError(request, reply, timeoutError(timeouts)));
+  cutSlowBodies(app, timeouts, sendError);
   refuseOversizedUploads(app, settings.media);
 
   registerBodyParsers(app);
@@ -219,6 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Graph answers name the version that answered; everything else answers in the server's.
     if (!reply.hasHeader('facebook-api-version')) reply.header('facebook-api-version', settings.defaultVersion);
     reply.header('x-fb-trace-id', request.id);
+    if (!request.raw.complete) settleEarlyAnswer(request, reply);
     done(null, payload);
   });
 

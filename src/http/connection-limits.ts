@@ -1,27 +1,34 @@
-import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GraphError } from '../errors.js';
+import type { FastifyInstance } from 'fastify';
 import { uploadLimit, uploadTooLarge, type UploadLimits } from './uploads.js';
 
 /**
- * How long a client may take to send a request: its head as a whole, and its body between two
- * bytes. An upload at any speed a person would call working never waits that long for a byte,
- * so only stalled or deliberately slow clients are cut, and none holds a connection for ever.
+ * How long a client may take to send a request: its head as a whole, its body between two bytes,
+ * and its body on average. An upload at any speed a person would call working never waits that
+ * long for a byte nor comes that slowly, so only stalled or deliberately slow clients are cut,
+ * and none holds a connection for ever (see slow-bodies.ts).
  */
 export interface RequestTimeouts {
   /** Milliseconds for the request line and headers, from the connection's first byte. */
   headerMs: number;
   /** Milliseconds without a byte while a request is under way. */
   bodyIdleMs: number;
+  /**
+   * Slowest average, in bytes a second from the end of its head, that a body may arrive at once
+   * the grace has passed; 0 sets no minimum. A byte a second never pauses long enough for the
+   * idle timeout, yet would hold a connection for a day.
+   */
+  minBodyRate: number;
+  /** Milliseconds from a request's head before its body's rate counts. */
+  bodyRateGraceMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: RequestTimeouts = { headerMs: 10_000, bodyIdleMs: 30_000 };
-
+/** The minimum rate and grace are those of Kestrel's MinRequestBodyDataRate: a trickle is cut within seconds, a slow phone line never. */
+export const DEFAULT_TIMEOUTS: RequestTimeouts = { headerMs: 10_000, bodyIdleMs: 30_000, minBodyRate: 240, bodyRateGraceMs: 5000 };
 
 /** The Fastify options that make Node enforce the timeouts, and leave a missing Host to Loom. */
 export function serverOptions(timeouts: RequestTimeouts, maxHeaderSize: number) {
   return {
-    // The socket's inactivity timeout: Loom answers it (see answerIdleSockets).
+    // The socket's inactivity timeout: Loom answers it (see cutSlowBodies).
     connectionTimeout: timeouts.bodyIdleMs,
     http: {
       maxHeaderSize,
@@ -31,41 +38,6 @@ export function serverOptions(timeouts: RequestTimeouts, maxHeaderSize: number) 
       requireHostHeader: false,
     },
   };
-}
-
-export function timeoutError(timeouts: RequestTimeouts): GraphError {
-  return new GraphError(100, `(#100) The request body stalled for more than ${timeouts.bodyIdleMs / 1000} seconds`, { status: 408 });
-}
-
-/**
- * When a socket sits idle past the body timeout, a request still waiting for its body gets a
- * 408 in the Graph envelope (through `answer`), then the connection closes; a socket with no
- * request to answer just closes, and one whose request is being worked on stays open.
- */
-export function answerIdleSockets(
-  app: FastifyInstance,
-  answer: (request: FastifyRequest, reply: FastifyReply) => void,
-): void {
-  const waiting = new WeakMap<Socket, { request: FastifyRequest; reply: FastifyReply }>();
-  app.addHook('onRequest', async (request, reply) => {
-    waiting.set(request.raw.socket, { request, reply });
-  });
-  // Callback style: no promise per request once the answer is out.
-  app.addHook('onResponse', (request, _reply, done) => {
-    if (waiting.get(request.raw.socket)?.request === request) waiting.delete(request.raw.socket);
-    done();
-  });
-  app.server.on('timeout', (socket: Socket) => {
-    const pending = waiting.get(socket);
-    // A request read in full is being worked on: its own cost budget bounds it, not this timeout.
-    if (pending && pending.request.raw.complete && !pending.reply.sent) return;
-    waiting.delete(socket);
-    if (!pending || pending.reply.sent || pending.reply.raw.headersSent) return void socket.destroy();
-    // The answer closes the connection once sent (closeAfterAnswer); a client that reads
-    // nothing cannot hold the socket by not taking it either.
-    setTimeout(() => socket.destroy(), LINGER_MS).unref();
-    answer(pending.request, pending.reply);
-  });
 }
 
 /**
@@ -80,33 +52,5 @@ export function refuseOversizedUploads(app: FastifyInstance, limits: UploadLimit
     if (!request.headers['content-type']?.toLowerCase().startsWith('multipart/')) return;
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBytes) throw uploadTooLarge(maxBytes);
-  });
-}
-
-/** How long, and how much more, an early answer's connection keeps reading (and dropping) before it closes. */
-const LINGER_MS = 2000;
-const LINGER_BYTES = 1024 * 1024;
-const LINGER_CHECK_MS = 10;
-
-/**
- * Closes the connection of a request answered before its body was read (too large, stalled,
- * unreadable), without reading the rest. Closing at once would lose the answer: a socket closed
- * with unread bytes is reset, and the reset discards what the client had not read yet. So it
- * drops what still arrives for a moment (curl and browsers stop sending once an answer comes),
- * then closes, whatever the client does.
- */
-export function closeAfterAnswer(request: FastifyRequest, reply: FastifyReply): void {
-  reply.raw.once('finish', () => {
-    const socket = request.raw.socket;
-    const readBefore = socket.bytesRead;
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
-    // Node drops the unread body once the answer is sent, without events: the socket's count shows it.
-    const watch = setInterval(() => {
-      if (socket.bytesRead - readBefore > LINGER_BYTES) socket.destroy();
-    }, LINGER_CHECK_MS).unref();
-    socket.once('close', () => {
-      clearTimeout(timer);
-      clearInterval(watch);
-    });
   });
 }

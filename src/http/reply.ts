@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphError } from '../errors.js';
-import { closeAfterAnswer } from './connection-limits.js';
 import { presentError, presentValue, type GraphResponse } from './graph-response.js';
 import { outputOptions } from './output-options.js';
 
@@ -17,8 +16,6 @@ export async function sendJson(request: FastifyRequest, reply: FastifyReply, sta
 
 /** Any failure, in the Graph error envelope, with its WWW-Authenticate header. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: GraphError): FastifyReply {
-  // An error before the body was read in full (too large, stalled, unreadable) reads no more of it.
-  if (!request.raw.complete) closeAfterAnswer(request, reply);
   return writeGraphResponse(reply, presentError(outputOptions(queryParams(request)), error, request.id));
 }
 

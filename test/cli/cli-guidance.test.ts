@@ -26,7 +26,7 @@ describe('the CLI guides a newcomer', () => {
       assert.equal(run.stdout, `loom ${manifest.version}\n`);
     }
     const help = loom('--help').stdout;
-    for (const name of ['PORT', 'LOOM_DB', 'LOOM_MEDIA_DIR', 'LOOM_PUBLIC_URL', 'LOOM_PROFILE_HOST', 'LOOM_TOKEN_LIFETIME']) {
+    for (const name of ['PORT', 'LOOM_DB', 'LOOM_MEDIA_DIR', 'LOOM_PUBLIC_URL', 'LOOM_PROFILE_HOST', 'LOOM_TOKEN_LIFETIME', 'LOOM_HEADER_TIMEOUT', 'LOOM_BODY_TIMEOUT', 'LOOM_MIN_BODY_RATE']) {
       assert.match(help, new RegExp(`^  ${name} `, 'm'), name);
     }
     assert.match(help, /^ {2}reseed /m);

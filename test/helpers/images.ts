@@ -20,6 +20,14 @@ export function pngBytes(width: number, height: number, seed = 1): Buffer {
   ]);
 }
 
+/** A real PNG of `bytes` bytes (at least a small image's): a private chunk that decoders skip fills it out. */
+export function pngOfSize(bytes: number): Buffer {
+  const image = pngBytes(8, 8);
+  const end = image.length - 12;
+  const filler = Math.max(0, bytes - image.length - 12);
+  return Buffer.concat([image.subarray(0, end), chunk('loOm', Buffer.alloc(filler, 0x5a)), image.subarray(end)]);
+}
+
 function chunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
