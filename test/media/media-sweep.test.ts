@@ -59,7 +59,7 @@ describe('the media sweep at start', () => {
     // Another process's upload under way: too recent to judge.
     const recent = await media.stage(Buffer.from('recent'));
 
-    const result = await sweepMedia(store, media, { olderThan: Date.now() - 60_000 });
+    const result = await sweepMedia(store, media, { olderThan: Date.now() - 60_000, keptBefore: 0 });
     assert.deepEqual(result, { published: 1, removed: 2 });
     assert.deepEqual(await media.read(committed), Buffer.from('committed'));
     assert.deepEqual(await media.read(kept), Buffer.from('kept'));
@@ -73,7 +73,7 @@ describe('the media sweep at start', () => {
     age(committed, true);
     const abandoned = await media.stage(Buffer.from('an abandoned video'));
     age(abandoned, true);
-    const result = await sweepMedia(store, media, { olderThan: Date.now() - 60_000 });
+    const result = await sweepMedia(store, media, { olderThan: Date.now() - 60_000, keptBefore: 0 });
     assert.equal(result.published, 1);
     assert.deepEqual(await media.read(committed), Buffer.from('a committed video'));
     assert.equal(existsSync(join(media.photosDir, abandoned.slice(0, 2), `${abandoned}.staged`)), false);
@@ -81,6 +81,6 @@ describe('the media sweep at start', () => {
 
   it('does nothing when there is no media directory yet', async () => {
     const empty = new MediaStore(join(directory, 'none'));
-    assert.deepEqual(await sweepMedia(store, empty, { olderThan: Date.now() }), { published: 0, removed: 0 });
+    assert.deepEqual(await sweepMedia(store, empty, { olderThan: Date.now(), keptBefore: 0 }), { published: 0, removed: 0 });
   });
 });

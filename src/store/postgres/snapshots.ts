@@ -104,16 +104,26 @@ export async function restoreSnapshot(client: pg.ClientBase, schema: string, nam
 }
 
 export async function listSnapshots(client: pg.ClientBase, schema: string): Promise<SnapshotInfo[]> {
-  const { rows } = await client.query<{ comment: string | null }>(
-    `SELECT obj_description(oid, 'pg_namespace') AS comment FROM pg_namespace WHERE nspname LIKE $1`,
+  const snapshots = (await ownSnapshots(client, schema)).map(({ name, createdTime }) => ({ name, createdTime }));
+  return snapshots.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The schemas that hold the store's snapshots now. */
+export async function snapshotSchemas(client: pg.ClientBase | pg.Pool, schema: string): Promise<string[]> {
+  return (await ownSnapshots(client, schema)).map((snapshot) => snapshot.schema);
+}
+
+async function ownSnapshots(client: pg.ClientBase | pg.Pool, schema: string): Promise<Array<SnapshotInfo & { schema: string }>> {
+  const { rows } = await client.query<{ schema: string; comment: string | null }>(
+    `SELECT nspname AS schema, obj_description(oid, 'pg_namespace') AS comment FROM pg_namespace WHERE nspname LIKE $1`,
     [`${schema.slice(0, 40).replace(/[\\_%]/g, '\\$&')}\\_snap\\_%`],
   );
-  const snapshots: SnapshotInfo[] = [];
-  for (const { comment } of rows) {
+  const snapshots: Array<SnapshotInfo & { schema: string }> = [];
+  for (const { schema: own, comment } of rows) {
     const parsed = comment ? (JSON.parse(comment) as SnapshotComment) : undefined;
-    if (parsed?.of === schema) snapshots.push({ name: parsed.name, createdTime: parsed.createdTime });
+    if (parsed?.of === schema) snapshots.push({ schema: own, name: parsed.name, createdTime: parsed.createdTime });
   }
-  return snapshots.sort((a, b) => a.name.localeCompare(b.name));
+  return snapshots;
 }
 
 export async function deleteSnapshot(client: pg.ClientBase, schema: string, name: string): Promise<boolean> {

@@ -5,6 +5,7 @@ import { migrate } from './migrations.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
 import { SqliteRecords } from './records.js';
 import { SqliteSnapshots } from './snapshots.js';
+import { findDataValues } from './data-values.js';
 import { SqliteCallCounts } from './call-counts.js';
 import type { SnapshotInfo } from '../snapshots.js';
 import { schemaVersionOf } from '../rows.js';
@@ -144,6 +145,10 @@ export class SqliteStore extends SqliteAuthStore implements Store {
 
   async deleteSnapshot(name: string): Promise<boolean> {
     return new SqliteSnapshots(this.db).delete(name);
+  }
+
+  async findDataValues(paths: readonly string[], values: readonly string[]): Promise<Set<string>> {
+    return findDataValues(this.db, new SqliteSnapshots(this.db).files(), paths, values);
   }
 
   async bulkLoad(fill: (load: (records: readonly StoreRecord[]) => Promise<void>) => Promise<void>): Promise<void> {
