@@ -1,5 +1,4 @@
 import { rm } from 'node:fs/promises';
-import { MEDIA_KEY_PATHS } from '../schema/media.js';
 import type { Store } from '../store/store.js';
 import type { MediaStore, StoredFile } from './media-store.js';
 
@@ -51,9 +50,12 @@ export async function sweepMedia(store: Store, media: MediaStore, options: Sweep
  */
 export async function readCommitted(store: Store, media: MediaStore, key: string): Promise<Buffer | undefined> {
   const bytes = await media.read(key);
-  if (bytes !== undefined || !(await media.isStaged(key))) return bytes;
-  if (!(await referencedKeys(store, [key])).has(key)) return undefined;
-  await media.publish(key);
+  if (bytes !== undefined) return bytes;
+  if (await media.isStaged(key)) {
+    if (!(await referencedKeys(store, [key])).has(key)) return undefined;
+    await media.publish(key);
+  }
+  // Published here, or by its upload or a sweep since the first read.
   return media.read(key);
 }
 
@@ -64,5 +66,5 @@ export async function removeUnreferenced(store: Store, media: MediaStore, key: s
 
 /** Which of these keys an object of the graph, or of one of its snapshots, points at. */
 export function referencedKeys(store: Store, keys: readonly string[]): Promise<Set<string>> {
-  return store.findDataValues(MEDIA_KEY_PATHS, [...new Set(keys)]);
+  return store.findMediaKeys([...new Set(keys)]);
 }

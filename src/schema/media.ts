@@ -52,9 +52,6 @@ export function videoKeyOf(data: Record<string, unknown>): string | undefined {
   return typeof key === 'string' ? key : undefined;
 }
 
-/** Where objects' data names their stored files, as mediaKeyOf reads them. */
-export const MEDIA_KEY_PATHS: readonly string[] = ['image.key', 'video.key'];
-
 /** The stored file an object points at, image or video: what the sweep keeps and a delete removes. */
 export function mediaKeyOf(data: Record<string, unknown>): string | undefined {
   return imageKeyOf(data) ?? videoKeyOf(data);

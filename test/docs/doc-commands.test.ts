@@ -41,7 +41,8 @@ describe('the shell commands of the docs', () => {
       const cwd = join(directory, page.name.replace(/\.md$/, ''));
       mkdirSync(join(cwd, 'bin'), { recursive: true });
       symlinkSync(resolve('bin/loom'), join(cwd, 'bin/loom'));
-      const env = { LOOM_DB: join(cwd, 'loom.db'), LOOM_MEDIA_DIR: join(cwd, 'loom-media') };
+      // Each database the page makes keeps its media beside it, in the page's directory.
+      const env = { LOOM_DB: join(cwd, 'loom.db'), LOOM_MEDIA_DIR: '' };
       const server = await startServeWithEnv(env);
       try {
         const script = ['set -euo pipefail', ...page.blocks].join('\n').replaceAll('http://localhost:8080', server.url);

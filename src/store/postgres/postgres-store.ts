@@ -4,9 +4,9 @@ import type { ObjectId, SchemaVersionRecord, Store, StoreVersions } from '../sto
 import { quoteIdentifier } from './connection.js';
 import { countTable, loadRecords, scanTable } from './records.js';
 import { statements } from './statements.js';
-import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from './snapshots.js';
+import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot, snapshotSchemas } from './snapshots.js';
 import { countAppUsers, countCalls } from './call-counts.js';
-import { findDataValues } from './data-values.js';
+import { findMediaKeys } from './media-keys.js';
 import { LIVE_SETTING_PREFIX, type SnapshotInfo } from '../snapshots.js';
 import { schemaVersionOf, type SchemaVersionRow } from '../rows.js';
 import { PostgresAuthStore } from './auth-store.js';
@@ -113,9 +113,9 @@ export class PostgresStore extends PostgresAuthStore implements Store {
     await this.afterAuthChange(this.transaction((client) => loadRecords(client, records)));
   }
 
-  async findDataValues(paths: readonly string[], values: readonly string[]): Promise<Set<string>> {
+  async findMediaKeys(keys: readonly string[]): Promise<Set<string>> {
     await this.ready;
-    return findDataValues(this.pool, this.schema, paths, values);
+    return findMediaKeys(this.pool, this.schema, await snapshotSchemas(this.pool, this.schema), keys);
   }
 
   async bulkLoad(fill: (load: (records: readonly StoreRecord[]) => Promise<void>) => Promise<void>): Promise<void> {

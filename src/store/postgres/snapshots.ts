@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { quoteIdentifier } from './connection.js';
+import { mediaKeyIndexes } from './media-keys.js';
 import { checkSnapshotName, LIVE_SETTING_PREFIX, type SnapshotInfo } from '../snapshots.js';
 
 /**
@@ -68,6 +69,8 @@ export async function saveSnapshot(client: pg.ClientBase, schema: string, name: 
   for (const table of await dataTables(client, schema)) {
     await client.query(`CREATE TABLE ${quoted}.${quoteIdentifier(table)} AS TABLE ${quoteIdentifier(schema)}.${quoteIdentifier(table)}`);
   }
+  // Who points at a file is asked of snapshots too (a restore may bring it back): by index.
+  for (const index of mediaKeyIndexes(target)) await client.query(index);
   await client.query(`CREATE TABLE ${quoted}.loom_sequences (name text PRIMARY KEY, last_value bigint NOT NULL, is_called boolean NOT NULL)`);
   const { rows } = await client.query<{ name: string }>(`SELECT sequence_name AS name FROM information_schema.sequences WHERE sequence_schema = $1`, [schema]);
   for (const { name: sequence } of rows) {

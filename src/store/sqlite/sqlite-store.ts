@@ -5,7 +5,7 @@ import { migrate } from './migrations.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
 import { SqliteRecords } from './records.js';
 import { SqliteSnapshots } from './snapshots.js';
-import { findDataValues } from './data-values.js';
+import { findMediaKeys } from './media-keys.js';
 import { SqliteCallCounts } from './call-counts.js';
 import type { SnapshotInfo } from '../snapshots.js';
 import { schemaVersionOf } from '../rows.js';
@@ -147,8 +147,8 @@ export class SqliteStore extends SqliteAuthStore implements Store {
     return new SqliteSnapshots(this.db).delete(name);
   }
 
-  async findDataValues(paths: readonly string[], values: readonly string[]): Promise<Set<string>> {
-    return findDataValues(this.db, new SqliteSnapshots(this.db).files(), paths, values);
+  async findMediaKeys(keys: readonly string[]): Promise<Set<string>> {
+    return findMediaKeys(this.db, new SqliteSnapshots(this.db).files(), keys);
   }
 
   async bulkLoad(fill: (load: (records: readonly StoreRecord[]) => Promise<void>) => Promise<void>): Promise<void> {
