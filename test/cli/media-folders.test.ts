@@ -133,7 +133,8 @@ describe('media folders belong to one database', () => {
   it("refuses to serve a database on another's folder, by --media-dir or LOOM_MEDIA_DIR, naming both", async () => {
     for (const [args, env] of [[['--media-dir', firstFolder], {}], [[], { LOOM_MEDIA_DIR: firstFolder }]] as const) {
       const refused = await serve(cwd, ['--db', second, '--no-demo', ...args], env);
-      assert.ok('code' in refused, 'the second database is not served on the first one\'s folder');
+      if ('url' in refused) await refused.stop();
+      assert.ok('code' in refused, "the second database is not served on the first one's folder");
       assert.equal(refused.code, 2);
       assert.match(refused.output, new RegExp(`The media folder ${escaped(firstFolder)} belongs to ${escaped(shown(first))} \\(database id [0-9a-f]{32}\\)`));
       assert.match(refused.output, new RegExp(`${escaped(shown(second))} \\(database id [0-9a-f]{32}\\) cannot keep its media there`));

@@ -100,6 +100,7 @@ describe('media a crash left behind, on a running server', () => {
     assert.equal((await control('/snapshots', { name: 'with-photo' })).status, 200);
     const deleted = await server.fetch(`${server.url}/v2.4/${photo.id}?access_token=${fixture.aliceToken}`, { method: 'DELETE' });
     assert.equal(deleted.text, '{"success":true}');
+    assert.equal(existsSync(fileOf(mediaDir, photo.key)), true, 'the delete leaves the file a snapshot points at');
     assert.equal((await control('/reset')).status, 200);
     // A file nothing uses is swept within a few periods, as the test before shows; this one stays.
     const unused = fileOf(mediaDir, randomBytes(16).toString('hex'));
