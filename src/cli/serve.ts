@@ -71,7 +71,8 @@ Options:
                       a folder of the database's own: beside a SQLite file (loom.db keeps
                       loom.db-media), for PostgreSQL ./loom-media-HOST-PORT-DATABASE-SCHEMA).
                       A folder belongs to the first database that uses it (its owner.json
-                      says which); serving another database on it is refused
+                      says which); serving another database on it is refused. A database
+                      whose photos are in the ./loom-media earlier versions shared keeps it
   --media-sweep-interval S
                       seconds between sweeps of the media folder, which put in place photos
                       a crash left staged and remove files no photo uses once a minute old
