@@ -141,7 +141,8 @@ async function main(): Promise<void> {
     const serve = async (name: string, db: string) => {
       const port = await freePort();
       // No request log, like the other servers measured: the table compares answering, not logging.
-      const args = [loomBin, 'serve', '--db', db, '--port', String(port), '--no-demo', '--log', 'off', '--media-dir', join(dir, 'media')];
+      // A media folder of its own: a folder belongs to one database, and these are two.
+      const args = [loomBin, 'serve', '--db', db, '--port', String(port), '--no-demo', '--log', 'off', '--media-dir', join(dir, `media-${port}`)];
       return startServer(name, process.execPath, args, port, '/v2.4/me', SERVER_CORE);
     };
     const byName: Record<string, Server> = {};

@@ -1,7 +1,6 @@
 /** Settings shared by the commands, from flags first, then the environment, then defaults. */
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_DB = './loom.db';
-export const DEFAULT_MEDIA_DIR = './loom-media';
 export const DEMO_USERS = 60;
 export const DEMO_SEED = 'loom';
 
@@ -14,8 +13,9 @@ export function envDb(): string {
   return process.env.LOOM_DB || DEFAULT_DB;
 }
 
-export function envMediaDir(): string {
-  return process.env.LOOM_MEDIA_DIR || DEFAULT_MEDIA_DIR;
+/** `LOOM_MEDIA_DIR`, when set; each database has a folder of its own otherwise. */
+export function envMediaDir(): string | undefined {
+  return process.env.LOOM_MEDIA_DIR || undefined;
 }
 
 export function envPublicUrl(): string | undefined {

@@ -2,6 +2,7 @@ import { fchmodSync, fstatSync } from 'node:fs';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SERVER_KEY_SETTINGS } from '../auth/server-keys.js';
+import { DATABASE_ID_SETTING } from '../store/database-id.js';
 import { envDb } from '../config.js';
 import { RECORD_KINDS, recordKey, TOKEN_KINDS, type RecordKey, type RecordKind, type StoreRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
@@ -128,9 +129,11 @@ export async function exportGraph(store: Store, output: Writable, options: Expor
   return written;
 }
 
-/** The record as the export may carry it: without the app's secret or a server key unless asked. */
+/** The record as the export may carry it: without the app's secret or a server key unless asked, never with the database's id. */
 function withoutSecrets(record: StoreRecord, options: ExportOptions): StoreRecord[] {
   if (record.record === 'setting' && !options.keys && SERVER_KEY_SETTINGS.includes(record.key)) return [];
+  // A copy is a database of its own, with its own media folder.
+  if (record.record === 'setting' && record.key === DATABASE_ID_SETTING) return [];
   if (record.record === 'app' && !options.secrets) {
     const { secret: _secret, ...rest } = record;
     return [rest as StoreRecord];

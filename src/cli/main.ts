@@ -53,7 +53,8 @@ A command's options may come before or after its arguments.
 Environment:
   PORT              port of "serve" (default 8080)
   LOOM_DB           SQLite file or postgres:// URL (default ./loom.db)
-  LOOM_MEDIA_DIR    where uploaded photos are kept (default ./loom-media)
+  LOOM_MEDIA_DIR    where uploaded photos are kept (default: a folder of each database's
+                    own, beside a SQLite file: loom.db keeps loom.db-media)
   LOOM_PUBLIC_URL   base URL of the links Loom writes
   LOOM_PROFILE_HOST host of people's profile links (default https://www.facebook.com)
   LOOM_TOKEN_LIFETIME  seconds the sign-in dialog's user tokens last (default 7200)

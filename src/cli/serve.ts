@@ -26,8 +26,9 @@ import {
   envTokenLifetime,
 } from '../config.js';
 import { DEFAULT_TIMEOUTS, type RequestTimeouts } from '../http/connection-limits.js';
-import { MediaStore } from '../media/media-store.js';
-import { sweepMedia } from '../media/media-sweep.js';
+import { databaseNameOf } from '../media/media-folder.js';
+import { DEFAULT_MEDIA_SWEEP, type MediaSweepSettings } from '../media/media-sweeper.js';
+import { claimedMediaDir, reportSweep } from './serve-media.js';
 import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../http/app.js';
 import { authorityDirFor, INTERCEPTED_HOSTS, openCertificateAuthority, type HostCredentials } from '../intercept/certificate-authority.js';
@@ -40,7 +41,6 @@ import { findDemo, issueToken } from './demo.js';
 import { seedDemo, startOfToday } from './seed.js';
 import { startWorkers } from './workers.js';
 import { baseUrlOption, mediaDirOption, requestLog } from './serve-locations.js';
-import { describeSystemError } from '../system-errors.js';
 import { explain } from './schema.js';
 import { applyDeclaration } from '../declared/apply.js';
 import { followAppliedSchema, loadAppliedSchema } from '../declared/applied.js';
@@ -53,7 +53,7 @@ const MAX_PORT = 65_535;
 /** A day: a longer timeout is no timeout, and Node's timers hold at most about 24 days. */
 const MAX_TIMEOUT = 86_400;
 
-export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR]
+export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR] [--media-sweep-interval S]
                   [--public-url URL] [--profile-host URL] [--token-lifetime S] [--default-version V]
                   [--allow-private-photo-urls] [--intercept] [--log FILE|-|off] [--no-demo] [--schema FILE] [--admin-key KEY]
                   [--journal-size N] [--ephemeral] [--rate-limits] [--header-timeout S] [--body-timeout S]
@@ -70,7 +70,16 @@ Options:
   --db PATH|URL       SQLite file or postgres:// URL (default: $LOOM_DB or ./loom.db)
   --workers N         serve from N processes sharing the port (default: 1); any of
                       them answers any request, best on PostgreSQL
-  --media-dir DIR     where uploaded photos are kept (default: $LOOM_MEDIA_DIR or ./loom-media)
+  --media-dir DIR     where uploaded photos and videos are kept (default: $LOOM_MEDIA_DIR, else
+                      a folder of the database's own: beside a SQLite file (loom.db keeps
+                      loom.db-media), for PostgreSQL ./loom-media-HOST-PORT-DATABASE-SCHEMA).
+                      A folder belongs to the first database that uses it (its owner.json
+                      says which); serving another database on it is refused. A database
+                      whose photos are in the ./loom-media earlier versions shared keeps it
+  --media-sweep-interval S
+                      seconds between sweeps of the media folder, which put in place photos
+                      a crash left staged and remove files no photo uses once a minute old
+                      (default: ${DEFAULT_MEDIA_SWEEP.everyMs / 1000}; the first runs at start)
   --public-url URL    base of the absolute links Loom writes (paging, metadata);
                       default: $LOOM_PUBLIC_URL, else the host each request names
   --profile-host URL  host of people's profile links (the user field link);
@@ -147,6 +156,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     host: { type: 'string' },
     db: { type: 'string' },
     'media-dir': { type: 'string' },
+    'media-sweep-interval': { type: 'string' },
     'public-url': { type: 'string' },
     'profile-host': { type: 'string' },
     'token-lifetime': { type: 'string' },
@@ -183,20 +193,22 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const adminKey = values['admin-key'] ?? envAdminKey();
   const journalSize = positiveInteger('journal-size', values['journal-size'], DEFAULT_JOURNAL_SIZE);
   if (journalSize > MAX_JOURNAL_SIZE) throw new UsageError(`--journal-size must be at most ${MAX_JOURNAL_SIZE}`);
+  const givenMediaDir = values['media-dir'] ?? envMediaDir();
+  if (givenMediaDir) mediaDirOption(givenMediaDir);
   const timeouts: RequestTimeouts = {
     headerMs: 1000 * positiveIntegerFrom({ '--header-timeout': values['header-timeout'], LOOM_HEADER_TIMEOUT: envHeaderTimeout() }, DEFAULT_TIMEOUTS.headerMs / 1000, MAX_TIMEOUT),
     bodyIdleMs: 1000 * positiveIntegerFrom({ '--body-timeout': values['body-timeout'], LOOM_BODY_TIMEOUT: envBodyTimeout() }, DEFAULT_TIMEOUTS.bodyIdleMs / 1000, MAX_TIMEOUT),
     minBodyRate: minBodyRate(values['min-body-rate']),
     bodyRateGraceMs: DEFAULT_TIMEOUTS.bodyRateGraceMs,
   };
-  const listen: Listen = {
+  const settings: Omit<Listen, 'mediaDir' | 'database'> = {
     port,
     host,
     publicUrl,
     profileHost,
     tokenLifetime,
     defaultVersion: values['default-version'] === undefined ? DEFAULT_API_VERSION : apiVersionOption('--default-version', values['default-version']),
-    mediaDir: mediaDirOption(values['media-dir'] ?? envMediaDir()),
+    mediaSweep: { ...DEFAULT_MEDIA_SWEEP, everyMs: 1000 * positiveInteger('media-sweep-interval', values['media-sweep-interval'], DEFAULT_MEDIA_SWEEP.everyMs / 1000) },
     allowPrivatePhotoUrls: values['allow-private-photo-urls'] === true,
     interceptAuthorityDir: values.intercept ? authorityDirFor(db) : undefined,
     timeouts,
@@ -213,12 +225,18 @@ export async function serveCommand(argv: string[]): Promise<void> {
   };
   if (values.ephemeral) {
     if (values.db !== undefined || workers > 1) throw new UsageError('--ephemeral makes its own database and serves from one process; leave out --db and --workers');
-    return serveEphemeral(listen, values['no-demo'] !== true);
+    return serveEphemeral(settings, values['no-demo'] !== true);
   }
 
   // The primary creates the authority before any worker starts, so they all load the same one.
-  if (listen.interceptAuthorityDir && cluster.isPrimary) await openCertificateAuthority(listen.interceptAuthorityDir);
+  if (settings.interceptAuthorityDir && cluster.isPrimary) await openCertificateAuthority(settings.interceptAuthorityDir);
   const store = openStore(db);
+  // Before anything is written: a media folder of another database refuses the start.
+  const mediaDir = await claimedMediaDir(store, db, givenMediaDir).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
+  const listen: Listen = { ...settings, database: databaseNameOf(db), mediaDir };
   // The primary applies the file; workers, running this same command line, serve what it applied.
   if (values.schema !== undefined && cluster.isPrimary) await applySchemaFile(store, values.schema);
   const declared = await explain(() => loadAppliedSchema(store));
@@ -230,10 +248,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (cluster.isWorker) return void (await serveRequests(store, listen));
   // A database serving its own declared types gets no demo graph of the built-in ones.
   const seeded = values['no-demo'] || declared ? undefined : await seedDemo(store, redactPassword(db), { users: DEMO_USERS, seed: DEMO_SEED, now: startOfToday() });
-  const swept = sweepAtStart(store, listen.mediaDir);
   if (workers > 1) {
     // Built once here, without serving, so that every key the app makes is in the start state.
-    await (await buildApp({ store, mediaDir: listen.mediaDir, recordStart: true, ...(listen.schema ? { schema: listen.schema } : {}) })).close();
+    const { mediaDir, database } = listen;
+    await (await buildApp({ store, mediaDir, database, recordStart: true, ...(listen.schema ? { schema: listen.schema } : {}) })).close();
     await startWorkers(workers);
   } else {
     const address = (await serveRequests(store, listen, true)).server.address();
@@ -243,7 +261,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const base = publicUrl ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${listen.port}`;
   const demo = await findDemo(store);
   const processes = workers > 1 ? ` from ${workers} worker processes` : '';
-  const lines = [``, `Loom is serving the Graph API at ${base}/${listen.defaultVersion}/${processes}`];
+  const lines = [``, `Loom is serving the Graph API at ${base}/${listen.defaultVersion}/${processes}`, `Uploaded photos and videos are kept in ${listen.mediaDir}`];
   if (listen.interceptAuthorityDir) {
     const authority = await openCertificateAuthority(listen.interceptAuthorityDir);
     lines.push(`Intercepting ${INTERCEPTED_HOSTS.join(', ')}: HTTPS_PROXY=${base} NODE_EXTRA_CA_CERTS=${authority.certificatePath}`);
@@ -276,10 +294,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (listen.log === false) lines.push(`Request logs are off (--log FILE keeps them in a file, --log - prints them here)`);
   process.stdout.write(`${lines.join('\n')}\n\n`);
   // The workers serve with their own connections.
-  if (workers > 1) {
-    await swept;
-    await store.close();
-  }
+  if (workers > 1) await store.close();
 }
 
 /** `--schema FILE`: applies the file as `loom schema apply` does (refusing to start on any problem), then serves it. */
@@ -290,27 +305,7 @@ async function applySchemaFile(store: Store, file: string): Promise<void> {
 }
 
 /**
- * Files changed this recently may belong to an upload another process is making. Their ages are
- * measured on the wall clock, not the server's Clock: the system stamps a file's change time from
- * real time, and the Clock may stand still or run days ahead for graph time (a frozen clock would
- * make every file look new and keep the debris forever; one moved ahead would take an upload
- * still under way for debris).
- */
-const SWEEP_GRACE_MS = 60_000;
 
-/** Settles the photo files a crash left behind, beside serving; the sweep only reads the store. */
-async function sweepAtStart(store: Store, mediaDir: string): Promise<void> {
-  try {
-    const { published, removed } = await sweepMedia(store, new MediaStore(mediaDir), { olderThan: Date.now() - SWEEP_GRACE_MS });
-    if (published + removed > 0) {
-      process.stderr.write(`Media: ${published} uploaded photos put in place, ${removed} files no photo uses removed\n`);
-    }
-  } catch (error) {
-    process.stderr.write(`The media folder ${mediaDir} could not be swept: ${describeSystemError(error)}\n`);
-  }
-}
-
-/**
  * The demo app's secret is printed once, by the process that created it; after that only
  * `app reset-secret` shows one (a new one), so the banner says so.
  */
@@ -330,7 +325,11 @@ interface Listen {
   profileHost: string | undefined;
   tokenLifetime: number;
   defaultVersion: ApiVersion;
+  /** The database's media folder, claimed. */
   mediaDir: string;
+  /** Where the database lives, as the media folder's owner file names it. */
+  database: string;
+  mediaSweep: MediaSweepSettings;
   allowPrivatePhotoUrls: boolean;
   timeouts: RequestTimeouts;
   log: boolean | { file: string };
@@ -346,7 +345,7 @@ interface Listen {
 }
 
 async function serveRequests(store: Store, listen: Listen, recordStart = false, ephemeral?: { remove: () => void }): Promise<FastifyInstance> {
-  const { port, host, publicUrl, profileHost, tokenLifetime, defaultVersion, mediaDir, allowPrivatePhotoUrls, adminKey, journalSize, rateLimits, log, timeouts, webhooks } =
+  const { port, host, publicUrl, profileHost, tokenLifetime, defaultVersion, mediaDir, database, mediaSweep, allowPrivatePhotoUrls, adminKey, journalSize, rateLimits, log, timeouts, webhooks } =
     listen;
   const allowedHosts = loopbackHosts(host, publicUrl);
   const intercept: HostCredentials | undefined = listen.interceptAuthorityDir
@@ -357,6 +356,9 @@ async function serveRequests(store: Store, listen: Listen, recordStart = false, 
     ...(listen.schema ? { schema: listen.schema } : {}),
     ...(listen.followSchema ? { followSchema: listen.followSchema } : {}),
     mediaDir,
+    database,
+    // An ephemeral server's stderr is its caller's; the sweeps there report to nobody.
+    mediaSweep: { ...mediaSweep, report: ephemeral !== undefined ? () => {} : reportSweep(mediaDir) },
     allowPrivatePhotoUrls,
     recordStart,
     journalSize,
@@ -402,13 +404,14 @@ async function serveRequests(store: Store, listen: Listen, recordStart = false, 
  * A server for one test run in any language: a fresh database in a temporary directory, one JSON
  * line on stdout once it listens, everything deleted when it is stopped.
  */
-async function serveEphemeral(listen: Listen, demo: boolean): Promise<void> {
+async function serveEphemeral(listen: Omit<Listen, 'mediaDir' | 'database'>, demo: boolean): Promise<void> {
   const directory = mkdtempSync(join(tmpdir(), 'loom-'));
   const remove = () => rmSync(directory, { recursive: true, force: true });
   process.once('exit', remove);
-  const store = openStore(join(directory, 'loom.db'));
+  const database = join(directory, 'loom.db');
+  const store = openStore(database);
   const app = await prepareGraph(store, { demo }, Clock.real());
-  const server = await serveRequests(store, { ...listen, mediaDir: join(directory, 'media') }, true, { remove });
+  const server = await serveRequests(store, { ...listen, database, mediaDir: join(directory, 'media') }, true, { remove });
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : listen.port;
   const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;

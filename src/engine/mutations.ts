@@ -2,6 +2,7 @@ import { rules, type BooleanResult } from '../schema/versions.js';
 import { GraphError } from '../errors.js';
 import type { AccessRule, EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
 import { mediaKeyOf } from '../schema/media.js';
+import { removeUnreferenced } from '../media/media-sweep.js';
 import { actingScope, ALWAYS_GRANTED } from '../schema/permissions.js';
 import { PUBLISH, writtenAsPage } from '../schema/writes.js';
 import { CountLimitError, type IdOrRef, type ObjectId, type StoredObject, type WriteOp } from '../store/store.js';
@@ -296,7 +297,7 @@ export async function deleteNode(context: ReadContext, idText: string): Promise<
   await context.store.write([...(await takenBackCounters(context, deleted)), ...deleted.map((id) => ({ op: 'deleteObject' as const, id }))]);
   // Only after the commit: a failed delete must leave the photo whole.
   const key = type.ownsMedia ? mediaKeyOf(object.data) : undefined;
-  if (key) await context.media.store.remove(key);
+  if (key) await removeUnreferenced(context.store, context.media.store, key);
   return rules.booleanResult(context.version);
 }
 

@@ -16,6 +16,10 @@ import { withOutbox } from '../webhooks/outbox.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js';
 import { DeliveryWorker } from '../webhooks/worker.js';
 import { MediaStore } from '../media/media-store.js';
+import { claimMediaFolder } from '../media/media-owner.js';
+import type { SweepResult } from '../media/media-sweep.js';
+import { MediaSweeper, type MediaSweepSettings } from '../media/media-sweeper.js';
+import { databaseIdOf } from '../store/database-id.js';
 import { AnswerCache } from './answer-cache.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 import { registerBodyParsers } from './body-parsers.js';
@@ -58,8 +62,15 @@ export interface AppOptions {
   logger?: boolean | { file: string };
   /** The server's one clock (default: real time); tests freeze or move it to expire tokens. */
   clock?: Clock;
-  /** Directory that keeps uploaded images. */
+  /** Directory that keeps uploaded images; it must be this database's or unclaimed (see media-owner.ts). */
   mediaDir: string;
+  /** Where the database lives, as the media folder's owner file and its errors name it. */
+  database?: string;
+  /**
+   * Sweep the media folder as the server starts and then every period (what a crash left behind);
+   * never when absent. `report` hears of each sweep that changed something, and of failures.
+   */
+  mediaSweep?: MediaSweepSettings & { report?: (outcome: SweepResult | Error) => void };
   /** Largest accepted image upload, in bytes. */
   maxImageBytes?: number;
   /** Largest accepted video upload, in bytes. */
@@ -133,6 +144,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? Clock.real();
   // Every write of a request puts its changes in the webhook outbox, in the same transaction.
   const store = withOutbox(options.store, clock);
+  const mediaFiles = new MediaStore(options.mediaDir);
+  // Before anything reads or writes there: a folder of another database is refused, never used.
+  const mediaOwner = await claimMediaFolder(options.mediaDir, { id: await databaseIdOf(store), name: options.database ?? 'an unnamed database' });
   let ownPort: number | undefined;
   const settings: AppSettings = {
     store,
@@ -142,7 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     limits: { defaultLimit: 25, maxLimit: 100, maxItems: 50_000, maxBytes: 8 * 1024 * 1024, maxWorkMs: 5000, ...options.limits },
     clock,
     media: {
-      store: new MediaStore(options.mediaDir),
+      store: mediaFiles,
       maxBytes: options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES,
       maxVideoBytes: options.maxVideoBytes ?? DEFAULT_MAX_VIDEO_BYTES,
       allowPrivateUrls: options.allowPrivatePhotoUrls ?? false,
@@ -252,7 +266,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // 50 fields of at most 256 KiB (a message of 63,206 characters fits) and a few images (a batch's).
     limits: { fileSize: largestFile(settings.media), files: MAX_FILES, fields: 50, parts: 50 + MAX_FILES, fieldNameSize: 100, fieldSize: Math.min(bodyLimit, 256 * 1024) },
   });
-  await app.register(mediaRoutes, { media: settings.media.store });
+  await app.register(mediaRoutes, { media: mediaFiles, store });
   await app.register(dialogRoutes, { settings });
   await app.register(loginRoutes, { settings });
   await app.register(explorerRoutes, { settings });
@@ -268,6 +282,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
     app.addHook('onReady', async () => worker.start());
     app.addHook('onClose', async () => worker.stop());
+  }
+  if (options.mediaSweep) {
+    const { report = (outcome: SweepResult | Error) => app.log.info({ mediaSweep: outcome }, 'media sweep'), ...every } = options.mediaSweep;
+    const sweeper = new MediaSweeper(store, mediaFiles, mediaOwner, every, report);
+    app.addHook('onReady', async () => sweeper.start());
+    app.addHook('onClose', async () => sweeper.stop());
   }
   // Last: registering the routes may itself have stored keys the start state must hold.
   if (options.recordStart) await settings.control.markStart();

@@ -1,24 +1,26 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { MediaStore } from '../media/media-store.js';
+import { readCommitted } from '../media/media-sweep.js';
 import { placeholderSvg, silhouetteSvg } from '../media/placeholders.js';
 import { videoContentType } from '../media/video-check.js';
+import type { Store } from '../store/store.js';
 
 /** Image bytes never change once stored, so clients and proxies may keep them for good. */
 const FOREVER = 'public, max-age=31536000, immutable';
 
 /**
- * Images and videos: uploaded photos and videos by storage key, drawn placeholders for photos without bytes, and the
- * silhouette. Served without a token, as a CDN serves them, to `<img>` tags and redirects alike.
+ * Images and videos: uploaded photos and videos by storage key (published here if a crash left a committed one
+ * staged), drawn placeholders for photos without bytes, and the silhouette. Served without a token, as a CDN serves them, to `<img>` tags and redirects alike.
  */
-export async function mediaRoutes(app: FastifyInstance, { media }: { media: MediaStore }): Promise<void> {
+export async function mediaRoutes(app: FastifyInstance, { media, store }: { media: MediaStore; store: Store }): Promise<void> {
   app.get<{ Params: { key: string } }>('/media/photos/:key', async (request, reply) => {
-    const bytes = await media.read(request.params.key);
+    const bytes = await readCommitted(store, media, request.params.key);
     if (!bytes) return notFound(reply);
     return image(reply, contentTypeOf(bytes), bytes);
   });
 
   app.get<{ Params: { key: string } }>('/media/videos/:key', async (request, reply) => {
-    const bytes = await media.read(request.params.key);
+    const bytes = await readCommitted(store, media, request.params.key);
     if (!bytes) return notFound(reply);
     return image(reply, videoContentType(bytes), bytes);
   });

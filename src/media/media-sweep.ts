@@ -1,9 +1,6 @@
-import { readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { mediaKeyOf } from '../schema/media.js';
-import { recordKey, type RecordKey } from '../store/records.js';
+import { rm } from 'node:fs/promises';
 import type { Store } from '../store/store.js';
-import { KEY, STAGED, type MediaStore } from './media-store.js';
+import type { MediaStore, StoredFile } from './media-store.js';
 
 export interface SweepResult {
   /** Staged files whose row had committed, now in place. */
@@ -12,25 +9,33 @@ export interface SweepResult {
   removed: number;
 }
 
-/** Objects read per scan of the store. */
-const PAGE = 1000;
+export interface SweepOptions {
+  /**
+   * Files written after this instant (milliseconds since the epoch) are not removed: an upload
+   * may be under way with them, in this process or another.
+   */
+  olderThan: number;
+  /** Nor are files written before this instant: they were in an adopted folder before its owner claimed it (see keptBefore). */
+  keptBefore: number;
+}
 
 /**
- * Settles the media directory after a crash: a staged file whose row committed is published, and
- * any file no object points at is removed. Files changed after `olderThan` (milliseconds since
- * the epoch) are left alone, since an upload by another process may be under way with them.
+ * Settles a media folder this database owns: a staged file whose row committed (a crash or a
+ * kill came between the commit and the publish) is published, whatever its age, and a file no
+ * object of the graph or of its snapshots points at is removed once it is old enough.
  */
-export async function sweepMedia(store: Store, media: MediaStore, options: { olderThan: number }): Promise<SweepResult> {
-  const files = await candidateFiles(media, options.olderThan);
+export async function sweepMedia(store: Store, media: MediaStore, options: SweepOptions): Promise<SweepResult> {
+  const removable = (file: StoredFile) => file.writtenAt < options.olderThan && file.writtenAt >= options.keptBefore;
+  const files = (await media.list()).filter((file) => file.staged || removable(file));
   const result: SweepResult = { published: 0, removed: 0 };
   if (files.length === 0) return result;
-  const referenced = await referencedKeys(store, new Set(files.map((file) => file.key)));
+  const referenced = await referencedKeys(store, files.map((file) => file.key));
   for (const file of files) {
     if (referenced.has(file.key)) {
       if (!file.staged) continue;
       await media.publish(file.key);
       result.published += 1;
-    } else {
+    } else if (removable(file)) {
       await rm(file.path, { force: true });
       result.removed += 1;
     }
@@ -38,48 +43,28 @@ export async function sweepMedia(store: Store, media: MediaStore, options: { old
   return result;
 }
 
-interface MediaFile {
-  key: string;
-  staged: boolean;
-  path: string;
+/**
+ * The bytes of a key, publishing them first when they are still staged but their row has
+ * committed: a read need not wait for a sweep to find a photo that exists. Undefined when
+ * there are none, or none that a committed row points at.
+ */
+export async function readCommitted(store: Store, media: MediaStore, key: string): Promise<Buffer | undefined> {
+  const bytes = await media.read(key);
+  if (bytes !== undefined) return bytes;
+  if (await media.isStaged(key)) {
+    if (!(await referencedKeys(store, [key])).has(key)) return undefined;
+    await media.publish(key);
+  }
+  // Published here, or by its upload or a sweep since the first read.
+  return media.read(key);
 }
 
-async function candidateFiles(media: MediaStore, olderThan: number): Promise<MediaFile[]> {
-  const files: MediaFile[] = [];
-  for (const folder of await namesIn(media.photosDir)) {
-    const folderPath = join(media.photosDir, folder);
-    for (const name of await namesIn(folderPath)) {
-      const staged = name.endsWith(STAGED);
-      const key = staged ? name.slice(0, -STAGED.length) : name;
-      if (!KEY.test(key)) continue;
-      const path = join(folderPath, name);
-      if ((await stat(path)).mtimeMs < olderThan) files.push({ key, staged, path });
-    }
-  }
-  return files;
+/** Removes a deleted object's file, unless something still points at it (a snapshot a restore may bring back). */
+export async function removeUnreferenced(store: Store, media: MediaStore, key: string): Promise<void> {
+  if (!(await referencedKeys(store, [key])).has(key)) await media.remove(key);
 }
 
-async function namesIn(folder: string): Promise<string[]> {
-  try {
-    return await readdir(folder);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
-    throw error;
-  }
-}
-
-/** Which of these keys some object (a photo or video, or the story that shows it) points at: one scan of the objects. */
-async function referencedKeys(store: Store, keys: ReadonlySet<string>): Promise<Set<string>> {
-  const found = new Set<string>();
-  let after: RecordKey | undefined;
-  for (;;) {
-    const records = await store.scanRecords('object', after, PAGE);
-    for (const record of records) {
-      if (record.record !== 'object') continue;
-      const key = mediaKeyOf(record.data);
-      if (key !== undefined && keys.has(key)) found.add(key);
-    }
-    if (records.length < PAGE) return found;
-    after = recordKey(records[records.length - 1]!);
-  }
+/** Which of these keys an object of the graph, or of one of its snapshots, points at. */
+export function referencedKeys(store: Store, keys: readonly string[]): Promise<Set<string>> {
+  return store.findMediaKeys([...new Set(keys)]);
 }

@@ -4,6 +4,7 @@
  * and post ids derive from them, so a copy must keep them.
  */
 import type { AppRecord, Association, Credentials, GrantStatus, RevokedToken, SchemaVersionRecord, Store, StoredObject, TokenRecord } from './store.js';
+import { DATABASE_ID_SETTING } from './database-id.js';
 
 export type StoreRecord =
   /** The highest object id ever handed out, so a copy never reuses the id of a deleted object. */
@@ -48,10 +49,12 @@ export const RECORD_KINDS: readonly RecordKind[] = [
   'declaredKey',
 ];
 
-/** Whether the store holds no record of any kind (its id sequence aside): one single-row scan per kind. */
+/** Whether the store holds no record of any kind (its id sequence and its own id aside): a scan of a row or two per kind. */
 export async function isEmptyStore(store: Store): Promise<boolean> {
   for (const kind of RECORD_KINDS) {
-    if (kind !== 'idSequence' && (await store.scanRecords(kind, undefined, 1)).length > 0) return false;
+    if (kind === 'idSequence') continue;
+    const records = await store.scanRecords(kind, undefined, 2);
+    if (records.some((record) => !(record.record === 'setting' && record.key === DATABASE_ID_SETTING))) return false;
   }
   return true;
 }

@@ -11,7 +11,7 @@ export interface SnapshotInfo {
 
 /**
  * Settings under this prefix describe the running servers (their clock, faults, rate-limit
- * switches), not the graph: a restore leaves them as they are.
+ * switches) or the database itself (its id), not the graph: a restore leaves them as they are.
  */
 export const LIVE_SETTING_PREFIX = 'live.';
 

@@ -1,3 +1,4 @@
+import type { MediaKeySearch } from './media-keys.js';
 import type { RecordKey, RecordKind, StoreRecord } from './records.js';
 import type { SearchableType, SearchRequest } from './search.js';
 import type { SnapshotInfo } from './snapshots.js';
@@ -333,7 +334,7 @@ export interface StoreVersions {
   data: string | undefined;
 }
 
-export interface Store {
+export interface Store extends MediaKeySearch {
   getObjects(ids: readonly ObjectId[]): Promise<Map<ObjectId, StoredObject>>;
   /**
    * getObjects, and the permissions each object and each of their owners granted `appId` (status

@@ -8,6 +8,7 @@ import { seedDemo, startOfToday } from '../cli/seed.js';
 import { DEMO_SEED, DEMO_USERS } from '../config.js';
 import { Clock } from '../control/clock.js';
 import { buildApp } from '../http/app.js';
+import { DEFAULT_MEDIA_SWEEP } from '../media/media-sweeper.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { AppRecord, Store } from '../store/store.js';
 import { ControlClient } from './control-client.js';
@@ -59,13 +60,16 @@ export interface RunningLoom extends ControlClient {
  */
 export async function startLoom(options: StartLoomOptions = {}): Promise<RunningLoom> {
   const directory = mkdtempSync(join(tmpdir(), 'loom-'));
-  const store = openSqliteStore(join(directory, 'loom.db'));
+  const database = join(directory, 'loom.db');
+  const store = openSqliteStore(database);
   try {
     const clock = Clock.real();
     const app = await prepareGraph(store, options, clock);
     // Webhooks go out to receivers on this machine, as a test suite starts them.
     const webhooks = { deliver: true, allowPrivate: true };
-    const server = await buildApp({ store, clock, mediaDir: join(directory, 'media'), recordStart: true, webhooks });
+    // Its media folder is swept as a served one is; a sweep has nothing to say to the tests.
+    const mediaSweep = { ...DEFAULT_MEDIA_SWEEP, report: () => {} };
+    const server = await buildApp({ store, clock, mediaDir: join(directory, 'media'), database, mediaSweep, recordStart: true, webhooks });
     await server.listen({ port: options.port ?? 0, host: '127.0.0.1' });
     const address = server.server.address();
     const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : options.port}`;

@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { freePort, LOOM, loom, startServe } from '../helpers/cli.js';
 import { scratchLocation, testStoreKind } from '../helpers/test-store.js';
+import { claimMediaFolder } from '../../src/media/media-owner.js';
+import { databaseIdOf } from '../../src/store/database-id.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'loom-guidance-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
@@ -146,11 +149,11 @@ describe('the CLI guides a newcomer', () => {
     assert.doesNotMatch(output, /"msg"/);
   });
 
-  it('starts over with reseed --yes, and refuses without it when nobody can be asked', { skip: testStoreKind === 'postgres' && 'reseed removes SQLite files' }, () => {
+  it('starts over with reseed --yes, and refuses without it when nobody can be asked', { skip: testStoreKind === 'postgres' && 'reseed removes SQLite files' }, async () => {
     const db = join(directory, 'reseed.db');
     const media = join(directory, 'reseed-media');
     assert.equal(loom('seed', '--db', db, '--users', '5').code, 0);
-    mkdirSync(media);
+    await claimFor(db, media);
     writeFileSync(join(media, 'upload.jpg'), 'bytes');
 
     const refused = loom('reseed', '--db', db, '--media-dir', media, '--users', '5');
@@ -165,7 +168,38 @@ describe('the CLI guides a newcomer', () => {
     assert.equal(existsSync(media), false, 'the media directory is gone');
     assert.equal(loom('token', '--db', db).code, 0, 'the new graph serves tokens');
   });
+
+  it('removes with reseed only the media folder that is provably the database\'s own', { skip: testStoreKind === 'postgres' && 'reseed removes SQLite files' }, async () => {
+    const db = join(directory, 'reseed-own.db');
+    assert.equal(loom('seed', '--db', db, '--users', '5').code, 0);
+    const unowned = join(directory, 'unowned-media');
+    mkdirSync(unowned);
+    writeFileSync(join(unowned, 'upload.jpg'), 'bytes');
+    const left = loom('reseed', '--db', db, '--media-dir', unowned, '--users', '5', '--yes');
+    assert.equal(left.code, 0, left.stderr);
+    assert.match(left.stderr, new RegExp(`Left ${unowned} as it is: nothing in it says it is ${db}'s`));
+    assert.equal(existsSync(join(unowned, 'upload.jpg')), true);
+
+    const other = join(directory, 'reseed-other.db');
+    assert.equal(loom('seed', '--db', other, '--users', '5').code, 0);
+    const theirs = join(directory, 'their-media');
+    await claimFor(other, theirs);
+    const refused = loom('reseed', '--db', db, '--media-dir', theirs, '--users', '5', '--yes');
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, new RegExp(`The media folder ${theirs} belongs to ${other} \\(database id [0-9a-f]{32}\\), not to ${db}.*; nothing was removed`));
+    assert.equal(existsSync(theirs) && existsSync(db), true, 'nothing was removed');
+  });
 });
+
+/** Gives the database at `db` the folder, as serving it does. */
+async function claimFor(db: string, folder: string): Promise<void> {
+  const store = openSqliteStore(db);
+  try {
+    await claimMediaFolder(folder, { id: await databaseIdOf(store), name: db });
+  } finally {
+    await store.close();
+  }
+}
 
 async function waitFor(condition: () => boolean): Promise<void> {
   const deadline = Date.now() + 10_000;

@@ -36,7 +36,8 @@ describe('the shell commands of the docs', () => {
       // A reader's working directory of its own, where files the page writes land.
       const cwd = join(directory, page.name.replace(/\.md$/, ''));
       makeReaderProject(cwd);
-      const env = { LOOM_DB: join(cwd, 'loom.db'), LOOM_MEDIA_DIR: join(cwd, 'loom-media') };
+      // Each database the page makes keeps its media beside it, in the page's directory.
+      const env = { LOOM_DB: join(cwd, 'loom.db'), LOOM_MEDIA_DIR: '' };
       const server = await startServeWithEnv(env);
       try {
         const script = ['set -euo pipefail', ...page.blocks].join('\n').replaceAll('http://localhost:8080', server.url);

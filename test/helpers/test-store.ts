@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openPostgresStore, PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore, SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { defaultMediaDir } from '../../src/media/media-folder.js';
 import type { Store } from '../../src/store/store.js';
 
 export type TestStoreKind = 'sqlite' | 'postgres';
@@ -42,6 +43,8 @@ export function scratchLocation(kind: TestStoreKind = testStoreKind): string {
   schemas.push(schema);
   const url = new URL(testPostgresUrl);
   url.searchParams.set('schema', schema);
+  // A server of the schema started from here without --media-dir keeps its media in the working directory.
+  directories.push(defaultMediaDir(url.toString()));
   return url.toString();
 }
 

@@ -13,7 +13,7 @@ after(() => rmSync(directory, { recursive: true, force: true }));
 
 const HOUR_AGO = Date.now() - 3_600_000;
 
-describe('the media sweep at start', () => {
+describe('the media sweep', () => {
   let store: Store;
   let media: MediaStore;
   before(async () => {
@@ -59,7 +59,7 @@ describe('the media sweep at start', () => {
     // Another process's upload under way: too recent to judge.
     const recent = await media.stage(Buffer.from('recent'));
 
-    const result = await sweepMedia(store, media, { olderThan: Date.now() - 60_000 });
+    const result = await sweepMedia(store, media, { olderThan: Date.now() - 60_000, keptBefore: 0 });
     assert.deepEqual(result, { published: 1, removed: 2 });
     assert.deepEqual(await media.read(committed), Buffer.from('committed'));
     assert.deepEqual(await media.read(kept), Buffer.from('kept'));
@@ -73,14 +73,32 @@ describe('the media sweep at start', () => {
     age(committed, true);
     const abandoned = await media.stage(Buffer.from('an abandoned video'));
     age(abandoned, true);
-    const result = await sweepMedia(store, media, { olderThan: Date.now() - 60_000 });
+    const result = await sweepMedia(store, media, { olderThan: Date.now() - 60_000, keptBefore: 0 });
     assert.equal(result.published, 1);
     assert.deepEqual(await media.read(committed), Buffer.from('a committed video'));
     assert.equal(existsSync(join(media.photosDir, abandoned.slice(0, 2), `${abandoned}.staged`)), false);
   });
 
+  it("publishes a committed row's staged file however recent, and removes nothing of an adopted folder from before its claim", async () => {
+    const committed = await media.stage(Buffer.from('committed just now'));
+    await photoRow(committed);
+    const before = await media.stage(Buffer.from('another database\'s, from before the claim'));
+    await media.publish(before);
+    age(before, false);
+    const since = await media.stage(Buffer.from('left since the claim'));
+    age(since, true);
+    const claimedAt = HOUR_AGO - 60_000;
+    utimesSync(join(media.photosDir, before.slice(0, 2), before), (claimedAt - 60_000) / 1000, (claimedAt - 60_000) / 1000);
+
+    const result = await sweepMedia(store, media, { olderThan: Date.now() - 60_000, keptBefore: claimedAt });
+    assert.deepEqual(result, { published: 1, removed: 1 });
+    assert.deepEqual(await media.read(committed), Buffer.from('committed just now'));
+    assert.ok(await media.read(before), 'a file from before the claim stays');
+    assert.equal(existsSync(join(media.photosDir, since.slice(0, 2), `${since}.staged`)), false);
+  });
+
   it('does nothing when there is no media directory yet', async () => {
     const empty = new MediaStore(join(directory, 'none'));
-    assert.deepEqual(await sweepMedia(store, empty, { olderThan: Date.now() }), { published: 0, removed: 0 });
+    assert.deepEqual(await sweepMedia(store, empty, { olderThan: Date.now(), keptBefore: 0 }), { published: 0, removed: 0 });
   });
 });

@@ -354,6 +354,17 @@ export const migrations: readonly Migration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION auth_changed();
     `,
   },
+  {
+    version: 15,
+    description: 'objects by the storage keys of their uploaded files',
+    sql: `
+      -- Whether any object still points at a file (a read that missed it, a delete, a sweep of
+      -- the media folder) is a lookup, not a scan of the graph. Partial: most objects have none.
+      -- A snapshot's copy of the table gets the same (media-keys.ts).
+      CREATE INDEX objects_image_key ON objects ((data #>> '{image,key}')) WHERE (data #>> '{image,key}') IS NOT NULL;
+      CREATE INDEX objects_video_key ON objects ((data #>> '{video,key}')) WHERE (data #>> '{video,key}') IS NOT NULL;
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

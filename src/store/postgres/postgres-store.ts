@@ -4,8 +4,9 @@ import type { ObjectId, SchemaVersionRecord, Store, StoreVersions } from '../sto
 import { quoteIdentifier } from './connection.js';
 import { countTable, loadRecords, scanTable } from './records.js';
 import { statements } from './statements.js';
-import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from './snapshots.js';
+import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot, snapshotSchemas } from './snapshots.js';
 import { countAppUsers, countCalls } from './call-counts.js';
+import { findMediaKeys } from './media-keys.js';
 import { LIVE_SETTING_PREFIX, type SnapshotInfo } from '../snapshots.js';
 import { schemaVersionOf, type SchemaVersionRow } from '../rows.js';
 import { PostgresAuthStore } from './auth-store.js';
@@ -110,6 +111,11 @@ export class PostgresStore extends PostgresAuthStore implements Store {
   async loadRecords(records: readonly StoreRecord[]): Promise<void> {
     if (records.length === 0) return;
     await this.afterAuthChange(this.transaction((client) => loadRecords(client, records)));
+  }
+
+  async findMediaKeys(keys: readonly string[]): Promise<Set<string>> {
+    await this.ready;
+    return findMediaKeys(this.pool, this.schema, await snapshotSchemas(this.pool, this.schema), keys);
   }
 
   async bulkLoad(fill: (load: (records: readonly StoreRecord[]) => Promise<void>) => Promise<void>): Promise<void> {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { quoteIdentifier } from './connection.js';
+import { mediaKeyIndexes } from './media-keys.js';
 import { checkSnapshotName, LIVE_SETTING_PREFIX, type SnapshotInfo } from '../snapshots.js';
 
 /**
@@ -68,6 +69,8 @@ export async function saveSnapshot(client: pg.ClientBase, schema: string, name: 
   for (const table of await dataTables(client, schema)) {
     await client.query(`CREATE TABLE ${quoted}.${quoteIdentifier(table)} AS TABLE ${quoteIdentifier(schema)}.${quoteIdentifier(table)}`);
   }
+  // Who points at a file is asked of snapshots too (a restore may bring it back): by index.
+  for (const index of mediaKeyIndexes(target)) await client.query(index);
   await client.query(`CREATE TABLE ${quoted}.loom_sequences (name text PRIMARY KEY, last_value bigint NOT NULL, is_called boolean NOT NULL)`);
   const { rows } = await client.query<{ name: string }>(`SELECT sequence_name AS name FROM information_schema.sequences WHERE sequence_schema = $1`, [schema]);
   for (const { name: sequence } of rows) {
@@ -104,16 +107,26 @@ export async function restoreSnapshot(client: pg.ClientBase, schema: string, nam
 }
 
 export async function listSnapshots(client: pg.ClientBase, schema: string): Promise<SnapshotInfo[]> {
-  const { rows } = await client.query<{ comment: string | null }>(
-    `SELECT obj_description(oid, 'pg_namespace') AS comment FROM pg_namespace WHERE nspname LIKE $1`,
+  const snapshots = (await ownSnapshots(client, schema)).map(({ name, createdTime }) => ({ name, createdTime }));
+  return snapshots.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The schemas that hold the store's snapshots now. */
+export async function snapshotSchemas(client: pg.ClientBase | pg.Pool, schema: string): Promise<string[]> {
+  return (await ownSnapshots(client, schema)).map((snapshot) => snapshot.schema);
+}
+
+async function ownSnapshots(client: pg.ClientBase | pg.Pool, schema: string): Promise<Array<SnapshotInfo & { schema: string }>> {
+  const { rows } = await client.query<{ schema: string; comment: string | null }>(
+    `SELECT nspname AS schema, obj_description(oid, 'pg_namespace') AS comment FROM pg_namespace WHERE nspname LIKE $1`,
     [`${schema.slice(0, 40).replace(/[\\_%]/g, '\\$&')}\\_snap\\_%`],
   );
-  const snapshots: SnapshotInfo[] = [];
-  for (const { comment } of rows) {
+  const snapshots: Array<SnapshotInfo & { schema: string }> = [];
+  for (const { schema: own, comment } of rows) {
     const parsed = comment ? (JSON.parse(comment) as SnapshotComment) : undefined;
-    if (parsed?.of === schema) snapshots.push({ name: parsed.name, createdTime: parsed.createdTime });
+    if (parsed?.of === schema) snapshots.push({ schema: own, name: parsed.name, createdTime: parsed.createdTime });
   }
-  return snapshots.sort((a, b) => a.name.localeCompare(b.name));
+  return snapshots;
 }
 
 export async function deleteSnapshot(client: pg.ClientBase, schema: string, name: string): Promise<boolean> {

@@ -350,6 +350,17 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX associations_by_time ON associations (id1, type, time DESC, id2 DESC, data);
     `,
   },
+  {
+    version: 16,
+    description: 'objects by the storage keys of their uploaded files',
+    sql: `
+      -- Whether any object still points at a file (a read that missed it, a delete, a sweep of
+      -- the media folder) is a lookup, not a scan of the graph. Partial: most objects have none.
+      -- The expressions are those media-keys.ts queries with, which SQLite needs to use them.
+      CREATE INDEX objects_image_key ON objects (json_extract(data, '$.image.key')) WHERE json_extract(data, '$.image.key') IS NOT NULL;
+      CREATE INDEX objects_video_key ON objects (json_extract(data, '$.video.key')) WHERE json_extract(data, '$.video.key') IS NOT NULL;
+    `,
+  },
 ];
 
 export const latestVersion = migrations.length;

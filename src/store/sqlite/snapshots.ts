@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { checkSnapshotName, LIVE_SETTING_PREFIX, type SnapshotInfo } from '../snapshots.js';
 
@@ -79,11 +79,16 @@ export class SqliteSnapshots {
     return true;
   }
 
-  list(): SnapshotInfo[] {
+  /** The snapshot files there are now. */
+  files(): string[] {
     if (!existsSync(this.directory)) return [];
-    const names = readdirSync(this.directory)
+    return readdirSync(this.directory)
       .filter((file) => file.endsWith('.db'))
-      .map((file) => file.slice(0, -3));
+      .map((file) => join(this.directory, file));
+  }
+
+  list(): SnapshotInfo[] {
+    const names = this.files().map((file) => basename(file, '.db'));
     return names.sort().map((name) => {
       const copy = new Database(this.file(name), { readonly: true });
       try {

@@ -6,6 +6,7 @@ import { migrate } from './migrations.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
 import { SqliteRecords } from './records.js';
 import { SqliteSnapshots } from './snapshots.js';
+import { findMediaKeys } from './media-keys.js';
 import { SqliteCallCounts } from './call-counts.js';
 import type { SnapshotInfo } from '../snapshots.js';
 import { schemaVersionOf } from '../rows.js';
@@ -153,6 +154,10 @@ export class SqliteStore extends SqliteAuthStore implements Store {
 
   async deleteSnapshot(name: string): Promise<boolean> {
     return new SqliteSnapshots(this.db).delete(name);
+  }
+
+  async findMediaKeys(keys: readonly string[]): Promise<Set<string>> {
+    return findMediaKeys(this.db, new SqliteSnapshots(this.db).files(), keys);
   }
 
   async bulkLoad(fill: (load: (records: readonly StoreRecord[]) => Promise<void>) => Promise<void>): Promise<void> {
