@@ -366,8 +366,8 @@ async function serveRequests(store: Store, listen: Listen, recordStart = false, 
     ephemeral?.remove();
     process.exit(0);
   };
-  process.once('SIGINT', close);
-  process.once('SIGTERM', close);
+  process.once('SIGINT', () => void close());
+  process.once('SIGTERM', () => void close());
   try {
     await app.listen({ port, host });
   } catch (error) {

@@ -158,7 +158,7 @@ export function faultError(fault: Fault, now: number): GraphError | undefined {
 
 function wholeNumber(value: unknown, name: string, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) fail(`${name} must be a whole number from ${min} to ${max}`);
-  return value as number;
+  return value;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -79,7 +79,7 @@ export function loadDeclaration(path: string): LoadedDeclaration {
   if (problems.length > 0) throw new DeclarationError(problems);
   const locate = (key: string) => {
     const path = key.split('.');
-    const parsed = (path[0] === 'types' && files.find((candidate) => Object.hasOwn((candidate.value.types ?? {}) as object, path[1]!))) || files[0]!;
+    const parsed = (path[0] === 'types' && files.find((candidate) => Object.hasOwn((candidate.value.types ?? {}), path[1]!))) || files[0]!;
     return { file: parsed.file, line: parsed.lineOf(path) };
   };
   return { declaration, file: main, text: JSON.stringify(declaration), locate };

@@ -36,8 +36,11 @@ export type RuleDecl =
   | 'never'
   /** Whoever may read the node (write rules only). */
   | 'reader'
-  /** The viewer is in the edge list (`type.edge`) of the node's owner, of the node itself, or of the node a ref field names. */
-  | { related: { edge: string; of?: 'owner' | 'self' | string } }
+  /**
+   * The viewer is in the edge list (`type.edge`) of the node's owner (`of: 'owner'`, the default),
+   * of the node itself (`'self'`), or of the node a ref field names (that field's name).
+   */
+  | { related: { edge: string; of?: string } }
   /** The viewer may read the node the ref field names. */
   | { follows: string }
   /** The viewer owns the node the ref field names. */

@@ -184,7 +184,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request) => {
     if (!request.headers.host) throw GraphError.invalidParameter('The request has no Host header');
   });
-  answerIdleSockets(app, (request, reply) => sendError(request, reply, timeoutError(timeouts)));
+  answerIdleSockets(app, (request, reply) => void sendError(request, reply, timeoutError(timeouts)));
   refuseOversizedUploads(app, settings.media);
 
   registerBodyParsers(app);

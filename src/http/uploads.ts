@@ -55,7 +55,7 @@ export async function readMultipart(request: FastifyRequest, limits: UploadLimit
       count(Buffer.byteLength(part.fieldname));
       if (part.type === 'file') {
         const chunks: Buffer[] = [];
-        for await (const chunk of part.file) {
+        for await (const chunk of part.file as AsyncIterable<Buffer>) {
           count(chunk.length);
           chunks.push(chunk);
         }

@@ -75,7 +75,7 @@ export function writeBundle(authority: CertificateAuthority, systemAuthorities: 
 async function createAuthority(dir: string, certificatePath: string, keyPath: string): Promise<void> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
-  const keys = (await webcrypto.subtle.generateKey(KEY_PARAMS, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(KEY_PARAMS, true, ['sign', 'verify']));
   const now = Date.now();
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
@@ -109,7 +109,7 @@ function hostConstraints(): x509.Extension {
 }
 
 async function issueHostCredentials(authority: x509.X509Certificate, signingKey: CryptoKey, authorityPem: string): Promise<HostCredentials> {
-  const keys = (await webcrypto.subtle.generateKey(KEY_PARAMS, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(KEY_PARAMS, true, ['sign', 'verify']));
   const now = Date.now();
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),

@@ -19,7 +19,9 @@ interface StoredTag {
 
 function storedTags(value: unknown): StoredTag[] {
   if (!Array.isArray(value)) return [];
-  return value.filter((tag): tag is StoredTag => typeof tag === 'object' && tag !== null && typeof tag.id === 'number' && typeof tag.name === 'string');
+  return (value as unknown[]).filter(
+    (tag): tag is StoredTag => typeof tag === 'object' && tag !== null && typeof (tag as StoredTag).id === 'number' && typeof (tag as StoredTag).name === 'string',
+  );
 }
 
 function shownId(tag: StoredTag, context: FieldContext): string {

@@ -118,7 +118,7 @@ describe(`two loom processes on one ${testStoreKind} database share no stale tok
     const { accessToken: token } = await issueUserToken(fixture.store, { appId: fixture.app.id, userId: fixture.users.bob, scopes: ['public_profile'], expiresIn: 3600, now });
     const me = async (server: RunningServe) => {
       const response = await fetch(`${server.url}/v2.4/me?access_token=${encodeURIComponent(token)}`);
-      return { status: response.status, body: (await response.json()) as any };
+      return { status: response.status, body: (await response.json()) };
     };
     for (let i = 0; i < 3; i++) {
       assert.equal((await me(a)).status, 200);

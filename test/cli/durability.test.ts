@@ -17,8 +17,8 @@ async function serve(db: string, mediaDir: string, port: number): Promise<{ chil
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
   const deadline = Date.now() + 30_000;
   for (;;) {
     const token = /Access token \(valid 2 hours\): (\S+)/.exec(output)?.[1];

@@ -33,7 +33,7 @@ describe(`several loom processes on one ${testStoreKind} database`, () => {
   const call = async (server: RunningServe, method: string, path: string, params: Record<string, string>) => {
     const query = new URLSearchParams(params).toString();
     const response = await fetch(`${server.url}${path}?${query}`, { method });
-    return { status: response.status, body: (await response.json()) as any };
+    return { status: response.status, body: (await response.json()) };
   };
 
   it('reads, likes and deletes through one process a post written through the other, at once', async () => {

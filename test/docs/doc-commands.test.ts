@@ -28,7 +28,7 @@ const pages = readdirSync(DOCS)
 describe('the shell commands of the docs', () => {
   it('finds the pages that have commands to run', () => {
     const found = pages.map((page) => page.name);
-    for (const name of ['adding-a-node-type.md', 'cli.md', 'export-format.md', 'getting-started.md']) assert.ok(found.includes(name), `${name} in ${found}`);
+    for (const name of ['adding-a-node-type.md', 'cli.md', 'export-format.md', 'getting-started.md']) assert.ok(found.includes(name), `${name} in ${found.join(', ')}`);
   });
 
   for (const page of pages) {

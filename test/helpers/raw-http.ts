@@ -55,12 +55,12 @@ export function rawExchange(
     const chunks: Buffer[] = [];
     let written = 0;
     let closed = false;
-    const originalWrite = socket.write.bind(socket) as (chunk: string | Buffer) => boolean;
+    const originalWrite: (chunk: string | Buffer) => boolean = socket.write.bind(socket);
     socket.write = ((chunk: string | Buffer, ...rest: unknown[]) => {
       if (socket.destroyed || socket.writableEnded) return false;
       written += Buffer.byteLength(chunk);
       return (originalWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof socket.write;
+    });
     const finish = () => {
       clearTimeout(timer);
       socket.destroy();

@@ -123,7 +123,7 @@ describe('edge reads over HTTP', () => {
       assert.deepEqual(Object.keys(field), ['name', 'description', 'type']);
       assert.ok(field.description.length > 0 && field.type.length > 0, field.name);
     }
-    const connections = Object.entries(metadata.connections) as Array<[string, string]>;
+    const connections = Object.entries<string>(metadata.connections);
     assert.equal(connections.length, 68);
     for (const [edge, url] of connections) {
       assert.ok(url.startsWith(`${server.url}/v2.4/${me}/${edge}?access_token=`), url);

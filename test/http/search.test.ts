@@ -212,7 +212,7 @@ describe('GET /search', () => {
     it(`finds ${word}s`, async () => {
       const [id] = (
         await fixture.store.write([
-          { op: 'createObject', object: { type: target!.type.name, owner: fixture.users.alice, createdTime: fixture.now, data: { name: `Lantern ${word} night`, privacy: 'OPEN' } } },
+          { op: 'createObject', object: { type: target.type.name, owner: fixture.users.alice, createdTime: fixture.now, data: { name: `Lantern ${word} night`, privacy: 'OPEN' } } },
         ])
       ).results as number[];
       assert.deepEqual(ok(await search({ q: 'lantern night', type: word, fields: 'name' })).data, [{ name: `Lantern ${word} night`, id: String(id) }]);

@@ -21,8 +21,8 @@ async function serve(db: string, port: number, windowMs: number): Promise<{ chil
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
   await eventually(() => {
     assert.ok(child.exitCode === null, `serve ended: ${output}`);
     return output.includes('A new token');

@@ -23,8 +23,8 @@ describe('the receiver of docs/webhooks.md', () => {
     const port = await freePort();
     const child = spawn(process.execPath, [join(dir, 'receiver.mjs')], { env: { ...process.env, APP_SECRET: fixture.app.secret, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    child.stderr!.on('data', (chunk) => (output += chunk));
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
     try {
       await eventually(() => output.includes('listening'), 'the receiver to listen');
       const callback = `http://127.0.0.1:${port}/hook`;

@@ -83,7 +83,7 @@ export function planData(declaration: Declaration, pinned: StorageKeys, code: Co
   const typeStorage = (name: string) => storage.types[name]!;
   const edgeStorage = (type: string, edge: string) => storage.edges[`${type}.${edge}`]!;
   const types = new Map<string, TypePlan>();
-  const entries = Object.entries(declaration.types) as Array<[string, TypeDecl]>;
+  const entries = Object.entries<TypeDecl>(declaration.types);
   for (const [name, decl] of entries) {
     const fields = new Map<string, FieldPlan>();
     for (const [fieldName, field] of Object.entries(decl.fields ?? {})) {
@@ -91,7 +91,7 @@ export function planData(declaration: Declaration, pinned: StorageKeys, code: Co
       fields.set(fieldName, { name: fieldName, decl: field, storage: storage.fields[`${name}.${fieldName}`]!, refTo: refTarget(field.type ?? 'json') });
     }
     const edges = new Map<string, EdgePlan>();
-    for (const [edgeName, edge] of Object.entries(decl.edges ?? {}) as Array<[string, EdgeDecl]>) {
+    for (const [edgeName, edge] of Object.entries<EdgeDecl>(decl.edges ?? {})) {
       edges.set(edgeName, {
         name: edgeName,
         to: edge.to,
@@ -105,7 +105,7 @@ export function planData(declaration: Declaration, pinned: StorageKeys, code: Co
   }
   // Each backed_by edge is a list kept on the node its holder's ref field names.
   for (const [name, decl] of entries) {
-    for (const [edgeName, edge] of Object.entries(decl.edges ?? {}) as Array<[string, EdgeDecl]>) {
+    for (const [edgeName, edge] of Object.entries<EdgeDecl>(decl.edges ?? {})) {
       if (edge.backed_by === undefined) continue;
       const [holder, field] = edge.backed_by.split('.') as [string, string];
       const time = typeof edge.time === 'object' ? edge.time.field : undefined;

@@ -99,7 +99,6 @@ export abstract class PostgresPooledStore {
     for (let attempt = 1; ; attempt += 1) {
       const client = await this.pool.connect();
       let broken: Error | undefined;
-      let retry = false;
       try {
         await client.query('BEGIN');
         const result = await work(client);
@@ -107,7 +106,7 @@ export abstract class PostgresPooledStore {
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
-        retry = attempt < MAX_ATTEMPTS && RETRYABLE.has((error as { code?: string }).code ?? '');
+        const retry = attempt < MAX_ATTEMPTS && RETRYABLE.has((error as { code?: string }).code ?? '');
         if (!retry) throw error;
       } finally {
         client.release(broken);
