@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 /** What Node gives every script (the plain JavaScript files are not type-checked). */
 const nodeGlobals = Object.fromEntries(
-  ['process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'fetch', 'performance'].map((name) => [name, 'readonly']),
+  ['module', 'require', 'process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'fetch', 'performance'].map((name) => [name, 'readonly']),
 );
 
 export default tseslint.config(
@@ -54,7 +54,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js', '**/*.mjs'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: nodeGlobals },
   },

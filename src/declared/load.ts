@@ -28,7 +28,7 @@ export class DeclarationError extends Error {
   }
 }
 
-export function formatProblem(problem: DeclarationProblem): string {
+function formatProblem(problem: DeclarationProblem): string {
   const where = problem.line > 0 ? `${problem.file}:${problem.line}` : problem.file;
   return `${where}: ${problem.key === '' ? '' : `${problem.key}: `}${problem.message}`;
 }

@@ -51,7 +51,7 @@ export type RuleDecl =
   | { any: RuleDecl[] };
 
 /** Where a field's value comes from when it is not a stored key of the object's data. */
-export type SourceDecl =
+type SourceDecl =
   | 'id'
   | 'created_time'
   | 'updated_time'
@@ -73,7 +73,7 @@ export type SourceDecl =
   | { sum: { edge: string; field: string } };
 
 /** Who may set a field: its owner on create and update, only on create, or never through the API (import only). */
-export type FieldWriteDecl = 'owner' | 'create_only' | 'never';
+type FieldWriteDecl = 'owner' | 'create_only' | 'never';
 
 export interface FieldDecl {
   /** `string`, `int`, `float`, `bool`, `datetime`, `date`, `enum`, `url`, `email`, `json`, `ref<T>`, `list<X>`; may be left out beside `metadata_type`. */
@@ -111,9 +111,9 @@ export interface FieldDecl {
   versions?: string;
 }
 
-export type OrderDecl = 'reverse_chronological' | 'chronological';
+type OrderDecl = 'reverse_chronological' | 'chronological';
 
-export interface SummaryDecl {
+interface SummaryDecl {
   /** `total_count`. */
   count?: boolean;
   /** Name of a flag saying whether the viewer is among the items (`has_liked`). */
@@ -125,7 +125,7 @@ export interface SummaryDecl {
 }
 
 /** A party a POST to an edge names: the node posted to or the viewer. */
-export type PartyDecl = 'parent' | 'viewer';
+type PartyDecl = 'parent' | 'viewer';
 
 export interface EdgeWriteDecl {
   /** POST creates a node of this type, linked to the parent. */
@@ -144,7 +144,7 @@ export interface EdgeWriteDecl {
 }
 
 /** A name of the code module, of the kind the key it stands under expects. */
-export interface BehaviorDecl {
+interface BehaviorDecl {
   behavior: string;
 }
 
@@ -195,9 +195,9 @@ export interface EdgeDecl {
   behavior?: string;
 }
 
-export type IdDecl = 'plain' | 'compound' | 'app_scoped';
+type IdDecl = 'plain' | 'compound' | 'app_scoped';
 
-export interface TypeWriteDecl {
+interface TypeWriteDecl {
   /** Who may `POST /{id}` to change the fields whose `write` is `owner`. */
   update?: RuleDecl;
   /** Who may `DELETE /{id}`, and which edges' items go with the node. */

@@ -5,7 +5,7 @@ import { buildGraphRequest, type GraphRequest, type UploadedFile } from './graph
 import { outputOptions } from './output-options.js';
 
 /** The real service's limit, which client libraries build in. */
-export const MAX_BATCH_OPERATIONS = 50;
+const MAX_BATCH_OPERATIONS = 50;
 
 interface Operation {
   method: string;

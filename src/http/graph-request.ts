@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { requestOrigin } from './intercept-proxy.js';
 
-export type GraphMethod = 'get' | 'post' | 'delete';
+type GraphMethod = 'get' | 'post' | 'delete';
 
 /** A file sent with a request: multipart parts, or a batch operation's `attached_files`. */
 export interface UploadedFile {

@@ -47,7 +47,7 @@ export function messageTagList(object: StoredObject, context: FieldContext): unk
 }
 
 /** Where the post is shown on the profile host. */
-export function postPermalink(object: StoredObject, context: FieldContext): string {
+function postPermalink(object: StoredObject, context: FieldContext): string {
   return `${context.profileHost}/${authorId(object, context.userIdFor)}/posts/${object.id}`;
 }
 

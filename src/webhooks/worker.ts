@@ -118,7 +118,7 @@ export class DeliveryWorker {
 }
 
 /** One POST of a delivery to its callback, with its signatures and its id for deduplication. */
-export async function send(delivery: DeliveryRecord, appSecret: string, timeoutMs: number, now: number): Promise<DeliveryAttempt> {
+async function send(delivery: DeliveryRecord, appSecret: string, timeoutMs: number, now: number): Promise<DeliveryAttempt> {
   try {
     const response = await fetch(delivery.callbackUrl, {
       method: 'POST',

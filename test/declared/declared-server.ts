@@ -43,7 +43,7 @@ export interface DeclaredServer {
   close(): Promise<void>;
 }
 
-export interface NodeItem {
+interface NodeItem {
   type: string;
   key: string;
   owner?: string;
@@ -51,7 +51,7 @@ export interface NodeItem {
   time?: number;
 }
 
-export interface LinkItem {
+interface LinkItem {
   assoc: string;
   from: string;
   to: string;

@@ -6,7 +6,9 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /**
  * The Chromium the browser tests drive: $CHROMIUM_PATH, by default Debian's `chromium` package,
- * which `scripts/ensure-chromium.sh` installs (CI runs that first).
+ * which `scripts/ensure-chromium.sh` installs (CI runs that first). Read by
+ * test/scripts/chromium-path.test.ts in a process of its own, hence public.
+ * @public
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 

@@ -11,7 +11,7 @@ export interface RawAnswer {
 }
 
 /** One parsed HTTP/1.1 answer from raw bytes: status, headers (names in lower case), body. */
-export function parseAnswer(text: string): Pick<RawAnswer, 'status' | 'headers' | 'body'> {
+function parseAnswer(text: string): Pick<RawAnswer, 'status' | 'headers' | 'body'> {
   const end = text.indexOf('\r\n\r\n');
   const head = end < 0 ? text : text.slice(0, end);
   const [statusLine = '', ...lines] = head.split('\r\n');

@@ -37,7 +37,7 @@ export interface LoginLine {
   password: string;
 }
 
-export type DataItem = NodeLine | EdgeLine | LoginLine;
+type DataItem = NodeLine | EdgeLine | LoginLine;
 
 /** An item with where it came from, for messages. */
 export interface DataLine {

@@ -17,7 +17,7 @@ export interface FieldPlan {
 }
 
 /** A list Loom keeps from a ref field: the node the field names lists the node holding it. */
-export interface DerivedList {
+interface DerivedList {
   /** Ref field of the holding type; `owner` lists follow the owner column. */
   field: string;
   /** Association type of the list, on the named node. */
@@ -65,7 +65,7 @@ const REF = /^ref<(\w+)>$/;
 const LIST = /^list<(.+)>$/;
 
 /** The type a ref field, or a list of refs, points at. */
-export function refTarget(type: string): string | undefined {
+function refTarget(type: string): string | undefined {
   const list = LIST.exec(type);
   return REF.exec(list ? list[1]! : type)?.[1];
 }
