@@ -62,31 +62,76 @@ if (process.env.LOOM_TEST_PG) {
 const timesFile = 'dist/test-times.json';
 const times = existsSync(timesFile) ? JSON.parse(readFileSync(timesFile, 'utf8')) : {};
 const key = (job) => `${job.store} ${job.file}`;
-jobs.sort((a, b) => (times[key(b)] ?? Infinity) - (times[key(a)] ?? Infinity));
+const UNTIMED = 1e9;
+jobs.sort((a, b) => (times[key(b)] ?? UNTIMED) - (times[key(a)] ?? UNTIMED));
 
 // Seeded fixtures that many files share are built once per run, in a folder of their own, and
 // each file copies them (see test/helpers/templates.ts).
 const templates = mkdtempSync(join(tmpdir(), 'loom-templates-'));
 
+/** The PostgreSQL schemas of this run's templates (their records name them) go with the run. */
+async function dropTemplateSchemas() {
+  const records = readdirSync(templates).filter((name) => name.startsWith('postgres-') && name.endsWith('.json'));
+  if (records.length === 0) return;
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: process.env.LOOM_TEST_PG });
+  await client.connect();
+  try {
+    for (const record of records) {
+      const schema = new URL(JSON.parse(readFileSync(join(templates, record), 'utf8')).location).searchParams.get('schema');
+      await client.query(`DROP SCHEMA IF EXISTS "${schema.replace(/"/g, '""')}" CASCADE`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 const started = Date.now();
 const counts = { pass: 0, fail: 0, skipped: 0 };
 const failed = [];
+
+/** A file still running after this long hangs: it is stopped and fails. */
+const FILE_TIMEOUT_MS = 10 * 60_000;
+/** Each file runs in a process group of its own, so stopping it stops the servers it started too. */
+const running = new Set();
+const stopGroup = (child) => {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+};
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    for (const child of running) stopGroup(child);
+    process.exit(130);
+  });
+}
 
 function runJob(job) {
   return new Promise((finish) => {
     const began = Date.now();
     const env = { ...process.env, LOOM_TEST_STORE: job.store, LOOM_TEST_TEMPLATES: templates };
-    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', job.file], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', job.file], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stopGroup(child);
+    }, FILE_TIMEOUT_MS);
     const chunks = [];
     child.stdout.on('data', (chunk) => chunks.push(chunk));
     child.stderr.on('data', (chunk) => chunks.push(chunk));
     child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      running.delete(child);
+      if (timedOut) chunks.push(Buffer.from(`\nStopped: the file was still running after ${FILE_TIMEOUT_MS / 60_000} minutes.\n`));
       const seconds = (Date.now() - began) / 1000;
       times[key(job)] = seconds;
       const output = Buffer.concat(chunks).toString('utf8');
       const count = (word) => Number(output.match(new RegExp(`^ℹ ${word} (\\d+)$`, 'm'))?.[1] ?? 0);
       counts.pass += count('pass');
-      counts.fail += count('fail');
+      counts.fail += Math.max(count('fail'), code === 0 ? 0 : 1);
       counts.skipped += count('skipped');
       const ok = code === 0;
       if (!ok) failed.push(`${job.store}: ${job.file}${signal ? ` (${signal})` : ''}`);
@@ -106,6 +151,7 @@ try {
     }),
   );
 } finally {
+  await dropTemplateSchemas();
   rmSync(templates, { recursive: true, force: true });
 }
 if (existsSync('dist')) writeFileSync(timesFile, JSON.stringify(times, null, 1));

@@ -38,7 +38,7 @@ export function spawnLoom(...args: string[]): RunningLoom {
 }
 
 /** As `spawnLoom`, with these environment variables set as well. */
-function spawnLoomWithEnv(env: NodeJS.ProcessEnv, ...args: string[]): RunningLoom {
+export function spawnLoomWithEnv(env: NodeJS.ProcessEnv, ...args: string[]): RunningLoom {
   const child = spawn(process.execPath, [LOOM, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOOM_DB: '', ...env } });
   let [stdout, stderr, output] = ['', '', ''];
   child.stdout.on('data', (chunk) => ((stdout += chunk), (output += chunk)));
