@@ -112,7 +112,8 @@ function runJob(job) {
   return new Promise((finish) => {
     const began = Date.now();
     const env = { ...process.env, LOOM_TEST_STORE: job.store, LOOM_TEST_TEMPLATES: templates };
-    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', job.file], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // The file runs as a process of its own (not under `node --test`, which would add a second).
+    const child = spawn(process.execPath, ['--test-reporter=spec', job.file], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     running.add(child);
     let timedOut = false;
     const timer = setTimeout(() => {
