@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { freePort, LOOM, loom, startServe } from '../helpers/cli.js';
 import { scratchLocation, testStoreKind } from '../helpers/test-store.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'loom-guidance-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
@@ -168,7 +169,7 @@ describe('the CLI guides a newcomer', () => {
 });
 
 async function waitFor(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + PATIENCE_MS;
   while (!condition()) {
     assert.ok(Date.now() < deadline, 'the condition never held');
     await new Promise((resolve) => setTimeout(resolve, 25));

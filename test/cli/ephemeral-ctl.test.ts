@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loomWithEnv, spawnLoom, spawnLoomWithEnv, type RunningLoom } from '../helpers/cli.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 describe('serve --ephemeral, loom ctl and loom requests', () => {
   let serve: RunningLoom;
@@ -14,7 +15,7 @@ describe('serve --ephemeral, loom ctl and loom requests', () => {
 
   before(async () => {
     serve = spawnLoomWithEnv({ TMPDIR: temp }, 'serve', '--ephemeral', '--port', '0', '--no-demo');
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + PATIENCE_MS;
     while (!serve.stdout().includes('\n')) {
       assert.ok(Date.now() < deadline, `serve --ephemeral did not start: ${serve.output()}`);
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -69,7 +70,7 @@ describe('serve --ephemeral, loom ctl and loom requests', () => {
   it('tails the journal with requests --follow', async () => {
     const follow = spawnLoom('requests', '--follow', '--json', '--limit', '0', '--url', server.url);
     try {
-      const deadline = Date.now() + 20_000;
+      const deadline = Date.now() + PATIENCE_MS;
       let sent = 0;
       while (!follow.stdout().includes('"path":"/me"')) {
         assert.ok(Date.now() < deadline, `requests --follow printed nothing: ${follow.output()}`);

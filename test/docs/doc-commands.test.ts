@@ -15,7 +15,7 @@ import { fencedBlocks, makeReaderProject } from './doc-blocks.js';
 
 const DOCS = 'docs';
 /** A page whose commands run longer than this has a command that never ends (a server, a --follow). */
-const PAGE_TIMEOUT_MS = 180_000;
+const PAGE_TIMEOUT_MS = 300_000;
 const directory = mkdtempSync(join(tmpdir(), 'loom-docs-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
 

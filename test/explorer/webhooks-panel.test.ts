@@ -5,7 +5,8 @@ import type { Page } from 'playwright-core';
 import { Clock } from '../../src/control/clock.js';
 import { launchChromium, PageProblems, type Chromium } from '../helpers/chromium.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
-import { eventually, startReceiver, type Receiver } from '../helpers/receiver.js';
+import { eventually } from '../helpers/patience.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('the Explorer\'s Webhooks panel', () => {

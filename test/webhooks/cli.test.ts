@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { Clock } from '../../src/control/clock.js';
 import { loom } from '../helpers/cli.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
-import { eventually, startReceiver, type Receiver } from '../helpers/receiver.js';
+import { eventually } from '../helpers/patience.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('loom webhooks', () => {

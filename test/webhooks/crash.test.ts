@@ -8,7 +8,8 @@ import { after, describe, it } from 'node:test';
 import { findDemo } from '../../src/cli/demo.js';
 import { openStore } from '../../src/store/open-store.js';
 import { freePort, LOOM } from '../helpers/cli.js';
-import { eventually, startReceiver, VERIFY_TOKEN } from '../helpers/receiver.js';
+import { eventually } from '../helpers/patience.js';
+import { startReceiver, VERIFY_TOKEN } from '../helpers/receiver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loom-webhook-kill-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { freePort } from '../helpers/cli.js';
-import { eventually } from '../helpers/receiver.js';
+import { eventually } from '../helpers/patience.js';
 import { useFixtureServer } from '../helpers/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loom-docs-receiver-'));
