@@ -1,12 +1,12 @@
 // Runs every compiled test file under dist/test with Node's test runner: each on SQLite, and, when
 // LOOM_TEST_PG names a PostgreSQL database, the store-using files on PostgreSQL as well. Files run
-// in their own processes, several at once (LOOM_TEST_CONCURRENCY, 6 by default): most of a test's
-// time is spent waiting on a child process, a socket or the database, so a 2-core machine runs
-// several of them in the time of one. Each file keeps its own port, database and folders, so
+// in their own processes, several at once (LOOM_TEST_CONCURRENCY, by default three per core): most
+// of a test's time is spent waiting on a child process, a socket or the database, so a 2-core
+// machine runs several of them in the time of one. Each file keeps its own port, database and folders, so
 // they never see each other. A file's report is printed whole when it ends, never interleaved.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 function testFiles(dir) {
@@ -29,7 +29,7 @@ if (selected.length === 0) {
   process.exit(1);
 }
 
-const concurrency = Number(process.env.LOOM_TEST_CONCURRENCY || 6);
+const concurrency = Number(process.env.LOOM_TEST_CONCURRENCY || 3 * availableParallelism());
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   process.stderr.write(`LOOM_TEST_CONCURRENCY must be a whole number of at least 1, not "${process.env.LOOM_TEST_CONCURRENCY}".\n`);
   process.exit(2);

@@ -98,6 +98,8 @@ const LINGER_CHECK_MS = 10;
 export function closeAfterAnswer(request: FastifyRequest, reply: FastifyReply): void {
   reply.raw.once('finish', () => {
     const socket = request.raw.socket;
+    // A request made in-process (Fastify's inject) has no connection to close.
+    if (typeof socket.destroy !== 'function') return;
     const readBefore = socket.bytesRead;
     const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
     // Node drops the unread body once the answer is sent, without events: the socket's count shows it.

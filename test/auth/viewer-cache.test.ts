@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { startServe, type RunningServe } from '../helpers/cli.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
-import { useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type Reply, type TestServer } from '../helpers/server.js';
 import { openLocation, testStoreKind } from '../helpers/test-store.js';
 
 /**

@@ -6,7 +6,8 @@ import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { Schema } from '../../src/schema/registry.js';
 import type { AppRecord, Grant } from '../../src/store/store.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { startServer, useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { startServer, type Reply, type TestServer } from '../helpers/server.js';
 import { Clock } from '../../src/control/clock.js';
 
 /**

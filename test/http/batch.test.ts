@@ -3,7 +3,8 @@ import { request as httpRequest } from 'node:http';
 import { before, describe, it } from 'node:test';
 import type { Fixture } from '../helpers/fixture.js';
 import { pngBytes } from '../helpers/images.js';
-import { useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type Reply, type TestServer } from '../helpers/server.js';
 
 type Item = { code: number; headers?: { name: string; value: string }[]; body?: string } | null | undefined;
 

@@ -4,7 +4,8 @@ import { Schema } from '../../src/schema/registry.js';
 import { unemulatedEdge } from '../../src/schema/unemulated.js';
 import { rules } from '../../src/schema/versions.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type TestServer } from '../helpers/server.js';
 
 describe('edge reads over HTTP', () => {
   let fixture: Fixture;

@@ -4,7 +4,8 @@ import { before, describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { Browser, runDialog } from '../helpers/browser.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type TestServer } from '../helpers/server.js';
 import type { Fixture } from '../helpers/fixture.js';
 
 const PASSWORD = 'correct horse battery';

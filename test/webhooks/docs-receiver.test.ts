@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { freePort } from '../helpers/cli.js';
 import { eventually } from '../helpers/patience.js';
-import { useFixtureServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loom-docs-receiver-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

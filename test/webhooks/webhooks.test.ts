@@ -4,7 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Fixture } from '../helpers/fixture.js';
 import { eventually } from '../helpers/patience.js';
 import { answerHandshake, startReceiver, VERIFY_TOKEN, type Receiver, type Received } from '../helpers/receiver.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type TestServer } from '../helpers/server.js';
 
 const SUCCESS = { success: true };
 
