@@ -110,7 +110,7 @@ async function newWriter(store: Store, appId: ObjectId, now: number): Promise<st
   return (await issueUserToken(store, { appId, userId, scopes, expiresIn: 0, now })).accessToken;
 }
 
-async function createPosts(store: Store, owner: ObjectId, now: number): Promise<ObjectId[]> {
+async function createPosts(store: Store, owner: ObjectId, now: number): Promise<[many: ObjectId, few: ObjectId]> {
   const post = (message: string) => ({
     op: 'createObject' as const,
     object: { type: 'post', owner, createdTime: now, data: { message, privacy: { value: 'EVERYONE' }, type: 'status' } },
@@ -119,7 +119,7 @@ async function createPosts(store: Store, owner: ObjectId, now: number): Promise<
   for (const [ref, assoc] of [[0, 'feed'], [1, 'feed'], [0, 'posts'], [1, 'posts']] as const) {
     await store.write([{ op: 'addAssoc', type: assoc, id1: owner, id2: results[ref] as ObjectId, time: now }]);
   }
-  return results as ObjectId[];
+  return results as [ObjectId, ObjectId];
 }
 
 /**

@@ -89,13 +89,13 @@ async function main(): Promise<void> {
     server.kill('SIGUSR2');
     for (;;) {
       const lines = existsSync(loopReport) ? readFileSync(loopReport, 'utf8').split('\n') : [];
-      if (lines.length > before) return JSON.parse(lines[lines.length - 2]!);
+      if (lines.length > before) return JSON.parse(lines[lines.length - 2]!) as Awaited<ReturnType<typeof loopDelays>>;
       await sleep(20);
     }
   };
   try {
     await new Promise<void>((resolve, reject) => {
-      server.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Loom is serving') && resolve());
+      server.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Loom is serving') && resolve());
       server.once('exit', (code) => reject(new Error(`loom serve exited with ${code}`)));
     });
     const base = `http://127.0.0.1:${port}/v2.4`;

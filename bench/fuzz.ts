@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     const target = await discoverTarget(base, values.token ?? scratch!.token);
     console.log(`Fuzzing ${base}: ${requests.toLocaleString('en-US')} requests, ${concurrency} at a time over keep-alive connections, seed "${values.seed}"`);
     const started = performance.now();
-    const counts = await runFuzz(base, target, { requests, concurrency, seed: values.seed! });
+    const counts = await runFuzz(base, target, { requests, concurrency, seed: values.seed });
     const seconds = (performance.now() - started) / 1000;
     const serverErrors = counts.statuses['5xx'] ?? 0;
     const clientErrors = Object.values(counts.errors).reduce((sum, count) => sum + count, 0);

@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     if (postgresUrl) byName.postgres = await serve('Loom (PostgreSQL)', postgresUrl);
     servers.push(...Object.values(byName));
 
-    const batchAvailable = await answersBatch(byName.loom!.base, data.accessToken);
+    const batchAvailable = await answersBatch(byName.loom.base, data.accessToken);
     const list = cases(data, batchAvailable).filter((item) => values.only === undefined || item.name.includes(values.only));
     const results = new Map<string, CaseResult>(
       list.map((item) => [item.name, { name: item.name, rates: [], baselines: [], opsPerRequest: item.opsPerRequest ?? 1, goal: item.goal }]),
@@ -188,7 +188,7 @@ async function main(): Promise<void> {
     };
     for (let round = 1; round <= rounds; round++) {
       log(`round ${round} of ${rounds}`);
-      const hello = await load(byName.hello!, { name: 'Fastify hello', path: '/hello' });
+      const hello = await load(byName.hello, { name: 'Fastify hello', path: '/hello' });
       log(`  Fastify hello: ${hello.toFixed(0)} ${unit}`);
       for (const item of list) {
         const server = byName[item.server];

@@ -39,7 +39,7 @@ export async function startServer(name: string, command: string, args: string[],
   const [file, argv] = pinned(core, command, args);
   const child = spawn(file, argv, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LOOM_TOKEN_LIFETIME: undefined } });
   let errors = '';
-  child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4000)));
+  child.stderr.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4000)));
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {

@@ -40,7 +40,7 @@ export async function startScratchLoom(label: string, serveArgs: string[] = []):
   try {
     const base = await new Promise<string>((resolve, reject) => {
       let banner = '';
-      server.stdout!.on('data', (chunk: Buffer) => {
+      server.stdout.on('data', (chunk: Buffer) => {
         banner += chunk.toString();
         const serving = /Loom is serving the Graph API at (http:\/\/[^/\s]+)\//.exec(banner);
         if (serving) resolve(serving[1]!);

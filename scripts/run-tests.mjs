@@ -1,7 +1,12 @@
-// Runs every compiled test file under dist/test with Node's test runner: once on SQLite, then,
-// when LOOM_TEST_PG names a PostgreSQL database, the store-using files again on PostgreSQL.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+// Runs every compiled test file under dist/test with Node's test runner: each on SQLite, and, when
+// LOOM_TEST_PG names a PostgreSQL database, the store-using files on PostgreSQL as well. Files run
+// in their own processes, several at once (LOOM_TEST_CONCURRENCY, by default three per core): most
+// of a test's time is spent waiting on a child process, a socket or the database, so a 2-core
+// machine runs several of them in the time of one. Each file keeps its own port, database and folders, so
+// they never see each other. A file's report is printed whole when it ends, never interleaved.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 function testFiles(dir) {
@@ -24,6 +29,12 @@ if (selected.length === 0) {
   process.exit(1);
 }
 
+const concurrency = Number(process.env.LOOM_TEST_CONCURRENCY || 3 * availableParallelism());
+if (!Number.isInteger(concurrency) || concurrency < 1) {
+  process.stderr.write(`LOOM_TEST_CONCURRENCY must be a whole number of at least 1, not "${process.env.LOOM_TEST_CONCURRENCY}".\n`);
+  process.exit(2);
+}
+
 // Files named postgres-*.test.ts test the PostgreSQL store itself and run in its half only.
 const postgresOnly = (file) => /[\\/]postgres-[^\\/]*\.test\.js$/.test(file);
 // A file that reaches test/helpers/test-store (directly or through the fixture) runs on each store.
@@ -40,23 +51,120 @@ function usesTestStore(file) {
   return reaches.get(path);
 }
 
-function run(label, list, store) {
-  if (list.length === 0) return 0;
-  process.stdout.write(`\n=== ${label}: ${list.length} test files ===\n`);
-  const env = { ...process.env, LOOM_TEST_STORE: store };
-  const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...list], { stdio: 'inherit', env });
-  return result.status ?? 1;
+const jobs = selected.filter((file) => !postgresOnly(file)).map((file) => ({ file, store: 'sqlite' }));
+const onPostgres = selected.filter((file) => postgresOnly(file) || usesTestStore(file));
+if (process.env.LOOM_TEST_PG) {
+  jobs.push(...onPostgres.map((file) => ({ file, store: 'postgres' })));
 }
 
-const onSqlite = selected.filter((file) => !postgresOnly(file));
-const onPostgres = selected.filter((file) => postgresOnly(file) || usesTestStore(file));
-const statuses = [run('SQLite', onSqlite, 'sqlite')];
-if (process.env.LOOM_TEST_PG) {
-  statuses.push(run('PostgreSQL', onPostgres, 'postgres'));
-} else if (onPostgres.length > 0) {
+// The longest files start first, so the run does not wait on one that started last. Their lengths
+// are those of the last run on this machine, kept beside the build; files not timed yet go first.
+const timesFile = 'dist/test-times.json';
+const times = existsSync(timesFile) ? JSON.parse(readFileSync(timesFile, 'utf8')) : {};
+const key = (job) => `${job.store} ${job.file}`;
+const UNTIMED = 1e9;
+jobs.sort((a, b) => (times[key(b)] ?? UNTIMED) - (times[key(a)] ?? UNTIMED));
+
+// Seeded fixtures that many files share are built once per run, in a folder of their own, and
+// each file copies them (see test/helpers/templates.ts).
+const templates = mkdtempSync(join(tmpdir(), 'loom-templates-'));
+
+/** The PostgreSQL schemas of this run's templates (their records name them) go with the run. */
+async function dropTemplateSchemas() {
+  const records = readdirSync(templates).filter((name) => name.startsWith('postgres-') && name.endsWith('.json'));
+  if (records.length === 0) return;
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: process.env.LOOM_TEST_PG });
+  await client.connect();
+  try {
+    for (const record of records) {
+      const schema = new URL(JSON.parse(readFileSync(join(templates, record), 'utf8')).location).searchParams.get('schema');
+      await client.query(`DROP SCHEMA IF EXISTS "${schema.replace(/"/g, '""')}" CASCADE`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+const started = Date.now();
+const counts = { pass: 0, fail: 0, skipped: 0 };
+const failed = [];
+
+/** A file still running after this long hangs: it is stopped and fails. */
+const FILE_TIMEOUT_MS = 10 * 60_000;
+/** Each file runs in a process group of its own, so stopping it stops the servers it started too. */
+const running = new Set();
+const stopGroup = (child) => {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+};
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    for (const child of running) stopGroup(child);
+    process.exit(130);
+  });
+}
+
+function runJob(job) {
+  return new Promise((finish) => {
+    const began = Date.now();
+    const env = { ...process.env, LOOM_TEST_STORE: job.store, LOOM_TEST_TEMPLATES: templates };
+    // The file runs as a process of its own (not under `node --test`, which would add a second).
+    const child = spawn(process.execPath, ['--test-reporter=spec', job.file], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stopGroup(child);
+    }, FILE_TIMEOUT_MS);
+    const chunks = [];
+    child.stdout.on('data', (chunk) => chunks.push(chunk));
+    child.stderr.on('data', (chunk) => chunks.push(chunk));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      running.delete(child);
+      if (timedOut) chunks.push(Buffer.from(`\nStopped: the file was still running after ${FILE_TIMEOUT_MS / 60_000} minutes.\n`));
+      const seconds = (Date.now() - began) / 1000;
+      times[key(job)] = seconds;
+      const output = Buffer.concat(chunks).toString('utf8');
+      const count = (word) => Number(output.match(new RegExp(`^ℹ ${word} (\\d+)$`, 'm'))?.[1] ?? 0);
+      counts.pass += count('pass');
+      counts.fail += Math.max(count('fail'), code === 0 ? 0 : 1);
+      counts.skipped += count('skipped');
+      const ok = code === 0;
+      if (!ok) failed.push(`${job.store}: ${job.file}${signal ? ` (${signal})` : ''}`);
+      process.stdout.write(`\n=== ${ok ? 'ok' : 'FAILED'} ${job.store}: ${job.file} (${seconds.toFixed(1)} s)\n${output}`);
+      finish();
+    });
+  });
+}
+
+const queue = [...jobs];
+const label = process.env.LOOM_TEST_PG ? 'SQLite and PostgreSQL' : 'SQLite';
+process.stdout.write(`=== ${label}: ${jobs.length} test file runs, ${concurrency} at a time ===\n`);
+try {
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+      for (let job = queue.shift(); job; job = queue.shift()) await runJob(job);
+    }),
+  );
+} finally {
+  await dropTemplateSchemas();
+  rmSync(templates, { recursive: true, force: true });
+}
+if (existsSync('dist')) writeFileSync(timesFile, JSON.stringify(times, null, 1));
+
+if (!process.env.LOOM_TEST_PG && onPostgres.length > 0) {
   process.stdout.write(
     `\n=== PostgreSQL: SKIPPED (${onPostgres.length} test files not run against PostgreSQL). ` +
       `Set LOOM_TEST_PG to a database URL, e.g. LOOM_TEST_PG=postgres://postgres@127.0.0.1:5432/postgres npm test ===\n`,
   );
 }
-process.exit(statuses.every((status) => status === 0) ? 0 : 1);
+const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+process.stdout.write(`\n=== ${jobs.length} test file runs in ${minutes} min, ${concurrency} at a time ===\n`);
+for (const name of failed) process.stdout.write(`FAILED ${name}\n`);
+process.stdout.write(`tests: ${counts.pass} passed, ${counts.fail} failed\n`);
+process.exit(failed.length === 0 ? 0 : 1);

@@ -1,6 +1,6 @@
 /** Settings shared by the commands, from flags first, then the environment, then defaults. */
 export const DEFAULT_PORT = 8080;
-export const DEFAULT_DB = './loom.db';
+const DEFAULT_DB = './loom.db';
 export const DEMO_USERS = 60;
 export const DEMO_SEED = 'loom';
 

@@ -5,7 +5,7 @@ import { LOGIN_LINK_MARK } from './login-links.js';
 import { hashToken } from './tokens.js';
 
 /** How long a code from the sign-in dialog may wait to be exchanged. */
-export const AUTH_CODE_SECONDS = 10 * 60;
+const AUTH_CODE_SECONDS = 10 * 60;
 
 const VERIFICATION_FAILED =
   'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request';

@@ -7,7 +7,7 @@ export const SHORT_LIVED_SECONDS = 2 * 60 * 60;
 export const LONG_LIVED_SECONDS = 60 * 24 * 60 * 60;
 
 /** Tokens look like the real service's (`EAA…`) and are stored only as their SHA-256. */
-export function newAccessToken(): string {
+function newAccessToken(): string {
   return `EAAL${randomBytes(48).toString('base64url')}`;
 }
 

@@ -53,7 +53,7 @@ export function parseCommandArgs<T extends Options>(argv: string[], options: T, 
  * options, which tell an option's value from an argument.
  */
 export function splitAction(argv: string[], actions: Readonly<Record<string, Options>>, noun = 'action'): { action: string | undefined; rest: string[]; help: boolean } {
-  const known: Options = { ...Object.assign({}, ...Object.values(actions)), ...HELP };
+  const known: Options = Object.assign({}, ...Object.values(actions), HELP) as Options;
   const { tokens } = parseArgs({ args: argv, options: known, strict: false, allowPositionals: true, tokens: true });
   const first = tokens.find((token) => token.kind === 'positional');
   // An unknown option before the action may have taken the action for its value: it is the problem to report.

@@ -2,7 +2,7 @@ import { fchmodSync, fstatSync } from 'node:fs';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SERVER_KEY_SETTINGS } from '../auth/server-keys.js';
-import { DATABASE_ID_SETTING } from '../store/database-id.js';
+import { DATABASE_ID_SETTING } from '../store/snapshots.js';
 import { envDb } from '../config.js';
 import { RECORD_KINDS, recordKey, TOKEN_KINDS, type RecordKey, type RecordKind, type StoreRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';

@@ -5,10 +5,10 @@
  */
 import { RECORD_KINDS, RECORD_TABLES, type RecordColumn, type RecordKind } from '../store/records.js';
 
-export const FORMAT = 'loom-graph';
-export const FORMAT_VERSION = 1;
+const FORMAT = 'loom-graph';
+const FORMAT_VERSION = 1;
 
-export interface GraphFileHeader {
+interface GraphFileHeader {
   format: typeof FORMAT;
   version: typeof FORMAT_VERSION;
   records: Partial<Record<RecordKind, number>>;

@@ -4,7 +4,7 @@ import { appliedDataPlan, NoAppliedSchemaError } from '../declared/data/applied-
 import { BATCH_LINES, importData, type ImportSummary } from '../declared/data/import.js';
 import { DataLineError, type DataLine } from '../declared/data/lines.js';
 import { csvEdgeLines, csvNodeLines, ndjsonLines, type RejectLine } from '../declared/data/read.js';
-import { describeSystemError } from '../system-errors.js';
+import { describeSystemError } from '../errors.js';
 import { UsageError } from './args.js';
 import { createProgress } from './progress.js';
 

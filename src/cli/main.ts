@@ -1,31 +1,29 @@
 import { readFileSync } from 'node:fs';
-import { appCommand, appHelp } from './app.js';
 import { UsageError } from './args.js';
 import { nearest } from './nearest.js';
-import { caCommand, caHelp } from './ca.js';
-import { ctlCommand, ctlHelp, requestsCommand, requestsHelp } from './ctl.js';
-import { exportCommand, exportHelp } from './export.js';
-import { importCommand, importHelp } from './import.js';
-import { reseedCommand, reseedHelp } from './reseed.js';
-import { schemaCommand, schemaHelp } from './schema.js';
-import { seedCommand, seedHelp } from './seed.js';
-import { serveCommand, serveHelp } from './serve.js';
-import { tokenCommand, tokenHelp } from './token.js';
-import { webhooksCommand, webhooksHelp } from './webhooks.js';
 
-const commands: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
-  serve: { run: serveCommand, help: serveHelp },
-  seed: { run: seedCommand, help: seedHelp },
-  reseed: { run: reseedCommand, help: reseedHelp },
-  token: { run: tokenCommand, help: tokenHelp },
-  schema: { run: schemaCommand, help: schemaHelp },
-  app: { run: appCommand, help: appHelp },
-  export: { run: exportCommand, help: exportHelp },
-  import: { run: importCommand, help: importHelp },
-  ca: { run: caCommand, help: caHelp },
-  ctl: { run: ctlCommand, help: ctlHelp },
-  requests: { run: requestsCommand, help: requestsHelp },
-  webhooks: { run: webhooksCommand, help: webhooksHelp },
+interface Command {
+  run: (argv: string[]) => Promise<void>;
+  help: string;
+}
+
+/**
+ * Each command's module is loaded only when it runs: a short command (token, app, ctl) then
+ * starts without loading the server and every other command's code.
+ */
+const commands: Record<string, () => Promise<Command>> = {
+  serve: async () => import('./serve.js').then((m) => ({ run: m.serveCommand, help: m.serveHelp })),
+  seed: async () => import('./seed.js').then((m) => ({ run: m.seedCommand, help: m.seedHelp })),
+  reseed: async () => import('./reseed.js').then((m) => ({ run: m.reseedCommand, help: m.reseedHelp })),
+  token: async () => import('./token.js').then((m) => ({ run: m.tokenCommand, help: m.tokenHelp })),
+  schema: async () => import('./schema.js').then((m) => ({ run: m.schemaCommand, help: m.schemaHelp })),
+  app: async () => import('./app.js').then((m) => ({ run: m.appCommand, help: m.appHelp })),
+  export: async () => import('./export.js').then((m) => ({ run: m.exportCommand, help: m.exportHelp })),
+  import: async () => import('./import.js').then((m) => ({ run: m.importCommand, help: m.importHelp })),
+  ca: async () => import('./ca.js').then((m) => ({ run: m.caCommand, help: m.caHelp })),
+  ctl: async () => import('./ctl.js').then((m) => ({ run: m.ctlCommand, help: m.ctlHelp })),
+  requests: async () => import('./ctl.js').then((m) => ({ run: m.requestsCommand, help: m.requestsHelp })),
+  webhooks: async () => import('./webhooks.js').then((m) => ({ run: m.webhooksCommand, help: m.webhooksHelp })),
 };
 
 const mainHelp = `Usage: loom <command> [options]
@@ -81,11 +79,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`loom ${loomVersion()}\n`);
     return 0;
   }
-  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (!command) {
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!load) {
     process.stderr.write(`loom: ${unknownCommand(name, rest)}\n\n${mainHelp}`);
     return 2;
   }
+  const command = await load();
   try {
     await command.run(rest);
     return 0;

@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { DataLineError } from '../declared/data/lines.js';
-import { describeSystemError } from '../system-errors.js';
+import { describeSystemError } from '../errors.js';
 import { UsageError } from './args.js';
 
 /**

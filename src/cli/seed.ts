@@ -137,7 +137,7 @@ export interface DemoSeed {
 }
 
 /** How dense a seeded graph is: the full demo graph, or the lean one at this density. */
-export type SeedProfile = { kind: 'full' } | ({ kind: 'lean' } & LeanProfile);
+type SeedProfile = { kind: 'full' } | ({ kind: 'lean' } & LeanProfile);
 
 /** The default present of a seeded graph: the start of the current day, UTC. */
 export function startOfToday(): number {
@@ -145,7 +145,7 @@ export function startOfToday(): number {
 }
 
 /** `--now` as unix seconds: a whole number of seconds, or an ISO 8601 date or date and time. */
-export function graphNow(text: string): number {
+function graphNow(text: string): number {
   const seconds = /^\d+$/.test(text) ? Number(text) : /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) / 1000 : NaN;
   if (!Number.isSafeInteger(seconds) || seconds <= 0) {
     throw new UsageError(`--now must be unix seconds or an ISO 8601 date such as 2026-01-31, not "${text}"`);

@@ -1,6 +1,6 @@
 import { accessSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { describeSystemError } from '../system-errors.js';
+import { describeSystemError } from '../errors.js';
 import { UsageError } from './args.js';
 
 /**

@@ -385,8 +385,8 @@ async function serveRequests(store: Store, listen: Listen, recordStart = false, 
     ephemeral?.remove();
     process.exit(0);
   };
-  process.on('SIGINT', close);
-  process.on('SIGTERM', close);
+  process.on('SIGINT', () => void close());
+  process.on('SIGTERM', () => void close());
   try {
     await app.listen({ port, host });
   } catch (error) {

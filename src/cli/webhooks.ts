@@ -73,7 +73,7 @@ async function deliveriesCommand(argv: string[]): Promise<void> {
     const attempts = d.attempts as Array<{ status?: number; answer: string }>;
     const last = attempts.at(-1);
     const answer = last ? `${last.status ?? '-'} ${last.answer.replace(/\s+/g, ' ').slice(0, 60)}` : '';
-    return `${String(d.id).padStart(6)}  ${String(d.status).padEnd(9)} app ${d.app_id} ${d.object} ${d.entry_count} entries, ${d.attempt_count} attempts  ${answer}`;
+    return `${String(d.id).padStart(6)}  ${String(d.status).padEnd(9)} app ${String(d.app_id)} ${String(d.object)} ${String(d.entry_count)} entries, ${String(d.attempt_count)} attempts  ${answer}`;
   });
   process.stdout.write(`${lines.join('\n')}\n`);
 }

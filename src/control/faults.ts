@@ -6,7 +6,7 @@ import { GraphError, type GraphErrorType } from '../errors.js';
  * answers that error, so a client's retry and error handling can be tested.
  */
 
-export interface FaultMatch {
+interface FaultMatch {
   method?: string;
   /** A glob over the path without its version prefix: `*` stays inside one segment, `**` crosses them. */
   path?: string;
@@ -15,7 +15,7 @@ export interface FaultMatch {
   user_id?: string;
 }
 
-export interface FaultError {
+interface FaultError {
   code: number;
   error_subcode?: number;
   status?: number;
@@ -64,8 +64,8 @@ const PRESETS = {
   permission_denied: { code: 200, message: "(#200) The user hasn't authorized the application to perform this action", status: 403 },
 } satisfies Record<string, FaultError>;
 
-export type PresetName = keyof typeof PRESETS;
-export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
+type PresetName = keyof typeof PRESETS;
+const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
 const MAX_DELAY_MS = 60_000;
 const MAX_FAULTS = 100;
@@ -158,7 +158,7 @@ export function faultError(fault: Fault, now: number): GraphError | undefined {
 
 function wholeNumber(value: unknown, name: string, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) fail(`${name} must be a whole number from ${min} to ${max}`);
-  return value as number;
+  return value;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

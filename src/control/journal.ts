@@ -33,7 +33,7 @@ export interface JournalFilter {
   status?: number;
 }
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 /** Parameter names whose values are credentials, or could be turned into one. */
 const SECRET_NAME = /token|secret|password|proof|code|signed|key|credential|session/i;
 /** Values that look like credentials wherever they appear (`<app id>|<secret>` app tokens, long opaque strings). */
@@ -51,7 +51,7 @@ const MAX_PARAMS = 50;
 export const DEFAULT_JOURNAL_SIZE = 1000;
 export const MAX_JOURNAL_SIZE = 100_000;
 
-export function redactParams(params: Record<string, string>): Record<string, string> {
+function redactParams(params: Record<string, string>): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(params).slice(0, MAX_PARAMS)) {
     if (SECRET_NAME.test(name) || (!NEVER_SECRET.has(name) && SECRET_VALUE.test(value))) kept[name] = REDACTED;

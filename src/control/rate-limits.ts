@@ -10,7 +10,7 @@ import type { Clock } from './clock.js';
  */
 
 /** The real service's formula: 200 calls per hour for each user of the app. */
-export const CALLS_PER_USER_PER_HOUR = 200;
+const CALLS_PER_USER_PER_HOUR = 200;
 const MINUTE = 60;
 const WINDOW_MINUTES = 60;
 

@@ -203,7 +203,7 @@ class Compiler {
     if (kind.ref !== undefined) return { kind: 'ref', key, target: this.storage.types[kind.ref] ?? kind.ref, ...(kind.list ? { many: true } : {}) };
     if (kind.base === 'datetime' && !kind.list) {
       // Stored as unix seconds, shown as the Graph API shows every time.
-      return { kind: 'computed', compute: (object) => (typeof object.data[key] === 'number' ? graphTime(object.data[key] as number) : undefined) };
+      return { kind: 'computed', compute: (object) => (typeof object.data[key] === 'number' ? graphTime(object.data[key]) : undefined) };
     }
     return { kind: 'data', key, ...(decl.default !== undefined ? { default: decl.default } : {}) };
   }

@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { LineCounter, isMap, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import type { Declaration, LoadedDeclaration, TypeDecl } from './model.js';
-import { describeSystemError } from '../system-errors.js';
+import { describeSystemError } from '../errors.js';
 
 export interface DeclarationProblem {
   file: string;
@@ -29,7 +29,7 @@ export class DeclarationError extends Error {
   }
 }
 
-export function formatProblem(problem: DeclarationProblem): string {
+function formatProblem(problem: DeclarationProblem): string {
   const where = problem.line > 0 ? `${problem.file}:${problem.line}` : problem.file;
   return `${where}: ${problem.key === '' ? '' : `${problem.key}: `}${problem.message}`;
 }
@@ -80,7 +80,7 @@ export function loadDeclaration(path: string): LoadedDeclaration {
   if (problems.length > 0) throw new DeclarationError(problems);
   const locate = (key: string) => {
     const path = key.split('.');
-    const parsed = (path[0] === 'types' && files.find((candidate) => Object.hasOwn((candidate.value.types ?? {}) as object, path[1]!))) || files[0]!;
+    const parsed = (path[0] === 'types' && files.find((candidate) => Object.hasOwn((candidate.value.types ?? {}), path[1]!))) || files[0]!;
     return { file: parsed.file, line: parsed.lineOf(path) };
   };
   return { declaration, file: main, text: JSON.stringify(declaration), locate };

@@ -36,8 +36,11 @@ export type RuleDecl =
   | 'never'
   /** Whoever may read the node (write rules only). */
   | 'reader'
-  /** The viewer is in the edge list (`type.edge`) of the node's owner, of the node itself, or of the node a ref field names. */
-  | { related: { edge: string; of?: 'owner' | 'self' | string } }
+  /**
+   * The viewer is in the edge list (`type.edge`) of the node's owner (`of: 'owner'`, the default),
+   * of the node itself (`'self'`), or of the node a ref field names (that field's name).
+   */
+  | { related: { edge: string; of?: string } }
   /** The viewer may read the node the ref field names. */
   | { follows: string }
   /** The viewer owns the node the ref field names. */
@@ -48,7 +51,7 @@ export type RuleDecl =
   | { any: RuleDecl[] };
 
 /** Where a field's value comes from when it is not a stored key of the object's data. */
-export type SourceDecl =
+type SourceDecl =
   | 'id'
   | 'created_time'
   | 'updated_time'
@@ -70,7 +73,7 @@ export type SourceDecl =
   | { sum: { edge: string; field: string } };
 
 /** Who may set a field: its owner on create and update, only on create, or never through the API (import only). */
-export type FieldWriteDecl = 'owner' | 'create_only' | 'never';
+type FieldWriteDecl = 'owner' | 'create_only' | 'never';
 
 export interface FieldDecl {
   /** `string`, `int`, `float`, `bool`, `datetime`, `date`, `enum`, `url`, `email`, `json`, `ref<T>`, `list<X>`; may be left out beside `metadata_type`. */
@@ -108,9 +111,9 @@ export interface FieldDecl {
   versions?: string;
 }
 
-export type OrderDecl = 'reverse_chronological' | 'chronological';
+type OrderDecl = 'reverse_chronological' | 'chronological';
 
-export interface SummaryDecl {
+interface SummaryDecl {
   /** `total_count`. */
   count?: boolean;
   /** Name of a flag saying whether the viewer is among the items (`has_liked`). */
@@ -122,7 +125,7 @@ export interface SummaryDecl {
 }
 
 /** A party a POST to an edge names: the node posted to or the viewer. */
-export type PartyDecl = 'parent' | 'viewer';
+type PartyDecl = 'parent' | 'viewer';
 
 export interface EdgeWriteDecl {
   /** POST creates a node of this type, linked to the parent. */
@@ -141,7 +144,7 @@ export interface EdgeWriteDecl {
 }
 
 /** A name of the code module, of the kind the key it stands under expects. */
-export interface BehaviorDecl {
+interface BehaviorDecl {
   behavior: string;
 }
 
@@ -192,9 +195,9 @@ export interface EdgeDecl {
   behavior?: string;
 }
 
-export type IdDecl = 'plain' | 'compound' | 'app_scoped';
+type IdDecl = 'plain' | 'compound' | 'app_scoped';
 
-export interface TypeWriteDecl {
+interface TypeWriteDecl {
   /** Who may `POST /{id}` to change the fields whose `write` is `owner`. */
   update?: RuleDecl;
   /** Who may `DELETE /{id}`, and which edges' items go with the node. */

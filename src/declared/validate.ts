@@ -9,7 +9,7 @@ import { GraphError } from '../errors.js';
 import type { FieldDecl, StorageKeys, TypeDecl } from './model.js';
 
 /** Longest parameter accepted for any field (a `max_length` may only lower it). */
-export const PARAM_MAX_LENGTH = 65_536;
+const PARAM_MAX_LENGTH = 65_536;
 /** Items of a list field when it declares no `max_items`. */
 const DEFAULT_MAX_ITEMS = 1_000;
 
@@ -84,7 +84,7 @@ function invalid(message: string): GraphError {
 }
 
 /** One written value to its stored form, checked against the field's keywords. */
-export function convert(name: string, field: FieldDecl, raw: unknown): unknown {
+function convert(name: string, field: FieldDecl, raw: unknown): unknown {
   const kind = fieldKind(field.type);
   if (!kind.list) return convertOne(name, field, kind, raw);
   let items = raw;

@@ -88,7 +88,7 @@ export class CostBudget {
 export async function mapPaced<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   // Few enough to start at once (a node's handful of fields): no queue to keep.
   if (items.length <= limit) return Promise.all(items.map((item) => fn(item)));
-  const results: R[] = new Array(items.length);
+  const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

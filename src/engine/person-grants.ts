@@ -32,7 +32,7 @@ export async function grantedScopesOf(context: ReadContext, people: Iterable<num
   // Waited for at most once, and not at all when every answer is known: a page of 25 people
   // then takes no 25 turns of the event loop.
   const held = asked.map((person) => known.get(person)!);
-  const scopes = held.some((value) => value instanceof Promise) ? await Promise.all(held) : (held as ReadonlyArray<ReadonlySet<string>>);
+  const scopes = held.some((value) => value instanceof Promise) ? await Promise.all(held.map((value) => Promise.resolve(value))) : (held as ReadonlyArray<ReadonlySet<string>>);
   return new Map(asked.map((person, index) => [person, scopes[index]!]));
 }
 

@@ -25,7 +25,7 @@ export async function resolveTagging(context: ReadContext, author: ObjectId, dat
   }
   const placeId = placeText === undefined ? undefined : /^\d{1,16}$/.test(String(placeText)) ? Number(placeText) : Number.NaN;
   const [places, friendships] = await Promise.all([
-    placeId === undefined || Number.isNaN(placeId) ? new Map() : context.store.getObjects([placeId]),
+    placeId === undefined || Number.isNaN(placeId) ? new Map<ObjectId, never>() : context.store.getObjects([placeId]),
     context.store.getExisting('friends', unique.map((id) => [author, id] as const)),
   ]);
   const page = placeId === undefined ? undefined : places.get(placeId);

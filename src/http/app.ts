@@ -202,7 +202,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request) => {
     if (!request.headers.host) throw GraphError.invalidParameter('The request has no Host header');
   });
-  cutSlowBodies(app, timeouts, sendError);
+  cutSlowBodies(app, timeouts, (request, reply, error) => void sendError(request, reply, error));
   refuseOversizedUploads(app, settings.media);
 
   registerBodyParsers(app);

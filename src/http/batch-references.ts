@@ -53,7 +53,7 @@ function evaluate(path: string, json: unknown): unknown[] {
   if (json === null || typeof json !== 'object') return [];
   try {
     // Script and filter expressions are never evaluated: a path only walks the answer.
-    return JSONPath({ path, json, eval: false, wrap: true }) as unknown[];
+    return JSONPath<unknown[]>({ path, json, eval: false, wrap: true });
   } catch {
     throw GraphError.invalidParameter(`The JSONPath expression ${path.slice(0, 100)} could not be read`);
   }

@@ -5,7 +5,7 @@ import { buildGraphRequest, type GraphRequest, type UploadedFile } from './graph
 import { outputOptions } from './output-options.js';
 
 /** The real service's limit, which client libraries build in. */
-export const MAX_BATCH_OPERATIONS = 50;
+const MAX_BATCH_OPERATIONS = 50;
 
 interface Operation {
   method: string;
@@ -183,7 +183,7 @@ function parseOperation(entry: unknown, index: number): Operation {
 /** Headers as `["If-None-Match: \"…\""]` or `{"If-None-Match": "\"…\""}`; names in lower case. */
 function parseHeaders(value: unknown, index: number): Record<string, string> {
   // No prototype: a header named `__proto__` stays a plain key.
-  const headers: Record<string, string> = Object.create(null);
+  const headers = Object.create(null) as Record<string, string>;
   if (value === undefined || value === null) return headers;
   if (Array.isArray(value)) {
     for (const line of value) {
@@ -199,7 +199,7 @@ function parseHeaders(value: unknown, index: number): Record<string, string> {
 }
 
 function stringValues(value: object): Record<string, string> {
-  const out: Record<string, string> = Object.create(null);
+  const out = Object.create(null) as Record<string, string>;
   for (const [key, inner] of Object.entries(value)) {
     if (inner !== undefined && inner !== null) out[key] = typeof inner === 'string' ? inner : JSON.stringify(inner);
   }

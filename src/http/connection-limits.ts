@@ -54,3 +54,4 @@ export function refuseOversizedUploads(app: FastifyInstance, limits: UploadLimit
     if (Number.isFinite(declared) && declared > maxBytes) throw uploadTooLarge(maxBytes);
   });
 }
+

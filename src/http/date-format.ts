@@ -44,7 +44,7 @@ function ordinalSuffix(day: number): string {
 }
 
 /** Formats unix seconds with a PHP `date()` pattern; `\x` writes x as it is, unknown letters stand for themselves. */
-export function formatDate(unixSeconds: number, pattern: string): string {
+function formatDate(unixSeconds: number, pattern: string): string {
   const date = new Date(unixSeconds * 1000);
   let out = '';
   for (let i = 0; i < pattern.length; i++) {

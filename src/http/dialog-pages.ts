@@ -34,7 +34,7 @@ a{color:var(--accent)}
 .what{display:block;font-size:.85rem;color:var(--muted)}
 `;
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 

@@ -175,7 +175,7 @@ async function answerRoot(settings: AppSettings, graph: GraphRequest, version: A
 }
 
 /** The most ids one `ids=` request may name. */
-export const MAX_IDS = 50;
+const MAX_IDS = 50;
 
 /** `GET /?ids=a,b` (nodes) and `GET /<edge>?ids=a,b` (one collection per id), keyed by each id as given. */
 async function answerIds(

@@ -5,7 +5,7 @@ import { authenticateHeader, errorBody } from './error-envelope.js';
 import { jsonText } from './json-text.js';
 import type { OutputOptions } from './output-options.js';
 
-export const JSON_TYPE = 'application/json; charset=UTF-8';
+const JSON_TYPE = 'application/json; charset=UTF-8';
 const JSONP_TYPE = 'text/javascript; charset=UTF-8';
 const PICTURE_REDIRECT_TYPE = 'image/jpeg';
 const PLAIN_TEXT_TYPE = 'text/plain; charset=UTF-8';

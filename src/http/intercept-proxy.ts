@@ -8,7 +8,7 @@ import { INTERCEPTED_HOSTS, type HostCredentials } from '../intercept/certificat
 import { errorBody } from './error-envelope.js';
 
 /** The base of the links written in answers to intercepted requests, so clients follow them back through the proxy. */
-export const INTERCEPTED_BASE_URL = `https://${INTERCEPTED_HOSTS[0]}`;
+const INTERCEPTED_BASE_URL = `https://${INTERCEPTED_HOSTS[0]}`;
 
 const HTTPS_PORT = '443';
 /** Decrypted connections that arrived through CONNECT; they answer for the intercepted hosts. */

@@ -59,7 +59,7 @@ class SlicedWriter {
     let written = 0;
     for (let index = 0; index < count; index++) {
       const key = keys?.[index];
-      const member = array ? value[index] : (value as Record<string, unknown>)[key!];
+      const member = array ? value[index] : (value)[key!];
       // As JSON.stringify: a member with no JSON form is left out of an object, null in an array.
       const memberText = isOpenable(member) ? undefined : JSON.stringify(member);
       if (memberText === undefined && !isOpenable(member) && !array) continue;

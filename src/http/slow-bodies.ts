@@ -16,11 +16,11 @@ interface Transfer extends UnderWay {
   readAtStart: number;
 }
 
-export function stalledBody(timeouts: RequestTimeouts): GraphError {
+function stalledBody(timeouts: RequestTimeouts): GraphError {
   return new GraphError(100, `(#100) The request body stalled for more than ${timeouts.bodyIdleMs / 1000} seconds`, { status: 408 });
 }
 
-export function tooSlowBody(timeouts: RequestTimeouts): GraphError {
+function tooSlowBody(timeouts: RequestTimeouts): GraphError {
   return new GraphError(100, `(#100) The request body arrived slower than ${timeouts.minBodyRate} bytes a second`, { status: 408 });
 }
 

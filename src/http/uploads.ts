@@ -6,7 +6,7 @@ import type { UploadedFile } from './graph-request.js';
 /** A batch may attach several files (one per photo upload), each within the image limit. */
 export const MAX_FILES = 10;
 /** Room for the plain fields of a multipart form beside its files. */
-export const FORM_MARGIN_BYTES = 1024 * 1024;
+const FORM_MARGIN_BYTES = 1024 * 1024;
 
 /** The largest image (`maxBytes`) and the largest video an upload may carry. */
 export interface UploadLimits {
@@ -55,7 +55,7 @@ export async function readMultipart(request: FastifyRequest, limits: UploadLimit
       count(Buffer.byteLength(part.fieldname));
       if (part.type === 'file') {
         const chunks: Buffer[] = [];
-        for await (const chunk of part.file) {
+        for await (const chunk of part.file as AsyncIterable<Buffer>) {
           count(chunk.length);
           chunks.push(chunk);
         }

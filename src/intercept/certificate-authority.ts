@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { randomBytes, webcrypto } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { describeSystemError } from '../system-errors.js';
+import { describeSystemError } from '../errors.js';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { GeneralName, GeneralSubtree, GeneralSubtrees, id_ce_nameConstraints, NameConstraints } from '@peculiar/asn1-x509';
 import * as x509 from '@peculiar/x509';
@@ -82,7 +82,7 @@ async function createAuthority(dir: string, certificatePath: string, keyPath: st
     const why = existsSync(dirname(dir)) ? describeSystemError(error) : `the folder ${dirname(dir)} does not exist`;
     throw new Error(`cannot create the certificate authority's folder ${dir}: ${why}`, { cause: error });
   }
-  const keys = (await webcrypto.subtle.generateKey(KEY_PARAMS, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(KEY_PARAMS, true, ['sign', 'verify']));
   const now = Date.now();
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
@@ -116,7 +116,7 @@ function hostConstraints(): x509.Extension {
 }
 
 async function issueHostCredentials(authority: x509.X509Certificate, signingKey: CryptoKey, authorityPem: string): Promise<HostCredentials> {
-  const keys = (await webcrypto.subtle.generateKey(KEY_PARAMS, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(KEY_PARAMS, true, ['sign', 'verify']));
   const now = Date.now();
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),

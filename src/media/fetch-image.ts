@@ -65,7 +65,7 @@ export interface UploadKind {
   unreachable(detail: string): GraphError;
 }
 
-export const IMAGE_UPLOAD: UploadKind = {
+const IMAGE_UPLOAD: UploadKind = {
   parameter: 'url',
   unreachable: (detail) => new GraphError(324, `(#324) Missing or invalid image file: ${detail}`),
 };

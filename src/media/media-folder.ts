@@ -8,7 +8,7 @@ import { readOwner } from './media-owner.js';
 import { referencedKeys } from './media-sweep.js';
 
 /** Where every database served from a directory kept its media before folders had owners. */
-export const SHARED_MEDIA_DIR = 'loom-media';
+const SHARED_MEDIA_DIR = 'loom-media';
 
 const POSTGRES = /^postgres(ql)?:\/\//i;
 

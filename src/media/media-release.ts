@@ -1,6 +1,6 @@
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DATABASE_ID_SETTING } from '../store/database-id.js';
+import { DATABASE_ID_SETTING } from '../store/snapshots.js';
 import type { Store } from '../store/store.js';
 import { MediaStore } from './media-store.js';
 import { keptBefore, MediaFolderError, OWNER_FILE, readOwner } from './media-owner.js';

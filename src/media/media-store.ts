@@ -120,9 +120,9 @@ export interface StoredFile {
   writtenAt: number;
 }
 
-export const KEY = /^[0-9a-f]{32}$/;
+const KEY = /^[0-9a-f]{32}$/;
 /** The suffix of a file staged but not yet published. */
-export const STAGED = '.staged';
+const STAGED = '.staged';
 
 /** A rename survives a crash only once its directory entry is on disk. */
 export async function syncDirectory(folder: string): Promise<void> {

@@ -30,7 +30,7 @@ export function videoContentType(bytes: Buffer): string {
   }
 }
 
-export function invalidVideo(): GraphError {
+function invalidVideo(): GraphError {
   return new GraphError(352, '(#352) Sorry, the video file you selected is in a format that we don\'t support: send an MP4, WebM or QuickTime video');
 }
 

@@ -307,7 +307,7 @@ export interface Counter {
  * What the store's full-text index holds of a node type. The store indexes every object of the
  * type, in the same transaction as each write, from these data keys.
  */
-export interface SearchDef {
+interface SearchDef {
   /** The words of `GET /search?type=…` that list this type (a page is found as `page`, and as `place` when located). */
   as: readonly SearchAs[];
   /** Data keys whose text is searched; a dotted key reaches into an object (`location.city`). */
@@ -316,7 +316,7 @@ export interface SearchDef {
   point?: { latitude: string; longitude: string };
 }
 
-export interface SearchAs {
+interface SearchAs {
   type: string;
   /** Only nodes with a position (`point`) are found under this word. */
   located?: boolean;

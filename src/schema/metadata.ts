@@ -6,7 +6,7 @@ import type { NodeTypeDef } from './definition.js';
 import type { Schema } from './registry.js';
 import type { ApiVersion } from './versions.js';
 
-export interface FieldMetadata {
+interface FieldMetadata {
   name: string;
   description: string;
   type: string;

@@ -21,7 +21,7 @@ export interface LinkProperty {
 }
 
 /** Most lines one link post may show. */
-export const MAX_LINK_PROPERTIES = 50;
+const MAX_LINK_PROPERTIES = 50;
 
 /**
  * A link post's `properties`, as the Graph answers them: a list of `{name, text, href}`. Clients

@@ -125,7 +125,7 @@ export function permissionDef(name: string): PermissionDef | undefined {
   return byName.get(name);
 }
 
-export interface PermissionInfo {
+interface PermissionInfo {
   name: string;
   description: string;
   /** `type.field` names readable with this permission. */

@@ -19,7 +19,9 @@ interface StoredTag {
 
 function storedTags(value: unknown): StoredTag[] {
   if (!Array.isArray(value)) return [];
-  return value.filter((tag): tag is StoredTag => typeof tag === 'object' && tag !== null && typeof tag.id === 'number' && typeof tag.name === 'string');
+  return (value as unknown[]).filter(
+    (tag): tag is StoredTag => typeof tag === 'object' && tag !== null && typeof (tag as StoredTag).id === 'number' && typeof (tag as StoredTag).name === 'string',
+  );
 }
 
 function shownId(tag: StoredTag, context: FieldContext): string {
@@ -45,7 +47,7 @@ export function messageTagList(object: StoredObject, context: FieldContext): unk
 }
 
 /** Where the post is shown on the profile host. */
-export function postPermalink(object: StoredObject, context: FieldContext): string {
+function postPermalink(object: StoredObject, context: FieldContext): string {
   return `${context.profileHost}/${authorId(object, context.userIdFor)}/posts/${object.id}`;
 }
 

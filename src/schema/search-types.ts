@@ -23,7 +23,7 @@ export interface SearchTypeDef {
   paging: 'offset' | 'cursor';
 }
 
-export const SEARCH_TYPES: readonly SearchTypeDef[] = [
+const SEARCH_TYPES: readonly SearchTypeDef[] = [
   { name: 'user', needsUser: true, paging: 'offset' },
   { name: 'page', needsUser: false, paging: 'offset' },
   { name: 'event', needsUser: true, paging: 'offset' },

@@ -8,7 +8,7 @@ import { BY_PAGE } from './authors.js';
 import { jsonValue, linkProperties } from './param-decoders.js';
 
 /** Longest message the real service accepts on a post or comment. */
-export const MESSAGE_LENGTH = 63_206;
+const MESSAGE_LENGTH = 63_206;
 const MESSAGE = { name: 'message', maxLength: MESSAGE_LENGTH };
 const PRIVACY = { name: 'privacy', maxLength: 1024, decode: jsonValue };
 /** The permission to write on a person's behalf. */
@@ -87,7 +87,7 @@ const PHOTO_PARAMS = [
 ];
 
 /** Association from a photo to the post announcing it. */
-export const PHOTO_STORIES = 'photo_stories';
+const PHOTO_STORIES = 'photo_stories';
 
 /**
  * A photo's caption, whichever of the two names the client used for it, and its privacy: the
@@ -269,7 +269,7 @@ export const postToGroup: EdgePost = {
  * The answers to an event invitation, each with the association listing the event's guests who
  * gave it and the one listing the person's events so answered.
  */
-export const RSVP_LISTS = {
+const RSVP_LISTS = {
   attending: { guests: 'attending', events: 'events_attending' },
   maybe: { guests: 'maybe', events: 'events_maybe' },
   declined: { guests: 'declined', events: 'events_declined' },

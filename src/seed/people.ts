@@ -124,8 +124,8 @@ export function planPeople(random: Random, count: number, now: number): Person[]
   for (let i = 0; i + 1 < coupled.length; i += 2) {
     const a = people[coupled[i] as number] as Person;
     const b = people[coupled[i + 1] as number] as Person;
-    a.partner = coupled[i + 1] as number;
-    b.partner = coupled[i] as number;
+    a.partner = coupled[i + 1];
+    b.partner = coupled[i];
     a.relationshipStatus = b.relationshipStatus = random.pick(COUPLE_STATUSES);
   }
   return people;

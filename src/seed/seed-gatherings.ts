@@ -119,7 +119,7 @@ async function writeEvents(random: Random, context: SeedContext): Promise<{ ids:
 
 function pickAnswer(random: Random): (typeof ANSWERS)[number] {
   const roll = random.next();
-  return ANSWERS[roll < 0.5 ? 0 : roll < 0.65 ? 1 : roll < 0.75 ? 2 : 3]!;
+  return ANSWERS[roll < 0.5 ? 0 : roll < 0.65 ? 1 : roll < 0.75 ? 2 : 3];
 }
 
 function answer(context: SeedContext, event: Ref, guest: number, choice: (typeof ANSWERS)[number], time: number): void {

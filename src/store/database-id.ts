@@ -1,16 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { LIVE_SETTING_PREFIX } from './snapshots.js';
+import { DATABASE_ID_SETTING } from './snapshots.js';
 import type { Store } from './store.js';
 
 /**
  * The database's own identity: a random id made on first use, which names it to what it keeps
  * outside itself (its media folder says whose it is). A live setting, so a restore of a snapshot
  * taken before the id existed keeps it; never exported, so a copy made by import is a database
- * of its own.
+ * of its own. Made now if it has none; processes starting together agree on one through the store.
  */
-export const DATABASE_ID_SETTING = `${LIVE_SETTING_PREFIX}database_id`;
-
-/** The database's id, made now if it has none; processes starting together agree on one through the store. */
 export function databaseIdOf(store: Store): Promise<string> {
   return store.initSetting(DATABASE_ID_SETTING, randomBytes(16).toString('hex'));
 }

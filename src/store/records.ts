@@ -4,7 +4,7 @@
  * and post ids derive from them, so a copy must keep them.
  */
 import type { AppRecord, Association, Credentials, GrantStatus, RevokedToken, SchemaVersionRecord, Store, StoredObject, TokenRecord } from './store.js';
-import { DATABASE_ID_SETTING } from './database-id.js';
+import { DATABASE_ID_SETTING } from './snapshots.js';
 
 export type StoreRecord =
   /** The highest object id ever handed out, so a copy never reuses the id of a deleted object. */

@@ -15,6 +15,9 @@ export interface SnapshotInfo {
  */
 export const LIVE_SETTING_PREFIX = 'live.';
 
+/** The database's own identity (database-id.ts), a live setting. */
+export const DATABASE_ID_SETTING = `${LIVE_SETTING_PREFIX}database_id`;
+
 /** Letters, digits, `.`, `_` and `-`; a leading `.` marks names the server keeps for itself. */
 export const SNAPSHOT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 

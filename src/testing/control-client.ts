@@ -1,5 +1,5 @@
 import type { JournalEntry } from '../control/journal.js';
-import { describeSystemError } from '../system-errors.js';
+import { describeSystemError } from '../errors.js';
 
 /**
  * A client of one server's control API (`/_loom/`), for test suites and `loom ctl`: each method
@@ -22,7 +22,7 @@ export class ControlClient {
       response = await fetch(`${base}/_loom${path}`, { method, headers, ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}) });
       text = await response.text();
     } catch (error) {
-      throw new Error(`could not reach ${base}: ${describeSystemError(error)}; is Loom serving there?`);
+      throw new Error(`could not reach ${base}: ${describeSystemError(error)}; is Loom serving there?`, { cause: error });
     }
     let parsed: (T & { error?: { message?: string } }) | undefined;
     try {

@@ -1,9 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { GraphError } from '../errors.js';
+import { describeSystemError, GraphError } from '../errors.js';
 import { isPrivateAddress } from '../media/fetch-image.js';
-import { describeSystemError } from '../system-errors.js';
 
 /** Where a callback may point, and what the server itself listens on. */
 export interface CallbackRules {

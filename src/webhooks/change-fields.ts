@@ -26,7 +26,7 @@ const ASSOCIATION_FIELDS: Readonly<Record<string, string>> = {
 };
 
 /** The field of a person or page an association type stands for, if any. */
-export function associationField(type: string): string | undefined {
+function associationField(type: string): string | undefined {
   return Object.hasOwn(ASSOCIATION_FIELDS, type) ? ASSOCIATION_FIELDS[type] : undefined;
 }
 

@@ -22,7 +22,7 @@ export function withOutbox(store: Store, clock: Clock): Store {
       if (known !== undefined) return known;
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
-      const method = value.bind(target);
+      const method: unknown = value.bind(target);
       bound.set(property, method);
       return method;
     },

@@ -5,7 +5,7 @@ import { CALLBACK_HEADERS } from './callback-url.js';
 import { notificationsFor } from './notifications.js';
 import { retryDelay, type WebhookSettings } from './settings.js';
 import { signatureHeaders } from './signing.js';
-import { describeSystemError } from '../system-errors.js';
+import { describeSystemError } from '../errors.js';
 
 /** Changes taken per claim: enough for full POSTs of MAX_ENTRIES. */
 const CHANGE_CLAIM_SIZE = 1000;
@@ -119,7 +119,7 @@ export class DeliveryWorker {
 }
 
 /** One POST of a delivery to its callback, with its signatures and its id for deduplication. */
-export async function send(delivery: DeliveryRecord, appSecret: string, timeoutMs: number, now: number): Promise<DeliveryAttempt> {
+async function send(delivery: DeliveryRecord, appSecret: string, timeoutMs: number, now: number): Promise<DeliveryAttempt> {
   try {
     const response = await fetch(delivery.callbackUrl, {
       method: 'POST',

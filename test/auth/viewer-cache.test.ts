@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { startServe, type RunningServe } from '../helpers/cli.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
-import { useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type Reply, type TestServer } from '../helpers/server.js';
 import { openLocation, testStoreKind } from '../helpers/test-store.js';
 
 /**
@@ -118,7 +119,7 @@ describe(`two loom processes on one ${testStoreKind} database share no stale tok
     const { accessToken: token } = await issueUserToken(fixture.store, { appId: fixture.app.id, userId: fixture.users.bob, scopes: ['public_profile'], expiresIn: 3600, now });
     const me = async (server: RunningServe) => {
       const response = await fetch(`${server.url}/v2.4/me?access_token=${encodeURIComponent(token)}`);
-      return { status: response.status, body: (await response.json()) as any };
+      return { status: response.status, body: (await response.json()) };
     };
     for (let i = 0; i < 3; i++) {
       assert.equal((await me(a)).status, 200);

@@ -10,6 +10,7 @@ import { scratchLocation, testStoreKind } from '../helpers/test-store.js';
 import { claimMediaFolder } from '../../src/media/media-owner.js';
 import { databaseIdOf } from '../../src/store/database-id.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'loom-guidance-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
@@ -202,7 +203,7 @@ async function claimFor(db: string, folder: string): Promise<void> {
 }
 
 async function waitFor(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + PATIENCE_MS;
   while (!condition()) {
     assert.ok(Date.now() < deadline, 'the condition never held');
     await new Promise((resolve) => setTimeout(resolve, 25));

@@ -7,6 +7,7 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { freePort, LOOM } from '../helpers/cli.js';
 import { pngBytes } from '../helpers/images.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loom-kill-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,9 +18,9 @@ async function serve(db: string, mediaDir: string, port: number): Promise<{ chil
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const deadline = Date.now() + 30_000;
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + PATIENCE_MS;
   for (;;) {
     const token = /Access token \(valid 2 hours\): (\S+)/.exec(output)?.[1];
     if (token && output.includes('A new token')) return { child, token };

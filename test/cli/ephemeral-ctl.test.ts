@@ -1,20 +1,21 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loomWithEnv, spawnLoom, type RunningLoom } from '../helpers/cli.js';
+import { loomWithEnv, spawnLoom, spawnLoomWithEnv, type RunningLoom } from '../helpers/cli.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 describe('serve --ephemeral, loom ctl and loom requests', () => {
   let serve: RunningLoom;
   let server: { url: string; app_id: string; app_secret: string };
-  let before_: string[];
+  // The server's temporary folder, of its own: other tests make folders of the same name at once.
+  const temp = mkdtempSync(join(tmpdir(), 'loom-ephemeral-test-'));
   const ctl = (...args: string[]) => loomWithEnv({ LOOM_URL: server.url }, 'ctl', ...args);
 
   before(async () => {
-    before_ = readdirSync(tmpdir());
-    serve = spawnLoom('serve', '--ephemeral', '--port', '0', '--no-demo');
-    const deadline = Date.now() + 30_000;
+    serve = spawnLoomWithEnv({ TMPDIR: temp }, 'serve', '--ephemeral', '--port', '0', '--no-demo');
+    const deadline = Date.now() + PATIENCE_MS;
     while (!serve.stdout().includes('\n')) {
       assert.ok(Date.now() < deadline, `serve --ephemeral did not start: ${serve.output()}`);
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -23,6 +24,7 @@ describe('serve --ephemeral, loom ctl and loom requests', () => {
   });
   after(async () => {
     await serve.stop();
+    rmSync(temp, { recursive: true, force: true });
   });
 
   it('prints exactly one line of JSON with the URL and the app', async () => {
@@ -68,7 +70,7 @@ describe('serve --ephemeral, loom ctl and loom requests', () => {
   it('tails the journal with requests --follow', async () => {
     const follow = spawnLoom('requests', '--follow', '--json', '--limit', '0', '--url', server.url);
     try {
-      const deadline = Date.now() + 20_000;
+      const deadline = Date.now() + PATIENCE_MS;
       let sent = 0;
       while (!follow.stdout().includes('"path":"/me"')) {
         assert.ok(Date.now() < deadline, `requests --follow printed nothing: ${follow.output()}`);
@@ -85,10 +87,10 @@ describe('serve --ephemeral, loom ctl and loom requests', () => {
   });
 
   it('deletes its data once stopped', async () => {
-    const made = readdirSync(tmpdir()).filter((name) => name.startsWith('loom-') && !before_.includes(name));
-    const ours = made.filter((name) => existsSync(join(tmpdir(), name, 'loom.db')));
+    const made = readdirSync(temp).filter((name) => name.startsWith('loom-'));
+    const ours = made.filter((name) => existsSync(join(temp, name, 'loom.db')));
     assert.equal(ours.length, 1, 'one temporary directory holds the database');
     await serve.stop();
-    assert.equal(existsSync(join(tmpdir(), ours[0]!)), false);
+    assert.equal(existsSync(join(temp, ours[0]!)), false);
   });
 });

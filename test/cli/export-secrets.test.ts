@@ -8,7 +8,8 @@ import { newNonce, sealTicket, ticketKey, TICKET_SECONDS } from '../../src/auth/
 import { businessTokenKey } from '../../src/auth/business-tokens.js';
 import { LOOM } from '../helpers/cli.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type TestServer } from '../helpers/server.js';
 import { openLocation, scratchLocation } from '../helpers/test-store.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'loom-export-secrets-'));

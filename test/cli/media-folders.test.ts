@@ -56,7 +56,7 @@ async function serve(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): 
 }
 
 function serving(served: Served | { code: number | null; output: string }): Served {
-  assert.ok('url' in served, `serve failed: ${'output' in served ? served.output : ''}`);
+  assert.ok('url' in served, `serve failed: ${'url' in served ? '' : served.output}`);
   return served;
 }
 

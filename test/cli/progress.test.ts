@@ -88,7 +88,7 @@ describe('createProgress on a terminal', () => {
     const progress = createProgress('Seeding', f.stream, f.clock);
     f.advance(1200);
     progress.update(1, 2);
-    assert.match(f.writes[0] ?? '', /^\rSeeding \[#+\.+\]  50% 1\/2/);
+    assert.match(f.writes[0] ?? '', /^\rSeeding \[#+\.+\] {2}50% 1\/2/);
   });
 });
 

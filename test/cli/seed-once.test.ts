@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { seedGraph } from '../../src/seed/demo-graph.js';
 import { spawnLoom, startServe } from '../helpers/cli.js';
 import { openLocation, scratchLocation, testStoreKind } from '../helpers/test-store.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const USERS = '5';
 
@@ -48,7 +49,7 @@ describe(`seeding one fresh ${testStoreKind} database from several processes at 
       // This test is the process that won the claim and seeds.
       await store.initSetting('demo.seeding', 'this test');
       const waiting = spawnLoom('seed', '--db', db, '--users', USERS);
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + PATIENCE_MS;
       while (!waiting.output().includes('waiting for it to finish')) {
         assert.ok(Date.now() < deadline, `seed did not wait: ${waiting.output()}`);
         await new Promise((resolve) => setTimeout(resolve, 25));

@@ -5,6 +5,7 @@ import type { ObjectId } from '../../src/store/store.js';
 import { startServe, type RunningServe } from '../helpers/cli.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { testStoreKind } from '../helpers/test-store.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const LIKERS = 200;
 
@@ -33,7 +34,7 @@ describe(`several loom processes on one ${testStoreKind} database`, () => {
   const call = async (server: RunningServe, method: string, path: string, params: Record<string, string>) => {
     const query = new URLSearchParams(params).toString();
     const response = await fetch(`${server.url}${path}?${query}`, { method });
-    return { status: response.status, body: (await response.json()) as any };
+    return { status: response.status, body: (await response.json()) };
   };
 
   it('reads, likes and deletes through one process a post written through the other, at once', async () => {
@@ -91,7 +92,7 @@ describe(`several loom processes on one ${testStoreKind} database`, () => {
     try {
       await fetch(`${cluster.url}/v2.4/me?access_token=${aliceToken}`, { headers: { connection: 'close' } });
       // The worker that answered logs the request with its pid.
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + PATIENCE_MS;
       let logged: RegExpExecArray | null;
       while ((logged = /"pid":(\d+)[^\n]*"msg":"request"/.exec(cluster.output())) === null) {
         assert.ok(Date.now() < deadline, `no request was logged: ${cluster.output()}`);

@@ -26,14 +26,14 @@ describe(`the control API of loom serve --workers 2 on ${testStoreKind}`, () => 
 
   const control = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${serve.url}/_loom${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
-    return { status: response.status, body: (await response.json()) as any };
+    return { status: response.status, body: (await response.json()) };
   };
   /** The same request from fresh connections, so that each may land on either worker. */
   const everywhere = async (path: string): Promise<Array<{ status: number; body: any }>> =>
     Promise.all(
       Array.from({ length: ROUNDS }, async () => {
         const response = await fetch(`${serve.url}${path}`, { headers: { connection: 'close' } });
-        return { status: response.status, body: (await response.json()) as any };
+        return { status: response.status, body: (await response.json()) };
       }),
     );
 

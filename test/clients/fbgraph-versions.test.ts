@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import graph from 'fbgraph';
-import { Clock } from '../../src/control/clock.js';
-import { buildFixture, type Fixture } from '../helpers/fixture.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { Fixture } from '../helpers/fixture.js';
+import type { TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
 
 /** Calls an fbgraph function and settles with its callback's `(error, result)`. */
 function call(method: string, ...args: unknown[]): Promise<{ error: any; result: any }> {
@@ -25,14 +25,10 @@ async function ok(method: string, ...args: unknown[]): Promise<any> {
 describe('npm fbgraph pinned to v2.0 and to v2.4', () => {
   let fixture: Fixture;
   let server: TestServer;
+  const served = useFixtureServer();
   before(async () => {
-    fixture = await buildFixture();
-    server = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now) });
+    ({ fixture, server } = served);
     graph.setGraphUrl(server.url).setAccessToken(null).setAppSecret(null);
-  });
-  after(async () => {
-    await server.close();
-    await fixture.store.close();
   });
 
   const shapes = {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import graph from 'fbgraph';
 import { issueAuthCode } from '../../src/auth/auth-codes.js';
-import { Clock } from '../../src/control/clock.js';
-import { buildFixture, type Fixture } from '../helpers/fixture.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { Fixture } from '../helpers/fixture.js';
+import type { TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
 
 /** Calls an fbgraph function and settles with its callback's `(error, result)`. */
 function call(method: string, ...args: unknown[]): Promise<{ error: any; result: any }> {
@@ -22,15 +22,11 @@ describe('npm fbgraph through setGraphUrl', () => {
   let fixture: Fixture;
   let server: TestServer;
   let token: string;
+  const served = useFixtureServer();
   before(async () => {
-    fixture = await buildFixture();
-    server = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now) });
+    ({ fixture, server } = served);
     token = await fixture.tokenFor(fixture.users.alice, ['public_profile', 'user_posts', 'user_friends', 'publish_actions']);
     graph.setGraphUrl(server.url).setVersion('2.4').setAccessToken(token).setAppSecret(null);
-  });
-  after(async () => {
-    await server.close();
-    await fixture.store.close();
   });
 
   it('keeps the settings it is given', () => {

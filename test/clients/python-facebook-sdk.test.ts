@@ -4,7 +4,8 @@ import { issueAuthCode } from '../../src/auth/auth-codes.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { pngBytes } from '../helpers/images.js';
 import { facebookSdkRequest } from '../helpers/sdk-requests.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type TestServer } from '../helpers/server.js';
 
 /**
  * Python `facebook-sdk` (its GraphAPI methods, as its source builds their requests), with

@@ -8,6 +8,9 @@ import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { startServer, type Reply, type TestServer } from '../helpers/server.js';
 import { openLocation } from '../helpers/test-store.js';
 
+/** How long the server keeps a refused request's connection before it closes it (src/http/connection-limits.ts). */
+const LINGER_MS = 2000;
+
 /** Lines of one export that the other lacks, both ways: empty when the two are the same. */
 function differences(actual: string, expected: string): { extra: string[]; missing: string[] } {
   const [a, e] = [actual.split('\n'), expected.split('\n')];
@@ -290,6 +293,22 @@ describe('the control API', () => {
     const form = await server.form('/_loom/reset', {});
     assert.equal(form.status, 400);
     assert.equal((await control('GET', '/clock')).headers.get('access-control-allow-origin'), null);
+  });
+
+  it('leaves nothing to close behind an in-process request it refused', async () => {
+    // A refused request whose body was never read has its connection closed a moment after the
+    // answer; an injected request has none, and closing it must not throw once that moment passes.
+    const uncaught: unknown[] = [];
+    const record = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', record);
+    try {
+      const remote = await server.app.inject({ method: 'GET', url: '/_loom/clock', remoteAddress: '203.0.113.7' });
+      assert.equal(remote.statusCode, 403);
+      await new Promise((resolve) => setTimeout(resolve, LINGER_MS + 500));
+    } finally {
+      process.off('uncaughtException', record);
+    }
+    assert.deepEqual(uncaught, []);
   });
 
   it('with an admin key, needs that key from every address and never takes a Graph token for it', async () => {

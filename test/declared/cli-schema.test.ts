@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { LOOM, loom, spawnLoom, startServe } from '../helpers/cli.js';
 import { scratchLocation } from '../helpers/test-store.js';
 import { BOOKCLUB_CODE, BOOKCLUB_YAML } from './bookclub-schema.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 function folder(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'loom-schema-cli-'));
@@ -138,7 +139,7 @@ describe('loom schema and the declaration file', () => {
   it('serve --schema on a fresh file applies it and serves no demo graph', async () => {
     const dir = folder(BOOKCLUB);
     const serve = spawnLoom('serve', '--schema', join(dir, 'bookclub.loom.yaml'), '--db', join(dir, 'fresh.db'), '--port', '0');
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + PATIENCE_MS;
     while (!/^A new token/m.test(serve.stdout()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
     const out = serve.stdout();
     await serve.stop();

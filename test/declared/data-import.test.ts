@@ -24,7 +24,7 @@ const options: ImportOptions = { now: 1_750_000_000 };
 const directory = mkdtempSync(join(tmpdir(), 'loom-data-'));
 
 async function bookclubPlan(): Promise<DataPlan> {
-  const { declaration } = await loadDeclaration(join(example, 'bookclub.loom.yaml'));
+  const { declaration } = loadDeclaration(join(example, 'bookclub.loom.yaml'));
   const code = ((await import(join(example, 'bookclub.code.js'))) as { default: CodeModule }).default;
   return planData(declaration, { types: {}, fields: {}, edges: {} }, code);
 }

@@ -24,7 +24,7 @@ describe('declaration files', () => {
       'books.yaml': 'types:\n  book:\n    fields:\n      title: {type: string}\n',
       'more.json': '{"scopes": {"read_more": "More."}, "types": {"author": {"fields": {"name": {"type": "string"}}}}}',
     });
-    const loaded = await loadDeclaration(join(dir, 'main.loom.yaml'));
+    const loaded = loadDeclaration(join(dir, 'main.loom.yaml'));
     assert.deepEqual(Object.keys(loaded.declaration.types), ['shelf', 'book', 'author']);
     assert.deepEqual(loaded.declaration.scopes, { read_more: 'More.' });
     assert.deepEqual(loaded.locate('types.book.fields.title'), { file: join(dir, 'books.yaml'), line: 4 });

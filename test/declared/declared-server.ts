@@ -43,7 +43,7 @@ export interface DeclaredServer {
   close(): Promise<void>;
 }
 
-export interface NodeItem {
+interface NodeItem {
   type: string;
   key: string;
   owner?: string;
@@ -51,7 +51,7 @@ export interface NodeItem {
   time?: number;
 }
 
-export interface LinkItem {
+interface LinkItem {
   assoc: string;
   from: string;
   to: string;
@@ -64,7 +64,7 @@ export async function declaredServer(yaml: string, files: Record<string, string>
   const file = join(dir, 'schema.loom.yaml');
   writeFileSync(file, yaml);
   const store = await openScratchStore();
-  const { app } = await applyDeclaration(store, await loadDeclaration(file), NOW);
+  const { app } = await applyDeclaration(store, loadDeclaration(file), NOW);
   const loaded = (await loadAppliedSchema(store))!;
   const server = await startServer(store, {
     clock: Clock.frozenAt(NOW + 1000),
@@ -118,7 +118,7 @@ export async function declaredServer(yaml: string, files: Record<string, string>
     },
     async reapply(text) {
       writeFileSync(file, text);
-      await applyDeclaration(store, await loadDeclaration(file), NOW + 500);
+      await applyDeclaration(store, loadDeclaration(file), NOW + 500);
     },
     async get(path, token, params = {}) {
       const reply = await server.get(path, token === undefined ? params : { ...params, access_token: token });

@@ -11,6 +11,7 @@ import { describe, it } from 'node:test';
 import { openStore } from '../../src/store/open-store.js';
 import { loom, spawnLoom, startServe } from '../helpers/cli.js';
 import { scratchLocation, selectRows } from '../helpers/test-store.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 const V1 = `
 loom: 1
@@ -79,7 +80,7 @@ describe('schema apply while serving', () => {
       } else {
         // PostgreSQL: the notification reaches each worker's listener a moment after the commit;
         // wait (boundedly) until six requests in a row, spread over both workers, are served by it.
-        const deadline = Date.now() + 10_000;
+        const deadline = Date.now() + PATIENCE_MS;
         for (let inARow = 0; inARow < 6; ) {
           const reply = await motto();
           inARow = reply.status === 200 ? inARow + 1 : 0;

@@ -70,7 +70,7 @@ describe('narrowing changes over stored data', () => {
     assert.equal(run.code, 1, run.stderr);
     const result = JSON.parse(run.stdout) as { narrowings: Array<{ field: string }>; offenders: Array<{ id: string; key: string; field: string; value: unknown; reason: string }>; total: number };
     assert.deepEqual(result.narrowings.map((narrowing) => narrowing.field).sort(), ['jar.grams', 'jar.kind', 'jar.label', 'jar.note']);
-    const found = result.offenders.map(({ id, key, field, value, reason }) => [key, id, field, value, reason]).sort((a, b) => `${a[0]}${a[2]}`.localeCompare(`${b[0]}${b[2]}`));
+    const found = result.offenders.map(({ id, key, field, value, reason }) => [key, id, field, value, reason]).sort((a, b) => `${String(a[0])}${String(a[2])}`.localeCompare(`${String(b[0])}${String(b[2])}`));
     assert.deepEqual(found, [
       ['beans', String(ids.get('beans')), 'jar.note', null, 'has no value, and the field is now required'],
       ['rice', String(ids.get('rice')), 'jar.grams', 900.5, 'not a whole number'],

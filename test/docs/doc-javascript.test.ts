@@ -91,7 +91,7 @@ describe('the JavaScript examples of the docs', () => {
 
   it('finds them, each with its file and command', () => {
     const pages = new Set(examples.map((example) => example.page));
-    for (const page of ['README.md', 'docs/sdks.md', 'docs/testing.md', 'docs/webhooks.md']) assert.ok(pages.has(page), `${page} in ${[...pages]}`);
+    for (const page of ['README.md', 'docs/sdks.md', 'docs/testing.md', 'docs/webhooks.md']) assert.ok(pages.has(page), `${page} in ${[...pages].join(', ')}`);
     for (const [file, test] of SERVERS) {
       assert.ok(examples.some((example) => example.file === file), `${file} is still shown`);
       assert.ok(existsSync(test), `${test} runs ${file}`);

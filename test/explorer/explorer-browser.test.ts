@@ -134,7 +134,7 @@ describe('the Explorer in Chromium', () => {
       await page.locator('#token-granted-count').textContent(),
       `${scopes.length} permissions granted (4 asked now, ${scopes.length - 4} granted to this app earlier)`,
     );
-    for (const scope of ['public_profile', 'user_friends', 'user_posts', 'publish_actions']) assert.ok(scopes.includes(scope), `${scope} in ${scopes}`);
+    for (const scope of ['public_profile', 'user_friends', 'user_posts', 'publish_actions']) assert.ok(scopes.includes(scope), `${scope} in ${scopes.join(', ')}`);
     await page.locator('#token-user', { hasText: 'Ilse Marwood' }).waitFor();
     assert.match((await page.locator('#token-expiry').textContent()) ?? '', /^in 1 h 59 min|^in 2 h 0 min/);
     assert.match((await page.locator('#token-value').textContent()) ?? '', /^EAA/);

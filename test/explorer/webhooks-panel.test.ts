@@ -5,7 +5,8 @@ import type { Page } from 'playwright-core';
 import { Clock } from '../../src/control/clock.js';
 import { launchChromium, PageProblems, type Chromium } from '../helpers/chromium.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
-import { eventually, startReceiver, type Receiver } from '../helpers/receiver.js';
+import { eventually } from '../helpers/patience.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('the Explorer\'s Webhooks panel', () => {
@@ -49,7 +50,7 @@ describe('the Explorer\'s Webhooks panel', () => {
     await item.locator('summary:has-text("delivered · user · 1 entries · 1 attempts")').waitFor();
     await item.locator('summary').click();
     assert.equal(await item.locator('.delivery-body').textContent(), sent.body);
-    assert.match((await item.locator('.delivery-headers').textContent())!, new RegExp(`x-hub-signature-256: ${sent.headers['x-hub-signature-256']}`));
+    assert.match((await item.locator('.delivery-headers').textContent())!, new RegExp(`x-hub-signature-256: ${String(sent.headers['x-hub-signature-256'])}`));
     assert.match((await item.locator('.attempts').textContent())!, /200 ok/);
     problems.assertNone();
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
+import { PATIENCE_MS } from './patience.js';
 
 export const LOOM = 'bin/loom';
 
@@ -84,7 +85,7 @@ export async function startServeWithEnv(env: NodeJS.ProcessEnv, ...args: string[
   const child = spawnLoomWithEnv(env, 'serve', '--port', String(port), ...args);
   let ended = false;
   void child.exited.then(() => (ended = true));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + PATIENCE_MS;
   // The banner ends with how to get a new token (of the demo app or of a declared schema), or that there is no demo graph.
   while (!/^(A new token|This database holds no demo graph|A token for one of its)/m.test(child.stdout())) {
     assert.ok(Date.now() < deadline && !ended, `serve did not start: ${child.output()}`);

@@ -66,7 +66,7 @@ async function childMain(): Promise<void> {
     const client = call.withAccessToken === undefined ? FB : FB.withAccessToken(call.withAccessToken);
     try {
       const result = call.napi
-        ? await new Promise((resolve, reject) => client.napi(...args, (error: unknown, response: unknown) => (error ? reject(error) : resolve(response))))
+        ? await new Promise((resolve, reject) => client.napi(...args, (error: Error | null, response: unknown) => (error ? reject(error) : resolve(response))))
         : await client.api(...args);
       outcomes.push({ result });
     } catch (error) {

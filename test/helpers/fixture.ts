@@ -4,7 +4,7 @@ import { issueUserToken } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { Schema } from '../../src/schema/registry.js';
 import type { AppRecord, Store, WriteOp } from '../../src/store/store.js';
-import { openLocation, scratchLocation } from './test-store.js';
+import { seededStore } from './templates.js';
 
 /** A small graph whose every number is known, so tests can assert exact answers. */
 export interface Fixture {
@@ -39,9 +39,31 @@ export interface Fixture {
 export const NOW = 1_760_000_000;
 const DAY = 86_400;
 
+/** What seeding the fixture answers: every id and token the tests use. */
+type Seeded = Pick<Fixture, 'app' | 'users' | 'appFriends' | 'posts' | 'likers' | 'album' | 'photos' | 'pages' | 'aliceToken'>;
+
+/** The fixture's graph in a store of its own, copied from the test run's template of it. */
 export async function buildFixture(): Promise<Fixture> {
-  const path = scratchLocation();
-  const store = await openLocation(path);
+  const { store, location, seeded } = await seededStore('fixture', seedFixture);
+  const { app, users } = seeded;
+  const ids = scopedIdsFor(app);
+  return {
+    ...seeded,
+    store,
+    path: location,
+    now: NOW,
+    tokenFor: async (userId, scopes) => {
+      await recordConsent(store, app.id, userId, { granted: scopes, declined: [] });
+      return (await issueUserToken(store, { appId: app.id, userId, scopes, expiresIn: 3600, now: NOW })).accessToken;
+    },
+    aliceWith: async (...scopes) =>
+      (await issueUserToken(store, { appId: app.id, userId: users.alice, scopes: ['public_profile', ...scopes], expiresIn: 3600, now: NOW })).accessToken,
+    scoped: (id) => ids.scope(id),
+    postId: (id, owner) => `${ids.scope(owner)}_${id}`,
+  };
+}
+
+async function seedFixture(store: Store): Promise<Seeded> {
   const app = await store.createApp({
     name: 'Test App',
     secret: randomBytes(16).toString('hex'),
@@ -163,12 +185,8 @@ export async function buildFixture(): Promise<Fixture> {
     expiresIn: 7200,
     now: NOW,
   });
-  const ids = scopedIdsFor(app);
   return {
-    store,
-    path,
     app,
-    now: NOW,
     users: { alice: alice!, bob: bob!, carol: carol!, dave: dave! },
     appFriends,
     posts: { popular: popular!, quiet: quiet!, story: story!, bobs: bobs!, daves: daves!, secret: secret! },
@@ -177,13 +195,5 @@ export async function buildFixture(): Promise<Fixture> {
     photos,
     pages,
     aliceToken: accessToken,
-    tokenFor: async (userId, scopes) => {
-      await recordConsent(store, app.id, userId, { granted: scopes, declined: [] });
-      return (await issueUserToken(store, { appId: app.id, userId, scopes, expiresIn: 3600, now: NOW })).accessToken;
-    },
-    aliceWith: async (...scopes) =>
-      (await issueUserToken(store, { appId: app.id, userId: alice!, scopes: ['public_profile', ...scopes], expiresIn: 3600, now: NOW })).accessToken,
-    scoped: (id) => ids.scope(id),
-    postId: (id, owner) => `${ids.scope(owner)}_${id}`,
   };
 }

@@ -17,7 +17,7 @@ export function connectThrough(proxyUrl: string, target: string): Promise<Connec
     outgoing.on('connect', (response, socket, head) => {
       let body = head.toString();
       if (response.statusCode === 200) return resolve({ status: 200, body, socket });
-      socket.on('data', (chunk) => (body += chunk));
+      socket.on('data', (chunk: Buffer) => (body += chunk.toString()));
       socket.on('end', () => resolve({ status: response.statusCode ?? 0, body, socket }));
     });
     outgoing.on('error', reject);

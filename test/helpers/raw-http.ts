@@ -11,7 +11,7 @@ export interface RawAnswer {
 }
 
 /** One parsed HTTP/1.1 answer from raw bytes: status, headers (names in lower case), body. */
-export function parseAnswer(text: string): Pick<RawAnswer, 'status' | 'headers' | 'body'> {
+function parseAnswer(text: string): Pick<RawAnswer, 'status' | 'headers' | 'body'> {
   const end = text.indexOf('\r\n\r\n');
   const head = end < 0 ? text : text.slice(0, end);
   const [statusLine = '', ...lines] = head.split('\r\n');
@@ -55,12 +55,12 @@ export function rawExchange(
     const chunks: Buffer[] = [];
     let written = 0;
     let closed = false;
-    const originalWrite = socket.write.bind(socket) as (chunk: string | Buffer) => boolean;
+    const originalWrite: (chunk: string | Buffer) => boolean = socket.write.bind(socket);
     socket.write = ((chunk: string | Buffer, ...rest: unknown[]) => {
       if (socket.destroyed || socket.writableEnded) return false;
       written += Buffer.byteLength(chunk);
       return (originalWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof socket.write;
+    });
     const finish = () => {
       clearTimeout(timer);
       socket.destroy();

@@ -66,12 +66,3 @@ export async function startReceiver(): Promise<Receiver> {
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   return receiver;
 }
-
-/** Resolves once `test` holds, checking every 20 ms; fails after fifteen seconds. */
-export async function eventually(test: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!(await test())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

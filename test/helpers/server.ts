@@ -1,12 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before } from 'node:test';
-import { buildFixture, type Fixture } from './fixture.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import type { Store } from '../../src/store/store.js';
-import { Clock } from '../../src/control/clock.js';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -62,18 +59,4 @@ export async function startServer(store: Store, options: Partial<AppOptions> = {
       }),
     close: () => app.close(),
   };
-}
-
-/** Registers before/after hooks that build the fixture and serve it; read the fields inside tests. */
-export function useFixtureServer(options: Partial<AppOptions> = {}): { fixture: Fixture; server: TestServer } {
-  const state = {} as { fixture: Fixture; server: TestServer };
-  before(async () => {
-    state.fixture = await buildFixture();
-    state.server = await startServer(state.fixture.store, { clock: Clock.frozenAt(state.fixture.now), ...options });
-  });
-  after(async () => {
-    await state.server.close();
-    await state.fixture.store.close();
-  });
-  return state;
 }

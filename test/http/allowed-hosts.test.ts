@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { after, before, describe, it } from 'node:test';
-import { buildFixture, type Fixture } from '../helpers/fixture.js';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { Clock } from '../../src/control/clock.js';
+import { before, describe, it } from 'node:test';
+import type { Fixture } from '../helpers/fixture.js';
+import type { TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
 
 /** A GET naming the host we choose, as a page whose DNS name was rebound to this machine would send. */
 function getWithHost(server: TestServer, path: string, host: string): Promise<{ status: number; body: any }> {
@@ -21,13 +21,9 @@ function getWithHost(server: TestServer, path: string, host: string): Promise<{ 
 describe('the host names a server answers for', () => {
   let fixture: Fixture;
   let server: TestServer;
+  const served = useFixtureServer({ allowedHosts: ['localhost', '127.0.0.1'] });
   before(async () => {
-    fixture = await buildFixture();
-    server = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), allowedHosts: ['localhost', '127.0.0.1'] });
-  });
-  after(async () => {
-    await server.close();
-    await fixture.store.close();
+    ({ fixture, server } = served);
   });
 
   it('answers its own names and refuses any other with a Graph error', async () => {

@@ -6,7 +6,8 @@ import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { Schema } from '../../src/schema/registry.js';
 import type { AppRecord, Grant } from '../../src/store/store.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { startServer, useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { startServer, type Reply, type TestServer } from '../helpers/server.js';
 import { Clock } from '../../src/control/clock.js';
 
 /**
@@ -175,11 +176,11 @@ describe('app-scoped ids across apps', () => {
         { id: idOf(apps.c, fixture.users.alice), app: { name: 'Sea', namespace: 'sea-app', id: String(apps.c.id) } },
       ],
     });
-    const cId = reply.body.data[1].id;
+    const cId = reply.body.data[1]!.id;
     assert.equal((await server.get(`/v2.4/${cId}`, { access_token: tokens.c })).body.name, 'Alice Arden', 'each listed id works in its app');
 
     const fromC = await server.get('/v2.4/me/ids_for_business', { access_token: tokens.c });
-    assert.deepEqual(fromC.body.data.map((entry: { id: string }) => entry.id), [cId, reply.body.data[0].id], 'the viewing app first');
+    assert.deepEqual(fromC.body.data.map((entry: { id: string }) => entry.id), [cId, reply.body.data[0]!.id], 'the viewing app first');
     const alone = await server.get('/v2.4/me/ids_for_business', { access_token: tokens.a });
     assert.deepEqual(alone.body.data.map((entry: { app: { id: string } }) => entry.app.id), [String(apps.a.id)]);
     const bobInB = await server.get(`/v2.4/${idOf(apps.b, fixture.users.bob)}/ids_for_business`, { access_token: tokens.b });

@@ -8,7 +8,8 @@ import { issueUserToken } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
 import type { AppRecord } from '../../src/store/store.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type Reply, type TestServer } from '../helpers/server.js';
 
 const proofOf = (secret: string, token: string) => createHmac('sha256', secret).update(token).digest('hex');
 

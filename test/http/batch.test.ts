@@ -3,9 +3,10 @@ import { request as httpRequest } from 'node:http';
 import { before, describe, it } from 'node:test';
 import type { Fixture } from '../helpers/fixture.js';
 import { pngBytes } from '../helpers/images.js';
-import { useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type Reply, type TestServer } from '../helpers/server.js';
 
-type Item = { code: number; headers?: { name: string; value: string }[]; body?: string } | null;
+type Item = { code: number; headers?: { name: string; value: string }[]; body?: string } | null | undefined;
 
 const header = (item: Item, name: string) => item?.headers?.find((entry) => entry.name.toLowerCase() === name.toLowerCase())?.value;
 
@@ -41,8 +42,8 @@ describe('batch requests over HTTP', () => {
       const alone = await server.get('/v2.4/me', { access_token: token, fields: 'id,name' });
       assert.equal(answer[0]!.code, 200);
       assert.equal(answer[0]!.body, alone.text, 'the body is the JSON text of the answer alone');
-      assert.equal(header(answer[0]!, 'ETag'), alone.headers.get('etag'));
-      assert.match(header(answer[0]!, 'Content-Type')!, /^application\/json/);
+      assert.equal(header(answer[0], 'ETag'), alone.headers.get('etag'));
+      assert.match(header(answer[0], 'Content-Type')!, /^application\/json/);
       assert.equal(bodyOf(answer[1]).data.length, 1);
       assert.match(bodyOf(answer[2]).id, /^\d+_\d+$/);
       const read = await server.get(`/v2.4/${bodyOf(answer[2]).id}`, { access_token: token, fields: 'message' });

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { before, beforeEach, describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { Schema } from '../../src/schema/registry.js';
 import type { AppRecord } from '../../src/store/store.js';
-import { buildFixture, NOW, type Fixture } from '../helpers/fixture.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { NOW, type Fixture } from '../helpers/fixture.js';
+import type { TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
 import { Clock } from '../../src/control/clock.js';
 
 describe('GET /debug_token', () => {
@@ -15,15 +16,11 @@ describe('GET /debug_token', () => {
   let now = NOW;
   const clock = Clock.frozenAt(NOW);
 
+  const served = useFixtureServer({ clock });
   before(async () => {
-    fixture = await buildFixture();
-    server = await startServer(fixture.store, { clock });
+    ({ fixture, server } = served);
     other = await registerApp(fixture.store, { name: 'Other App', now: NOW });
     appToken = `${fixture.app.id}|${fixture.app.secret}`;
-  });
-  after(async () => {
-    await server.close();
-    await fixture.store.close();
   });
   beforeEach(() => {
     now = NOW; clock.freeze(now);

@@ -3,7 +3,8 @@ import { Agent } from 'node:http';
 import { before, describe, it } from 'node:test';
 import type { Fixture } from '../helpers/fixture.js';
 import { send, type Sent } from '../helpers/paced-request.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import type { TestServer } from '../helpers/server.js';
 
 const MiB = 1024 * 1024;
 

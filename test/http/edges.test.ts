@@ -4,7 +4,8 @@ import { Schema } from '../../src/schema/registry.js';
 import { unemulatedEdge } from '../../src/schema/unemulated.js';
 import { rules } from '../../src/schema/versions.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type TestServer } from '../helpers/server.js';
 
 describe('edge reads over HTTP', () => {
   let fixture: Fixture;
@@ -123,7 +124,7 @@ describe('edge reads over HTTP', () => {
       assert.deepEqual(Object.keys(field), ['name', 'description', 'type']);
       assert.ok(field.description.length > 0 && field.type.length > 0, field.name);
     }
-    const connections = Object.entries(metadata.connections) as Array<[string, string]>;
+    const connections = Object.entries<string>(metadata.connections);
     assert.equal(connections.length, 68);
     for (const [edge, url] of connections) {
       assert.ok(url.startsWith(`${server.url}/v2.4/${me}/${edge}?access_token=`), url);

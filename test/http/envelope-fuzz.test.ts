@@ -3,7 +3,8 @@ import { before, describe, it } from 'node:test';
 import { Random } from '../../src/seed/random.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { rawRequest } from '../helpers/raw-http.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type TestServer } from '../helpers/server.js';
 
 /** Requests per run: enough to reach every error path below, few enough for a quick test. */
 const REQUESTS = 400;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Schema } from '../../src/schema/registry.js';
-import { useFixtureServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
 
 /** The addresses of the assets a page links to (`/explorer/assets/<build>/<name>`). */
 function assetLinks(html: string): string[] {

@@ -3,7 +3,8 @@ import { before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Clock } from '../../src/control/clock.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { startServer, useFixtureServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { startServer } from '../helpers/server.js';
 
 /** Alice's 25 friends under this many aliases: 26 rows a page, well within the default budget of 50,000 items. */
 const ALIASES = 1000;

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { runFuzz } from '../../bench/fuzz-client.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import type { TestServer } from '../helpers/server.js';
 
 /** A short run of the fuzz (`npm run fuzz` sends 60,000). */
 const REQUESTS = 2000;

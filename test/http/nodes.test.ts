@@ -30,7 +30,7 @@ describe('node reads over HTTP', () => {
     assert.match(fbtrace_id, /^[A-Za-z0-9_-]{11}$/);
     assert.equal(reply.headers.get('x-fb-trace-id'), fbtrace_id);
     if (authenticate) {
-      assert.equal(reply.headers.get('www-authenticate'), `OAuth "Facebook Platform" "${authenticate}" "${error.message}"`);
+      assert.equal(reply.headers.get('www-authenticate'), `OAuth "Facebook Platform" "${authenticate}" "${String(error.message)}"`);
     }
   }
 

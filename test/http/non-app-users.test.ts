@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Fixture } from '../helpers/fixture.js';
 import { addMediaGraph, type MediaGraph } from '../helpers/media-graph.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type TestServer } from '../helpers/server.js';
 
 // Carol is Alice's friend but never used the fixture's app; Bob is a friend who uses it.
 describe('people who never used the app', () => {

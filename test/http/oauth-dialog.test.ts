@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { before, describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { Browser, runDialog } from '../helpers/browser.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type TestServer } from '../helpers/server.js';
 import type { Fixture } from '../helpers/fixture.js';
 
 const PASSWORD = 'correct horse battery';
@@ -80,7 +81,7 @@ describe('the OAuth sign-in dialog', () => {
 
   it("follows the redirect to the app's own callback, which exchanges the code server-side", async () => {
     // A minimal client app: its callback swaps the code for a token and shows who signed in.
-    const callback = createServer(async (request, response) => {
+    const exchange = async (request: IncomingMessage, response: ServerResponse) => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
       const redirectUri = `http://127.0.0.1:${(callback.address() as { port: number }).port}/callback`;
       const query = new URLSearchParams({ client_id: clientId, client_secret: fixture.app.secret, redirect_uri: redirectUri, code: url.searchParams.get('code') ?? '' });
@@ -88,7 +89,8 @@ describe('the OAuth sign-in dialog', () => {
       const me = await (await fetch(`${server.url}/v2.4/me?access_token=${token.access_token}`)).json();
       response.setHeader('content-type', 'application/json');
       response.end(JSON.stringify({ state: url.searchParams.get('state'), me }));
-    });
+    };
+    const callback = createServer((request, response) => void exchange(request, response));
     await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
     try {
       const redirectUri = `http://127.0.0.1:${(callback.address() as { port: number }).port}/callback`;

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { before, beforeEach, describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { hashPassword } from '../../src/auth/passwords.js';
 import type { AppRecord } from '../../src/store/store.js';
 import { runDialog } from '../helpers/browser.js';
-import { buildFixture, NOW, type Fixture } from '../helpers/fixture.js';
-import { startServer, type Reply, type TestServer } from '../helpers/server.js';
+import { NOW, type Fixture } from '../helpers/fixture.js';
+import { type Reply, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
 import { Clock } from '../../src/control/clock.js';
 
 const LIFETIME = 600;
@@ -25,15 +26,11 @@ describe('the token endpoint and token lifetimes', () => {
   let now = NOW;
   const clock = Clock.frozenAt(NOW);
 
+  const served = useFixtureServer({ clock, tokenLifetime: LIFETIME });
   before(async () => {
-    fixture = await buildFixture();
-    server = await startServer(fixture.store, { clock, tokenLifetime: LIFETIME });
+    ({ fixture, server } = served);
     other = await registerApp(fixture.store, { name: 'Other App', now: NOW });
     await fixture.store.setCredentials({ userId: fixture.users.alice, email: 'alice@example.com', passwordHash: await hashPassword('pw-alice') });
-  });
-  after(async () => {
-    await server.close();
-    await fixture.store.close();
   });
   beforeEach(() => {
     now = NOW; clock.freeze(now);

@@ -3,7 +3,8 @@ import { before, describe, it } from 'node:test';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { runDialog } from '../helpers/browser.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type TestServer } from '../helpers/server.js';
 
 const PASSWORD = 'correct horse battery';
 const REDIRECT = 'https://app.example/callback';

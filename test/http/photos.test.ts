@@ -7,7 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Fixture } from '../helpers/fixture.js';
 import { isPrivateAddress } from '../../src/media/fetch-image.js';
 import { pngBytes } from '../helpers/images.js';
-import { startServer, useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { startServer, type TestServer } from '../helpers/server.js';
 import { Clock } from '../../src/control/clock.js';
 
 describe('photos and albums over HTTP', () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { Clock } from '../../src/control/clock.js';
-import { buildFixture, NOW, type Fixture } from '../helpers/fixture.js';
+import { before, describe, it } from 'node:test';
+import type { Fixture } from '../helpers/fixture.js';
 import { pngBytes } from '../helpers/images.js';
 import { addPageGraph } from '../helpers/page-graph.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
 
 /** The v2.4 fields and edges of the other node types this part completes, as `metadata=1` lists them. */
 const METADATA_V24: Record<string, { fields: string[]; edges: string[] }> = {
@@ -49,15 +49,11 @@ describe('posts, photos, albums and comments with every v2.4 field', () => {
   let alice: number;
   let bob: number;
 
+  const served = useFixtureServer();
   before(async () => {
-    fixture = await buildFixture();
-    server = await startServer(fixture.store, { clock: Clock.frozenAt(NOW) });
+    ({ fixture, server } = served);
     ({ alice, bob } = fixture.users);
     ({ page, linkPost, photoPost } = await addPageGraph(fixture));
-  });
-  after(async () => {
-    await server.close();
-    await fixture.store.close();
   });
 
   const get = (path: string, params: Record<string, string>) => server.get(path, params);

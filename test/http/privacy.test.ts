@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Fixture } from '../helpers/fixture.js';
 import { pngBytes } from '../helpers/images.js';
-import { useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type Reply, type TestServer } from '../helpers/server.js';
 
 const WRITER = ['public_profile', 'user_photos', 'user_posts', 'publish_actions'];
 

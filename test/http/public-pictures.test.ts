@@ -4,7 +4,8 @@ import { registerApp } from '../../src/auth/apps.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
 import type { AppRecord } from '../../src/store/store.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type TestServer } from '../helpers/server.js';
 
 describe('pictures are public', () => {
   let fixture: Fixture;

@@ -6,7 +6,8 @@ import { hashPassword } from '../../src/auth/passwords.js';
 import type { AppRecord } from '../../src/store/store.js';
 import { Browser, runDialog, type Page } from '../helpers/browser.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { startServer, useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { startServer, type TestServer } from '../helpers/server.js';
 import { Clock } from '../../src/control/clock.js';
 
 const PASSWORD = 'redirect me';

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { before, describe, it } from 'node:test';
 import type { Fixture } from '../helpers/fixture.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type TestServer } from '../helpers/server.js';
 
 /** A POST with no Content-Type header at all, as npm `fbgraph` sends every form. */
 function postWithoutType(url: string, body: string): Promise<{ status: number; body: any }> {

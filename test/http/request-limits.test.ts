@@ -6,7 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Clock } from '../../src/control/clock.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { rawExchange, rawRequest, type RawAnswer } from '../helpers/raw-http.js';
-import { startServer, useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { startServer, type TestServer } from '../helpers/server.js';
 
 const MiB = 1024 * 1024;
 

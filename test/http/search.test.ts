@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { Schema } from '../../src/schema/registry.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type Reply, type TestServer } from '../helpers/server.js';
 
 /** The path and query of an absolute paging link, to follow it on the test server. */
 function pathOf(link: string): [string, Record<string, string>] {
@@ -212,7 +213,7 @@ describe('GET /search', () => {
     it(`finds ${word}s`, async () => {
       const [id] = (
         await fixture.store.write([
-          { op: 'createObject', object: { type: target!.type.name, owner: fixture.users.alice, createdTime: fixture.now, data: { name: `Lantern ${word} night`, privacy: 'OPEN' } } },
+          { op: 'createObject', object: { type: target.type.name, owner: fixture.users.alice, createdTime: fixture.now, data: { name: `Lantern ${word} night`, privacy: 'OPEN' } } },
         ])
       ).results as number[];
       assert.deepEqual(ok(await search({ q: 'lantern night', type: word, fields: 'name' })).data, [{ name: `Lantern ${word} night`, id: String(id) }]);

@@ -4,7 +4,8 @@ import { hashPassword } from '../../src/auth/passwords.js';
 import { hashToken } from '../../src/auth/tokens.js';
 import { runDialog } from '../helpers/browser.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type TestServer } from '../helpers/server.js';
 import { selectRows, storedBytes } from '../helpers/test-store.js';
 
 const PASSWORD = 'plain-text-password-7f3a';

@@ -6,7 +6,8 @@ import type { Fixture } from '../helpers/fixture.js';
 import { pngOfSize } from '../helpers/images.js';
 import { send } from '../helpers/paced-request.js';
 import { rawExchange } from '../helpers/raw-http.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import type { TestServer } from '../helpers/server.js';
 
 /** A short grace keeps the test quick; the default is 5 s. */
 const GRACE_MS = 1000;

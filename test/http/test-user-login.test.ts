@@ -5,7 +5,8 @@ import { SESSION_SECONDS } from '../../src/auth/browser-session.js';
 import { Clock } from '../../src/control/clock.js';
 import { Browser } from '../helpers/browser.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { startServer, useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { startServer, type TestServer } from '../helpers/server.js';
 
 describe("a test user's login_url", () => {
   const served = useFixtureServer();

@@ -5,7 +5,8 @@ import { hashToken, SHORT_LIVED_SECONDS } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
 import type { AppRecord, WriteOp } from '../../src/store/store.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { startServer, useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { startServer, type Reply, type TestServer } from '../helpers/server.js';
 import { selectRows, storedBytes } from '../helpers/test-store.js';
 import { Clock } from '../../src/control/clock.js';
 

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type Reply, type TestServer } from '../helpers/server.js';
 
 const TAIL =
   'does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api';

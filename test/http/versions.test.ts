@@ -7,7 +7,8 @@ import { Clock } from '../../src/control/clock.js';
 import { PERMISSIONS } from '../../src/schema/permissions.js';
 import { PUBLISHED_VERSIONS, rules, VERSION_RULES, type RuleName } from '../../src/schema/versions.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { startServer, useFixtureServer, type Reply, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { startServer, type Reply, type TestServer } from '../helpers/server.js';
 
 const SUCCESS = '{"success":true}';
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Fixture } from '../helpers/fixture.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type TestServer } from '../helpers/server.js';
 
 const SUCCESS = '{"success":true}';
 

@@ -16,7 +16,7 @@ async function forged(dir: string, names: { type: 'dns' | 'ip'; value: string }[
   const pem = readFileSync(join(dir, 'ca-key.pem'), 'utf8').replace(/-----[^-]+-----|\s+/g, '');
   const signingKey = await webcrypto.subtle.importKey('pkcs8', Buffer.from(pem, 'base64'), KEY, false, ['sign']);
   const authority = new x509.X509Certificate(readFileSync(join(dir, 'ca.pem'), 'utf8'));
-  const keys = (await webcrypto.subtle.generateKey(KEY, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(KEY, true, ['sign', 'verify']));
   const certificate = await x509.X509CertificateGenerator.create({
     subject: `CN=${names[0]!.value}`,
     issuer: authority.subject,

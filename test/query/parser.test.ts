@@ -35,8 +35,8 @@ function firstChildChain(selections: Selection[]): Selection[] {
   let level: Selection[] | undefined = selections;
   while (level !== undefined) {
     assert.equal(level.length, 1);
-    chain.push(level[0]);
-    level = level[0].children;
+    chain.push(level[0]!);
+    level = level[0]!.children;
   }
   return chain;
 }
@@ -175,7 +175,7 @@ describe('parseFields: modifiers', () => {
   });
 
   it('stores a modifier named __proto__ as an ordinary entry', () => {
-    const [selection] = parseFields('a.__proto__(x)');
+    const [selection] = parseFields('a.__proto__(x)') as [Selection];
     assert.deepEqual(Object.keys(selection.modifiers), ['__proto__']);
     assert.equal(Object.getOwnPropertyDescriptor(selection.modifiers, '__proto__')?.value, 'x');
     assert.equal(Object.getPrototypeOf(selection.modifiers), Object.prototype);
@@ -391,7 +391,7 @@ describe('parseFields: hostile input', () => {
     const dotted = 'a' + '.b'.repeat(500_000);
     const spaced = 'a.b' + ' '.repeat(1_000_000) + ',c';
     const started = performance.now();
-    assert.equal(parseFields(dotted)[0].name, dotted);
+    assert.equal(parseFields(dotted)[0]?.name, dotted);
     assert.deepEqual(parseFields(spaced), [sel('a.b', 0), sel('c', 1_000_004)]);
     assert.throws(() => parseFields('a.limit(' + 'x'.repeat(1_000_000)), GraphError);
     assert.ok(performance.now() - started < 1000);

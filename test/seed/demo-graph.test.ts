@@ -29,7 +29,7 @@ async function allObjects(store: Store, total: number): Promise<StoredObject[]> 
 }
 
 function objectTotal(result: SeedResult): number {
-  const c = result.counts as Record<string, number>;
+  const c = result.counts;
   const sum = ['pages', 'users', 'likerUsers', 'posts', 'comments', 'albums', 'photos'].reduce((n, key) => n + (c[key] ?? 0), 0);
   return sum + 1; // the app
 }

@@ -21,6 +21,13 @@ function seededExport(location: string, args: readonly string[] = SEED): Array<R
   return exported.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
+/** The export's one record of this kind. */
+function recordOf(records: Array<Record<string, unknown>>, kind: string): Record<string, unknown> {
+  const found = records.find((record) => record.record === kind);
+  assert.ok(found, `the export holds a ${kind} record`);
+  return found;
+}
+
 /** The export without what is random by design: the app secret and what is not graph at all. */
 function graphOf(records: Array<Record<string, unknown>>): string {
   const kept = records
@@ -36,10 +43,10 @@ describe('loom seed --seed S --now T', () => {
     assert.ok(first.length > 1000, 'the export holds the graph');
     assert.equal(graphOf(first), graphOf(second));
 
-    const [firstApp, secondApp] = [first, second].map((records) => records.find((record) => record.record === 'app')!);
+    const [firstApp, secondApp] = [recordOf(first, 'app'), recordOf(second, 'app')];
     assert.notEqual(firstApp.secret, secondApp.secret, 'the app secret never follows from the seed');
     assert.equal(firstApp.idKey, secondApp.idKey, 'the key of app-scoped ids follows from the seed');
-    const [firstLogin, secondLogin] = [first, second].map((records) => records.find((record) => record.record === 'credentials')!);
+    const [firstLogin, secondLogin] = [recordOf(first, 'credentials'), recordOf(second, 'credentials')];
     assert.equal(firstLogin.passwordHash, secondLogin.passwordHash, 'the demo password salt follows from the seed');
   });
 

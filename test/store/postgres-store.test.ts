@@ -79,11 +79,11 @@ describe('PostgreSQL store', { skip: testPostgresUrl === undefined && 'LOOM_TEST
         ]);
       await Promise.all(
         users.flatMap((user, i) => [
-          stores[i % 3]!.write(like(user, i % 2 === 0 ? [post!, other!] : [other!, post!])),
-          stores[(i + 1) % 3]!.write(like(user, [other!, post!])),
+          stores[i % 3]!.write(like(user, i % 2 === 0 ? [post, other] : [other, post])),
+          stores[(i + 1) % 3]!.write(like(user, [other, post])),
         ]),
       );
-      assert.deepEqual(await stores[2]!.getCounts('likes', [post!, other!]), new Map([[post!, 90], [other!, 90]]));
+      assert.deepEqual(await stores[2]!.getCounts('likes', [post, other]), new Map([[post, 90], [other, 90]]));
       const liked = await stores[0]!.getCounts('liked', users);
       assert.ok([...liked.values()].every((count) => count === 2));
 
@@ -92,12 +92,12 @@ describe('PostgreSQL store', { skip: testPostgresUrl === undefined && 'LOOM_TEST
         users.map((user, i) =>
           stores[i % 3]!.write(
             i % 2 === 0
-              ? [{ op: 'removeAssoc', type: 'likes', id1: post!, id2: user }, { op: 'removeAssoc', type: 'liked', id1: user, id2: post! }]
-              : like(user, [post!]),
+              ? [{ op: 'removeAssoc', type: 'likes', id1: post, id2: user }, { op: 'removeAssoc', type: 'liked', id1: user, id2: post }]
+              : like(user, [post]),
           ),
         ),
       );
-      assert.equal((await stores[1]!.getCounts('likes', [post!])).get(post!), 45);
+      assert.equal((await stores[1]!.getCounts('likes', [post])).get(post), 45);
       const { rows } = await stores[0]!.pool.query(`SELECT count(*) AS n FROM associations WHERE id1 = $1 AND type = 'likes'`, [post]);
       assert.equal(rows[0].n, 45);
     });

@@ -12,7 +12,7 @@ describe('startLoom()', () => {
       method,
       ...(method === 'GET' ? {} : { body: new URLSearchParams(params) }),
     });
-    return { status: response.status, body: (await response.json()) as any };
+    return { status: response.status, body: (await response.json()) };
   };
 
   before(async () => {

@@ -1,26 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Clock } from '../../src/control/clock.js';
 import { loom } from '../helpers/cli.js';
-import { buildFixture, type Fixture } from '../helpers/fixture.js';
-import { eventually, startReceiver, type Receiver } from '../helpers/receiver.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { Fixture } from '../helpers/fixture.js';
+import { eventually } from '../helpers/patience.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
 
 describe('loom webhooks', () => {
   let fixture: Fixture;
-  let server: TestServer;
   let receiver: Receiver;
+  const served = useFixtureServer({ webhooks: { deliver: true, allowPrivate: true, windowMs: 50 } });
   before(async () => {
-    fixture = await buildFixture();
+    ({ fixture } = served);
     receiver = await startReceiver();
-    server = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), webhooks: { deliver: true, allowPrivate: true, windowMs: 50 } });
     await fixture.store.webhooks.saveSubscription({
       appId: fixture.app.id, object: 'user', callbackUrl: receiver.url, fields: ['feed'], verifyToken: '', active: true, createdTime: fixture.now,
     });
   });
   after(async () => {
-    await server.close();
-    await fixture.store.close();
     await receiver.close();
   });
 

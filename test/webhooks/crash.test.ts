@@ -8,7 +8,8 @@ import { after, describe, it } from 'node:test';
 import { findDemo } from '../../src/cli/demo.js';
 import { openStore } from '../../src/store/open-store.js';
 import { freePort, LOOM } from '../helpers/cli.js';
-import { eventually, startReceiver, VERIFY_TOKEN } from '../helpers/receiver.js';
+import { eventually } from '../helpers/patience.js';
+import { startReceiver, VERIFY_TOKEN } from '../helpers/receiver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loom-webhook-kill-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,8 +22,8 @@ async function serve(db: string, port: number, windowMs: number): Promise<{ chil
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
   await eventually(() => {
     assert.ok(child.exitCode === null, `serve ended: ${output}`);
     return output.includes('A new token');

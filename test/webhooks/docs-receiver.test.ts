@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { freePort } from '../helpers/cli.js';
-import { eventually } from '../helpers/receiver.js';
-import { useFixtureServer } from '../helpers/server.js';
+import { eventually } from '../helpers/patience.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loom-docs-receiver-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,8 +23,8 @@ describe('the receiver of docs/webhooks.md', () => {
     const port = await freePort();
     const child = spawn(process.execPath, [join(dir, 'receiver.mjs')], { env: { ...process.env, APP_SECRET: fixture.app.secret, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    child.stderr!.on('data', (chunk) => (output += chunk));
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
     try {
       await eventually(() => output.includes('listening'), 'the receiver to listen');
       const callback = `http://127.0.0.1:${port}/hook`;

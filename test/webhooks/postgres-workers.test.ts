@@ -7,7 +7,8 @@ import { after, describe, it } from 'node:test';
 import { findDemo } from '../../src/cli/demo.js';
 import { openStore } from '../../src/store/open-store.js';
 import { freePort, LOOM } from '../helpers/cli.js';
-import { eventually, startReceiver, VERIFY_TOKEN, type Receiver } from '../helpers/receiver.js';
+import { eventually } from '../helpers/patience.js';
+import { startReceiver, VERIFY_TOKEN, type Receiver } from '../helpers/receiver.js';
 import { scratchLocation } from '../helpers/test-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loom-webhook-workers-'));

@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Fixture } from '../helpers/fixture.js';
-import { answerHandshake, eventually, startReceiver, VERIFY_TOKEN, type Receiver, type Received } from '../helpers/receiver.js';
-import { useFixtureServer, type TestServer } from '../helpers/server.js';
+import { eventually } from '../helpers/patience.js';
+import { answerHandshake, startReceiver, VERIFY_TOKEN, type Receiver, type Received } from '../helpers/receiver.js';
+import { useFixtureServer } from '../helpers/fixture-server.js';
+import { type TestServer } from '../helpers/server.js';
 
 const SUCCESS = { success: true };
 

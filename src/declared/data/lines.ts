@@ -37,7 +37,7 @@ export interface LoginLine {
   password: string;
 }
 
-export type DataItem = NodeLine | EdgeLine | LoginLine;
+type DataItem = NodeLine | EdgeLine | LoginLine;
 
 /** An item with where it came from, for messages. */
 export interface DataLine {
@@ -90,13 +90,13 @@ export function parseDataLine(text: string): ParsedLine | { problem: string } {
     if (!isKey(value.key)) return { problem: 'a node line needs a "key" (a string)' };
     if (value.fields !== undefined && !isObject(value.fields)) return { problem: '"fields" must be an object' };
     if (!isTime(value.created_time)) return { problem: '"created_time" must be an ISO-8601 time or unix seconds' };
-    return { kind: 'item', item: { node: value.node, key: String(value.key), created_time: value.created_time as string | number | undefined, fields: (value.fields ?? {}) as Record<string, unknown> } };
+    return { kind: 'item', item: { node: value.node, key: String(value.key), created_time: value.created_time, fields: (value.fields ?? {}) } };
   }
   if (value.edge !== undefined) {
     if (typeof value.edge !== 'string' || !value.edge.includes('.')) return { problem: '"edge" must name an edge as type.edge' };
     if (!isKey(value.from) || !isKey(value.to)) return { problem: 'an edge line needs the keys "from" and "to"' };
     if (!isTime(value.time)) return { problem: '"time" must be an ISO-8601 time or unix seconds' };
-    return { kind: 'item', item: { edge: value.edge, from: String(value.from), to: String(value.to), time: value.time as string | number | undefined } };
+    return { kind: 'item', item: { edge: value.edge, from: String(value.from), to: String(value.to), time: value.time } };
   }
   if (value.login !== undefined) {
     if (!isKey(value.login)) return { problem: '"login" must be the key of a principal' };

@@ -17,7 +17,7 @@ export interface FieldPlan {
 }
 
 /** A list Loom keeps from a ref field: the node the field names lists the node holding it. */
-export interface DerivedList {
+interface DerivedList {
   /** Ref field of the holding type; `owner` lists follow the owner column. */
   field: string;
   /** Association type of the list, on the named node. */
@@ -65,7 +65,7 @@ const REF = /^ref<(\w+)>$/;
 const LIST = /^list<(.+)>$/;
 
 /** The type a ref field, or a list of refs, points at. */
-export function refTarget(type: string): string | undefined {
+function refTarget(type: string): string | undefined {
   const list = LIST.exec(type);
   return REF.exec(list ? list[1]! : type)?.[1];
 }
@@ -83,7 +83,7 @@ export function planData(declaration: Declaration, pinned: StorageKeys, code: Co
   const typeStorage = (name: string) => storage.types[name]!;
   const edgeStorage = (type: string, edge: string) => storage.edges[`${type}.${edge}`]!;
   const types = new Map<string, TypePlan>();
-  const entries = Object.entries(declaration.types) as Array<[string, TypeDecl]>;
+  const entries = Object.entries<TypeDecl>(declaration.types);
   for (const [name, decl] of entries) {
     const fields = new Map<string, FieldPlan>();
     for (const [fieldName, field] of Object.entries(decl.fields ?? {})) {
@@ -91,7 +91,7 @@ export function planData(declaration: Declaration, pinned: StorageKeys, code: Co
       fields.set(fieldName, { name: fieldName, decl: field, storage: storage.fields[`${name}.${fieldName}`]!, refTo: refTarget(field.type ?? 'json') });
     }
     const edges = new Map<string, EdgePlan>();
-    for (const [edgeName, edge] of Object.entries(decl.edges ?? {}) as Array<[string, EdgeDecl]>) {
+    for (const [edgeName, edge] of Object.entries<EdgeDecl>(decl.edges ?? {})) {
       edges.set(edgeName, {
         name: edgeName,
         to: edge.to,
@@ -105,7 +105,7 @@ export function planData(declaration: Declaration, pinned: StorageKeys, code: Co
   }
   // Each backed_by edge is a list kept on the node its holder's ref field names.
   for (const [name, decl] of entries) {
-    for (const [edgeName, edge] of Object.entries(decl.edges ?? {}) as Array<[string, EdgeDecl]>) {
+    for (const [edgeName, edge] of Object.entries<EdgeDecl>(decl.edges ?? {})) {
       if (edge.backed_by === undefined) continue;
       const [holder, field] = edge.backed_by.split('.') as [string, string];
       const time = typeof edge.time === 'object' ? edge.time.field : undefined;

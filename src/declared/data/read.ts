@@ -70,10 +70,16 @@ async function* csvRecords(path: string, onBytes?: (bytes: number) => void): Asy
       const char = text[i]!;
       if (quoted) {
         if (char !== '"') cell += char;
-        else if (text[i + 1] === '"') (cell += '"'), (i += 1);
+        else if (text[i + 1] === '"') {
+          cell += '"';
+          i += 1;
+        }
         else quoted = false;
       } else if (char === '"') quoted = true;
-      else if (char === ',') cells.push(cell), (cell = '');
+      else if (char === ',') {
+        cells.push(cell);
+        cell = '';
+      }
       else cell += char;
     }
     if (quoted) continue;

@@ -59,7 +59,7 @@ export function createPool(location: PostgresLocation): pg.Pool {
     options: `-c search_path=${quoteIdentifier(location.schema)}`,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        oid === INT8 ? Number : (pg.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
     },
   });
   // An idle connection that breaks (a server restart, an administrator's kill) is dropped by the

@@ -418,7 +418,7 @@ export async function migrate(client: pg.ClientBase, schema: string): Promise<nu
   return schemaVersion(client);
 }
 
-export async function schemaVersion(client: pg.ClientBase): Promise<number> {
+async function schemaVersion(client: pg.ClientBase): Promise<number> {
   const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
   return rows[0]?.version ?? 0;
 }

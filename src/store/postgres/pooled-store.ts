@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { AuthListener } from './auth-listener.js';
 import { DecodedData } from '../decoded-data.js';
-import { describeSystemError } from '../../system-errors.js';
+import { describeSystemError } from '../../errors.js';
 import { redactPassword } from '../redact-password.js';
 import { createPool, parsePostgresLocation, type PostgresLocation } from './connection.js';
 import { migrate } from './migrations.js';
@@ -105,7 +105,6 @@ export abstract class PostgresPooledStore {
     for (let attempt = 1; ; attempt += 1) {
       const client = await this.pool.connect();
       let broken: Error | undefined;
-      let retry = false;
       try {
         await client.query('BEGIN');
         const result = await work(client);
@@ -113,7 +112,7 @@ export abstract class PostgresPooledStore {
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
-        retry = attempt < MAX_ATTEMPTS && RETRYABLE.has((error as { code?: string }).code ?? '');
+        const retry = attempt < MAX_ATTEMPTS && RETRYABLE.has((error as { code?: string }).code ?? '');
         if (!retry) throw error;
       } finally {
         client.release(broken);

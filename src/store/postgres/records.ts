@@ -24,7 +24,7 @@ export async function scanTable(
   const keyList = key.join(', ');
   const values: unknown[] = [...(after ?? []), limit];
   const where = after === undefined ? '' : `WHERE (${keyList}) > (${key.map((_, i) => `$${i + 1}`).join(', ')})`;
-  const { rows } = await client.query({
+  const { rows } = await client.query<Record<string, unknown>>({
     name: `loom.scan.${kind}${after === undefined ? '' : '.after'}`,
     text: `SELECT ${columns.map((c) => c.column).join(', ')} FROM ${table} ${where} ORDER BY ${keyList} LIMIT $${values.length}`,
     values,

@@ -65,7 +65,7 @@ export function searchSql(shape: SearchShape): string {
           ORDER BY s.id ${shape.backwards ? 'DESC' : 'ASC'} LIMIT $3`;
 }
 
-export function searchShape(request: SearchRequest): SearchShape {
+function searchShape(request: SearchRequest): SearchShape {
   return {
     positioned: request.after !== undefined || request.before !== undefined,
     backwards: request.before !== undefined,

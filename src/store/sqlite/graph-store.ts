@@ -160,7 +160,7 @@ export abstract class SqliteGraphStore {
     this.inSnapshot(() => {
       const objects = new Map<ObjectId, StoredObject>();
       const pages = this.readPages(request, objects);
-      const grantedScopes = request.grantsTo === undefined ? new Map() : this.readGrantedScopes(request.grantsTo, objects, grantsKnown);
+      const grantedScopes = request.grantsTo === undefined ? new Map<number, string[]>() : this.readGrantedScopes(request.grantsTo, objects, grantsKnown);
       result = { pages, objects, grantedScopes };
     });
     return result!;

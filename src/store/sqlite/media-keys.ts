@@ -17,7 +17,7 @@ export function findMediaKeys(db: Database.Database, snapshotFiles: readonly str
   if (keys.length === 0) return found;
   const list = JSON.stringify(keys);
   const search = (source: Database.Database) => {
-    for (const value of source.prepare(SQL).pluck().all(...MEDIA_KEY_PATHS.map(() => list)) as unknown[]) if (typeof value === 'string') found.add(value);
+    for (const value of source.prepare(SQL).pluck().all(...MEDIA_KEY_PATHS.map(() => list))) if (typeof value === 'string') found.add(value);
   };
   search(db);
   for (const file of snapshotFiles) {

@@ -394,6 +394,6 @@ export function migrate(db: Database.Database): number {
   return userVersion(db);
 }
 
-export function userVersion(db: Database.Database): number {
+function userVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { describeSystemError } from '../../system-errors.js';
+import { describeSystemError } from '../../errors.js';
 
 /**
  * Why the SQLite database at `path` could not be opened, in words that say what to change.

@@ -26,7 +26,7 @@ export function byId<T extends HTMLElement>(id: string, kind: new () => T): T {
 }
 
 /** Copies text, falling back to a selection where the clipboard API is unavailable (plain http). */
-export async function copyText(text: string): Promise<boolean> {
+async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
     return true;

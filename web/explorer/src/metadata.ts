@@ -5,7 +5,7 @@
  */
 import { isRecord } from './guards.js';
 
-export interface FieldInfo {
+interface FieldInfo {
   name: string;
   type: string;
   description: string;
