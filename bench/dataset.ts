@@ -15,7 +15,8 @@ import { seedGraph } from '../src/seed/demo-graph.js';
 import { Random } from '../src/seed/random.js';
 import { RECORD_KINDS, recordKey, type StoreRecord } from '../src/store/records.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
-import type { ObjectId, Store } from '../src/store/store.js';
+import type { Store } from '../src/store/store.js';
+import type { ObjectId } from '../src/ids.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 
 export interface Dataset {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { appAccessToken } from '../auth/apps.js';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
-import { Clock } from '../control/clock.js';
+import { Clock } from '../clock/clock.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../control/journal.js';
 import { prepareGraph } from '../testing/start-loom.js';
 import {

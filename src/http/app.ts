@@ -4,7 +4,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { businessTokenKey } from '../auth/business-tokens.js';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../auth/sign-in-throttle.js';
-import { Clock } from '../control/clock.js';
+import { Clock } from '../clock/clock.js';
 import { ControlPlane } from '../control/control-plane.js';
 import { RateLimits } from '../control/rate-limits.js';
 import { GraphError } from '../errors.js';

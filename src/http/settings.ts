@@ -1,5 +1,5 @@
 import type { RateLimits } from '../control/rate-limits.js';
-import type { Clock } from '../control/clock.js';
+import type { Clock } from '../clock/clock.js';
 import type { ControlPlane } from '../control/control-plane.js';
 import type { SignInLimits } from '../auth/sign-in-throttle.js';
 import type { PageLimits } from '../engine/edge-options.js';

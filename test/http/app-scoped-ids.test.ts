@@ -8,7 +8,7 @@ import type { AppRecord, Grant } from '../../src/store/store.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
 import { startServer, type Reply, type TestServer } from '../helpers/server.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 
 /**
  * The fixture's app (A, no business) and three more: B and C of one business, D of another.

@@ -6,7 +6,7 @@ import type { AppRecord } from '../../src/store/store.js';
 import { NOW, type Fixture } from '../helpers/fixture.js';
 import type { TestServer } from '../helpers/server.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 
 describe('GET /debug_token', () => {
   let fixture: Fixture;

@@ -13,7 +13,8 @@ import { UNEMULATED_EDGES, unemulatedEdge } from '../../src/schema/unemulated.js
 import { PUBLISHED_VERSIONS, rules } from '../../src/schema/versions.js';
 import { DEMO_SCOPES } from '../../src/seed/demo-scopes.js';
 import { seedGraph } from '../../src/seed/demo-graph.js';
-import type { ObjectId, Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import type { ObjectId } from '../../src/ids.js';
 import { countingStore } from '../helpers/counting-store.js';
 import { startServer, type Reply, type TestServer } from '../helpers/server.js';
 import { openScratchStore } from '../helpers/test-store.js';

@@ -1,30 +1,30 @@
 /** Addresses of nodes on the profile host, as the real service words them. */
 import type { FieldContext } from '../definition.js';
-import type { StoredObject } from '../../store/store.js';
+import type { StoredNode } from '../stored-node.js';
 import { silhouetteUrl } from '../media.js';
 
-export function photoLink(object: StoredObject, context: FieldContext): string {
+export function photoLink(object: StoredNode, context: FieldContext): string {
   return `${context.profileHost}/photo.php?fbid=${object.id}`;
 }
 
-export function albumLink(object: StoredObject, context: FieldContext): string {
+export function albumLink(object: StoredNode, context: FieldContext): string {
   return `${context.profileHost}/album.php?fbid=${object.id}`;
 }
 
 /** A page is addressed by its username when it has one. */
-export function pageLink(object: StoredObject, context: FieldContext): string {
+export function pageLink(object: StoredNode, context: FieldContext): string {
   return `${context.profileHost}/${typeof object.data.username === 'string' ? object.data.username : object.id}`;
 }
 
-export function appLink(object: StoredObject, context: FieldContext): string {
+export function appLink(object: StoredNode, context: FieldContext): string {
   return `${context.profileHost}/apps/application.php?id=${object.id}`;
 }
 
 /** Every group gets an address people can mail posts to. */
-export function groupEmail(object: StoredObject): string {
+export function groupEmail(object: StoredNode): string {
   return `${object.id}@groups.facebook.com`;
 }
 
-export function groupIcon(_object: StoredObject, context: FieldContext): string {
+export function groupIcon(_object: StoredNode, context: FieldContext): string {
   return silhouetteUrl(context.publicUrl);
 }
