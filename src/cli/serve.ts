@@ -30,7 +30,7 @@ import { databaseNameOf } from '../media/media-folder.js';
 import { DEFAULT_MEDIA_SWEEP, type MediaSweepSettings } from '../media/media-sweeper.js';
 import { claimedMediaDir, reportSweep } from './serve-media.js';
 import { DEMO_PASSWORD } from '../seed/demo-graph.js';
-import { buildApp } from '../http/app.js';
+import { buildApp } from '../server/build-app.js';
 import { authorityDirFor, INTERCEPTED_HOSTS, openCertificateAuthority, type HostCredentials } from '../intercept/certificate-authority.js';
 import { Schema } from '../schema/registry.js';
 import { openStore } from '../store/open-store.js';
