@@ -39,6 +39,7 @@ import type { HostCredentials } from '../intercept/certificate-authority.js';
 import { sendError } from './reply.js';
 import type { AppSettings } from './settings.js';
 import { largestFile, MAX_FILES } from './uploads.js';
+import { graphSchema } from '../graph/graph-schema.js';
 
 export interface AppOptions {
   store: Store;
@@ -150,7 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   let ownPort: number | undefined;
   const settings: AppSettings = {
     store,
-    schema: options.schema ?? Schema.default(),
+    schema: options.schema ?? graphSchema(),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),
     limits: { defaultLimit: 25, maxLimit: 100, maxItems: 50_000, maxBytes: 8 * 1024 * 1024, maxWorkMs: 5000, ...options.limits },
