@@ -48,6 +48,7 @@ import { describeChange } from '../declared/diff.js';
 import { loadDeclaration } from '../declared/load.js';
 import { sharedClock } from '../control/control-plane.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js';
+import { graphSchema } from '../graph/graph-schema.js';
 
 const MAX_PORT = 65_535;
 /** A day: a longer timeout is no timeout, and Node's timers hold at most about 24 days. */
@@ -273,7 +274,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       `A new token (for the ${declared.schema.principal} of your key KEY): bin/loom token --db ${redactPassword(db)} --principal KEY --scopes ${declared.schema.allScopes().join(',')}`,
     );
   } else if (demo) {
-    const token = await issueToken(store, demo.app, demo.user.id, Schema.default().allScopes(listen.defaultVersion), tokenLifetime);
+    const token = await issueToken(store, demo.app, demo.user.id, graphSchema().allScopes(listen.defaultVersion), tokenLifetime);
     const credentials = await store.getCredentials(demo.user.id);
     lines.push(
       `Demo user: ${String(demo.user.data.name)} (id ${token.scopedUserId}), app "${demo.app.name}" (id ${demo.app.id})`,

@@ -13,7 +13,8 @@ import { claimMediaFolder } from '../media/media-owner.js';
 import { MediaStore } from '../media/media-store.js';
 import type { SweepResult } from '../media/media-sweep.js';
 import { MediaSweeper, type MediaSweepSettings } from '../media/media-sweeper.js';
-import { Schema } from '../schema/registry.js';
+import type { Schema } from '../schema/registry.js';
+import { graphSchema } from '../graph/graph-schema.js';
 import { DEFAULT_API_VERSION, type ApiVersion } from '../schema/versions.js';
 import { databaseIdOf } from '../store/database-id.js';
 import type { Store } from '../store/store.js';
@@ -91,7 +92,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   let ownPort: number | undefined;
   const settings: AppSettings = {
     store,
-    schema: options.schema ?? Schema.default(),
+    schema: options.schema ?? graphSchema(),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),
     limits: { defaultLimit: 25, maxLimit: 100, maxItems: 50_000, maxBytes: 8 * 1024 * 1024, maxWorkMs: 5000, ...options.limits },
