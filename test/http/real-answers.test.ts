@@ -99,6 +99,7 @@ const KNOWN: Record<string, string[]> = {
     'left out data[].application',
     'left out data[].caption',
     'left out data[].description',
+    'left out data[].icon',
     'left out data[].name',
     'left out data[].shares',
     'link paging.next: limit,until ≠ after,limit',
@@ -225,6 +226,7 @@ const KNOWN: Record<string, string[]> = {
   ],
   'restfb v2_1/post-story.json': [
     'left out actions',
+    'left out icon',
     'missing privacy.allow',
     'missing privacy.deny',
     'missing privacy.friends',
@@ -234,18 +236,12 @@ const KNOWN: Record<string, string[]> = {
     'left out can_hide',
     'left out is_hidden',
   ],
-  'restfb v2_3/post-attachments.json': [
-    'missing attachments',
-  ],
   'restfb v2_3/issue252-event-1.json': [
     'left out description',
     'left out owner',
     'left out updated_time',
     'unknown is_date_only',
     'unknown ticket_uri',
-  ],
-  'restfb v2_3/post-fullpicture.json': [
-    'missing full_picture',
   ],
   'restfb v2_4/video-commentcount.json': [
     'empty comments.data',
