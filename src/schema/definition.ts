@@ -1,7 +1,7 @@
 /**
  * Node types are data. A type lists its fields (scalar or structured values of one node) and its
  * edges (collections of other nodes reached through an association). The engine reads these
- * declarations; the built-in ones are compiled from graph/graph-v2.4.loom.yaml, so adding a type
+ * declarations; the Graph API's are compiled from src/graph/graph-v2.4.loom.yaml, so adding a type
  * is adding a section of a declaration (and naming its code), never a change in the engine.
  */
 import type { StoredNode } from './stored-node.js';

@@ -24,7 +24,8 @@ interface AlbumPlan {
   photoIds: ObjectId[];
 }
 
-interface PhotoRecord {
+/** A photo written: its id, its owner's index, when it was added and who may see it. */
+export interface PhotoRecord {
   id: ObjectId;
   owner: number;
   time: number;
@@ -72,7 +73,7 @@ export async function writeAlbums(
   random: Random,
   context: SeedContext,
   unitsPerPerson: number,
-): Promise<{ photosByPerson: ObjectId[][]; counts: AlbumCounts }> {
+): Promise<{ photosByPerson: ObjectId[][]; photos: PhotoRecord[]; counts: AlbumCounts }> {
   const { buffer, now, people, userIds } = context;
   const counts: AlbumCounts = { albums: 0, photos: 0, comments: 0, likes: 0 };
   const albums: AlbumPlan[] = [];
@@ -139,5 +140,5 @@ export async function writeAlbums(
     await buffer.endUnit();
   }
   await buffer.flush();
-  return { photosByPerson, counts };
+  return { photosByPerson, photos, counts };
 }

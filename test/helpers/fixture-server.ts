@@ -1,5 +1,5 @@
 import { after, before } from 'node:test';
-import type { AppOptions } from '../../src/http/app.js';
+import type { AppOptions } from '../../src/server/build-app.js';
 import { Clock } from '../../src/clock/clock.js';
 import { buildFixture, type Fixture } from './fixture.js';
 import { startServer, type TestServer } from './server.js';

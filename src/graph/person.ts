@@ -1,6 +1,6 @@
 /** What a person's node computes from their stored profile. */
-import type { FieldContext } from '../definition.js';
-import type { StoredNode } from '../stored-node.js';
+import type { FieldContext } from '../schema/definition.js';
+import type { StoredNode } from '../schema/stored-node.js';
 
 /** Age in whole years at `now` of someone born on a `MM/DD/YYYY` birthday; undefined without a full date. */
 function ageOn(birthday: unknown, now: number): number | undefined {

@@ -1,7 +1,7 @@
 /** The addresses and shapes of a photo's, a video's and a page cover's media, served by Loom itself. */
-import type { FieldContext } from '../definition.js';
-import type { StoredNode } from '../stored-node.js';
-import { imageKeyOf, photoSourceUrl, photoThumbnailUrl, VIDEO_FRAME, videoKeyOf, videoSourceUrl, videoThumbnailUrl, type PhotoImage } from '../media.js';
+import type { FieldContext } from '../schema/definition.js';
+import type { StoredNode } from '../schema/stored-node.js';
+import { imageKeyOf, photoSourceUrl, photoThumbnailUrl, VIDEO_FRAME, videoKeyOf, videoSourceUrl, videoThumbnailUrl, type PhotoImage } from '../schema/media.js';
 
 function imageOf(object: StoredNode): PhotoImage {
   return { id: object.id, key: imageKeyOf(object.data), width: object.data.width, height: object.data.height };

@@ -1,7 +1,7 @@
 /** Addresses of nodes on the profile host, as the real service words them. */
-import type { FieldContext } from '../definition.js';
-import type { StoredNode } from '../stored-node.js';
-import { silhouetteUrl } from '../media.js';
+import type { FieldContext } from '../schema/definition.js';
+import type { StoredNode } from '../schema/stored-node.js';
+import { silhouetteUrl } from '../schema/media.js';
 
 export function photoLink(object: StoredNode, context: FieldContext): string {
   return `${context.profileHost}/photo.php?fbid=${object.id}`;

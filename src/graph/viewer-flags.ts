@@ -2,8 +2,8 @@
  * Flags of a node that depend on who asks (may they delete it, like it, reply to it) or on a
  * stored switch read with its default.
  */
-import type { FieldContext } from '../definition.js';
-import type { StoredNode } from '../stored-node.js';
+import type { FieldContext } from '../schema/definition.js';
+import type { StoredNode } from '../schema/stored-node.js';
 
 /** The viewer wrote or uploaded the node. */
 export function viewerOwns(object: StoredNode, context: FieldContext): boolean {
