@@ -1,5 +1,5 @@
 /** The stored fields of a post of each kind the demo graph has. */
-import type { ObjectId } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import { possessive, type Person } from './people.js';
 import {
   LINK_HOSTS,

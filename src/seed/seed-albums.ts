@@ -3,7 +3,7 @@
  * names its album and an album names its first photo, so albums are written first, photos next,
  * and the covers last, each step once the ids it needs exist.
  */
-import type { ObjectId } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import { ALBUM_DESCRIPTIONS, ALBUM_NAMES, PHOTO_CAPTIONS, PHOTO_SIZES } from './phrases.js';
 import { iconOf } from './post-content.js';
 import type { Person } from './people.js';

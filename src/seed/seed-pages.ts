@@ -4,7 +4,8 @@
  * demo user's own link posts that tag a page and friends, made through the demo app and shared
  * by friends. Written after everything else, so the ids of the rest of the graph stay as they were.
  */
-import type { ObjectId, Ref } from '../store/store.js';
+import type { Ref } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import { BY_PAGE, PAGE_ADMINS } from '../schema/authors.js';
 import { ADMIN_PAGES, LINK_PREVIEWS, PAGE_REPLIES, PAGE_STATUSES, PREVIEW_SIZE, previewImageUrl, type AdminPage, type LinkPreview } from './admin-pages.js';
 import { privacyOf } from './privacy.js';

@@ -3,7 +3,7 @@
  * most posts get a handful of likes or none, a few get hundreds (at least three of the demo
  * user's, so the Explorer can show paging through a long likes list).
  */
-import type { ObjectId } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import { postData, showsPhoto, type PostKind } from './post-content.js';
 import type { Person } from './people.js';
 import type { Audience } from './privacy.js';

@@ -4,7 +4,8 @@
  * tag friends, and a few pending friend requests. Written after the core graph, from a random
  * stream of their own, so the core graph's objects and values stay as they were.
  */
-import type { ObjectId, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import type { PageCatalog } from './page-catalog.js';
 import type { Person } from './people.js';
 import { CITIES } from './places.js';
