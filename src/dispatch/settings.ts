@@ -1,4 +1,4 @@
-import type { Clock } from '../control/clock.js';
+import type { Clock } from '../clock/clock.js';
 import type { ControlPlane } from '../control/control-plane.js';
 import type { RateLimits } from '../control/rate-limits.js';
 import type { PageLimits } from '../engine/edge-options.js';

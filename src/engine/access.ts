@@ -3,7 +3,7 @@ import type { Viewer } from '../auth/viewer.js';
 import { GraphError } from '../errors.js';
 import type { EdgeDef, NodeTypeDef } from '../schema/definition.js';
 import { readersOf } from '../schema/permissions.js';
-import type { StoredObject } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
 import { nodeOwner } from './access-rules.js';
 import { grantedScopesOf } from './person-grants.js';

@@ -4,7 +4,8 @@
  * addAssoc keeps a count: no read ever sums items.
  */
 import type { NodeTypeDef } from '../schema/definition.js';
-import type { StoredObject, WriteOp } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
+import type { WriteOp } from '../store/write-ops.js';
 
 /** What a node adds to its counters (`sign` 1), or takes back when it goes (-1). */
 export function counterOps(type: NodeTypeDef | undefined, node: Pick<StoredObject, 'owner' | 'data'>, sign: 1 | -1): WriteOp[] {

@@ -1,9 +1,10 @@
 import type { Selection } from '../query/selection.js';
 import type { EdgeDef } from '../schema/definition.js';
-import type { Association, StoredObject } from '../store/store.js';
+import type { Association, StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
-import { graphTime } from './graph-time.js';
-import { renderObjectsById, type Json } from './render.js';
+import { graphTime } from '../clock/graph-time.js';
+import { renderObjectsById } from './render.js';
+import type { Json } from '../ids.js';
 import { testUserItems } from './test-users.js';
 import { pageAccountItems } from './page-accounts.js';
 import { placeTagItems, relativeItems, taggableFriendItems } from './person-items.js';

@@ -1,14 +1,15 @@
 import { printFields } from '../query/print.js';
 import type { Selection } from '../query/selection.js';
 import type { EdgeDef, NodeTypeDef } from '../schema/definition.js';
-import type { Association, PageRequest, StoredObject } from '../store/store.js';
+import type { Association, StoredObject } from '../store/graph-store.js';
+import type { PageRequest } from '../store/page-request.js';
 import type { ReadContext } from './context.js';
 import { readEdgeOptions, type EdgeOptions } from './edge-options.js';
 import { listingOf, type Listing } from './listing.js';
 import { externalId } from './node-ids.js';
 import { itemsAreNodes, renderEdgeItems, shownRows } from './edge-items.js';
 import { readFilledPages, type FilledPages, type Page } from './filled-pages.js';
-import type { Json } from './render.js';
+import type { Json } from '../ids.js';
 import type { DefaultShape } from './plan.js';
 import { loadSpecialEdge } from './special-edges.js';
 import { loadCatalogueEdge } from './catalogue-edges.js';

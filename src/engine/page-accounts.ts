@@ -2,11 +2,12 @@ import { newPageToken } from '../auth/tokens.js';
 import { PAGE_ADMINS } from '../schema/authors.js';
 import { parseFields } from '../query/parser.js';
 import type { Selection } from '../query/selection.js';
-import type { Association } from '../store/store.js';
+import type { Association } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
 import type { ItemOf } from './edge-items.js';
 import { keyOf } from './plan.js';
-import { renderObjectsById, type Json } from './render.js';
+import { renderObjectsById } from './render.js';
+import type { Json } from '../ids.js';
 
 /** The permission that lets an app have a person's page tokens. */
 const MANAGE_PAGES = 'manage_pages';

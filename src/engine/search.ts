@@ -4,11 +4,12 @@ import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import { rules } from '../schema/versions.js';
 import { DEFAULT_SEARCH_DISTANCE, MAX_SEARCH_DISTANCE, searchType, type SearchTypeDef } from '../schema/search-types.js';
 import { MAX_SEARCH_WORDS, type SearchRequest } from '../store/search.js';
-import type { StoredObject } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
 import { readEdgeOptions, type EdgeOptions } from './edge-options.js';
 import { offsetPaging } from './offset-paging.js';
-import { renderNodes, type Json } from './render.js';
+import { renderNodes } from './render.js';
+import type { Json } from '../ids.js';
 import { visibleObjects } from './visibility.js';
 
 const UNSUPPORTED_GET = 'Unsupported get request. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api';

@@ -2,10 +2,11 @@ import { orderPermissions } from '../auth/grants.js';
 import type { EdgeDef } from '../schema/definition.js';
 import { silhouetteUrl, videoThumbnailUrl, VIDEO_FRAME } from '../schema/media.js';
 import { postAttachment } from '../schema/post-parts.js';
-import type { Grant, StoredObject } from '../store/store.js';
+import type { Grant } from '../store/auth-store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import { loadIdsForBusiness } from './business-ids.js';
 import type { ReadContext } from './context.js';
-import type { Json } from './render.js';
+import type { Json } from '../ids.js';
 
 /**
  * Edges that are not association lists: a profile picture, a person's permissions for this app,

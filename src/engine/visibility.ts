@@ -1,6 +1,6 @@
 import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import type { AccessRule, NodeTypeDef } from '../schema/definition.js';
-import type { StoredObject } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
 import { personOwnerOf, writtenByPage } from '../schema/authors.js';
 import { passingRule } from './access-rules.js';

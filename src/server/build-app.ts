@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { businessTokenKey } from '../auth/business-tokens.js';
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../auth/sign-in-throttle.js';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
-import { Clock } from '../control/clock.js';
+import { Clock } from '../clock/clock.js';
 import { ControlPlane } from '../control/control-plane.js';
 import { RateLimits } from '../control/rate-limits.js';
 import { AnswerCache } from '../dispatch/answer-cache.js';
@@ -14,7 +14,8 @@ import { claimMediaFolder } from '../media/media-owner.js';
 import { MediaStore } from '../media/media-store.js';
 import type { SweepResult } from '../media/media-sweep.js';
 import { MediaSweeper, type MediaSweepSettings } from '../media/media-sweeper.js';
-import { Schema } from '../schema/registry.js';
+import type { Schema } from '../schema/registry.js';
+import { graphSchema } from '../graph/graph-schema.js';
 import { DEFAULT_API_VERSION, type ApiVersion } from '../schema/versions.js';
 import { databaseIdOf } from '../store/database-id.js';
 import type { Store } from '../store/store.js';
@@ -94,7 +95,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const webhooks = { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks, ownPort: () => ownPort };
   const resolved: Omit<AppSettings, 'paths'> = {
     store,
-    schema: options.schema ?? Schema.default(),
+    schema: options.schema ?? graphSchema(),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),
     limits: { defaultLimit: 25, maxLimit: 100, maxItems: 50_000, maxBytes: 8 * 1024 * 1024, maxWorkMs: 5000, ...options.limits },

@@ -6,11 +6,12 @@ import { findDemo } from '../cli/demo.js';
 import { importGraph } from '../cli/import.js';
 import { seedDemo, startOfToday } from '../cli/seed.js';
 import { DEMO_SEED, DEMO_USERS } from '../config.js';
-import { Clock } from '../control/clock.js';
+import { Clock } from '../clock/clock.js';
 import { buildApp } from '../server/build-app.js';
 import { DEFAULT_MEDIA_SWEEP } from '../media/media-sweeper.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { AppRecord, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { AppRecord } from '../store/auth-store.js';
 import { ControlClient } from './control-client.js';
 
 export interface StartLoomOptions {

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { before, beforeEach, describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { hashPassword } from '../../src/auth/passwords.js';
-import type { AppRecord } from '../../src/store/store.js';
+import type { AppRecord } from '../../src/store/auth-store.js';
 import { runDialog } from '../helpers/browser.js';
 import { NOW, type Fixture } from '../helpers/fixture.js';
 import { type Reply, type TestServer } from '../helpers/server.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 
 const LIFETIME = 600;
 const SIXTY_DAYS = 5_184_000;

@@ -3,12 +3,12 @@ import { request as httpRequest } from 'node:http';
 import { before, describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { hashPassword } from '../../src/auth/passwords.js';
-import type { AppRecord } from '../../src/store/store.js';
+import type { AppRecord } from '../../src/store/auth-store.js';
 import { Browser, runDialog, type Page } from '../helpers/browser.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 
 const PASSWORD = 'redirect me';
 

@@ -3,12 +3,13 @@ import { before, describe, it } from 'node:test';
 import { verifyPassword } from '../../src/auth/passwords.js';
 import { hashToken, SHORT_LIVED_SECONDS } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
-import type { AppRecord, WriteOp } from '../../src/store/store.js';
+import type { AppRecord } from '../../src/store/auth-store.js';
+import type { WriteOp } from '../../src/store/write-ops.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
 import { startServer, type Reply, type TestServer } from '../helpers/server.js';
 import { selectRows, storedBytes } from '../helpers/test-store.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 
 const SUCCESS = '{"success":true}';
 

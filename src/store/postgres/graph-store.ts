@@ -1,13 +1,7 @@
-import type {
-  Association,
-  ObjectId,
-  PageRequest,
-  ObjectsWithGrants,
-  PagesWithObjects,
-  StoredObject,
-  WriteOp,
-  WriteResult,
-} from '../store.js';
+import type { Association, ObjectsWithGrants, PagesWithObjects, StoredObject } from '../graph-store.js';
+import type { PageRequest } from '../page-request.js';
+import type { WriteOp, WriteResult } from '../write-ops.js';
+import type { ObjectId } from '../../ids.js';
 import { pageQuery } from './page-query.js';
 import { statements } from './statements.js';
 import { applyOps } from './write-batch.js';
