@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import { scopedIdsFor } from '../src/auth/viewer.js';
 import { issueUserToken, newUserToken } from '../src/auth/tokens.js';
 import { ALWAYS_GRANTED } from '../src/schema/permissions.js';
-import { Schema } from '../src/schema/registry.js';
+import { graphSchema } from '../src/graph/graph-schema.js';
 import { seedGraph } from '../src/seed/demo-graph.js';
 import { Random } from '../src/seed/random.js';
 import { RECORD_KINDS, recordKey, type StoreRecord } from '../src/store/records.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
-import type { ObjectId, Store } from '../src/store/store.js';
+import type { Store } from '../src/store/store.js';
+import type { ObjectId } from '../src/ids.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 
 export interface Dataset {
@@ -57,7 +58,7 @@ export async function prepareDataset(
     const now = Math.floor(Date.now() / 1000);
     log(`seeding ${users} people…`);
     const { appId, demoUserId } = await seedGraph(store, { users, seed: SEED, now });
-    const { accessToken } = await issueUserToken(store, { appId, userId: demoUserId, scopes: Schema.default().allScopes(), expiresIn: 0, now });
+    const { accessToken } = await issueUserToken(store, { appId, userId: demoUserId, scopes: graphSchema().allScopes(), expiresIn: 0, now });
     const writerToken = await newWriter(store, appId, now);
     const app = (await store.getApps([appId])).get(appId)!;
     const ids = scopedIdsFor(app);

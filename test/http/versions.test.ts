@@ -3,7 +3,7 @@ import { before, describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 import { PERMISSIONS } from '../../src/schema/permissions.js';
 import { PUBLISHED_VERSIONS, rules, VERSION_RULES, type RuleName } from '../../src/schema/versions.js';
 import type { Fixture } from '../helpers/fixture.js';

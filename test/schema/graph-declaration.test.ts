@@ -10,8 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { DeclarationError } from '../../src/declared/load.js';
-import { compileGraphDeclaration, GRAPH_DECLARATION } from '../../src/schema/graph/graph-types.js';
-import { Schema } from '../../src/schema/registry.js';
+import { compileGraphDeclaration, GRAPH_DECLARATION, graphSchema } from '../../src/graph/graph-schema.js';
 
 const shipped = fileURLToPath(GRAPH_DECLARATION);
 
@@ -44,9 +43,9 @@ function refusal(main: string): DeclarationError {
 
 describe('the built-in Graph declaration', () => {
   it('is what the default schema serves, compiled once', () => {
-    assert.equal(Schema.default(), Schema.default());
-    assert.deepStrictEqual(Schema.default().types, compileGraphDeclaration(shipped));
-    assert.deepEqual(Schema.default().types.map((type) => type.name), [
+    assert.equal(graphSchema(), graphSchema());
+    assert.deepStrictEqual(graphSchema().types, compileGraphDeclaration(shipped));
+    assert.deepEqual(graphSchema().types.map((type) => type.name), [
       'user', 'post', 'comment', 'photo', 'album', 'page', 'application', 'video', 'event', 'group', 'friendlist', 'placetopic',
     ]);
   });

@@ -1,16 +1,17 @@
 /**
- * The built-in node types, read from their declaration (graph-v2.4.loom.yaml) through the same
- * loader, validation and compiler as any declared schema, with the code module it names imported
- * here. Read and compiled once per process: every Schema.default() shares the result.
+ * The Graph API v2.4 package as a Schema: its declaration (graph-v2.4.loom.yaml) read through the
+ * same loader, validation and compiler as any declared schema, with the code module it names
+ * imported here. Read and compiled once per process: every graphSchema() shares the result.
  */
 import { fileURLToPath } from 'node:url';
-import { compileDeclaration } from '../../declared/compile.js';
-import { DeclarationError, loadDeclaration } from '../../declared/load.js';
-import type { NodeTypeDef } from '../definition.js';
+import { compileDeclaration } from '../declared/compile.js';
+import { DeclarationError, loadDeclaration } from '../declared/load.js';
+import type { NodeTypeDef } from '../schema/definition.js';
+import { Schema } from '../schema/registry.js';
 import graphCode from './code.js';
 
 /** The shipped declaration; compiled code runs from dist/, the declaration stays beside its sources. */
-export const GRAPH_DECLARATION = new URL('../../../../src/schema/graph/graph-v2.4.loom.yaml', import.meta.url);
+export const GRAPH_DECLARATION = new URL('../../../src/graph/graph-v2.4.loom.yaml', import.meta.url);
 
 /** What the declaration's `code:` must say: the module imported above, beside it. */
 const CODE_MODULE = './code.ts';
@@ -25,10 +26,10 @@ export function compileGraphDeclaration(file: string): NodeTypeDef[] {
   return compileDeclaration(declaration, graphCode, undefined, loaded.locate).types;
 }
 
-let compiled: NodeTypeDef[] | undefined;
+let compiled: Schema | undefined;
 
-/** The built-in types, compiled on first use. */
-export function graphTypes(): NodeTypeDef[] {
-  compiled ??= compileGraphDeclaration(fileURLToPath(GRAPH_DECLARATION));
+/** Every node type of the Graph API, from its declaration; made on first use and shared. */
+export function graphSchema(): Schema {
+  compiled ??= new Schema(compileGraphDeclaration(fileURLToPath(GRAPH_DECLARATION)));
   return compiled;
 }
