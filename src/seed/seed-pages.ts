@@ -221,7 +221,7 @@ async function writePageAlbumPhotos(random: Random, context: SeedContext, albums
     const photoCount = random.int(2, 5);
     for (let i = 0; i < photoCount; i++) {
       const time = created + i * 600;
-      const data = { name: `${page.name}, photo ${i + 1}`, ...PAGE_PHOTO, privacy: privacyOf('EVERYONE'), album: id, [BY_PAGE]: true };
+      const data = { name: `${page.name}, photo ${i + 1}`, ...PAGE_PHOTO, privacy: privacyOf('EVERYONE'), icon: iconOf('photo'), album: id, [BY_PAGE]: true };
       const photo = buffer.create({ type: 'photo', owner: pageId, createdTime: time, updatedTime: time, data }, (photoId) => {
         if (i === 0) covers.push({ album, photo: photoId });
       });
