@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { recordConsent } from '../../src/auth/grants.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import type { AppRecord } from '../../src/store/store.js';
+import type { AppRecord } from '../../src/store/auth-store.js';
 import { startServe, type RunningServe } from '../helpers/cli.js';
 import { startReplicatedCluster, type ReplicatedCluster } from '../helpers/pg-replica.js';
 
