@@ -14,7 +14,7 @@ import { graphSchema } from '../src/graph/graph-schema.js';
 import { seedGraph } from '../src/seed/demo-graph.js';
 import { Random } from '../src/seed/random.js';
 import { RECORD_KINDS, recordKey, type StoreRecord } from '../src/store/records.js';
-import { PostgresStore } from '../src/store/postgres/postgres-store.js';
+import { postgresStore } from '../src/store/postgres/postgres-store.js';
 import type { Store } from '../src/store/store.js';
 import type { ObjectId } from '../src/ids.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
@@ -75,7 +75,7 @@ export async function prepareDataset(
     writeLines(peopleFile, random.shuffle((await grantedTo(store, appId, ALWAYS_GRANTED)).map((id) => ids.scope(id))));
     if (options.postgresUrl) {
       log('copying the graph to PostgreSQL…');
-      const postgres = new PostgresStore(options.postgresUrl);
+      const postgres = postgresStore(options.postgresUrl);
       try {
         await copyGraph(store, postgres);
       } finally {

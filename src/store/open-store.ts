@@ -1,5 +1,5 @@
 import type { Store } from './store.js';
-import { PostgresStore } from './postgres/postgres-store.js';
+import { postgresStore } from './postgres/postgres-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 
 /**
@@ -8,6 +8,6 @@ import { openSqliteStore } from './sqlite/sqlite-store.js';
  * background; its first call waits for that, and fails if it failed.
  */
 export function openStore(location: string): Store {
-  if (/^postgres(ql)?:\/\//i.test(location)) return new PostgresStore(location);
+  if (/^postgres(ql)?:\/\//i.test(location)) return postgresStore(location);
   return openSqliteStore(location);
 }

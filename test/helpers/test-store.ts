@@ -10,8 +10,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openPostgresStore, PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { openSqliteStore, SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { isPostgresStore, openPostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { isSqliteStore, openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { defaultMediaDir } from '../../src/media/media-folder.js';
 import type { Store } from '../../src/store/store.js';
 
@@ -59,8 +59,8 @@ export async function openScratchStore(kind: TestStoreKind = testStoreKind): Pro
 
 /** Rows of a plain SQL query with `?` placeholders, run straight against either store's tables. */
 export async function selectRows<R>(store: Store, sql: string, params: readonly unknown[] = []): Promise<R[]> {
-  if (store instanceof SqliteStore) return store.db.prepare(sql).all(...params) as R[];
-  if (store instanceof PostgresStore) {
+  if (isSqliteStore(store)) return store.db.prepare(sql).all(...params) as R[];
+  if (isPostgresStore(store)) {
     let n = 0;
     return (await store.pool.query(sql.replace(/\?/g, () => `$${++n}`), [...params])).rows as R[];
   }
@@ -73,7 +73,7 @@ export async function selectRows<R>(store: Store, sql: string, params: readonly 
  * as text (the server's own files are out of the tests' reach).
  */
 export async function storedBytes(store: Store, location: string): Promise<Buffer> {
-  if (store instanceof PostgresStore) {
+  if (isPostgresStore(store)) {
     const tables = await selectRows<{ name: string }>(
       store,
       `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`,

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { openStore } from '../../src/store/open-store.js';
 import { redactPassword } from '../../src/store/redact-password.js';
-import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { isPostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { isSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { scratchLocation, testStoreKind } from '../helpers/test-store.js';
 
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-open-store-'));
@@ -17,7 +17,7 @@ describe('openStore', () => {
     const file = path.join(directory, 'loom.db');
     const store = openStore(file);
     try {
-      assert.ok(store instanceof SqliteStore);
+      assert.ok(isSqliteStore(store));
       await store.setSetting('opened', 'yes');
       assert.equal(await store.getSetting('opened'), 'yes');
     } finally {
@@ -30,7 +30,7 @@ describe('openStore', () => {
     const location = scratchLocation();
     const store = openStore(location);
     try {
-      assert.ok(store instanceof (testStoreKind === 'postgres' ? PostgresStore : SqliteStore));
+      assert.ok((testStoreKind === 'postgres' ? isPostgresStore : isSqliteStore)(store));
       await store.setSetting('opened', location);
       assert.equal(await store.getSetting('opened'), location);
     } finally {
@@ -41,7 +41,7 @@ describe('openStore', () => {
   it('reports an unreachable PostgreSQL server at the first call, without echoing the password', async () => {
     for (const url of ['postgres://loom:hunter2@127.0.0.1:1/loom', 'POSTGRESQL://loom:hunter2@127.0.0.1:1/loom']) {
       const store = openStore(url);
-      assert.ok(store instanceof PostgresStore);
+      assert.ok(isPostgresStore(store));
       await assert.rejects(store.getSetting('x'), (error: Error) => !error.message.includes('hunter2'));
       await store.close();
     }

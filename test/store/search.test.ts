@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { searchSql as postgresSearchSql } from '../../src/store/postgres/search.js';
-import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { isPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { searchSql as sqliteSearchSql } from '../../src/store/sqlite/search.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { isSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { SearchableType } from '../../src/store/search.js';
 import type { Store } from '../../src/store/store.js';
 import type { ObjectId } from '../../src/ids.js';
@@ -106,7 +106,7 @@ describe('full-text search in the store', () => {
     // add a grant test, which may start from the app's grants instead, by index too.
     for (const shape of [{ positioned: true, located: true, near: true }, { positioned: true, granted: true }]) {
       const plan = await planOf(store, shape);
-      if (!shape.granted) assert.match(plan, store instanceof SqliteStore ? /SCAN s VIRTUAL TABLE INDEX/ : /Bitmap Index Scan on search_documents_words/);
+      if (!shape.granted) assert.match(plan, isSqliteStore(store) ? /SCAN s VIRTUAL TABLE INDEX/ : /Bitmap Index Scan on search_documents_words/);
       assert.doesNotMatch(plan, /Seq Scan|SCAN o\b|SCAN g\b/);
     }
   });
@@ -130,13 +130,13 @@ describe('full-text search in the store', () => {
 
 /** The plan the store's database makes for the statement of one shape of search. */
 async function planOf(store: Store, shape: { positioned?: boolean; located?: boolean; near?: boolean; granted?: boolean }): Promise<string> {
-  if (store instanceof SqliteStore) {
+  if (isSqliteStore(store)) {
     const plan = store.db.prepare(`EXPLAIN QUERY PLAN ${sqliteSearchSql(shape)}`).all({
       match: '"pier"*', kind: 'page', limit: 5, position: 0, latitude: 0, longitude: 0, ky: 1, kx: 1, squared: 1, app: 1, scope: 'x',
     }) as Array<{ detail: string }>;
     return plan.map((row) => row.detail).join('\n');
   }
-  if (!(store instanceof PostgresStore)) throw new Error('planOf needs a SQLite or PostgreSQL store');
+  if (!isPostgresStore(store)) throw new Error('planOf needs a SQLite or PostgreSQL store');
   const values: unknown[] = ['pier:*', 'page', 5];
   if (shape.positioned) values.push(0);
   if (shape.near) values.push(0, 0, 1, 1, 1);

@@ -1,11 +1,11 @@
-import { type AppRecord, type AuthCode, type Credentials, type Grant, type GrantStatus, type NewApp, type RevokedToken, type TokenRecord, type UserGrants, IdTakenError, SEQUENCE_ID_LIMIT, type AppChanges, type GrantUpdateOptions } from '../auth-store.js';
 import type { ObjectId } from '../../ids.js';
-import { changedScopes } from '../write-ops.js';
-import { appStatements } from './app-statements.js';
-import { statements } from './statements.js';
-import { applyOps, tokenValues } from './write-batch.js';
-import { recordChange } from './webhook-queue.js';
-import { appData, createdAppRecord, grantsByUser } from '../store-results.js';
+import {
+  IdTakenError,
+  SEQUENCE_ID_LIMIT,
+  type AppRecord,
+  type AuthStore,
+  type GrantStatus,
+} from '../auth-store.js';
 import {
   toAppRecord,
   toAuthCode,
@@ -16,184 +16,188 @@ import {
   type CredentialsRow,
   type TokenRow,
 } from '../rows.js';
-import { PostgresGraphStore } from './graph-store.js';
+import { appData, createdAppRecord, grantsByUser } from '../store-results.js';
+import { changedScopes } from '../write-ops.js';
+import { appStatements } from './app-statements.js';
+import type { PostgresDatabase } from './database.js';
+import { statements } from './statements.js';
+import { recordChange } from './webhook-queue.js';
+import { applyOps, tokenValues } from './write-batch.js';
 
-/** The auth records of the PostgreSQL store: apps, tokens, grants, credentials and authorization codes. */
-export abstract class PostgresAuthStore extends PostgresGraphStore {
-  async createApp(app: NewApp): Promise<AppRecord> {
-    const values = [
-      app.createdTime,
-      JSON.stringify(appData(app)),
-      app.secret,
-      app.idKey,
-      app.requireProof ?? false,
-      app.businessId ?? null,
-      JSON.stringify(app.redirectUris ?? []),
-      app.idTag ?? 0,
-    ];
-    if (app.id === undefined) {
-      const [row] = await this.rows<{ id: number }>(statements.insertApp, values);
-      return createdAppRecord(row!.id, app);
-    }
-    const id = app.id;
-    if (!Number.isSafeInteger(id) || id < SEQUENCE_ID_LIMIT) throw new RangeError(`A fixed id must be at least ${SEQUENCE_ID_LIMIT}, not ${id}`);
-    await this.transaction(async (client) => {
-      if ((await client.query({ ...appStatements.selectIdTaken, values: [id] })).rows.length > 0) throw new IdTakenError(id);
-      try {
-        await client.query({ ...appStatements.insertFixedApp, values: [...values, id] });
-      } catch (error) {
-        // Another process took the id meanwhile.
-        if ((error as { code?: string }).code === '23505') throw new IdTakenError(id);
-        throw error;
-      }
-    });
-    return createdAppRecord(id, app);
-  }
-
-  async findAppsByIdTag(idTag: number): Promise<AppRecord[]> {
-    return (await this.rows<AppRow>(statements.selectAppsByIdTag, [idTag])).map(toAppRecord);
-  }
-
-  async updateApp(id: ObjectId, changes: AppChanges, now: number): Promise<AppRecord | undefined> {
-    const redirectUris = changes.redirectUris === undefined ? null : JSON.stringify(changes.redirectUris);
-    const found = await this.transaction(async (client) => {
-      const values = [changes.secret ?? null, changes.requireProof ?? null, changes.businessId !== undefined, changes.businessId ?? null, redirectUris, id];
-      if ((await client.query({ ...appStatements.updateApp, values })).rows.length === 0) return false;
-      if (changes.data !== undefined) await applyOps(client, [{ op: 'updateObject', id, data: changes.data, updatedTime: now }]);
-      return true;
-    });
-    return found ? (await this.getApps([id])).get(id) : undefined;
-  }
-
-  async deleteApp(id: ObjectId, now: number): Promise<boolean> {
-    return this.transaction(async (client) => {
-      await client.query({ ...statements.deleteStaleRevokedTokens, values: [now] });
-      if ((await client.query({ ...appStatements.deleteAppRow, values: [id] })).rows.length === 0) return false;
-      await client.query({ ...appStatements.revokeTokensOfApp, values: [id] });
-      await client.query({ ...appStatements.deleteGrantsOfApp, values: [id] });
-      await client.query({ ...appStatements.deleteAuthCodesOfApp, values: [id] });
-      await applyOps(client, [{ op: 'deleteObject', id }]);
-      await client.query({ ...appStatements.insertDeletedApp, values: [id, now] });
-      return true;
-    });
-  }
-
-  async getDeletedApps(ids: readonly ObjectId[]): Promise<Set<ObjectId>> {
-    if (ids.length === 0) return new Set();
-    return new Set((await this.rows<{ id: number }>(appStatements.selectDeletedApps, [ids])).map((row) => row.id));
-  }
-
-  async getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>> {
+/** The auth records on PostgreSQL: apps, tokens, grants, credentials and authorization codes. */
+export function postgresAuthStore(database: PostgresDatabase): AuthStore {
+  async function getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>> {
     const apps = new Map<ObjectId, AppRecord>();
     if (ids.length === 0) return apps;
-    for (const row of await this.rows<AppRow>(statements.selectApps, [ids])) apps.set(row.id, toAppRecord(row));
+    for (const row of await database.rows<AppRow>(statements.selectApps, [ids])) apps.set(row.id, toAppRecord(row));
     return apps;
   }
 
-  async listApps(): Promise<AppRecord[]> {
-    return (await this.rows<AppRow>(statements.selectAllApps, [])).map(toAppRecord);
-  }
-
-
-  async saveTokens(tokens: readonly TokenRecord[]): Promise<void> {
-    if (tokens.length > 0) await this.afterAuthChange(this.rows(statements.upsertTokens, tokenValues(tokens)));
-  }
-
-  async findToken(hash: string): Promise<TokenRecord | undefined> {
-    const [row] = await this.rows<TokenRow>(statements.selectToken, [hash]);
-    return row === undefined ? undefined : toTokenRecord(row);
-  }
-
-  async deleteTokens(appId: ObjectId, userId: ObjectId): Promise<void> {
-    await this.afterAuthChange(this.rows(statements.deleteTokens, [appId, userId]));
-  }
-
-  async updateGrants(
-    appId: ObjectId,
-    userId: ObjectId,
-    changes: readonly Grant[],
-    options: GrantUpdateOptions = {},
-  ): Promise<Grant[]> {
-    // One change per scope, the last winning, as when the changes apply one after another.
-    const latest = new Map(changes.map(({ scope, status }) => [scope, status]));
-    const change = options.onlyExisting ? statements.updateUserGrants : statements.upsertUserGrants;
-    return this.afterAuthChange(this.transaction(async (client) => {
-      const grantsNow = async () =>
-        (await client.query<{ scope: string; status: GrantStatus }>({ ...statements.selectGrants, values: [appId, [userId]] })).rows.map(
-          ({ scope, status }) => ({ scope, status }),
-        );
-      const before = options.changesAt === undefined ? [] : await grantsNow();
-      if (latest.size > 0) await client.query({ ...change, values: [appId, userId, [...latest.keys()], [...latest.values()]] });
-      const after = await grantsNow();
-      if (options.changesAt !== undefined) {
-        for (const scope of changedScopes(before, after)) await recordChange(client, userId, scope, options.changesAt, appId);
+  return {
+    async createApp(app) {
+      const values = [
+        app.createdTime,
+        JSON.stringify(appData(app)),
+        app.secret,
+        app.idKey,
+        app.requireProof ?? false,
+        app.businessId ?? null,
+        JSON.stringify(app.redirectUris ?? []),
+        app.idTag ?? 0,
+      ];
+      if (app.id === undefined) {
+        const [row] = await database.rows<{ id: number }>(statements.insertApp, values);
+        return createdAppRecord(row!.id, app);
       }
-      return after;
-    }));
-  }
-
-  async revokeTokens(appId: ObjectId, userId: ObjectId, now: number): Promise<void> {
-    await this.afterAuthChange(this.transaction(async (client) => {
-      await client.query({ ...statements.deleteStaleRevokedTokens, values: [now] });
-      await client.query({ ...statements.revokeTokens, values: [appId, userId] });
-    }));
-  }
-
-  async findRevokedToken(hash: string): Promise<RevokedToken | undefined> {
-    const [row] = await this.rows<{ hash: string; app_id: number; user_id: number; expires_at: number }>(statements.selectRevokedToken, [hash]);
-    return row === undefined ? undefined : { hash: row.hash, appId: row.app_id, userId: row.user_id, expiresAt: row.expires_at };
-  }
-
-  async setGrants(appId: ObjectId, entries: readonly UserGrants[]): Promise<void> {
-    if (entries.length === 0) return;
-    // As when the entries apply one after another: a user listed twice keeps the last entry's
-    // grants only, and a scope listed twice in one entry its last status.
-    const latest = new Map<ObjectId, Map<string, GrantStatus>>();
-    for (const { userId, grants } of entries) latest.set(userId, new Map(grants.map(({ scope, status }) => [scope, status])));
-    const rows = [...latest].flatMap(([userId, grants]) => [...grants].map(([scope, status]) => ({ userId, scope, status })));
-    await this.afterAuthChange(this.transaction(async (client) => {
-      await client.query({ ...statements.deleteGrants, values: [appId, entries.map((entry) => entry.userId)] });
-      if (rows.length === 0) return;
-      await client.query({
-        ...statements.insertGrants,
-        values: [appId, rows.map((r) => r.userId), rows.map((r) => r.scope), rows.map((r) => r.status)],
+      const id = app.id;
+      if (!Number.isSafeInteger(id) || id < SEQUENCE_ID_LIMIT) throw new RangeError(`A fixed id must be at least ${SEQUENCE_ID_LIMIT}, not ${id}`);
+      await database.transaction(async (client) => {
+        if ((await client.query({ ...appStatements.selectIdTaken, values: [id] })).rows.length > 0) throw new IdTakenError(id);
+        try {
+          await client.query({ ...appStatements.insertFixedApp, values: [...values, id] });
+        } catch (error) {
+          // Another process took the id meanwhile.
+          if ((error as { code?: string }).code === '23505') throw new IdTakenError(id);
+          throw error;
+        }
       });
-    }));
-  }
+      return createdAppRecord(id, app);
+    },
 
-  async getGrants(appId: ObjectId, userIds: readonly ObjectId[]): Promise<Map<ObjectId, Grant[]>> {
-    if (userIds.length === 0) return new Map();
-    return grantsByUser(await this.rows<{ user_id: number; scope: string; status: GrantStatus }>(statements.selectGrants, [appId, userIds]));
-  }
+    getApps,
 
-  async setCredentials(credentials: Credentials): Promise<void> {
-    await this.afterAuthChange(this.rows(statements.upsertCredentials, [credentials.userId, credentials.email.toLowerCase(), credentials.passwordHash]));
-  }
+    async listApps() {
+      return (await database.rows<AppRow>(statements.selectAllApps, [])).map(toAppRecord);
+    },
 
-  async findCredentialsByEmail(email: string): Promise<Credentials | undefined> {
-    const [row] = await this.rows<CredentialsRow>(statements.selectCredentialsByEmail, [email.toLowerCase()]);
-    return row === undefined ? undefined : toCredentials(row);
-  }
+    async findAppsByIdTag(idTag) {
+      return (await database.rows<AppRow>(statements.selectAppsByIdTag, [idTag])).map(toAppRecord);
+    },
 
-  async getCredentials(userId: ObjectId): Promise<Credentials | undefined> {
-    const [row] = await this.rows<CredentialsRow>(statements.selectCredentialsByUser, [userId]);
-    return row === undefined ? undefined : toCredentials(row);
-  }
+    async updateApp(id, changes, now) {
+      const redirectUris = changes.redirectUris === undefined ? null : JSON.stringify(changes.redirectUris);
+      const found = await database.transaction(async (client) => {
+        const values = [changes.secret ?? null, changes.requireProof ?? null, changes.businessId !== undefined, changes.businessId ?? null, redirectUris, id];
+        if ((await client.query({ ...appStatements.updateApp, values })).rows.length === 0) return false;
+        if (changes.data !== undefined) await applyOps(client, [{ op: 'updateObject', id, data: changes.data, updatedTime: now }]);
+        return true;
+      });
+      return found ? (await getApps([id])).get(id) : undefined;
+    },
 
-  async saveAuthCodes(codes: readonly AuthCode[]): Promise<void> {
-    if (codes.length === 0) return;
-    await this.rows(statements.insertAuthCodes, [
-      codes.map((code) => code.hash),
-      codes.map((code) => code.appId),
-      codes.map((code) => code.userId),
-      codes.map((code) => code.redirectUri),
-      codes.map((code) => JSON.stringify(code.scopes)),
-      codes.map((code) => code.expiresAt),
-    ]);
-  }
+    async deleteApp(id, now) {
+      return database.transaction(async (client) => {
+        await client.query({ ...statements.deleteStaleRevokedTokens, values: [now] });
+        if ((await client.query({ ...appStatements.deleteAppRow, values: [id] })).rows.length === 0) return false;
+        await client.query({ ...appStatements.revokeTokensOfApp, values: [id] });
+        await client.query({ ...appStatements.deleteGrantsOfApp, values: [id] });
+        await client.query({ ...appStatements.deleteAuthCodesOfApp, values: [id] });
+        await applyOps(client, [{ op: 'deleteObject', id }]);
+        await client.query({ ...appStatements.insertDeletedApp, values: [id, now] });
+        return true;
+      });
+    },
 
-  async takeAuthCode(hash: string): Promise<AuthCode | undefined> {
-    const [row] = await this.rows<AuthCodeRow>(statements.deleteAuthCode, [hash]);
-    return row === undefined ? undefined : toAuthCode(row);
-  }
+    async getDeletedApps(ids) {
+      if (ids.length === 0) return new Set();
+      return new Set((await database.rows<{ id: number }>(appStatements.selectDeletedApps, [ids])).map((row) => row.id));
+    },
+
+    async saveTokens(tokens) {
+      if (tokens.length > 0) await database.afterAuthChange(database.rows(statements.upsertTokens, tokenValues(tokens)));
+    },
+
+    async findToken(hash) {
+      const [row] = await database.rows<TokenRow>(statements.selectToken, [hash]);
+      return row === undefined ? undefined : toTokenRecord(row);
+    },
+
+    async deleteTokens(appId, userId) {
+      await database.afterAuthChange(database.rows(statements.deleteTokens, [appId, userId]));
+    },
+
+    async revokeTokens(appId, userId, now) {
+      await database.afterAuthChange(database.transaction(async (client) => {
+        await client.query({ ...statements.deleteStaleRevokedTokens, values: [now] });
+        await client.query({ ...statements.revokeTokens, values: [appId, userId] });
+      }));
+    },
+
+    async findRevokedToken(hash) {
+      const [row] = await database.rows<{ hash: string; app_id: number; user_id: number; expires_at: number }>(statements.selectRevokedToken, [hash]);
+      return row === undefined ? undefined : { hash: row.hash, appId: row.app_id, userId: row.user_id, expiresAt: row.expires_at };
+    },
+
+    async setGrants(appId, entries) {
+      if (entries.length === 0) return;
+      // As when the entries apply one after another: a user listed twice keeps the last entry's
+      // grants only, and a scope listed twice in one entry its last status.
+      const latest = new Map<ObjectId, Map<string, GrantStatus>>();
+      for (const { userId, grants } of entries) latest.set(userId, new Map(grants.map(({ scope, status }) => [scope, status])));
+      const rows = [...latest].flatMap(([userId, grants]) => [...grants].map(([scope, status]) => ({ userId, scope, status })));
+      await database.afterAuthChange(database.transaction(async (client) => {
+        await client.query({ ...statements.deleteGrants, values: [appId, entries.map((entry) => entry.userId)] });
+        if (rows.length === 0) return;
+        await client.query({
+          ...statements.insertGrants,
+          values: [appId, rows.map((r) => r.userId), rows.map((r) => r.scope), rows.map((r) => r.status)],
+        });
+      }));
+    },
+
+    async updateGrants(appId, userId, changes, options = {}) {
+      // One change per scope, the last winning, as when the changes apply one after another.
+      const latest = new Map(changes.map(({ scope, status }) => [scope, status]));
+      const change = options.onlyExisting ? statements.updateUserGrants : statements.upsertUserGrants;
+      return database.afterAuthChange(database.transaction(async (client) => {
+        const grantsNow = async () =>
+          (await client.query<{ scope: string; status: GrantStatus }>({ ...statements.selectGrants, values: [appId, [userId]] })).rows.map(
+            ({ scope, status }) => ({ scope, status }),
+          );
+        const before = options.changesAt === undefined ? [] : await grantsNow();
+        if (latest.size > 0) await client.query({ ...change, values: [appId, userId, [...latest.keys()], [...latest.values()]] });
+        const after = await grantsNow();
+        if (options.changesAt !== undefined) {
+          for (const scope of changedScopes(before, after)) await recordChange(client, userId, scope, options.changesAt, appId);
+        }
+        return after;
+      }));
+    },
+
+    async getGrants(appId, userIds) {
+      if (userIds.length === 0) return new Map();
+      return grantsByUser(await database.rows<{ user_id: number; scope: string; status: GrantStatus }>(statements.selectGrants, [appId, userIds]));
+    },
+
+    async setCredentials(credentials) {
+      await database.afterAuthChange(database.rows(statements.upsertCredentials, [credentials.userId, credentials.email.toLowerCase(), credentials.passwordHash]));
+    },
+
+    async findCredentialsByEmail(email) {
+      const [row] = await database.rows<CredentialsRow>(statements.selectCredentialsByEmail, [email.toLowerCase()]);
+      return row === undefined ? undefined : toCredentials(row);
+    },
+
+    async getCredentials(userId) {
+      const [row] = await database.rows<CredentialsRow>(statements.selectCredentialsByUser, [userId]);
+      return row === undefined ? undefined : toCredentials(row);
+    },
+
+    async saveAuthCodes(codes) {
+      if (codes.length === 0) return;
+      await database.rows(statements.insertAuthCodes, [
+        codes.map((code) => code.hash),
+        codes.map((code) => code.appId),
+        codes.map((code) => code.userId),
+        codes.map((code) => code.redirectUri),
+        codes.map((code) => JSON.stringify(code.scopes)),
+        codes.map((code) => code.expiresAt),
+      ]);
+    },
+
+    async takeAuthCode(hash) {
+      const [row] = await database.rows<AuthCodeRow>(statements.deleteAuthCode, [hash]);
+      return row === undefined ? undefined : toAuthCode(row);
+    },
+  };
 }

@@ -5,16 +5,65 @@ import {
   rowToRecord,
   type RecordColumn,
   type RecordKey,
+  type RecordStore,
   type StoreRecord,
   type TableKind,
 } from '../records.js';
 import { SEQUENCE_ID_LIMIT } from '../auth-store.js';
+import { quoteIdentifier } from './connection.js';
+import type { PostgresDatabase } from './database.js';
 import { statements } from './statements.js';
 
 type TableRecord = Exclude<StoreRecord, { record: 'idSequence' }>;
 
+/** The PostgreSQL store as records, for export and import. */
+export function postgresRecordStore(database: PostgresDatabase): RecordStore {
+  const load = async (records: readonly StoreRecord[]): Promise<void> => {
+    if (records.length === 0) return;
+    await database.afterAuthChange(database.transaction((client) => loadRecords(client, records)));
+  };
+  return {
+    async scanRecords(kind, after, limit) {
+      if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Scan limit must be a positive integer, got ${limit}`);
+      if (kind === 'idSequence') {
+        if (after !== undefined) return [];
+        const [row] = await database.rows<{ last: number }>(statements.lastObjectId, []);
+        return [{ record: 'idSequence', last: row!.last }];
+      }
+      await database.ready;
+      return scanTable(database.pool, kind, after, limit);
+    },
+
+    async countRecords(kind) {
+      if (kind === 'idSequence') return 1;
+      await database.ready;
+      return countTable(database.pool, kind);
+    },
+
+    loadRecords: load,
+
+    async bulkLoad(fill) {
+      await database.ready;
+      const { pool } = database;
+      // Indexes of their own; those behind primary keys and UNIQUE constraints stay.
+      const { rows: indexes } = await pool.query<{ name: string; definition: string }>(
+        `SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
+         WHERE i.schemaname = current_schema()
+           AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname AND c.connamespace = to_regnamespace(i.schemaname))`,
+      );
+      for (const { name } of indexes) await pool.query(`DROP INDEX ${quoteIdentifier(name)}`);
+      try {
+        await fill(load);
+      } finally {
+        for (const { definition } of indexes) await pool.query(definition);
+        await pool.query('ANALYZE');
+      }
+    },
+  };
+}
+
 /** One page of a table in primary-key order, after `after` when given. */
-export async function scanTable(
+async function scanTable(
   client: pg.Pool | pg.ClientBase,
   kind: TableKind,
   after: RecordKey | undefined,
@@ -33,7 +82,7 @@ export async function scanTable(
   return rows.map((row) => rowToRecord(kind, row, (value) => value));
 }
 
-export async function countTable(client: pg.Pool | pg.ClientBase, kind: TableKind): Promise<number> {
+async function countTable(client: pg.Pool | pg.ClientBase, kind: TableKind): Promise<number> {
   const { rows } = await client.query<{ count: number }>(`SELECT count(*) AS count FROM ${RECORD_TABLES[kind].table}`);
   return rows[0]!.count;
 }
@@ -42,7 +91,7 @@ export async function countTable(client: pg.Pool | pg.ClientBase, kind: TableKin
  * Loads records inside the caller's transaction: each run of one kind is one multi-row INSERT
  * of column arrays. Loading objects with their ids moves the id sequence past them.
  */
-export async function loadRecords(client: pg.ClientBase, records: readonly StoreRecord[]): Promise<void> {
+async function loadRecords(client: pg.ClientBase, records: readonly StoreRecord[]): Promise<void> {
   let index = 0;
   while (index < records.length) {
     const first = records[index]!;

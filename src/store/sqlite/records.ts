@@ -6,13 +6,55 @@ import {
   type RecordColumn,
   type RecordKey,
   type RecordKind,
+  type RecordStore,
   type StoreRecord,
   type TableKind,
 } from '../records.js';
 import { SEQUENCE_ID_LIMIT } from '../auth-store.js';
 
-/** Whole-table scans and loads for export and import, with statements prepared on first use. */
-export class SqliteRecords {
+/** Page cache of a bulk load, in KiB (negative: a size rather than a page count); the index builds sort in it. */
+const BULK_CACHE_KIB = -128 * 1024;
+
+/** The SQLite store as records, for export and import. */
+export function sqliteRecordStore(db: Database.Database): RecordStore {
+  const records = new SqliteRecords(db);
+  const loadInTransaction = db.transaction((batch: readonly StoreRecord[]) => records.load(batch));
+  const loadRecords = async (batch: readonly StoreRecord[]): Promise<void> => {
+    loadInTransaction.immediate(batch);
+  };
+  return {
+    async scanRecords(kind, after, limit) {
+      return records.scan(kind, after, limit);
+    },
+
+    async countRecords(kind) {
+      return records.count(kind);
+    },
+
+    loadRecords,
+
+    async bulkLoad(fill) {
+      // Indexes with SQL of their own; those behind primary keys and UNIQUE constraints stay.
+      const indexes = db.prepare<[], { name: string; sql: string }>(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`).all();
+      for (const { name } of indexes) db.exec(`DROP INDEX "${name.replace(/"/g, '""')}"`);
+      // Each load is durable once the whole import is: a crash midway leaves a store to discard anyway.
+      db.pragma('synchronous = OFF');
+      const cacheSize = db.pragma('cache_size', { simple: true }) as number;
+      db.pragma(`cache_size = ${BULK_CACHE_KIB}`);
+      try {
+        await fill(loadRecords);
+      } finally {
+        for (const { sql } of indexes) db.exec(sql);
+        db.pragma(`cache_size = ${cacheSize}`);
+        db.pragma('synchronous = FULL');
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      }
+    },
+  };
+}
+
+/** Whole-table scans and loads, with statements prepared on first use. */
+class SqliteRecords {
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(private readonly db: Database.Database) {}

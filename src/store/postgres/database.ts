@@ -14,11 +14,11 @@ const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 5;
 
 /**
- * The connection side of the PostgreSQL store, which every part of it shares: the pool, the wait
- * for the migrated schema, transactions with their retries, and the auth change notifications.
+ * What the roles of the PostgreSQL store share: the pool, the wait for the migrated schema,
+ * transactions with their retries, reads batched by kind, the decoded data of objects read
+ * lately, the auth change notifications, and the webhook tables.
  */
-export abstract class PostgresPooledStore {
-  /** The pool itself, for diagnostics and tests; everything else goes through Store. */
+export class PostgresDatabase {
   readonly pool: pg.Pool;
   readonly schema: string;
   /**
@@ -28,10 +28,10 @@ export abstract class PostgresPooledStore {
   readonly ready: Promise<void>;
   private closed = false;
   readonly webhooks: PostgresWebhooks;
-  protected readonly authListener: AuthListener;
+  readonly authListener: AuthListener;
   /** Where the pool connects, for the connections kept apart from it. */
-  protected readonly location: PostgresLocation;
-  protected readonly decodedData = new DecodedData();
+  readonly location: PostgresLocation;
+  readonly decodedData = new DecodedData();
   private readonly batches: ReadBatches;
 
   constructor(url: string) {
@@ -65,7 +65,7 @@ export abstract class PostgresPooledStore {
    * processes hear of it through the tables' triggers, this one at once, and the caller goes on
    * only once the notification is on its way to all of them.
    */
-  protected async afterAuthChange<T>(change: Promise<T>): Promise<T> {
+  async afterAuthChange<T>(change: Promise<T>): Promise<T> {
     const result = await change;
     await this.authListener.changed();
     return result;
@@ -85,13 +85,13 @@ export abstract class PostgresPooledStore {
     }
   }
 
-  protected async rows<R extends pg.QueryResultRow>(statement: Statement, values: unknown[]): Promise<R[]> {
+  async rows<R extends pg.QueryResultRow>(statement: Statement, values: unknown[]): Promise<R[]> {
     await this.ready;
     return (await this.pool.query<R>({ ...statement, values })).rows;
   }
 
   /** A read keyed by ids, sent together with the reads of its kind that wait for a connection with it (read-batches.ts). */
-  protected async batchedRows<R extends pg.QueryResultRow>(read: BatchedRead): Promise<R[]> {
+  async batchedRows<R extends pg.QueryResultRow>(read: BatchedRead): Promise<R[]> {
     await this.ready;
     return this.batches.read<R>(read);
   }
@@ -100,7 +100,7 @@ export abstract class PostgresPooledStore {
    * Runs `work` in one transaction on one connection. A deadlock rolls the whole transaction
    * back, so it runs again from the start (a bounded number of times).
    */
-  protected async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     await this.ready;
     for (let attempt = 1; ; attempt += 1) {
       const client = await this.pool.connect();

@@ -1,0 +1,90 @@
+import type { AdminStore, StoreVersions } from '../admin-store.js';
+import { schemaVersionOf } from '../rows.js';
+import { SqliteCallCounts } from './call-counts.js';
+import type { SqliteDatabase } from './database.js';
+import { findMediaKeys } from './media-keys.js';
+import { SqliteSnapshots } from './snapshots.js';
+
+/** The installation around the graph on SQLite: settings, schema versions, the change channel, call counts, snapshots and media keys. */
+export function sqliteAdminStore(database: SqliteDatabase): AdminStore {
+  const { db, statements } = database;
+  const callCounts = new SqliteCallCounts(db);
+  const snapshots = new SqliteSnapshots(db);
+  /** What versions() read last: no stamp yet, so the first call reads the auth version. */
+  let lastVersions: StoreVersions = { auth: 0, data: undefined };
+
+  return {
+    async getSetting(key) {
+      return statements.selectSetting.get(key)?.value;
+    },
+
+    async setSetting(key, value) {
+      statements.upsertSetting.run(key, value);
+    },
+
+    async initSetting(key, value) {
+      return statements.insertSettingIfAbsent.get(key, value)?.value ?? statements.selectSetting.get(key)!.value;
+    },
+
+    async latestSchemaVersion() {
+      const row = statements.selectLatestSchemaVersion.get();
+      return row && schemaVersionOf(row);
+    },
+
+    async recordSchemaVersion(record) {
+      const row = statements.insertSchemaVersion.get(record.name, record.hash, record.text, record.storage, record.source, record.appId, record.appliedTime)!;
+      return schemaVersionOf(row);
+    },
+
+    async changeSchemaAlone(work) {
+      // Immediate: the write lock is taken before the latest version is read, so a second apply
+      // waits here (up to the busy timeout) rather than building on a version about to be superseded.
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await work();
+        db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw error;
+      }
+    },
+
+    async versions() {
+      const data = `${statements.selectOwnChanges.get()!}.${statements.selectDataVersion.get()!}`;
+      // The auth tables' triggers move it on in the transaction of each change, made by any
+      // process; while nothing changed at all, it did not move either. (Read after the stamp, it is
+      // never older than the stamp it is kept with.)
+      if (data !== lastVersions.data) lastVersions = { auth: statements.selectAuthVersion.get()!, data };
+      return lastVersions;
+    },
+
+    async countCalls(subjects, minute, since) {
+      return callCounts.countCalls(subjects, minute, since);
+    },
+
+    async countAppUsers(appId) {
+      return callCounts.countAppUsers(appId);
+    },
+
+    async saveSnapshot(name, createdTime) {
+      snapshots.save(name, createdTime);
+    },
+
+    async restoreSnapshot(name) {
+      return snapshots.restore(name);
+    },
+
+    async listSnapshots() {
+      return snapshots.list();
+    },
+
+    async deleteSnapshot(name) {
+      return snapshots.delete(name);
+    },
+
+    async findMediaKeys(keys) {
+      return findMediaKeys(db, snapshots.files(), keys);
+    },
+  };
+}
