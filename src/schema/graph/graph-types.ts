@@ -4,9 +4,8 @@
  * here. Read and compiled once per process: every Schema.default() shares the result.
  */
 import { fileURLToPath } from 'node:url';
-import { compileDeclaration } from '../../declared/compile.js';
+import { compileDeclaration, type CompiledDeclaration } from '../../declared/compile.js';
 import { DeclarationError, loadDeclaration } from '../../declared/load.js';
-import type { NodeTypeDef } from '../definition.js';
 import graphCode from './code.js';
 
 /** The shipped declaration; compiled code runs from dist/, the declaration stays beside its sources. */
@@ -15,20 +14,24 @@ export const GRAPH_DECLARATION = new URL('../../../../src/schema/graph/graph-v2.
 /** What the declaration's `code:` must say: the module imported above, beside it. */
 const CODE_MODULE = './code.ts';
 
+/** What the Graph declaration gives the Schema: its node types and its permission catalogue. */
+type GraphDeclaration = Pick<CompiledDeclaration, 'types' | 'permissions'>;
+
 /** Loads and compiles a Graph declaration file (the shipped one, or a copy of it) with the Graph code module. */
-export function compileGraphDeclaration(file: string): NodeTypeDef[] {
+export function compileGraphDeclaration(file: string): GraphDeclaration {
   const loaded = loadDeclaration(file);
   const { declaration } = loaded;
   if (declaration.code !== CODE_MODULE || declaration.data !== 'graph') {
     throw new DeclarationError([{ ...loaded.locate(declaration.code !== CODE_MODULE ? 'code' : 'data'), key: declaration.code !== CODE_MODULE ? 'code' : 'data', message: `the built-in declaration is \`data: graph\` with \`code: ${CODE_MODULE}\`` }]);
   }
-  return compileDeclaration(declaration, graphCode, undefined, loaded.locate).types;
+  const { types, permissions } = compileDeclaration(declaration, graphCode, undefined, loaded.locate);
+  return { types, permissions };
 }
 
-let compiled: NodeTypeDef[] | undefined;
+let compiled: GraphDeclaration | undefined;
 
-/** The built-in types, compiled on first use. */
-export function graphTypes(): NodeTypeDef[] {
+/** The built-in types and permissions, compiled on first use. */
+export function graphDeclaration(): GraphDeclaration {
   compiled ??= compileGraphDeclaration(fileURLToPath(GRAPH_DECLARATION));
   return compiled;
 }
