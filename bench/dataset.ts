@@ -9,12 +9,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scopedIdsFor } from '../src/auth/viewer.js';
 import { issueUserToken, newUserToken } from '../src/auth/tokens.js';
-import { Schema } from '../src/schema/registry.js';
+import { graphSchema } from '../src/graph/graph-schema.js';
 import { seedGraph } from '../src/seed/demo-graph.js';
 import { Random } from '../src/seed/random.js';
 import { RECORD_KINDS, recordKey, type StoreRecord } from '../src/store/records.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
-import type { ObjectId, Store } from '../src/store/store.js';
+import type { Store } from '../src/store/store.js';
+import type { ObjectId } from '../src/ids.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 
 export interface Dataset {
@@ -42,7 +43,7 @@ const LOAD_CHUNK = 20_000;
 /** Enough for a full run at several times today's rates without a token read twice. */
 const FRIEND_TOKENS = 100_000;
 /** What the Graph schema grants with every authorisation. */
-const ALWAYS_GRANTED = Schema.default().permissions.alwaysGranted;
+const ALWAYS_GRANTED = graphSchema().permissions.alwaysGranted;
 const FRIEND_SCOPES = [ALWAYS_GRANTED, 'user_friends'];
 
 /** Seeds the graph; with `postgresUrl` (an empty database) all of it is copied there. */
@@ -58,7 +59,7 @@ export async function prepareDataset(
     const now = Math.floor(Date.now() / 1000);
     log(`seeding ${users} people…`);
     const { appId, demoUserId } = await seedGraph(store, { users, seed: SEED, now });
-    const { accessToken } = await issueUserToken(store, { appId, userId: demoUserId, scopes: Schema.default().allScopes(), expiresIn: 0, now });
+    const { accessToken } = await issueUserToken(store, { appId, userId: demoUserId, scopes: graphSchema().allScopes(), expiresIn: 0, now });
     const writerToken = await newWriter(store, appId, now);
     const app = (await store.getApps([appId])).get(appId)!;
     const ids = scopedIdsFor(app);

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Clock } from '../src/control/clock.js';
+import { Clock } from '../src/clock/clock.js';
 import { seedGraph } from '../src/seed/demo-graph.js';
 import { openStore } from '../src/store/open-store.js';
 import type { WriteOp } from '../src/store/store.js';

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { ObjectId } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 
 /**
  * Who a browser is signed in as, after the sign-in dialog or a test user's login link: a

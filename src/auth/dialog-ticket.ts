@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ObjectId, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import { DIALOG_SIGNING_KEY } from './server-keys.js';
 
 /**

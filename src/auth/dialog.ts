@@ -1,4 +1,5 @@
-import type { AppRecord, ObjectId, Store } from '../store/store.js';
+import type { AppRecord, Store } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import { issueAuthCode } from './auth-codes.js';
 import type { Permissions } from '../schema/permissions.js';
 import type { ApiVersion } from '../schema/versions.js';

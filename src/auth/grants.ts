@@ -1,6 +1,7 @@
 import { GraphError } from '../errors.js';
 import type { Permissions } from '../schema/permissions.js';
-import type { Grant, GrantStatus, ObjectId, Store } from '../store/store.js';
+import type { Grant, GrantStatus, Store } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 
 export function grantedScopes(grants: readonly Grant[] | undefined): Set<string> {
   return new Set((grants ?? []).filter((grant) => grant.status === 'granted').map((grant) => grant.scope));

@@ -5,7 +5,8 @@
  * never signs anyone in.
  */
 import { randomBytes } from 'node:crypto';
-import type { AuthCode, ObjectId, Store } from '../store/store.js';
+import type { AuthCode, Store } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import { hashToken } from './tokens.js';
 
 export const LOGIN_LINK_SECONDS = 60 * 60;

@@ -1,4 +1,4 @@
-import type { Clock } from '../control/clock.js';
+import type { Clock } from '../clock/clock.js';
 /**
  * Slows password guessing in the sign-in dialog beyond what scrypt's cost does: after too many
  * failed attempts for one email, or from one client address, within a sliding window, further

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { IdOrRef, ObjectId, Store, TokenRecord } from '../store/store.js';
+import type { IdOrRef, Store, TokenRecord } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 
 /** User tokens from the sign-in dialog live two hours unless the server is told otherwise. */
 export const SHORT_LIVED_SECONDS = 2 * 60 * 60;

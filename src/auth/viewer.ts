@@ -1,5 +1,6 @@
 import { GraphError } from '../errors.js';
-import type { AppRecord, ObjectId, Store, TokenRecord } from '../store/store.js';
+import type { AppRecord, Store, TokenRecord } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import { AppScopedIds } from './app-scoped-ids.js';
 import { sameSecret } from './apps.js';
 import { checkAppSecretProof } from './appsecret-proof.js';

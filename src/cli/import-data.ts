@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { Clock } from '../clock/clock.js';
 import type { Store } from '../store/store.js';
 import { appliedDataPlan, NoAppliedSchemaError } from '../declared/data/applied-plan.js';
 import { BATCH_LINES, importData, type ImportSummary } from '../declared/data/import.js';
@@ -83,7 +84,7 @@ export async function importDataFiles(store: Store, request: DataImportRequest):
       replace: request.replace,
       maxParked: request.maxParked,
       reject: request.reject,
-      now: Math.floor(Date.now() / 1000),
+      now: Clock.real().now(),
       // Lines in all the files, estimated from the bytes read so far.
       onProgress: (lines) => progress.update(lines, bytes > 0 ? Math.max(lines, Math.round((lines * totalBytes) / bytes)) : lines),
     });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Clock } from '../clock/clock.js';
 import { DEMO_SEED, DEMO_USERS, envDb } from '../config.js';
 import { seedGraph } from '../seed/demo-graph.js';
 import { LEAN_PROFILE, seedLeanGraph, type LeanProfile } from '../seed/lean-graph.js';
@@ -141,7 +142,7 @@ type SeedProfile = { kind: 'full' } | ({ kind: 'lean' } & LeanProfile);
 
 /** The default present of a seeded graph: the start of the current day, UTC. */
 export function startOfToday(): number {
-  return Math.floor(Date.now() / 86_400_000) * 86_400;
+  return Clock.real().today();
 }
 
 /** `--now` as unix seconds: a whole number of seconds, or an ISO 8601 date or date and time. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { appAccessToken } from '../auth/apps.js';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
-import { Clock } from '../control/clock.js';
+import { Clock } from '../clock/clock.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../control/journal.js';
 import { prepareGraph } from '../testing/start-loom.js';
 import {
@@ -30,7 +30,7 @@ import { databaseNameOf } from '../media/media-folder.js';
 import { DEFAULT_MEDIA_SWEEP, type MediaSweepSettings } from '../media/media-sweeper.js';
 import { claimedMediaDir, reportSweep } from './serve-media.js';
 import { DEMO_PASSWORD } from '../seed/demo-graph.js';
-import { buildApp } from '../http/app.js';
+import { buildApp } from '../server/build-app.js';
 import { authorityDirFor, INTERCEPTED_HOSTS, openCertificateAuthority, type HostCredentials } from '../intercept/certificate-authority.js';
 import { Schema } from '../schema/registry.js';
 import { openStore } from '../store/open-store.js';
@@ -48,6 +48,7 @@ import { describeChange } from '../declared/diff.js';
 import { loadDeclaration } from '../declared/load.js';
 import { sharedClock } from '../control/control-plane.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js';
+import { graphSchema } from '../graph/graph-schema.js';
 
 const MAX_PORT = 65_535;
 /** A day: a longer timeout is no timeout, and Node's timers hold at most about 24 days. */
@@ -273,7 +274,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       `A new token (for the ${declared.schema.principal} of your key KEY): bin/loom token --db ${redactPassword(db)} --principal KEY --scopes ${declared.schema.allScopes().join(',')}`,
     );
   } else if (demo) {
-    const schema = Schema.default();
+    const schema = graphSchema();
     const token = await issueToken(store, schema.permissions, demo.app, demo.user.id, schema.allScopes(listen.defaultVersion), tokenLifetime);
     const credentials = await store.getCredentials(demo.user.id);
     lines.push(

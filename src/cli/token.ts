@@ -9,6 +9,7 @@ import { openExistingStore } from './existing-store.js';
 import { explain } from './schema.js';
 import { loadAppliedSchema } from '../declared/applied.js';
 import type { AppRecord, Store } from '../store/store.js';
+import { graphSchema } from '../graph/graph-schema.js';
 
 export const tokenHelp = `Usage: loom token [--db PATH|URL] [--user ID | --principal KEY] [--scopes a,b] [--expires-in SECONDS] [--json]
 
@@ -45,7 +46,7 @@ export async function tokenCommand(argv: string[]): Promise<void> {
   const store = openExistingStore(db);
   try {
     const declared = await explain(() => loadAppliedSchema(store));
-    const schema = declared?.schema ?? Schema.default();
+    const schema = declared?.schema ?? graphSchema();
     const scopes = values.scopes === undefined ? schema.allScopes() : knownScopes(schema, values.scopes);
     if (declared) return await printToken(await principalToken(store, declared, values.principal, scopes, expiresIn), values.json === true);
     if (values.principal !== undefined) throw new UsageError(`${redactPassword(db)} has no applied schema; --principal names a node of one (bin/loom schema apply FILE --db ${redactPassword(db)})`);

@@ -1,5 +1,5 @@
 import { envDb } from '../config.js';
-import { Clock } from '../control/clock.js';
+import { Clock } from '../clock/clock.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { SUBSCRIBABLE_FIELDS } from '../webhooks/change-fields.js';

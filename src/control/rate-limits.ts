@@ -1,6 +1,7 @@
 import { GraphError } from '../errors.js';
-import type { ObjectId, Store } from '../store/store.js';
-import type { Clock } from './clock.js';
+import type { Store } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
+import type { Clock } from '../clock/clock.js';
 
 /**
  * Rate limits as the real service counts them: calls over a rolling hour, per app and per user

@@ -6,7 +6,7 @@
 import type { AccessRule, Counter, EdgeDef, FieldDef, FieldSource, IdForm, NodeTypeDef, SummaryKind } from '../schema/definition.js';
 import type { Permissions } from '../schema/permissions.js';
 import { publishedVersion, VERSION_RULES, type ApiVersion, type RuleName, type VersionBounds } from '../schema/versions.js';
-import { graphTime } from '../engine/graph-time.js';
+import { graphTime } from '../clock/graph-time.js';
 import { DeclarationError, type DeclarationProblem } from './load.js';
 import type { CodeModule, Declaration, EdgeDecl, FieldDecl, RuleDecl, StorageKeys, TypeDecl } from './model.js';
 import { codeEntry } from './code-names.js';

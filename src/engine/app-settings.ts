@@ -2,7 +2,7 @@ import { updateApp, type AppUpdate } from '../auth/app-admin.js';
 import { GraphError } from '../errors.js';
 import { rules, type BooleanResult } from '../schema/versions.js';
 import type { ReadContext } from './context.js';
-import type { Json } from './render.js';
+import type { Json } from '../ids.js';
 
 /** Settings an app changes for itself with `POST /<app id>` and its app token; the rest is `loom app update`'s. */
 const TEXT_SETTINGS = ['namespace', 'category', 'description'] as const;

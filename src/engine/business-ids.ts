@@ -4,7 +4,8 @@ import { scopedIdsFor } from '../auth/viewer.js';
 import { parseFields } from '../query/parser.js';
 import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
-import { renderObjectsById, type Json } from './render.js';
+import { renderObjectsById } from './render.js';
+import type { Json } from '../ids.js';
 
 const APP_FIELDS = parseFields('name,namespace');
 

@@ -3,7 +3,7 @@ import type { Selection } from '../query/selection.js';
 import type { EdgeCatalogue } from '../schema/definition.js';
 import type { StoredObject } from '../store/store.js';
 import { keyOf } from './plan.js';
-import type { Json } from './render.js';
+import type { Json } from '../ids.js';
 
 /**
  * A catalogue edge under each parent: every item in one page, whoever the parent is, so it costs

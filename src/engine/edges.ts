@@ -8,7 +8,7 @@ import { listingOf, type Listing } from './listing.js';
 import { externalId } from './node-ids.js';
 import { itemsAreNodes, renderEdgeItems, shownRows } from './edge-items.js';
 import { readFilledPages, type FilledPages, type Page } from './filled-pages.js';
-import type { Json } from './render.js';
+import type { Json } from '../ids.js';
 import type { DefaultShape } from './plan.js';
 import { loadSpecialEdge } from './special-edges.js';
 import { loadCatalogueEdge } from './catalogue-edges.js';

@@ -4,7 +4,8 @@ import type { AccessRule, EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from
 import { mediaKeyOf } from '../schema/media.js';
 import { removeUnreferenced } from '../media/media-sweep.js';
 import { PUBLISH, writtenAsPage } from '../schema/writes.js';
-import { CountLimitError, type IdOrRef, type ObjectId, type StoredObject, type WriteOp } from '../store/store.js';
+import { CountLimitError, type IdOrRef, type StoredObject, type WriteOp } from '../store/store.js';
+import type { ObjectId, Json } from '../ids.js';
 import { requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
 import { externalId, loadRoot } from './node-ids.js';
@@ -13,7 +14,6 @@ import { followedId, visibleIds, visibleObjects } from './visibility.js';
 import { passingRule } from './access-rules.js';
 import { counterChangeOps, counterOps } from './counters.js';
 import { receiveImage, receiveVideo } from './received-files.js';
-import type { Json } from './render.js';
 import { updateAppSettings } from './app-settings.js';
 import { readParams } from './write-params.js';
 import { deleteTestUser, prepareTestUser, updateTestUser } from './test-users.js';

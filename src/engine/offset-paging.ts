@@ -1,5 +1,5 @@
 import type { EdgeOptions } from './edge-options.js';
-import type { Json } from './render.js';
+import type { Json } from '../ids.js';
 
 export interface OffsetPage {
   /** An absolute link to the edge with the request's parameters and these. */

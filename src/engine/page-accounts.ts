@@ -6,7 +6,8 @@ import type { Association } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import type { ItemOf } from './edge-items.js';
 import { keyOf } from './plan.js';
-import { renderObjectsById, type Json } from './render.js';
+import { renderObjectsById } from './render.js';
+import type { Json } from '../ids.js';
 
 /** The permission that lets an app have a person's page tokens. */
 const MANAGE_PAGES = 'manage_pages';

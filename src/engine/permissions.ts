@@ -3,7 +3,7 @@ import { deauthorize, orderPermissions, revokePermission } from '../auth/grants.
 import { GraphError } from '../errors.js';
 import type { ReadContext } from './context.js';
 import { loadRoot } from './node-ids.js';
-import type { Json } from './render.js';
+import type { Json } from '../ids.js';
 
 /**
  * `GET /<user>/permissions/<p>`, `DELETE /<user>/permissions[/<p>]`: a person's answers to the

@@ -4,7 +4,7 @@
  */
 import { GraphError } from '../errors.js';
 import { silhouetteUrl } from '../schema/media.js';
-import type { Json } from './render.js';
+import type { Json } from '../ids.js';
 
 /** An answer that is not a body but a pointer elsewhere: a picture edge sends the client to the image. */
 export class Redirect {

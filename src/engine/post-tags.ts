@@ -6,7 +6,8 @@
  * creates the post.
  */
 import { GraphError } from '../errors.js';
-import type { ObjectId, Ref, WriteOp } from '../store/store.js';
+import type { Ref, WriteOp } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import type { ReadContext } from './context.js';
 
 export interface PostTagging {

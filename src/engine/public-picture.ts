@@ -2,9 +2,9 @@ import { idTagOf } from '../auth/app-scoped-ids.js';
 import { scopedIdsFor } from '../auth/viewer.js';
 import { GraphError } from '../errors.js';
 import type { Schema } from '../schema/registry.js';
-import type { ObjectId, Store, StoredObject } from '../store/store.js';
+import type { Store, StoredObject } from '../store/store.js';
+import type { ObjectId, Json } from '../ids.js';
 import { pictureAnswer, type Redirect } from './picture.js';
-import type { Json } from './render.js';
 
 /** `GET /<id>/picture` without a token: pictures are public, for an id of any app. */
 export async function readPublicPicture(

@@ -9,7 +9,8 @@ import { loadEdge, startPageRead } from './edges.js';
 import { knownRoot, loadRoot, loadRoots } from './node-ids.js';
 import { planSelection, READ_BY_PATH } from './plan.js';
 import { pictureAnswer, type Redirect } from './picture.js';
-import { readersOf, renderNodes, type Json } from './render.js';
+import { readersOf, renderNodes } from './render.js';
+import type { Json } from '../ids.js';
 
 export interface NodeRead {
   fields?: string;

@@ -2,10 +2,11 @@ import { parseFields } from '../query/parser.js';
 import type { Selection } from '../query/selection.js';
 import type { AccessRule, EdgeDef, FieldDef, NodeTypeDef } from '../schema/definition.js';
 import type { StoredObject } from '../store/store.js';
+import type { Json } from '../ids.js';
 import { isReader, loadAccess, type AccessCheck } from './access.js';
 import type { ReadContext } from './context.js';
 import { loadEdge } from './edges.js';
-import { graphTime } from './graph-time.js';
+import { graphTime } from '../clock/graph-time.js';
 import { externalId } from './node-ids.js';
 import { keyOf, LISTED, planSelection, type DefaultShape, type PlanEntry } from './plan.js';
 import { visibleIds, visibleObjects } from './visibility.js';
@@ -14,7 +15,6 @@ import { mapPaced } from './cost-budget.js';
 import { rules } from '../schema/versions.js';
 import { pageTokenField } from './page-accounts.js';
 
-export type Json = Record<string, unknown>;
 /** Fields and edges of one level loaded at once: enough to overlap a remote store's round trips. */
 const COLUMNS_AT_ONCE = 4;
 type Column = Map<number, unknown>;

@@ -1,4 +1,5 @@
-import type { ObjectId, Store, StoredObject } from '../store/store.js';
+import type { Store, StoredObject } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 
 /**
  * The objects one request has loaded, by id. The same person may appear many times in one

@@ -1,4 +1,5 @@
-import type { Association, ObjectId, PageRequest, Store, StoredObject } from '../store/store.js';
+import type { Association, PageRequest, Store, StoredObject } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 
 /** Page reads one request remembers, oldest forgotten first: enough for a wide level, a bounded amount of memory. */
 const REMEMBERED_READS = 64;

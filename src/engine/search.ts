@@ -7,7 +7,8 @@ import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import { readEdgeOptions, type EdgeOptions } from './edge-options.js';
 import { offsetPaging } from './offset-paging.js';
-import { renderNodes, type Json } from './render.js';
+import { renderNodes } from './render.js';
+import type { Json } from '../ids.js';
 import { visibleObjects } from './visibility.js';
 
 const UNSUPPORTED_GET = 'Unsupported get request. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api';

@@ -5,7 +5,7 @@ import { postAttachment } from '../schema/post-parts.js';
 import type { Grant, StoredObject } from '../store/store.js';
 import { loadIdsForBusiness } from './business-ids.js';
 import type { ReadContext } from './context.js';
-import type { Json } from './render.js';
+import type { Json } from '../ids.js';
 
 /**
  * Edges that are not association lists: a profile picture, a person's permissions for this app,

@@ -5,7 +5,7 @@ import { rules } from '../schema/versions.js';
 import type { StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import type { Listing } from './listing.js';
-import type { Json } from './render.js';
+import type { Json } from '../ids.js';
 
 /** The `summary` of an edge for each parent: counts from the counts table, `has_liked` in one lookup. */
 export async function loadSummaries(

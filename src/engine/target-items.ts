@@ -3,7 +3,8 @@ import type { Association, StoredObject } from '../store/store.js';
 import type { ReadContext } from './context.js';
 import type { ItemOf } from './edge-items.js';
 import type { DefaultShape } from './plan.js';
-import { renderVisibleObjects, type Json } from './render.js';
+import { renderVisibleObjects } from './render.js';
+import type { Json } from '../ids.js';
 
 /**
  * Items that show the object each row points at (its id2), in whatever shape `show` gives it.

@@ -12,12 +12,12 @@ import { issueLoginCodes } from '../auth/login-links.js';
 import { hashPassword } from '../auth/passwords.js';
 import { newUserToken } from '../auth/tokens.js';
 import { GraphError } from '../errors.js';
-import type { Association, IdOrRef, ObjectId, Ref, StoredObject, TokenRecord, WriteOp } from '../store/store.js';
+import type { Association, IdOrRef, Ref, StoredObject, TokenRecord, WriteOp } from '../store/store.js';
+import type { ObjectId, Json } from '../ids.js';
 import type { ReadContext } from './context.js';
 import type { ItemOf } from './edge-items.js';
 import { loadRoot } from './node-ids.js';
 import { requireKnownPermission } from './permissions.js';
-import type { Json } from './render.js';
 
 const DEFAULT_PERMISSIONS = ['public_profile', 'user_friends'];
 const EMAIL_DOMAIN = 'tfbnw.net';

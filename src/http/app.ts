@@ -1,58 +1,34 @@
 import { randomFillSync } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { businessTokenKey } from '../auth/business-tokens.js';
-import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
-import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../auth/sign-in-throttle.js';
-import { Clock } from '../control/clock.js';
-import { ControlPlane } from '../control/control-plane.js';
-import { RateLimits } from '../control/rate-limits.js';
+import { parseQueryString } from '../dispatch/graph-request.js';
 import { GraphError } from '../errors.js';
-import type { PageLimits } from '../engine/edge-options.js';
-import { DEFAULT_API_VERSION, type ApiVersion } from '../schema/versions.js';
-import { Schema } from '../schema/registry.js';
-import type { Store } from '../store/store.js';
-import { withOutbox } from '../webhooks/outbox.js';
-import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js';
-import { DeliveryWorker } from '../webhooks/worker.js';
-import { MediaStore } from '../media/media-store.js';
-import { claimMediaFolder } from '../media/media-owner.js';
-import type { SweepResult } from '../media/media-sweep.js';
-import { MediaSweeper, type MediaSweepSettings } from '../media/media-sweeper.js';
-import { databaseIdOf } from '../store/database-id.js';
-import { AnswerCache } from './answer-cache.js';
-import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
-import { registerBodyParsers } from './body-parsers.js';
-import { DEFAULT_TIMEOUTS, refuseOversizedUploads, serverOptions, type RequestTimeouts } from './connection-limits.js';
-import { settleEarlyAnswer } from './early-answers.js';
-import { cutSlowBodies } from './slow-bodies.js';
-import { fromFrameworkError } from './error-envelope.js';
-import { explorerRoutes } from './explorer-routes.js';
-import { controlRoutes } from './control-routes.js';
-import { graphRoutes } from './graph-routes.js';
-import { parseQueryString } from './graph-request.js';
-import { mediaRoutes } from './media-routes.js';
-import { loginRoutes } from './login-routes.js';
-import { dialogRoutes } from './dialog-routes.js';
-import { interceptConnect, isIntercepted } from './intercept-proxy.js';
 import type { HostCredentials } from '../intercept/certificate-authority.js';
+import type { Schema } from '../schema/registry.js';
+import { registerBodyParsers } from './body-parsers.js';
+import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
+import { DEFAULT_TIMEOUTS, refuseOversizedUploads, serverOptions, type RequestTimeouts } from './connection-limits.js';
+import { controlRoutes } from './control-routes.js';
+import { dialogRoutes } from './dialog-routes.js';
+import { settleEarlyAnswer } from './early-answers.js';
+import { explorerRoutes } from './explorer-routes.js';
+import { fromFrameworkError } from './framework-errors.js';
+import { graphRoutes } from './graph-routes.js';
+import { interceptConnect, isIntercepted } from './intercept-proxy.js';
+import { loginRoutes } from './login-routes.js';
+import { mediaRoutes } from './media-routes.js';
 import { sendError } from './reply.js';
 import type { AppSettings } from './settings.js';
+import { cutSlowBodies } from './slow-bodies.js';
 import { largestFile, MAX_FILES } from './uploads.js';
 
-export interface AppOptions {
-  store: Store;
-  schema?: Schema;
+/** How the HTTP server takes requests: what the Graph answers with is in its settings. */
+export interface HttpOptions {
   /**
    * The Schema to serve a request by, given the store's auth version read as it arrived (which a
    * declaration applied while the app runs moves); each request keeps the one it started with.
    */
   followSchema?: (authVersion: number) => Promise<Schema>;
-  /** Base of every absolute link Loom writes; the request's own host when absent. */
-  publicUrl?: string;
-  /** Host of profile links (`link` fields). */
-  profileHost?: string;
-  limits?: Partial<PageLimits>;
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
   /**
@@ -60,50 +36,13 @@ export interface AppOptions {
    * chooses; tests leave it off).
    */
   logger?: boolean | { file: string };
-  /** The server's one clock (default: real time); tests freeze or move it to expire tokens. */
-  clock?: Clock;
-  /** Directory that keeps uploaded images; it must be this database's or unclaimed (see media-owner.ts). */
-  mediaDir: string;
-  /** Where the database lives, as the media folder's owner file and its errors name it. */
-  database?: string;
-  /**
-   * Sweep the media folder as the server starts and then every period (what a crash left behind);
-   * never when absent. `report` hears of each sweep that changed something, and of failures.
-   */
-  mediaSweep?: MediaSweepSettings & { report?: (outcome: SweepResult | Error) => void };
-  /** Largest accepted image upload, in bytes. */
-  maxImageBytes?: number;
-  /** Largest accepted video upload, in bytes. */
-  maxVideoBytes?: number;
   /**
    * Host names (without port) requests may name; any when absent. A server on a loopback address
    * lists its own names, so a web page that rebinds its DNS name to 127.0.0.1 cannot reach it.
    */
   allowedHosts?: readonly string[];
-  /** Let photo uploads by `url` fetch from loopback and private networks (off: they are refused). */
-  allowPrivatePhotoUrls?: boolean;
-  /** Lifetime in seconds of the user tokens the sign-in dialog hands out (default two hours). */
-  tokenLifetime?: number;
-  /** Failed sign-ins allowed per email and per client address (defaults: 10 and 50 in 15 minutes). */
-  signInLimits?: Partial<SignInLimits>;
-  /** The API version of unversioned calls without a token, or whose app names none (default v2.4). */
-  defaultVersion?: ApiVersion;
   /** Opens the control API (`/_loom/`) to any address, for requests that carry this key; loopback only without it. */
   adminKey?: string;
-  /** Count calls against per-app and per-user budgets over a rolling hour, as the real service does (off by default). */
-  rateLimits?: boolean;
-  /** Requests the journal keeps (default 1000). */
-  journalSize?: number;
-  /**
-   * Take the graph as it is now as the state `POST /_loom/reset` goes back to. The process that
-   * starts a server does it once, before any process serves.
-   */
-  recordStart?: boolean;
-  /**
-   * Webhook settings (see DEFAULT_WEBHOOK_SETTINGS); with `deliver`, this process also runs a
-   * delivery worker, stopped when the app closes.
-   */
-  webhooks?: Partial<WebhookSettings> & { deliver?: boolean };
   /**
    * How long a request's head, and each pause in its body, may take, and how slowly its body may
    * come on average after a grace (defaults: 10 s, 30 s, 240 bytes a second after 5 s).
@@ -130,52 +69,12 @@ function traceId(): string {
   return traceBytes.toString('base64url', traceOffset - 8, traceOffset);
 }
 
-/** The real service's limit for photo uploads. */
-const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 /**
- * Loom's default limit for video uploads. The real service takes far larger files through its
- * resumable upload; Loom reads an upload whole into memory, so it keeps the default modest.
+ * The Fastify app that serves `settings`: its routes, body parsers, limits and hooks. Background
+ * work and the settings themselves are the composition root's (src/server).
  */
-const DEFAULT_MAX_VIDEO_BYTES = 100 * 1024 * 1024;
-
-/** The Loom HTTP app: the same instance serves the CLI and the tests. */
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+export async function buildHttpApp(settings: AppSettings, options: HttpOptions): Promise<FastifyInstance> {
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
-  const clock = options.clock ?? Clock.real();
-  // Every write of a request puts its changes in the webhook outbox, in the same transaction.
-  const store = withOutbox(options.store, clock);
-  const mediaFiles = new MediaStore(options.mediaDir);
-  // Before anything reads or writes there: a folder of another database is refused, never used.
-  const mediaOwner = await claimMediaFolder(options.mediaDir, { id: await databaseIdOf(store), name: options.database ?? 'an unnamed database' });
-  let ownPort: number | undefined;
-  const settings: AppSettings = {
-    store,
-    schema: options.schema ?? Schema.default(),
-    publicUrl: options.publicUrl?.replace(/\/+$/, ''),
-    profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),
-    limits: { defaultLimit: 25, maxLimit: 100, maxItems: 50_000, maxBytes: 8 * 1024 * 1024, maxWorkMs: 5000, ...options.limits },
-    clock,
-    media: {
-      store: mediaFiles,
-      maxBytes: options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES,
-      maxVideoBytes: options.maxVideoBytes ?? DEFAULT_MAX_VIDEO_BYTES,
-      allowPrivateUrls: options.allowPrivatePhotoUrls ?? false,
-    },
-    businessKey: await businessTokenKey(store),
-    tokenLifetime: options.tokenLifetime ?? SHORT_LIVED_SECONDS,
-    signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
-    defaultVersion: options.defaultVersion ?? DEFAULT_API_VERSION,
-    control: new ControlPlane(store, clock, options.journalSize),
-    rateLimits: options.rateLimits ? new RateLimits(store, clock) : undefined,
-    webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks, ownPort: () => ownPort },
-    answers: new AnswerCache(),
-  };
-  if (!Number.isSafeInteger(settings.tokenLifetime) || settings.tokenLifetime <= 0) {
-    throw new RangeError(`tokenLifetime must be a positive number of seconds, not ${options.tokenLifetime}`);
-  }
-  // The store indexes what the schema declares searchable; a type whose declaration changed
-  // (or a database made before the index) is indexed from its stored objects here, once.
-  await store.declareSearchable(settings.schema.searchable());
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: typeof options.logger === 'object' ? { level: 'info', file: options.logger.file } : options.logger ? { level: 'info' } : false,
@@ -266,30 +165,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // 50 fields of at most 256 KiB (a message of 63,206 characters fits) and a few images (a batch's).
     limits: { fileSize: largestFile(settings.media), files: MAX_FILES, fields: 50, parts: 50 + MAX_FILES, fieldNameSize: 100, fieldSize: Math.min(bodyLimit, 256 * 1024) },
   });
-  await app.register(mediaRoutes, { media: mediaFiles, store });
+  await app.register(mediaRoutes, { media: settings.media.store, store: settings.store });
   await app.register(dialogRoutes, { settings });
   await app.register(loginRoutes, { settings });
   await app.register(explorerRoutes, { settings });
   await app.register(controlRoutes, { settings, adminKey: options.adminKey });
   await app.register(graphRoutes, { settings });
-  app.addHook('onListen', async () => {
-    const address = app.server.address();
-    if (typeof address === 'object' && address) ownPort = address.port;
-  });
-  if (options.webhooks?.deliver) {
-    const worker = new DeliveryWorker(store, clock, settings.webhooks, async () => void (await settings.control.sync()), (error) =>
-      app.log.error({ err: error }, 'webhook delivery round failed'),
-    );
-    app.addHook('onReady', async () => worker.start());
-    app.addHook('onClose', async () => worker.stop());
-  }
-  if (options.mediaSweep) {
-    const { report = (outcome: SweepResult | Error) => app.log.info({ mediaSweep: outcome }, 'media sweep'), ...every } = options.mediaSweep;
-    const sweeper = new MediaSweeper(store, mediaFiles, mediaOwner, every, report);
-    app.addHook('onReady', async () => sweeper.start());
-    app.addHook('onClose', async () => sweeper.stop());
-  }
-  // Last: registering the routes may itself have stored keys the start state must hold.
-  if (options.recordStart) await settings.control.markStart();
   return app;
 }

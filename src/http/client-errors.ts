@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { GraphError } from '../errors.js';
 import type { ApiVersion } from '../schema/versions.js';
-import { errorBody } from './error-envelope.js';
+import { errorBody } from '../dispatch/error-envelope.js';
 
 /** Largest request head (request line and headers) Loom reads: long `fields` expressions fit. */
 export const MAX_HEADER_BYTES = 512 * 1024;

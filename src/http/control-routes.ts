@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseDuration, parseTime } from '../control/durations.js';
 import { MAX_JOURNAL_SIZE, type JournalFilter } from '../control/journal.js';
-import { graphTime } from '../engine/graph-time.js';
+import { graphTime } from '../clock/graph-time.js';
 import { GraphError } from '../errors.js';
 import { sendJson } from './reply.js';
 import { webhookControlRoutes } from './webhook-control-routes.js';

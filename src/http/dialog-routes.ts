@@ -7,8 +7,8 @@ import type { StoredObject } from '../store/store.js';
 import type { AppSettings } from './settings.js';
 import { readCookie, setCookie } from './cookies.js';
 import { consentPage, messagePage, signInPage } from './dialog-pages.js';
-import { versionedPaths } from './graph-request.js';
-import { answeringVersion, pathVersion } from './api-version.js';
+import { versionedPaths } from './to-graph-request.js';
+import { answeringVersion, pathVersion } from '../dispatch/api-version.js';
 import type { AppRecord } from '../store/store.js';
 
 const COOKIE = 'loom_dialog';

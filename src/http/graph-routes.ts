@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { dispatch } from './dispatch.js';
-import { toGraphRequest } from './graph-request.js';
+import { dispatch } from '../dispatch/dispatch.js';
+import { toGraphRequest } from './to-graph-request.js';
 import { writeGraphResponse } from './reply.js';
 import type { AppSettings } from './settings.js';
 import { readMultipart } from './uploads.js';
@@ -12,7 +12,7 @@ export async function graphRoutes(app: FastifyInstance, { settings }: { settings
     url: '/*',
     handler: async (request, reply) => {
       const multipart = request.isMultipart() ? await readMultipart(request, settings.media) : undefined;
-      const graph = toGraphRequest(request, multipart ? multipart.fields : request.body, multipart?.files);
+      const graph = toGraphRequest(request, settings.publicUrl, multipart ? multipart.fields : request.body, multipart?.files);
       return writeGraphResponse(reply, await dispatch(settings, graph));
     },
   });

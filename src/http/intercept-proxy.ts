@@ -5,7 +5,7 @@ import { createSecureContext, TLSSocket } from 'node:tls';
 import type { FastifyRequest } from 'fastify';
 import { GraphError } from '../errors.js';
 import { INTERCEPTED_HOSTS, type HostCredentials } from '../intercept/certificate-authority.js';
-import { errorBody } from './error-envelope.js';
+import { errorBody } from '../dispatch/error-envelope.js';
 
 /** The base of the links written in answers to intercepted requests, so clients follow them back through the proxy. */
 const INTERCEPTED_BASE_URL = `https://${INTERCEPTED_HOSTS[0]}`;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphError } from '../errors.js';
-import { presentError, presentValue, type GraphResponse } from './graph-response.js';
-import { outputOptions } from './output-options.js';
+import { presentError, presentValue, type GraphResponse } from '../dispatch/graph-response.js';
+import { outputOptions } from '../dispatch/output-options.js';
 
 /** Writes a Graph answer as it stands: status, headers and body bytes. */
 export function writeGraphResponse(reply: FastifyReply, response: GraphResponse): FastifyReply {

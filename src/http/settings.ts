@@ -1,38 +1,7 @@
-import type { RateLimits } from '../control/rate-limits.js';
-import type { Clock } from '../control/clock.js';
-import type { ControlPlane } from '../control/control-plane.js';
 import type { SignInLimits } from '../auth/sign-in-throttle.js';
-import type { PageLimits } from '../engine/edge-options.js';
-import type { FetchLimits } from '../media/fetch-image.js';
-import type { MediaStore } from '../media/media-store.js';
-import type { Schema } from '../schema/registry.js';
-import type { ApiVersion } from '../schema/versions.js';
-import type { Store } from '../store/store.js';
-import type { CallbackRules } from '../webhooks/callback-url.js';
-import type { WebhookSettings } from '../webhooks/settings.js';
-import type { AnswerCache } from './answer-cache.js';
+import type { DispatchSettings } from '../dispatch/settings.js';
 
-/** What every route reads, resolved once when the app is built (defaults applied). */
-export interface AppSettings {
-  store: Store;
-  schema: Schema;
-  publicUrl: string | undefined;
-  profileHost: string;
-  limits: PageLimits;
-  clock: Clock;
-  /** Where uploads go and how large they may be: `maxBytes` for images, `maxVideoBytes` for videos. */
-  media: { store: MediaStore; maxVideoBytes: number } & FetchLimits;
-  /** Key of every `token_for_business`, read once at start. */
-  businessKey: string;
-  tokenLifetime: number;
+/** What every route reads, resolved once when the app is built (defaults applied): the Graph's own, and the sign-in dialog's. */
+export interface AppSettings extends DispatchSettings {
   signInLimits: SignInLimits;
-  /** The API version of unversioned calls without a token, or whose app names none. */
-  defaultVersion: ApiVersion;
-  /** The test control plane: shared clock state, faults, the journal, snapshots. */
-  control: ControlPlane;
-  /** Per-app and per-user call budgets, when the server counts them. */
-  rateLimits: RateLimits | undefined;
-  webhooks: WebhookSettings & CallbackRules;
-  /** Answers of reads, served again while nothing in the store changed. */
-  answers: AnswerCache;
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { GraphError } from '../errors.js';
 import { tooLarge } from '../media/fetch-image.js';
-import type { UploadedFile } from './graph-request.js';
+import type { UploadedFile } from '../dispatch/graph-request.js';
 
 /** A batch may attach several files (one per photo upload), each within the image limit. */
 export const MAX_FILES = 10;

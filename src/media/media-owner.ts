@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { link, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Clock } from '../control/clock.js';
+import { Clock } from '../clock/clock.js';
 import { syncDirectory } from './media-store.js';
 
 /**

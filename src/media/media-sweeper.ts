@@ -1,4 +1,4 @@
-import { Clock } from '../control/clock.js';
+import { Clock } from '../clock/clock.js';
 import type { Store } from '../store/store.js';
 import type { MediaStore } from './media-store.js';
 import { keptBefore, type FolderOwner } from './media-owner.js';

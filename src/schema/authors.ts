@@ -3,7 +3,7 @@
  * and what it writes is owned by the page. A page is nobody's app user and holds no grants, so
  * the rules that follow a person (app use, permissions, app-scoped ids) pass over its objects.
  */
-import type { StoredObject } from '../store/store.js';
+import type { StoredNode } from './stored-node.js';
 
 /** Association from a person to each page they administer, and so may act as. */
 export const PAGE_ADMINS = 'page_admins';
@@ -12,16 +12,16 @@ export const PAGE_ADMINS = 'page_admins';
 export const BY_PAGE = 'by_page';
 
 /** Whether a page, not a person, wrote the object. */
-export function writtenByPage(object: Pick<StoredObject, 'data'>): boolean {
+export function writtenByPage(object: Pick<StoredNode, 'data'>): boolean {
   return object.data[BY_PAGE] === true;
 }
 
 /** The person who wrote the object and whose grants and app use govern it; null for a page's objects and unowned ones. */
-export function personOwnerOf(object: StoredObject): number | null {
+export function personOwnerOf(object: StoredNode): number | null {
   return writtenByPage(object) ? null : object.owner;
 }
 
 /** The author's id as the viewer's app shows it: app-scoped for a person, plain for a page. */
-export function authorId(object: StoredObject, userIdFor: (internalId: number) => string): string {
+export function authorId(object: StoredNode, userIdFor: (internalId: number) => string): string {
   return writtenByPage(object) ? String(object.owner ?? 0) : userIdFor(object.owner ?? 0);
 }

@@ -1,10 +1,10 @@
 /**
  * Node types are data. A type lists its fields (scalar or structured values of one node) and its
  * edges (collections of other nodes reached through an association). The engine reads these
- * declarations; the built-in ones are compiled from graph/graph-v2.4.loom.yaml, so adding a type
+ * declarations; the Graph API's are compiled from src/graph/graph-v2.4.loom.yaml, so adding a type
  * is adding a section of a declaration (and naming its code), never a change in the engine.
  */
-import type { StoredObject } from '../store/store.js';
+import type { StoredNode } from './stored-node.js';
 import type { RuleName, VersionBounds } from './versions.js';
 
 /** What the schema's computed fields may know about the request. */
@@ -54,7 +54,7 @@ export type FieldSource =
   /** A sum kept in the counts table under `sum`; divided by the count of `per` when given (an average). */
   | { kind: 'counter'; sum: string; per?: string }
   /** Derived from the stored object; undefined leaves the field out. */
-  | { kind: 'computed'; compute: (object: StoredObject, context: FieldContext) => unknown };
+  | { kind: 'computed'; compute: (object: StoredNode, context: FieldContext) => unknown };
 
 export interface FieldDef {
   name: string;

@@ -3,7 +3,7 @@
  * message names, its action links and its attachment. Tags keep internal ids
  * (and the name they had when written); the ids are shown as the viewer's app sees them.
  */
-import type { StoredObject } from '../store/store.js';
+import type { StoredNode } from './stored-node.js';
 import { authorId } from './authors.js';
 import type { FieldContext } from './definition.js';
 import { imageKeyOf, photoSourceUrl, photoThumbnailUrl, PLACEHOLDER } from './media.js';
@@ -29,7 +29,7 @@ function shownId(tag: StoredTag, context: FieldContext): string {
 }
 
 /** `message_tags`: keyed by the offset where each name starts, as the v2.x service sent them. */
-export function messageTags(object: StoredObject, context: FieldContext): Record<string, unknown[]> | undefined {
+export function messageTags(object: StoredNode, context: FieldContext): Record<string, unknown[]> | undefined {
   const tags = storedTags(object.data.message_tags);
   if (tags.length === 0) return undefined;
   const keyed: Record<string, unknown[]> = {};
@@ -41,24 +41,24 @@ export function messageTags(object: StoredObject, context: FieldContext): Record
 }
 
 /** A comment's `message_tags`: a plain list, in the order the names appear. */
-export function messageTagList(object: StoredObject, context: FieldContext): unknown[] | undefined {
+export function messageTagList(object: StoredNode, context: FieldContext): unknown[] | undefined {
   const keyed = messageTags(object, context);
   return keyed && Object.values(keyed).flat();
 }
 
 /** Where the post is shown on the profile host. */
-function postPermalink(object: StoredObject, context: FieldContext): string {
+function postPermalink(object: StoredNode, context: FieldContext): string {
   return `${context.profileHost}/${authorId(object, context.userIdFor)}/posts/${object.id}`;
 }
 
 /** `actions`: what a reader can do with the post, each with its link. */
-export function postActions(object: StoredObject, context: FieldContext): Array<{ name: string; link: string }> {
+export function postActions(object: StoredNode, context: FieldContext): Array<{ name: string; link: string }> {
   const link = postPermalink(object, context);
   return [{ name: 'Comment', link }, { name: 'Like', link }];
 }
 
 /** A link post's preview image as written (`picture`), or undefined. */
-function linkImage(object: StoredObject): { src: string; width?: number; height?: number } | undefined {
+function linkImage(object: StoredNode): { src: string; width?: number; height?: number } | undefined {
   const picture = object.data.picture;
   if (typeof picture !== 'string' || picture === '') return undefined;
   const { picture_width: width, picture_height: height } = object.data;
@@ -66,20 +66,20 @@ function linkImage(object: StoredObject): { src: string; width?: number; height?
 }
 
 /** The photo a photo post shows, by id, with the image key the post keeps for it. */
-function photoOf(object: StoredObject): { id: string; key?: string } | undefined {
+function photoOf(object: StoredNode): { id: string; key?: string } | undefined {
   const id = object.data.object_id;
   return typeof id === 'string' && id !== '' ? { id, key: imageKeyOf(object.data) } : undefined;
 }
 
 /** `picture`: a photo post's thumbnail, or a link post's preview image. */
-export function postPicture(object: StoredObject, context: FieldContext): string | undefined {
+export function postPicture(object: StoredNode, context: FieldContext): string | undefined {
   const photo = photoOf(object);
   if (photo) return photoThumbnailUrl(context.publicUrl, photo);
   return linkImage(object)?.src;
 }
 
 /** `full_picture`: a photo post's full-size image, or a link post's preview image. */
-export function postFullPicture(object: StoredObject, context: FieldContext): string | undefined {
+export function postFullPicture(object: StoredNode, context: FieldContext): string | undefined {
   const photo = photoOf(object);
   if (photo) return photoSourceUrl(context.publicUrl, photo);
   return linkImage(object)?.src;
@@ -89,7 +89,7 @@ export function postFullPicture(object: StoredObject, context: FieldContext): st
  * The post's attachment in the shape of the `attachments` edge: the photo a photo post shows,
  * or the page a link post shares; none for a status.
  */
-export function postAttachment(object: StoredObject, context: FieldContext): Record<string, unknown> | undefined {
+export function postAttachment(object: StoredNode, context: FieldContext): Record<string, unknown> | undefined {
   const photo = photoOf(object);
   if (photo) {
     const { width, height } = object.data;

@@ -4,13 +4,8 @@
  * schema is built, at start-up, rather than surfacing as odd answers to some later request.
  */
 import type { EdgeDef, FieldDef, NodeTypeDef } from './definition.js';
-import type { SearchableType } from '../store/search.js';
-import { graphDeclaration } from './graph/graph-types.js';
 import { Permissions } from './permissions.js';
 import { DEFAULT_API_VERSION, PUBLISHED_VERSIONS, rules, type ApiVersion } from './versions.js';
-
-
-let defaultSchema: Schema | undefined;
 
 export interface SearchTarget {
   type: NodeTypeDef;
@@ -86,18 +81,12 @@ export class Schema {
     }
   }
 
-  /** Every node type Loom ships, from their declaration (graph/graph-v2.4.loom.yaml); made once and shared. */
-  static default(): Schema {
-    defaultSchema ??= new Schema(graphDeclaration().types, { permissions: graphDeclaration().permissions });
-    return defaultSchema;
-  }
-
   private requirePermission(scope: string | undefined, where: string): void {
     if (scope !== undefined && !this.permissions.get(scope)) throw new Error(`Schema: ${where} needs permission "${scope}", which the schema does not declare`);
   }
 
   /** What the store's full-text index holds: the searchable keys of each type that declares some. */
-  searchable(): SearchableType[] {
+  searchable(): Array<{ type: string; fields: readonly string[]; point?: { latitude: string; longitude: string } }> {
     return this.types.flatMap((type) => (type.search ? [{ type: type.name, fields: type.search.fields, point: type.search.point }] : []));
   }
 

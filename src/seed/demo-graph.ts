@@ -8,7 +8,8 @@
  */
 import { registerApp } from '../auth/apps.js';
 import { hashPassword, SALT_BYTES } from '../auth/passwords.js';
-import type { ObjectId, Store, UserGrants } from '../store/store.js';
+import type { Store, UserGrants } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import { appUserGrants, chooseAppUsers } from './app-users.js';
 import { buildFriendGraph } from './friend-graph.js';
 import { OpBuffer } from './op-buffer.js';
@@ -19,7 +20,7 @@ import { writeAlbums } from './seed-albums.js';
 import { writeGatherings } from './seed-gatherings.js';
 import type { SeedContext } from './seed-context.js';
 import { writeFriendships, writePageLikes, writeUsers } from './seed-people.js';
-import { writePostReactions, writePosts } from './seed-posts.js';
+import { linkPhotoPosts, writePostReactions, writePosts } from './seed-posts.js';
 import { SeedProgress } from './seed-progress.js';
 import { writePageGraph } from './seed-pages.js';
 import { writeUserEdges } from './seed-user-edges.js';
@@ -156,6 +157,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
     (users * UNITS.postReactions) / Math.max(1, posts.records.length),
   );
   const albums = await writeAlbums(random.fork('albums'), context, UNITS.albums);
+  await linkPhotoPosts(context, posts.records, albums.photos);
   await writeProfileTouches(random.fork('profile-touches'), context, profiles, albums.photosByPerson);
   const gatherings = await writeGatherings(random.fork('gatherings'), context);
   const pageGraph = await writePageGraph(random.fork('page-graph'), context, app.id);

@@ -13,7 +13,8 @@
 import { registerApp } from '../auth/apps.js';
 import { hashPassword, SALT_BYTES } from '../auth/passwords.js';
 import type { StoreRecord } from '../store/records.js';
-import type { ObjectId, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import { APP_USER_BASE_SCOPES, DEMO_SCOPES } from './demo-scopes.js';
 import { DEMO_APP_NAME, DEMO_PASSWORD, type SeedResult } from './demo-graph.js';
 import { FEMALE_FIRST_NAMES, LAST_NAMES, MALE_FIRST_NAMES } from './names.js';

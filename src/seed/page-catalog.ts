@@ -3,7 +3,7 @@
  * sports, teams, people, and the pages people like. They are created once, before any user, so
  * that profiles can carry their ids (`{id: '<page id>', name}`).
  */
-import type { ObjectId } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import { CONCENTRATIONS, COLLEGES, EMPLOYERS, GRADUATE_SCHOOLS, HIGH_SCHOOLS, POSITIONS } from './institutions.js';
 import {
   FAVORITE_ATHLETES,

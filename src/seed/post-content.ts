@@ -1,5 +1,5 @@
 /** The stored fields of a post of each kind the demo graph has. */
-import type { ObjectId } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import { possessive, type Person } from './people.js';
 import {
   LINK_HOSTS,
@@ -15,6 +15,14 @@ import { privacyOf, type Audience } from './privacy.js';
 import type { Random } from './random.js';
 
 export type PostKind = 'status' | 'link' | 'photos' | 'profilePicture' | 'wall';
+
+/** The small icon the service showed beside each kind of post, by the post's `type`. */
+export function iconOf(type: 'status' | 'link' | 'photo'): string {
+  return `https://static.example.com/icons/${type}.gif`;
+}
+
+/** Whether a post of this kind shows a photo, which it names once the photos are written. */
+export const showsPhoto = (kind: PostKind): boolean => kind === 'photos' || kind === 'profilePicture';
 
 function statusMessage(random: Random): string {
   const middle = random.pick(POST_MIDDLES);
@@ -33,13 +41,14 @@ export function postData(
   const privacy = privacyOf(audience);
   switch (kind) {
     case 'status':
-      return { message: statusMessage(random), privacy, type: 'status', status_type: 'mobile_status_update' };
+      return { message: statusMessage(random), privacy, type: 'status', status_type: 'mobile_status_update', icon: iconOf('status') };
     case 'link': {
       const data: Record<string, unknown> = {
         link: `https://${random.pick(LINK_HOSTS)}/${random.pick(LINK_SLUGS)}`,
         privacy,
         type: 'link',
         status_type: 'shared_story',
+        icon: iconOf('link'),
       };
       if (random.chance(0.7)) data.message = random.pick(LINK_INTROS);
       return data;
@@ -51,6 +60,7 @@ export function postData(
         privacy,
         type: 'photo',
         status_type: 'added_photos',
+        icon: iconOf('photo'),
       };
       if (random.chance(0.4)) data.message = random.pick(PHOTO_CAPTIONS);
       return data;
@@ -61,6 +71,7 @@ export function postData(
         privacy,
         type: 'photo',
         status_type: 'added_photos',
+        icon: iconOf('photo'),
       };
     case 'wall':
       if (wallOwnerId === undefined) throw new Error('a wall post needs the wall owner');
@@ -70,6 +81,7 @@ export function postData(
         to: [wallOwnerId],
         type: 'status',
         status_type: 'wall_post',
+        icon: iconOf('status'),
       };
   }
 }

@@ -2,7 +2,8 @@
  * Likes and comments on posts and photos. Reactions come soon after the thing they react to
  * (most within hours, a few days later), and never after `now`.
  */
-import type { IdOrRef, ObjectId } from '../store/store.js';
+import type { IdOrRef } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import type { OpBuffer } from './op-buffer.js';
 import { COMMENTS } from './phrases.js';
 import type { Random } from './random.js';

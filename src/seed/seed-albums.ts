@@ -3,7 +3,7 @@
  * names its album and an album names its first photo, so albums are written first, photos next,
  * and the covers last, each step once the ids it needs exist.
  */
-import type { ObjectId } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import { ALBUM_DESCRIPTIONS, ALBUM_NAMES, PHOTO_CAPTIONS, PHOTO_SIZES } from './phrases.js';
 import type { Person } from './people.js';
 import { privacyOf, type Audience } from './privacy.js';
@@ -24,7 +24,8 @@ interface AlbumPlan {
   photoIds: ObjectId[];
 }
 
-interface PhotoRecord {
+/** A photo written: its id, its owner's index, when it was added and who may see it. */
+export interface PhotoRecord {
   id: ObjectId;
   owner: number;
   time: number;
@@ -72,7 +73,7 @@ export async function writeAlbums(
   random: Random,
   context: SeedContext,
   unitsPerPerson: number,
-): Promise<{ photosByPerson: ObjectId[][]; counts: AlbumCounts }> {
+): Promise<{ photosByPerson: ObjectId[][]; photos: PhotoRecord[]; counts: AlbumCounts }> {
   const { buffer, now, people, userIds } = context;
   const counts: AlbumCounts = { albums: 0, photos: 0, comments: 0, likes: 0 };
   const albums: AlbumPlan[] = [];
@@ -139,5 +140,5 @@ export async function writeAlbums(
     await buffer.endUnit();
   }
   await buffer.flush();
-  return { photosByPerson, counts };
+  return { photosByPerson, photos, counts };
 }

@@ -1,5 +1,5 @@
 /** What the phases of the demo seeder share once the people exist. */
-import type { ObjectId } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import type { OpBuffer } from './op-buffer.js';
 import type { Person } from './people.js';
 import type { SeedProgress } from './seed-progress.js';

@@ -4,13 +4,15 @@
  * demo user's own link posts that tag a page and friends, made through the demo app and shared
  * by friends. Written after everything else, so the ids of the rest of the graph stay as they were.
  */
-import type { ObjectId, Ref } from '../store/store.js';
+import type { Ref } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import { BY_PAGE, PAGE_ADMINS } from '../schema/authors.js';
 import { ADMIN_PAGES, LINK_PREVIEWS, PAGE_REPLIES, PAGE_STATUSES, PREVIEW_SIZE, previewImageUrl, type AdminPage, type LinkPreview } from './admin-pages.js';
 import { privacyOf } from './privacy.js';
 import type { Random } from './random.js';
 import { queueComments, queueLikes } from './reactions.js';
 import type { SeedContext } from './seed-context.js';
+import { iconOf } from './post-content.js';
 
 const DAY = 86400;
 /** How many of the pages the demo user administers. */
@@ -42,6 +44,7 @@ function linkData(preview: LinkPreview): Record<string, unknown> {
     picture_height: PREVIEW_SIZE.height,
     type: 'link',
     status_type: 'shared_story',
+    icon: iconOf('link'),
   };
 }
 
@@ -100,7 +103,7 @@ export async function writePageGraph(random: Random, context: SeedContext, appId
       const preview = random.chance(0.5) ? random.pick(LINK_PREVIEWS) : undefined;
       const data = {
         message: random.pick(PAGE_STATUSES),
-        ...(preview ? linkData(preview) : { type: 'status', status_type: 'mobile_status_update' }),
+        ...(preview ? linkData(preview) : { type: 'status', status_type: 'mobile_status_update', icon: iconOf('status') }),
         privacy: privacyOf('EVERYONE'),
         [BY_PAGE]: true,
       };

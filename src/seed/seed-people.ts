@@ -1,5 +1,5 @@
 /** The users themselves, their friendships and the pages they like. */
-import type { ObjectId } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import type { OpBuffer } from './op-buffer.js';
 import type { PageCatalog } from './page-catalog.js';
 import type { Person } from './people.js';

@@ -4,7 +4,7 @@
  * the topics they are filed under. Written after the rest of the graph, from its own random
  * stream, so the objects and ids seeded before stay exactly as they were.
  */
-import type { ObjectId } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import type { OpBuffer } from './op-buffer.js';
 import { CITIES } from './places.js';
 import type { Random } from './random.js';

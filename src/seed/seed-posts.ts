@@ -3,10 +3,11 @@
  * most posts get a handful of likes or none, a few get hundreds (at least three of the demo
  * user's, so the Explorer can show paging through a long likes list).
  */
-import type { ObjectId } from '../store/store.js';
-import { postData, type PostKind } from './post-content.js';
+import type { ObjectId } from '../ids.js';
+import { postData, showsPhoto, type PostKind } from './post-content.js';
 import type { Person } from './people.js';
 import type { Audience } from './privacy.js';
+import type { PhotoRecord } from './seed-albums.js';
 import type { Random } from './random.js';
 import { chooseLikers, queueComments, queueLikes } from './reactions.js';
 import type { SeedContext } from './seed-context.js';
@@ -28,6 +29,9 @@ export interface PostRecord {
   time: number;
   audience: Audience;
   popularity: Popularity;
+  /** What the post holds, kept to name its photo once the photos exist. */
+  data: Record<string, unknown>;
+  showsPhoto: boolean;
 }
 
 export interface PostCounts {
@@ -75,7 +79,7 @@ export async function writePosts(
       }
       const wallOwner = kind === 'wall' ? random.pick(authorFriends) : author;
       const data = postData(random, kind, people[author] as Person, audience, kind === 'wall' ? userIds[wallOwner] : undefined);
-      const record: PostRecord = { id: 0, author, wallOwner, time, audience, popularity };
+      const record: PostRecord = { id: 0, author, wallOwner, time, audience, popularity, data, showsPhoto: showsPhoto(kind) };
       const post = buffer.create(
         { type: 'post', owner: userIds[author] as ObjectId, createdTime: time, updatedTime: time, data },
         (id) => (record.id = id),
@@ -141,4 +145,29 @@ export async function writePostReactions(
   }
   await buffer.flush();
   return counts;
+}
+
+/**
+ * Each photo post names the photo it shows (`object_id`), which gives it its picture and its
+ * attachment: the author's latest photo added by the post's time and not shown by an earlier
+ * post, else the latest, else their first. Posts are
+ * written before the photos, so this comes after both.
+ */
+export async function linkPhotoPosts(context: SeedContext, posts: readonly PostRecord[], photos: readonly PhotoRecord[]): Promise<void> {
+  const { buffer } = context;
+  const byOwner = new Map<number, PhotoRecord[]>();
+  for (const photo of photos) (byOwner.get(photo.owner) ?? byOwner.set(photo.owner, []).get(photo.owner)!).push(photo);
+  for (const list of byOwner.values()) list.sort((a, b) => a.time - b.time);
+  // Each post shows a photo of its own where the author has enough: the latest not shown yet.
+  const shownBefore = new Set<ObjectId>();
+  for (const post of [...posts].sort((a, b) => a.time - b.time)) {
+    const own = post.showsPhoto ? byOwner.get(post.author) : undefined;
+    if (!own || own.length === 0) continue;
+    const earlier = own.filter((photo) => photo.time <= post.time);
+    const shown = earlier.filter((photo) => !shownBefore.has(photo.id)).pop() ?? earlier.pop() ?? own[0]!;
+    shownBefore.add(shown.id);
+    buffer.update(post.id, { ...post.data, object_id: String(shown.id) }, post.time);
+    await buffer.endUnit();
+  }
+  await buffer.flush();
 }

@@ -4,7 +4,8 @@
  * tag friends, and a few pending friend requests. Written after the core graph, from a random
  * stream of their own, so the core graph's objects and values stay as they were.
  */
-import type { ObjectId, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import type { PageCatalog } from './page-catalog.js';
 import type { Person } from './people.js';
 import { CITIES } from './places.js';
@@ -20,6 +21,7 @@ import {
   TAGGED_MESSAGES,
   VENUES,
 } from './user-edge-content.js';
+import { iconOf } from './post-content.js';
 
 const DAY = 86400;
 /** People whose liked pages are read back in one store call. */
@@ -237,6 +239,7 @@ async function writeTaggingPosts(
       privacy: privacyOf(audience),
       type: 'status',
       status_type: 'mobile_status_update',
+      icon: iconOf('status'),
     };
     if (place) data.place = Number(place.id);
     if (taggedIds.length > 0) data.with_tags = taggedIds;

@@ -1,4 +1,4 @@
-import type { ObjectId } from './store.js';
+import type { ObjectId } from '../ids.js';
 
 /**
  * The store's full-text index. Which object types it holds, and which data keys of theirs, is

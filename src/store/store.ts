@@ -3,6 +3,7 @@ import type { RecordKey, RecordKind, StoreRecord } from './records.js';
 import type { SearchableType, SearchRequest } from './search.js';
 import type { SnapshotInfo } from './snapshots.js';
 import type { WebhookStore } from './webhook-store.js';
+import type { ObjectId } from '../ids.js';
 
 /**
  * The store: objects, typed time-ordered associations and their counts (TAO's narrow API),
@@ -10,8 +11,6 @@ import type { WebhookStore } from './webhook-store.js';
  * ids, tokens in clear, or JSON shapes of the API. Every method is asynchronous and takes
  * batches so that an implementation across a network pays one round trip per call.
  */
-
-export type ObjectId = number;
 
 export interface StoredObject {
   id: ObjectId;

@@ -1,4 +1,4 @@
-import type { ObjectId } from './store.js';
+import type { ObjectId } from '../ids.js';
 
 /**
  * The store's side of webhooks: subscriptions, the outbox of changes (written by the `recordChange`

@@ -1,5 +1,6 @@
 /** Rules of a write batch that every store implementation applies the same way. */
-import type { Grant, IdOrRef, ObjectId, WriteOp } from './store.js';
+import type { Grant, IdOrRef, WriteOp } from './store.js';
+import type { ObjectId } from '../ids.js';
 
 /** The id an op names: a plain id, or the id created by an earlier createObject of the batch. */
 export function resolveId(id: IdOrRef, index: number, results: ReadonlyArray<ObjectId | boolean>): ObjectId {

@@ -1,5 +1,6 @@
-import { graphTime } from '../engine/graph-time.js';
-import type { ObjectId, Store } from '../store/store.js';
+import { graphTime } from '../clock/graph-time.js';
+import type { Store } from '../store/store.js';
+import type { ObjectId } from '../ids.js';
 import type { DeliveryFilter, DeliveryRecord, DeliveryStatus } from '../store/webhook-store.js';
 import { signatureHeaders } from './signing.js';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../control/clock.js';
+import type { Clock } from '../clock/clock.js';
 import type { Store, WriteOp } from '../store/store.js';
 import { changeOps } from './change-fields.js';
 

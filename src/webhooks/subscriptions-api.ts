@@ -1,11 +1,11 @@
 import type { ReadContext } from '../engine/context.js';
 import { GraphError } from '../errors.js';
+import type { Json } from '../ids.js';
 import type { SubscriptionRecord } from '../store/webhook-store.js';
 import { SUBSCRIBABLE_FIELDS } from './change-fields.js';
 import { checkCallbackUrl, verifyCallback, type CallbackRules } from './callback-url.js';
 import { PAGE_INSTALLS } from './notifications.js';
 
-type Json = Record<string, unknown>;
 const SUCCESS = { success: true };
 /** Longest verify_token kept; it comes back to the callback on every handshake. */
 const MAX_VERIFY_TOKEN = 256;

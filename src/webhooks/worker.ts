@@ -1,4 +1,4 @@
-import type { Clock } from '../control/clock.js';
+import type { Clock } from '../clock/clock.js';
 import type { AppRecord, Store } from '../store/store.js';
 import type { DeliveryAttempt, DeliveryRecord, SubscriptionRecord } from '../store/webhook-store.js';
 import { CALLBACK_HEADERS } from './callback-url.js';

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { recordConsent, revokePermission } from '../../src/auth/grants.js';
-import { Schema } from '../../src/schema/registry.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 
 describe('grant changes made at the same time', () => {
   let store: SqliteStore;
   const app = 5;
-  const { permissions } = Schema.default();
+  const { permissions } = graphSchema();
 
   before(() => {
     store = openSqliteStore(join(mkdtempSync(join(tmpdir(), 'loom-grants-')), 'grants.db'));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_SIGN_IN_LIMITS, SignInThrottle, type Attempt } from '../../src/auth/sign-in-throttle.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 
 const MINUTE = 60;
 

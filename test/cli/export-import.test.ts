@@ -9,7 +9,7 @@ import type { Store } from '../../src/store/store.js';
 import { LOOM, loom } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { openLocation, scratchLocation, testStoreKind } from '../helpers/test-store.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'loom-export-'));
 after(() => rmSync(directory, { recursive: true, force: true }));

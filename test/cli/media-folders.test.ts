@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 import { freePort, LOOM } from '../helpers/cli.js';
 import { pngBytes } from '../helpers/images.js';
 import { scratchLocation, testStoreKind } from '../helpers/test-store.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { issueUserToken } from '../../src/auth/tokens.js';
-import type { ObjectId } from '../../src/store/store.js';
+import type { ObjectId } from '../../src/ids.js';
 import { startServe, type RunningServe } from '../helpers/cli.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { testStoreKind } from '../helpers/test-store.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import graph from 'fbgraph';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 import { openCertificateAuthority } from '../../src/intercept/certificate-authority.js';
 import { loom } from '../helpers/cli.js';
 import { runFb, type FbProxy } from '../helpers/fb-child.js';

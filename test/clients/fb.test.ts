@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 import { openCertificateAuthority } from '../../src/intercept/certificate-authority.js';
 import { runFb, type FbProxy } from '../helpers/fb-child.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';

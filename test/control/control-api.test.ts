@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { exportGraph } from '../../src/cli/export.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 import type { Store } from '../../src/store/store.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { startServer, type Reply, type TestServer } from '../helpers/server.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { updateApp } from '../../src/auth/app-admin.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { startServer, type Reply, type TestServer } from '../helpers/server.js';
 import { openLocation } from '../helpers/test-store.js';

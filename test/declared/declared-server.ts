@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { appAccessToken } from '../../src/auth/apps.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { issueToken } from '../../src/cli/demo.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 import { applyDeclaration } from '../../src/declared/apply.js';
 import { followAppliedSchema, loadAppliedSchema } from '../../src/declared/applied.js';
 import { loadDeclaration } from '../../src/declared/load.js';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 import { launchChromium, PageProblems, type Chromium } from '../helpers/chromium.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { eventually } from '../helpers/patience.js';

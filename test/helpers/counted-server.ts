@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import type { Store } from '../../src/store/store.js';
 import { countingStore } from './counting-store.js';

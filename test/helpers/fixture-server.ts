@@ -1,6 +1,6 @@
 import { after, before } from 'node:test';
-import type { AppOptions } from '../../src/http/app.js';
-import { Clock } from '../../src/control/clock.js';
+import type { AppOptions } from '../../src/server/build-app.js';
+import { Clock } from '../../src/clock/clock.js';
 import { buildFixture, type Fixture } from './fixture.js';
 import { startServer, type TestServer } from './server.js';
 

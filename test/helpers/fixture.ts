@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { recordConsent } from '../../src/auth/grants.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
-import { Schema } from '../../src/schema/registry.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 import type { AppRecord, Store, WriteOp } from '../../src/store/store.js';
 import { seededStore } from './templates.js';
 
@@ -53,7 +53,7 @@ export async function buildFixture(): Promise<Fixture> {
     path: location,
     now: NOW,
     tokenFor: async (userId, scopes) => {
-      await recordConsent(store, Schema.default().permissions, app.id, userId, { granted: scopes, declined: [] });
+      await recordConsent(store, graphSchema().permissions, app.id, userId, { granted: scopes, declined: [] });
       return (await issueUserToken(store, { appId: app.id, userId, scopes, expiresIn: 3600, now: NOW })).accessToken;
     },
     aliceWith: async (...scopes) =>
@@ -167,7 +167,7 @@ async function seedFixture(store: Store): Promise<Seeded> {
   })));
   await store.write(pages.map((page, i) => ({ op: 'addAssoc' as const, type: 'liked_pages', id1: alice!, id2: page, time: NOW - 30 * DAY + i })));
 
-  const everything = Schema.default().allScopes().map((scope) => ({ scope, status: 'granted' as const }));
+  const everything = graphSchema().allScopes().map((scope) => ({ scope, status: 'granted' as const }));
   const appUser = ['public_profile', 'user_friends', 'user_posts'].map((scope) => ({ scope, status: 'granted' as const }));
   await store.setGrants(app.id, [
     { userId: alice!, grants: everything },
@@ -181,7 +181,7 @@ async function seedFixture(store: Store): Promise<Seeded> {
   const { accessToken } = await issueUserToken(store, {
     appId: app.id,
     userId: alice!,
-    scopes: Schema.default().allScopes(),
+    scopes: graphSchema().allScopes(),
     expiresIn: 7200,
     now: NOW,
   });

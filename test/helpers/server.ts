@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppOptions } from '../../src/http/app.js';
+import { buildApp, type AppOptions } from '../../src/server/build-app.js';
 import type { Store } from '../../src/store/store.js';
 
 export interface TestServer {

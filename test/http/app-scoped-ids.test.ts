@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
-import { Schema } from '../../src/schema/registry.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 import type { AppRecord, Grant } from '../../src/store/store.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
 import { startServer, type Reply, type TestServer } from '../helpers/server.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 
 /**
  * The fixture's app (A, no business) and three more: B and C of one business, D of another.
@@ -31,7 +31,7 @@ describe('app-scoped ids across apps', () => {
       store.createApp({ name, secret: randomBytes(8).toString('hex'), idKey: randomBytes(16).toString('hex'), businessId, createdTime: fixture.now });
     const [business, otherBusiness] = fixture.pages as [number, number];
     apps = { a: fixture.app, b: await newApp('Bee', business), c: await newApp('Sea', business), d: await newApp('Dee', otherBusiness) };
-    const everything = Schema.default().allScopes();
+    const everything = graphSchema().allScopes();
     for (const app of [apps.b, apps.c, apps.d]) {
       await store.setGrants(app.id, [{ userId: fixture.users.alice, grants: granted(...everything) }]);
     }

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { before, beforeEach, describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
-import { Schema } from '../../src/schema/registry.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 import type { AppRecord } from '../../src/store/store.js';
 import { NOW, type Fixture } from '../helpers/fixture.js';
 import type { TestServer } from '../helpers/server.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 
 describe('GET /debug_token', () => {
   let fixture: Fixture;
@@ -39,7 +39,7 @@ describe('GET /debug_token', () => {
         expires_at: NOW + 7200,
         is_valid: true,
         issued_at: NOW,
-        scopes: Schema.default().allScopes(),
+        scopes: graphSchema().allScopes(),
         user_id: fixture.scoped(fixture.users.alice),
       },
     });
@@ -74,7 +74,7 @@ describe('GET /debug_token', () => {
       expires_at: NOW + 7200,
       is_valid: false,
       issued_at: NOW,
-      scopes: Schema.default().allScopes(),
+      scopes: graphSchema().allScopes(),
       user_id: fixture.scoped(fixture.users.alice),
     });
   });

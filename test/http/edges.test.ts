@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { Schema } from '../../src/schema/registry.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 import { unemulatedEdge } from '../../src/schema/unemulated.js';
 import { rules } from '../../src/schema/versions.js';
 import type { Fixture } from '../helpers/fixture.js';
@@ -94,7 +94,7 @@ describe('edge reads over HTTP', () => {
   });
 
   it('answers each of the 68 user edges with a collection (picture: its description), but for the errors of unemulated products and retired edges', async () => {
-    const schema = Schema.default();
+    const schema = graphSchema();
     const edges = schema.edgesIn(schema.type('user')!, 'v2.4');
     assert.equal(edges.length, 68);
     for (const edge of edges) {

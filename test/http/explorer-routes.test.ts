@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Schema } from '../../src/schema/registry.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
 
 /** The addresses of the assets a page links to (`/explorer/assets/<build>/<name>`). */
@@ -88,7 +88,7 @@ describe('the Explorer is served by Loom itself', () => {
     assert.equal(answer.status, 200);
     const groups = answer.body.groups as Array<{ name: string; permissions: Array<{ name: string; description: string }> }>;
     const names = groups.flatMap((group) => group.permissions.map((permission) => permission.name));
-    assert.deepEqual([...names].sort(), Schema.default().allScopes());
+    assert.deepEqual([...names].sort(), graphSchema().allScopes());
     assert.ok(groups.every((group) => group.name !== 'Other'));
     assert.ok(groups.flatMap((group) => group.permissions).every((permission) => permission.description.length > 10));
   });

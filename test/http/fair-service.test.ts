@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
 import { startServer } from '../helpers/server.js';

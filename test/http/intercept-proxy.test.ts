@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { X509Certificate } from 'node:crypto';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 import { openCertificateAuthority, type CertificateAuthority } from '../../src/intercept/certificate-authority.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { connectThrough, httpsThroughProxy } from '../helpers/proxy-client.js';

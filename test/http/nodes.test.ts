@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { startServer, type Reply, type TestServer } from '../helpers/server.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 
 const JSON_TYPE = 'application/json; charset=UTF-8';
 

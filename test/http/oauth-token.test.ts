@@ -7,7 +7,7 @@ import { runDialog } from '../helpers/browser.js';
 import { NOW, type Fixture } from '../helpers/fixture.js';
 import { type Reply, type TestServer } from '../helpers/server.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 
 const LIFETIME = 600;
 const SIXTY_DAYS = 5_184_000;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 import { countingStore } from '../helpers/counting-store.js';
 import { buildFixture, NOW, type Fixture } from '../helpers/fixture.js';
 import { addPageGraph, PAGE_DATA } from '../helpers/page-graph.js';

@@ -9,7 +9,7 @@ import { isPrivateAddress } from '../../src/media/fetch-image.js';
 import { pngBytes } from '../helpers/images.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 
 describe('photos and albums over HTTP', () => {
   let fixture: Fixture;

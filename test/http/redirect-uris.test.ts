@@ -8,7 +8,7 @@ import { Browser, runDialog, type Page } from '../helpers/browser.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 
 const PASSWORD = 'redirect me';
 

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import { before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { rawExchange, rawRequest, type RawAnswer } from '../helpers/raw-http.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { Schema } from '../../src/schema/registry.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
 import { type Reply, type TestServer } from '../helpers/server.js';
@@ -208,7 +208,7 @@ describe('GET /search', () => {
 
   // An open event or group owned by Alice is found by Alice's search.
   for (const word of ['event', 'group']) {
-    const target = Schema.default().searchTarget(word);
+    const target = graphSchema().searchTarget(word);
     assert.ok(target, `a node type is found as ${word}`);
     it(`finds ${word}s`, async () => {
       const [id] = (

@@ -4,7 +4,7 @@ import { hashPassword } from '../../src/auth/passwords.js';
 import { Browser, type Page } from '../helpers/browser.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 
 const PASSWORD = 'the right one';
 const MINUTE = 60;

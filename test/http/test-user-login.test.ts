@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { LOGIN_LINK_MARK, LOGIN_LINK_SECONDS } from '../../src/auth/login-links.js';
 import { SESSION_SECONDS } from '../../src/auth/browser-session.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 import { Browser } from '../helpers/browser.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';

@@ -8,7 +8,7 @@ import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
 import { startServer, type Reply, type TestServer } from '../helpers/server.js';
 import { selectRows, storedBytes } from '../helpers/test-store.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 
 const SUCCESS = '{"success":true}';
 

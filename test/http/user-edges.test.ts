@@ -8,12 +8,13 @@ import { after, before, describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { DEMO_SEED, DEMO_USERS } from '../../src/config.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
-import { Schema } from '../../src/schema/registry.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 import { UNEMULATED_EDGES, unemulatedEdge } from '../../src/schema/unemulated.js';
 import { PUBLISHED_VERSIONS, rules } from '../../src/schema/versions.js';
 import { DEMO_SCOPES } from '../../src/seed/demo-scopes.js';
 import { seedGraph } from '../../src/seed/demo-graph.js';
-import type { ObjectId, Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import type { ObjectId } from '../../src/ids.js';
 import { countingStore } from '../helpers/counting-store.js';
 import { startServer, type Reply, type TestServer } from '../helpers/server.js';
 import { openScratchStore } from '../helpers/test-store.js';
@@ -59,7 +60,7 @@ describe("a person's edges on the demo graph", () => {
     assertOk(metadata);
     const edges = Object.keys(metadata.body.metadata.connections);
     assert.equal(edges.length, 68);
-    const user = Schema.default().type('user')!;
+    const user = graphSchema().type('user')!;
     for (const edge of edges) {
       const reply = await get(`/v2.4/me/${edge}`, edge === 'picture' ? { redirect: 'false' } : {});
       const unemulated = unemulatedEdge('user', edge);
@@ -85,7 +86,7 @@ describe("a person's edges on the demo graph", () => {
   });
 
   it('lists in the table only edges the schema declares, each once', () => {
-    const schema = Schema.default();
+    const schema = graphSchema();
     const seen = new Set<string>();
     for (const entry of UNEMULATED_EDGES) {
       const type = schema.type(entry.type);

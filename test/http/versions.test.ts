@@ -3,8 +3,8 @@ import { before, describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
-import { Clock } from '../../src/control/clock.js';
-import { Schema } from '../../src/schema/registry.js';
+import { Clock } from '../../src/clock/clock.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 import { PUBLISHED_VERSIONS, rules, VERSION_RULES, type RuleName } from '../../src/schema/versions.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
@@ -230,7 +230,7 @@ describe('API versions over HTTP', () => {
 
   it('each permission of the catalogue is offered from its since and refused from its until, at the boundary versions', async () => {
     const served = PUBLISHED_VERSIONS.map((version) => version.name);
-    const boundaries = Schema.default().permissions.list.flatMap(({ name, versions }) => {
+    const boundaries = graphSchema().permissions.list.flatMap(({ name, versions }) => {
       const { since, until } = typeof versions === 'object' ? versions : {};
       return [since, until].filter((bound) => bound !== undefined && served.indexOf(bound) > 0).map((bound) => ({ name, bound: bound!, offeredFrom: bound === since }));
     });

@@ -9,7 +9,7 @@ import { useFixtureServer } from '../helpers/fixture-server.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { mp4Bytes, quickTimeBytes, webmBytes } from '../helpers/videos.js';
 import { inspectVideo } from '../../src/media/video-check.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 
 describe('video containers', () => {
   it('tells MP4, QuickTime and WebM apart by their bytes and reads the duration they record', () => {

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, utimesSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 import { buildFixture, type Fixture } from '../helpers/fixture.js';
 import { pngBytes } from '../helpers/images.js';
 import { startServer, type TestServer } from '../helpers/server.js';

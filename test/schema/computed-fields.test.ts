@@ -2,13 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FieldContext, NodeTypeDef } from '../../src/schema/definition.js';
 import type { StoredObject } from '../../src/store/store.js';
-import { Schema } from '../../src/schema/registry.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 
-const userType = Schema.default().type('user')!;
-const photoType = Schema.default().type('photo')!;
-const postType = Schema.default().type('post')!;
-const pageType = Schema.default().type('page')!;
-const commentType = Schema.default().type('comment')!;
+const userType = graphSchema().type('user')!;
+const photoType = graphSchema().type('photo')!;
+const postType = graphSchema().type('post')!;
+const pageType = graphSchema().type('page')!;
+const commentType = graphSchema().type('comment')!;
 
 /** 2015-07-09T12:00:00Z */
 const NOW = Date.UTC(2015, 6, 9, 12) / 1000;

@@ -10,8 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { DeclarationError } from '../../src/declared/load.js';
-import { compileGraphDeclaration, GRAPH_DECLARATION } from '../../src/schema/graph/graph-types.js';
-import { Schema } from '../../src/schema/registry.js';
+import { compileGraphDeclaration, GRAPH_DECLARATION, graphSchema } from '../../src/graph/graph-schema.js';
 
 const shipped = fileURLToPath(GRAPH_DECLARATION);
 
@@ -44,11 +43,11 @@ function refusal(main: string): DeclarationError {
 
 describe('the built-in Graph declaration', () => {
   it('is what the default schema serves, compiled once', () => {
-    assert.equal(Schema.default(), Schema.default());
+    assert.equal(graphSchema(), graphSchema());
     const compiled = compileGraphDeclaration(shipped);
-    assert.deepStrictEqual(Schema.default().types, compiled.types);
-    assert.deepStrictEqual(Schema.default().permissions, compiled.permissions);
-    assert.deepEqual(Schema.default().types.map((type) => type.name), [
+    assert.deepStrictEqual(graphSchema().types, compiled.types);
+    assert.deepStrictEqual(graphSchema().permissions, compiled.permissions);
+    assert.deepEqual(graphSchema().types.map((type) => type.name), [
       'user', 'post', 'comment', 'photo', 'album', 'page', 'application', 'video', 'event', 'group', 'friendlist', 'placetopic',
     ]);
   });
@@ -94,7 +93,7 @@ describe('the built-in Graph declaration', () => {
   });
 
   it('takes its permission catalogue from permissions.loom.yaml', () => {
-    const { permissions } = Schema.default();
+    const { permissions } = graphSchema();
     assert.equal(permissions.alwaysGranted, 'public_profile');
     assert.deepEqual(permissions.get('read_stream'), {
       name: 'read_stream',

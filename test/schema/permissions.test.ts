@@ -4,16 +4,17 @@ import type { NodeTypeDef } from '../../src/schema/definition.js';
 import { describePermissions } from '../../src/schema/permission-guide.js';
 import { Permissions } from '../../src/schema/permissions.js';
 import { Schema } from '../../src/schema/registry.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 
-const offeredPermissions = (version: 'v2.0' | 'v2.3' | 'v2.4') => Schema.default().permissions.offered(version);
+const offeredPermissions = (version: 'v2.0' | 'v2.3' | 'v2.4') => graphSchema().permissions.offered(version);
 
 describe('the permission list the Explorer offers', () => {
-  const groups = describePermissions(Schema.default());
+  const groups = describePermissions(graphSchema());
   const permission = (name: string) => groups.flatMap((group) => group.permissions).find((entry) => entry.name === name);
 
   it('names each permission of the schema once, in explained groups', () => {
     const names = groups.flatMap((group) => group.permissions.map((entry) => entry.name));
-    assert.deepEqual([...names].sort(), Schema.default().allScopes());
+    assert.deepEqual([...names].sort(), graphSchema().allScopes());
     assert.deepEqual(groups.map((group) => group.name), ['Basics', 'Profile', 'Friends', 'Activity', 'Actions', 'Publishing', 'Pages', 'Insights and ads']);
     for (const group of groups) assert.ok(group.description.length > 0, group.name);
     for (const entry of groups.flatMap((group) => group.permissions)) assert.ok(entry.description.length > 10, entry.name);
@@ -45,7 +46,7 @@ describe('the permission list the Explorer offers', () => {
     assert.ok(!permission('publish_actions')?.writes.includes('application/accounts'), 'an app-token write needs no person');
     const writes = permission('publish_actions')?.writes ?? [];
     for (const edge of ['user/feed', 'post/likes', 'post/comments']) assert.ok(writes.includes(edge), edge);
-    const schema = Schema.default();
+    const schema = graphSchema();
     for (const write of writes) {
       const [typeName, edgeName] = write.split('/');
       assert.ok(schema.edge(schema.type(typeName!)!, edgeName!)?.post, `${write} takes POSTs`);

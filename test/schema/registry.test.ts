@@ -4,6 +4,7 @@ import type { NodeTypeDef } from '../../src/schema/definition.js';
 import { Permissions } from '../../src/schema/permissions.js';
 import { PUBLISHED_VERSIONS } from '../../src/schema/versions.js';
 import { Schema } from '../../src/schema/registry.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 
 function nodeType(overrides: Partial<NodeTypeDef>): NodeTypeDef {
   return {
@@ -15,7 +16,7 @@ function nodeType(overrides: Partial<NodeTypeDef>): NodeTypeDef {
 }
 
 test('the default schema holds the twelve node types', () => {
-  const schema = Schema.default();
+  const schema = graphSchema();
   assert.deepEqual(
     schema.types.map((type) => type.name),
     ['user', 'post', 'comment', 'photo', 'album', 'page', 'application', 'video', 'event', 'group', 'friendlist', 'placetopic'],
@@ -25,7 +26,7 @@ test('the default schema holds the twelve node types', () => {
 });
 
 test('fields and edges are found by name, and only as what they are', () => {
-  const schema = Schema.default();
+  const schema = graphSchema();
   const user = schema.type('user')!;
   assert.equal(schema.field(user, 'birthday')?.scope, 'user_birthday');
   assert.equal(schema.edge(user, 'payment.subscriptions')?.name, 'payment.subscriptions');
@@ -44,7 +45,7 @@ test('fields and edges are found by name, and only as what they are', () => {
 });
 
 test('no type uses a name both as a field and as an edge in one version, and every edge target resolves', () => {
-  const schema = Schema.default();
+  const schema = graphSchema();
   for (const type of schema.types) {
     for (const edge of type.edges) {
       for (const { name: version } of PUBLISHED_VERSIONS) {
@@ -57,7 +58,7 @@ test('no type uses a name both as a field and as an edge in one version, and eve
 });
 
 test('every type declares an id field and default fields it actually has', () => {
-  const schema = Schema.default();
+  const schema = graphSchema();
   for (const type of schema.types) {
     assert.equal(schema.field(type, 'id')?.source?.kind, 'id', `${type.name}.id`);
     for (const name of type.defaultFields) assert.ok(schema.field(type, name), `${type.name}.${name}`);
@@ -68,7 +69,7 @@ test('every type declares an id field and default fields it actually has', () =>
 });
 
 test('allScopes lists every declared scope and the catalogue, sorted and once each', () => {
-  const scopes = Schema.default().allScopes();
+  const scopes = graphSchema().allScopes();
   assert.deepEqual(scopes, [...scopes].sort());
   assert.equal(new Set(scopes).size, scopes.length);
   for (const scope of [
@@ -145,7 +146,7 @@ test('a request POST may link only nodes that exist already', () => {
 });
 
 test('the search words name the types that claim them, and a type declares its searchable keys', () => {
-  const schema = Schema.default();
+  const schema = graphSchema();
   assert.equal(schema.searchTarget('user')?.type.name, 'user');
   assert.deepEqual([schema.searchTarget('page')?.type.name, schema.searchTarget('page')?.located], ['page', false]);
   assert.deepEqual([schema.searchTarget('place')?.type.name, schema.searchTarget('place')?.located], ['page', true]);

@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeTypeDef } from '../../src/schema/definition.js';
 import { Schema } from '../../src/schema/registry.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 
-const schema = Schema.default();
+const schema = graphSchema();
 const user = schema.type('user')!;
 
 test('every user field and edge names the permission it needs', () => {

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Schema } from '../../src/schema/registry.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 import { unemulatedEdge } from '../../src/schema/unemulated.js';
 
-const userType = Schema.default().type('user')!;
+const userType = graphSchema().type('user')!;
 
 const SPEC_FIELDS = [
   'id', 'about', 'age_range', 'bio', 'birthday', 'context', 'currency', 'devices', 'education', 'email',
@@ -36,11 +36,11 @@ test('the user type declares exactly the 51 spec fields in spec order', () => {
 
 test('in v2.4 the user type has exactly the 68 spec edges in spec order', () => {
   assert.equal(SPEC_EDGES.length, 68);
-  assert.deepEqual(Schema.default().edgesIn(userType, 'v2.4').map((edge) => edge.name), SPEC_EDGES);
+  assert.deepEqual(graphSchema().edgesIn(userType, 'v2.4').map((edge) => edge.name), SPEC_EDGES);
 });
 
 test('before v2.4 the user type also has the statuses and links edges', () => {
-  assert.deepEqual(Schema.default().edgesIn(userType, 'v2.3').map((edge) => edge.name), [...SPEC_EDGES, 'statuses', 'links']);
+  assert.deepEqual(graphSchema().edgesIn(userType, 'v2.3').map((edge) => edge.name), [...SPEC_EDGES, 'statuses', 'links']);
 });
 
 test('every user field has a type, a one-line description and a scope', () => {
@@ -53,7 +53,7 @@ test('every user field has a type, a one-line description and a scope', () => {
 });
 
 test('every user edge has a description, a known target and a scope', () => {
-  const schema = Schema.default();
+  const schema = graphSchema();
   for (const edge of userType.edges) {
     assert.ok(edge.description.trim() !== '', `${edge.name} has a description`);
     assert.ok(schema.type(edge.target), `${edge.name} targets a known type (${edge.target})`);

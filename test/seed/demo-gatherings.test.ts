@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { issueUserToken } from '../../src/auth/tokens.js';
-import { Clock } from '../../src/control/clock.js';
+import { Clock } from '../../src/clock/clock.js';
 import { DEMO_SCOPES } from '../../src/seed/demo-scopes.js';
 import { seedGraph, type SeedResult } from '../../src/seed/demo-graph.js';
 import type { Store } from '../../src/store/store.js';

@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEMO_SCOPES } from '../../src/seed/demo-scopes.js';
 import { seedGraph, type SeedResult } from '../../src/seed/demo-graph.js';
-import type { Association, ObjectId, Position, Store, StoredObject } from '../../src/store/store.js';
+import type { Association, Position, Store, StoredObject } from '../../src/store/store.js';
+import type { ObjectId } from '../../src/ids.js';
 import { openScratchStore } from '../helpers/test-store.js';
 
 const NOW = 1_700_000_000;

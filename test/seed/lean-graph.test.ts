@@ -4,7 +4,8 @@ import { DEMO_SCOPES } from '../../src/seed/demo-scopes.js';
 import type { SeedResult } from '../../src/seed/demo-graph.js';
 import { seedLeanGraph } from '../../src/seed/lean-graph.js';
 import { RECORD_KINDS, type StoreRecord } from '../../src/store/records.js';
-import type { ObjectId, Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import type { ObjectId } from '../../src/ids.js';
 import { openScratchStore, selectRows, testStoreKind } from '../helpers/test-store.js';
 
 const NOW = 1_700_000_000;

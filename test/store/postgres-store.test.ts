@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { latestVersion } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore, PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { SEQUENCE_ID_LIMIT, type ObjectId, type WriteOp } from '../../src/store/store.js';
+import { SEQUENCE_ID_LIMIT, type WriteOp } from '../../src/store/store.js';
+import type { ObjectId } from '../../src/ids.js';
 import { scratchLocation, testPostgresUrl } from '../helpers/test-store.js';
 
 describe('PostgreSQL store', { skip: testPostgresUrl === undefined && 'LOOM_TEST_PG is not set' }, () => {

@@ -5,7 +5,8 @@ import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { searchSql as sqliteSearchSql } from '../../src/store/sqlite/search.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { SearchableType } from '../../src/store/search.js';
-import type { ObjectId, Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import type { ObjectId } from '../../src/ids.js';
 import { openScratchStore, selectRows } from '../helpers/test-store.js';
 
 const PAGES: SearchableType = { type: 'page', fields: ['name', 'category'], point: { latitude: 'location.latitude', longitude: 'location.longitude' } };

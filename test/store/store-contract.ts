@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { recordKey, type RecordKey, type RecordKind, type StoreRecord } from '../../src/store/records.js';
-import { CountLimitError, type Association, type Grant, type ObjectId, type PageRequest, type Position, type Store, type TokenRecord, type WriteOp } from '../../src/store/store.js';
+import { CountLimitError, type Association, type Grant, type PageRequest, type Position, type Store, type TokenRecord, type WriteOp } from '../../src/store/store.js';
+import type { ObjectId } from '../../src/ids.js';
 
 /**
  * The behaviour every Store implementation owes its callers, written against the interface

@@ -9,7 +9,8 @@
 import { hashPassword } from '../../auth/passwords.js';
 import { counterChangeOps, counterOps } from '../../engine/counters.js';
 import { GraphError } from '../../errors.js';
-import type { ObjectId, Ref, Store, StoredObject, WriteOp } from '../../store/store.js';
+import type { Ref, Store, StoredObject, WriteOp } from '../../store/store.js';
+import type { ObjectId } from '../../ids.js';
 import { DataLineError, type DataLine, type EdgeLine, type LoginLine, type NodeLine } from './lines.js';
 import type { DataPlan, TypePlan } from './plan.js';
 import { parseTime, refKeys } from './values.js';

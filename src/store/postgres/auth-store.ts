@@ -5,11 +5,11 @@ import type {
   Grant,
   GrantStatus,
   NewApp,
-  ObjectId,
   RevokedToken,
   TokenRecord,
   UserGrants,
 } from '../store.js';
+import type { ObjectId } from '../../ids.js';
 import { IdTakenError, SEQUENCE_ID_LIMIT, type AppChanges, type GrantUpdateOptions } from '../store.js';
 import { changedScopes } from '../write-ops.js';
 import { appStatements } from './app-statements.js';

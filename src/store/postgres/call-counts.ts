@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ObjectId } from '../store.js';
+import type { ObjectId } from '../../ids.js';
 
 /** Counts one call per subject in `minute`, drops minutes before `since`, and sums the rest. */
 export async function countCalls(client: pg.ClientBase, subjects: readonly string[], minute: number, since: number): Promise<Map<string, number>> {

@@ -1,6 +1,5 @@
 import type {
   Association,
-  ObjectId,
   PageRequest,
   ObjectsWithGrants,
   PagesWithObjects,
@@ -8,6 +7,7 @@ import type {
   WriteOp,
   WriteResult,
 } from '../store.js';
+import type { ObjectId } from '../../ids.js';
 import { pageQuery } from './page-query.js';
 import { statements } from './statements.js';
 import { applyOps } from './write-batch.js';

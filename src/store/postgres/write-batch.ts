@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { CountLimitError, type NewObject, type ObjectId, type TokenRecord, type WriteOp } from '../store.js';
+import { CountLimitError, type NewObject, type TokenRecord, type WriteOp } from '../store.js';
+import type { ObjectId } from '../../ids.js';
 import { filledData, mergeData, resolveId } from '../write-ops.js';
 import { statements, type Statement } from './statements.js';
 import { recordChange } from './webhook-queue.js';

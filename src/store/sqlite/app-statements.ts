@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ObjectId } from '../store.js';
+import type { ObjectId } from '../../ids.js';
 
 /** The statements of app administration: changing an app's settings, deleting it, its tombstones. */
 export function prepareAppStatements(db: Database.Database) {

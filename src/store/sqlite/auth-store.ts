@@ -7,10 +7,10 @@ import type {
   GrantUpdateOptions,
   UserGrants,
   NewApp,
-  ObjectId,
   RevokedToken,
   TokenRecord,
 } from '../store.js';
+import type { ObjectId } from '../../ids.js';
 import type { AppChanges } from '../store.js';
 import { prepareAppStatements } from './app-statements.js';
 import { changedScopes } from '../write-ops.js';

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ObjectId } from '../store.js';
+import type { ObjectId } from '../../ids.js';
 
 /** Calls per subject and minute (rate limits), and the count of an app's users (their budget). */
 export class SqliteCallCounts {

@@ -3,7 +3,6 @@ import type {
   Association,
   Grant,
   IdOrRef,
-  ObjectId,
   PageRequest,
   ObjectsWithGrants,
   PagesWithObjects,
@@ -13,6 +12,7 @@ import type {
   WriteOp,
   WriteResult,
 } from '../store.js';
+import type { ObjectId } from '../../ids.js';
 import { CountLimitError, IdTakenError, SEQUENCE_ID_LIMIT } from '../store.js';
 import { SqliteWebhooks } from './webhook-queue.js';
 import { filledData, mergeData, resolveId } from '../write-ops.js';

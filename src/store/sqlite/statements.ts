@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { GrantStatus, ObjectId } from '../store.js';
+import type { GrantStatus } from '../store.js';
+import type { ObjectId } from '../../ids.js';
 import {
   SCHEMA_VERSION_COLUMNS,
   type SchemaVersionRow,

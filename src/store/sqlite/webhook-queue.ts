@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ObjectId } from '../store.js';
+import type { ObjectId } from '../../ids.js';
 import {
   KEPT_ATTEMPTS,
   type AttemptOutcome,

@@ -1,6 +1,6 @@
 /** What a person's node computes from their stored profile. */
-import type { FieldContext } from '../definition.js';
-import type { StoredObject } from '../../store/store.js';
+import type { FieldContext } from '../schema/definition.js';
+import type { StoredNode } from '../schema/stored-node.js';
 
 /** Age in whole years at `now` of someone born on a `MM/DD/YYYY` birthday; undefined without a full date. */
 function ageOn(birthday: unknown, now: number): number | undefined {
@@ -18,7 +18,7 @@ function ageOn(birthday: unknown, now: number): number | undefined {
  * The service never reveals an exact age, only one of three brackets. Nobody under 13 may hold
  * an account, so a younger (or future) birthday has no bracket and the field is left out.
  */
-export function ageRange(object: StoredObject, context: FieldContext): { min: number; max?: number } | undefined {
+export function ageRange(object: StoredNode, context: FieldContext): { min: number; max?: number } | undefined {
   const age = ageOn(object.data.birthday, context.now);
   if (age === undefined || age < 13) return undefined;
   if (age <= 17) return { min: 13, max: 17 };
@@ -27,11 +27,11 @@ export function ageRange(object: StoredObject, context: FieldContext): { min: nu
 }
 
 /** Profile links carry the app-scoped id, so they never reveal the person's id under another app. */
-export function profileLink(object: StoredObject, context: FieldContext): string {
+export function profileLink(object: StoredNode, context: FieldContext): string {
   return `${context.profileHost}/app_scoped_user_id/${context.userIdFor(object.id)}/`;
 }
 
-export function isVerified(object: StoredObject): boolean | undefined {
+export function isVerified(object: StoredNode): boolean | undefined {
   const verified = object.data.verified;
   return typeof verified === 'boolean' ? verified : undefined;
 }
@@ -41,6 +41,6 @@ export function nameFormat(): string {
   return '{first} {last}';
 }
 
-export function tokenForBusiness(object: StoredObject, context: FieldContext): string {
+export function tokenForBusiness(object: StoredNode, context: FieldContext): string {
   return context.tokenForBusiness(object.id);
 }

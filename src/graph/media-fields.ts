@@ -1,22 +1,22 @@
 /** The addresses and shapes of a photo's, a video's and a page cover's media, served by Loom itself. */
-import type { FieldContext } from '../definition.js';
-import type { StoredObject } from '../../store/store.js';
-import { imageKeyOf, photoSourceUrl, photoThumbnailUrl, VIDEO_FRAME, videoKeyOf, videoSourceUrl, videoThumbnailUrl, type PhotoImage } from '../media.js';
+import type { FieldContext } from '../schema/definition.js';
+import type { StoredNode } from '../schema/stored-node.js';
+import { imageKeyOf, photoSourceUrl, photoThumbnailUrl, VIDEO_FRAME, videoKeyOf, videoSourceUrl, videoThumbnailUrl, type PhotoImage } from '../schema/media.js';
 
-function imageOf(object: StoredObject): PhotoImage {
+function imageOf(object: StoredNode): PhotoImage {
   return { id: object.id, key: imageKeyOf(object.data), width: object.data.width, height: object.data.height };
 }
 
-export function photoSource(object: StoredObject, context: FieldContext): string {
+export function photoSource(object: StoredNode, context: FieldContext): string {
   return photoSourceUrl(context.publicUrl, imageOf(object));
 }
 
-export function photoPicture(object: StoredObject, context: FieldContext): string {
+export function photoPicture(object: StoredNode, context: FieldContext): string {
   return photoThumbnailUrl(context.publicUrl, imageOf(object));
 }
 
 /** Loom keeps one size of each photo; `images` lists that one, with whichever dimensions are known. */
-export function photoImages(object: StoredObject, context: FieldContext): Array<Record<string, unknown>> {
+export function photoImages(object: StoredNode, context: FieldContext): Array<Record<string, unknown>> {
   const image: Record<string, unknown> = {};
   if (typeof object.data.height === 'number') image.height = object.data.height;
   if (typeof object.data.width === 'number') image.width = object.data.width;
@@ -25,32 +25,32 @@ export function photoImages(object: StoredObject, context: FieldContext): Array<
 }
 
 /** The uploaded file's address; a video without uploaded bytes (the demo graph's) has none. */
-export function videoSource(object: StoredObject, context: FieldContext): string | undefined {
+export function videoSource(object: StoredNode, context: FieldContext): string | undefined {
   const key = videoKeyOf(object.data);
   return key === undefined ? undefined : videoSourceUrl(context.publicUrl, key);
 }
 
-export function videoPicture(object: StoredObject, context: FieldContext): string {
+export function videoPicture(object: StoredNode, context: FieldContext): string {
   return videoThumbnailUrl(context.publicUrl, object.id);
 }
 
-export function videoEmbedHtml(object: StoredObject, context: FieldContext): string {
+export function videoEmbedHtml(object: StoredNode, context: FieldContext): string {
   const { width, height } = VIDEO_FRAME;
   return `<iframe src="${context.profileHost}/video/embed?video_id=${object.id}" width="${width}" height="${height}" frameborder="0"></iframe>`;
 }
 
 /** Loom keeps each video in one form, its native size. */
-export function videoFormats(object: StoredObject, context: FieldContext): Array<Record<string, unknown>> {
+export function videoFormats(object: StoredNode, context: FieldContext): Array<Record<string, unknown>> {
   return [{ embed_html: videoEmbedHtml(object, context), filter: 'native', ...VIDEO_FRAME, picture: videoThumbnailUrl(context.publicUrl, object.id) }];
 }
 
 /** The video's address on the site, relative as the service gives it: under its uploader's profile. */
-export function videoPermalink(object: StoredObject, context: FieldContext): string | undefined {
+export function videoPermalink(object: StoredNode, context: FieldContext): string | undefined {
   return object.owner === null ? undefined : `/${context.userIdFor(object.owner)}/videos/${object.id}/`;
 }
 
 /** The cover as the real service shows it: the photo's id (twice), its offsets and its address. */
-export function pageCover(object: StoredObject, context: FieldContext): Record<string, unknown> | undefined {
+export function pageCover(object: StoredNode, context: FieldContext): Record<string, unknown> | undefined {
   const cover = object.data.cover as { cover_id?: unknown; offset_x?: unknown; offset_y?: unknown; width?: unknown; height?: unknown } | undefined;
   if (typeof cover !== 'object' || cover === null || typeof cover.cover_id !== 'number') return undefined;
   const id = String(cover.cover_id);

@@ -17,9 +17,8 @@ import { conditionally, PlainText, presentError, presentPlainText, presentRedire
 import { readKey } from './answer-cache.js';
 import { AnsweringVersion } from './api-version.js';
 import type { GraphRequest } from './graph-request.js';
-import { linkBaseUrl } from './intercept-proxy.js';
 import { outputOptions } from './output-options.js';
-import type { AppSettings } from './settings.js';
+import type { DispatchSettings } from './settings.js';
 
 /**
  * The one way into the graph. A request sent alone, each operation of a batch and each id of
@@ -27,7 +26,7 @@ import type { AppSettings } from './settings.js';
  * The steps run in this order; a step that concerns every Graph request (version rules,
  * injected faults, a request journal, usage accounting) belongs in this function, nowhere else.
  */
-export async function dispatch(settings: AppSettings, request: GraphRequest): Promise<GraphResponse> {
+export async function dispatch(settings: DispatchSettings, request: GraphRequest): Promise<GraphResponse> {
   const started = performance.now();
   const note: CallerNote = {};
   const version = new AnsweringVersion(settings.defaultVersion);
@@ -39,7 +38,7 @@ export async function dispatch(settings: AppSettings, request: GraphRequest): Pr
   return response;
 }
 
-async function respond(settings: AppSettings, request: GraphRequest, note: CallerNote, version: AnsweringVersion): Promise<GraphResponse> {
+async function respond(settings: DispatchSettings, request: GraphRequest, note: CallerNote, version: AnsweringVersion): Promise<GraphResponse> {
   const options = outputOptions(request.params);
   try {
     version.readPath(request.versionText, request.components);
@@ -101,7 +100,7 @@ function copyOf(response: GraphResponse): GraphResponse {
  * serve or keep gets its name in `read`.
  */
 async function answer(
-  settings: AppSettings,
+  settings: DispatchSettings,
   graph: GraphRequest,
   notes: Set<string>,
   note: CallerNote,
@@ -123,7 +122,7 @@ async function answer(
   }
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, item, ...rest].join('/')}`);
   if (!graph.accessToken && graph.method === 'get' && edge === 'picture' && item === undefined && id !== 'me') {
-    return readPublicPicture(settings.store, settings.schema, settings.publicUrl ?? graph.origin, id, graph.params);
+    return readPublicPicture(settings.store, settings.schema, settings.publicUrl ?? graph.linkBase, id, graph.params);
   }
   const caller = await knownCaller(settings, graph, id, note, version);
   const remembered = graph.method === 'get' ? rememberedRead(settings, graph, caller, read) : undefined;
@@ -143,7 +142,7 @@ async function answer(
 }
 
 /** `GET|POST /oauth/access_token`: the client is the caller once its secret is proven, before any token is issued. */
-async function answerTokenEndpoint(settings: AppSettings, graph: GraphRequest, note: CallerNote, version: AnsweringVersion): Promise<unknown> {
+async function answerTokenEndpoint(settings: DispatchSettings, graph: GraphRequest, note: CallerNote, version: AnsweringVersion): Promise<unknown> {
   const app = await authenticatedClient(settings.store, graph.params);
   const answering = version.settle(app);
   await callerKnown(settings, graph, appViewer(app), note);
@@ -152,7 +151,7 @@ async function answerTokenEndpoint(settings: AppSettings, graph: GraphRequest, n
 }
 
 /** `GET /debug_token?input_token=…` with an app token, or a user token, of the same app. */
-async function answerDebugToken(settings: AppSettings, graph: GraphRequest, note: CallerNote, version: AnsweringVersion): Promise<unknown> {
+async function answerDebugToken(settings: DispatchSettings, graph: GraphRequest, note: CallerNote, version: AnsweringVersion): Promise<unknown> {
   const now = settings.clock.now();
   const caller = await authenticate(settings, graph, 'debug_token');
   version.settle(caller.app);
@@ -161,7 +160,7 @@ async function answerDebugToken(settings: AppSettings, graph: GraphRequest, note
 }
 
 /** `POST /` with `batch`: each operation is dispatched in turn, exactly as if it came alone. */
-async function answerRoot(settings: AppSettings, graph: GraphRequest, version: AnsweringVersion): Promise<unknown> {
+async function answerRoot(settings: DispatchSettings, graph: GraphRequest, version: AnsweringVersion): Promise<unknown> {
   if (graph.params.batch === undefined || graph.method !== 'post') throw GraphError.invalidParameter('No node specified');
   if (graph.inBatch) throw new GraphError(1, 'A batch operation cannot hold a batch of its own', { type: 'GraphBatchException' });
   // A bad batch token fails the whole call, as on the real service, not each operation that would use it.
@@ -179,7 +178,7 @@ const MAX_IDS = 50;
 
 /** `GET /?ids=a,b` (nodes) and `GET /<edge>?ids=a,b` (one collection per id), keyed by each id as given. */
 async function answerIds(
-  settings: AppSettings,
+  settings: DispatchSettings,
   graph: GraphRequest,
   edge: string | undefined,
   notes: Set<string>,
@@ -205,29 +204,27 @@ interface Caller {
   viewer: Viewer;
   apiVersion: ApiVersion;
   now: number;
-  /** Scheme and host of the links its answer holds. */
-  publicUrl: string;
 }
 
-async function knownCaller(settings: AppSettings, graph: GraphRequest, id: string, note: CallerNote, version: AnsweringVersion): Promise<Caller> {
+async function knownCaller(settings: DispatchSettings, graph: GraphRequest, id: string, note: CallerNote, version: AnsweringVersion): Promise<Caller> {
   // One reading of the clock: the token's expiry and the answer go by the same second.
   const now = settings.clock.now();
   const viewer = await authenticate(settings, graph, id, now);
   const apiVersion = version.settle(viewer.app);
   await callerKnown(settings, graph, viewer, note);
-  return { viewer, apiVersion, now, publicUrl: linkBaseUrl(graph.origin, settings.publicUrl) };
+  return { viewer, apiVersion, now };
 }
 
 /** A read the answer cache holds, or else its name there, in `read`, so its answer can be kept. */
-function rememberedRead(settings: AppSettings, graph: GraphRequest, caller: Caller, read: ReadKey): RememberedRead | undefined {
+function rememberedRead(settings: DispatchSettings, graph: GraphRequest, caller: Caller, read: ReadKey): RememberedRead | undefined {
   if (graph.dataStamp === undefined) return undefined;
-  read.key = readKey(graph, caller.apiVersion, caller.now, caller.publicUrl);
+  read.key = readKey(graph, caller.apiVersion, caller.now);
   const response = settings.answers.find(graph, read.key);
   return response && new RememberedRead(response);
 }
 
 async function readContext(
-  settings: AppSettings,
+  settings: DispatchSettings,
   graph: GraphRequest,
   id: string,
   notes: Set<string>,
@@ -237,8 +234,8 @@ async function readContext(
   return contextFor(settings, graph, await knownCaller(settings, graph, id, note, version), notes);
 }
 
-function contextFor(settings: AppSettings, graph: GraphRequest, caller: Caller, notes: Set<string>): ReadContext {
-  const { viewer, apiVersion, publicUrl } = caller;
+function contextFor(settings: DispatchSettings, graph: GraphRequest, caller: Caller, notes: Set<string>): ReadContext {
+  const { viewer, apiVersion } = caller;
   // Links carry the token the way the request did: as a parameter when it came as one, never
   // copied out of an Authorization header into a URL.
   const linkParams: Record<string, string> = {};
@@ -253,7 +250,7 @@ function contextFor(settings: AppSettings, graph: GraphRequest, caller: Caller, 
     // A write may change grants under the version read as it arrived: only reads trust it.
     authVersion: graph.method === 'get' ? graph.authVersion : undefined,
     startedAt: graph.receivedAt,
-    publicUrl,
+    publicUrl: graph.linkBase,
     profileHost: settings.profileHost,
     limits: settings.limits,
     media: settings.media,
@@ -264,7 +261,7 @@ function contextFor(settings: AppSettings, graph: GraphRequest, caller: Caller, 
   });
 }
 
-async function authenticate(settings: AppSettings, graph: GraphRequest, id: string, now = settings.clock.now()): Promise<Viewer> {
+async function authenticate(settings: DispatchSettings, graph: GraphRequest, id: string, now = settings.clock.now()): Promise<Viewer> {
   if (!graph.accessToken) throw id === 'me' ? GraphError.activeTokenRequired() : GraphError.noToken();
   return resolveViewer(settings.store, graph.accessToken, now, graph.params.appsecret_proof, graph.authVersion);
 }

@@ -3,7 +3,7 @@
  * with the parameters that go with it. `/<app>/app_event_types` lists them, in the shape the
  * real service gave its items.
  */
-import type { EdgeCatalogue } from '../definition.js';
+import type { EdgeCatalogue } from '../schema/definition.js';
 
 interface Parameter {
   parameter_name: string;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseQueryString } from '../../src/http/graph-request.js';
+import { parseQueryString } from '../../src/dispatch/graph-request.js';
 import { startServer } from '../helpers/server.js';
 import { openScratchStore } from '../helpers/test-store.js';
 

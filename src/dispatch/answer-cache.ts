@@ -58,11 +58,11 @@ export class AnswerCache {
 }
 
 /**
- * What names a read: everything its answer depends on besides the store's content. `now` is the
- * request's clock in whole seconds; `linkBase` the scheme and host its links are written with.
+ * What names a read: everything its answer depends on besides the store's content, the scheme
+ * and host its links are written with among them. `now` is the request's clock in whole seconds.
  */
-export function readKey(request: GraphRequest, answeringVersion: string, now: number, linkBase: string): string {
-  const parts = [answeringVersion, String(now), linkBase, request.accessToken ?? '', request.components.join('/')];
+export function readKey(request: GraphRequest, answeringVersion: string, now: number): string {
+  const parts = [answeringVersion, String(now), request.linkBase, request.accessToken ?? '', request.components.join('/')];
   for (const name in request.params) parts.push(name, request.params[name]!);
   // Separators that a percent-decoded path or parameter may hold are escaped by JSON.
   return JSON.stringify(parts);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { reformatTimes } from '../../src/http/date-format.js';
-import { jsonText } from '../../src/http/json-text.js';
+import { reformatTimes } from '../../src/dispatch/date-format.js';
+import { jsonText } from '../../src/dispatch/json-text.js';
 
 /** An answer the size of a heavy query's: many aliased collections, one long list, awkward values. */
 function largeAnswer(): Record<string, unknown> {

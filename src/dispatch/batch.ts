@@ -87,7 +87,7 @@ async function runOperation(
       headers: operation.headers,
       defaultToken: batch.accessToken,
       files: attachedFiles(batch.files, operation.attachedFiles),
-      origin: batch.origin,
+      linkBase: batch.linkBase,
       traceId: batch.traceId,
     });
     return await dispatch({ ...operationRequest, inBatch: true });

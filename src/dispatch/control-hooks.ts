@@ -4,7 +4,7 @@ import type { ControlPlane } from '../control/control-plane.js';
 import type { GraphError } from '../errors.js';
 import type { GraphRequest } from './graph-request.js';
 import type { GraphResponse } from './graph-response.js';
-import type { AppSettings } from './settings.js';
+import type { DispatchSettings } from './settings.js';
 
 /** What dispatch learns about one request while answering it, for its journal entry. */
 export interface CallerNote {
@@ -25,7 +25,7 @@ function graphPath(graph: GraphRequest): string {
  * (when they are on), then lets a matching fault delay the request or answer it with its error
  * in place of the graph's answer.
  */
-export async function callerKnown(settings: AppSettings, graph: GraphRequest, viewer: Viewer, note: CallerNote): Promise<void> {
+export async function callerKnown(settings: DispatchSettings, graph: GraphRequest, viewer: Viewer, note: CallerNote): Promise<void> {
   const control = settings.control;
   note.appId = String(viewer.app.id);
   // A page token's calls are its administrator's in the journal, and the page's own in the rate limits.

@@ -1,15 +1,17 @@
 /**
- * The built-in node types, read from their declaration (graph-v2.4.loom.yaml) through the same
- * loader, validation and compiler as any declared schema, with the code module it names imported
- * here. Read and compiled once per process: every Schema.default() shares the result.
+ * The Graph API v2.4 package as a Schema: its declaration (graph-v2.4.loom.yaml, with its
+ * permission catalogue in permissions.loom.yaml) read through the same loader, validation and
+ * compiler as any declared schema, with the code module it names imported here. Read and
+ * compiled once per process: every graphSchema() shares the result.
  */
 import { fileURLToPath } from 'node:url';
-import { compileDeclaration, type CompiledDeclaration } from '../../declared/compile.js';
-import { DeclarationError, loadDeclaration } from '../../declared/load.js';
+import { compileDeclaration, type CompiledDeclaration } from '../declared/compile.js';
+import { DeclarationError, loadDeclaration } from '../declared/load.js';
+import { Schema } from '../schema/registry.js';
 import graphCode from './code.js';
 
 /** The shipped declaration; compiled code runs from dist/, the declaration stays beside its sources. */
-export const GRAPH_DECLARATION = new URL('../../../../src/schema/graph/graph-v2.4.loom.yaml', import.meta.url);
+export const GRAPH_DECLARATION = new URL('../../../src/graph/graph-v2.4.loom.yaml', import.meta.url);
 
 /** What the declaration's `code:` must say: the module imported above, beside it. */
 const CODE_MODULE = './code.ts';
@@ -28,10 +30,13 @@ export function compileGraphDeclaration(file: string): GraphDeclaration {
   return { types, permissions };
 }
 
-let compiled: GraphDeclaration | undefined;
+let compiled: Schema | undefined;
 
-/** The built-in types and permissions, compiled on first use. */
-export function graphDeclaration(): GraphDeclaration {
-  compiled ??= compileGraphDeclaration(fileURLToPath(GRAPH_DECLARATION));
+/** Every node type and permission of the Graph API, from its declaration; made on first use and shared. */
+export function graphSchema(): Schema {
+  if (!compiled) {
+    const { types, permissions } = compileGraphDeclaration(fileURLToPath(GRAPH_DECLARATION));
+    compiled = new Schema(types, { permissions });
+  }
   return compiled;
 }

@@ -3,12 +3,12 @@
  * Graph's visibilities, the edges answered by something other than a list, and the POST
  * protocols. Every name the declaration uses is checked against these tables at start.
  */
-import type { CodeModule, CodeVisibility, EdgeBehavior } from '../../declared/model.js';
-import type { NonUserRule } from '../definition.js';
-import { messageTagList, messageTags, postActions, postFullPicture, postPicture } from '../post-parts.js';
+import type { CodeModule, CodeVisibility, EdgeBehavior } from '../declared/model.js';
+import type { NonUserRule } from '../schema/definition.js';
+import { messageTagList, messageTags, postActions, postFullPicture, postPicture } from '../schema/post-parts.js';
 import {
   addPhotoToAlbum, befriend, commentOnObject, createAlbum, createTestUser, likeObject, postToFeed, postToGroup, postToPageFeed, rsvp, uploadPhoto, uploadVideo, uploadVideoTo,
-} from '../writes.js';
+} from '../schema/writes.js';
 import { STANDARD_APP_EVENTS } from './app-events.js';
 import { albumLink, appLink, groupEmail, groupIcon, pageLink, photoLink } from './links.js';
 import { pageCover, photoImages, photoPicture, photoSource, videoEmbedHtml, videoFormats, videoPermalink, videoPicture, videoSource } from './media-fields.js';

@@ -1,3 +1,5 @@
+const SECONDS_PER_DAY = 86_400;
+
 /**
  * The one clock of the server. Everything that reads graph time (token expiry, codes, created and
  * updated times, `since`/`until` defaults, rate-limit windows) asks it, so tests can freeze or
@@ -26,6 +28,11 @@ export class Clock {
   /** Unix seconds. */
   now(): number {
     return 'frozenAt' in this.setting ? this.setting.frozenAt : Math.floor(Date.now() / 1000) + this.setting.offset;
+  }
+
+  /** Unix seconds of the start (midnight, UTC) of the clock's current day. */
+  today(): number {
+    return Math.floor(this.now() / SECONDS_PER_DAY) * SECONDS_PER_DAY;
   }
 
   /** Whether time stands still. */

@@ -1,6 +1,3 @@
-import type { FastifyRequest } from 'fastify';
-import { requestOrigin } from './intercept-proxy.js';
-
 type GraphMethod = 'get' | 'post' | 'delete';
 
 /** A file sent with a request: multipart parts, or a batch operation's `attached_files`. */
@@ -26,8 +23,12 @@ export interface GraphRequest {
   /** Request headers that matter to the graph (`if-none-match`), names in lower case. */
   headers: Record<string, string>;
   files: UploadedFile[];
-  /** Scheme and host the request was addressed to, the base of links when no public URL is set. */
-  origin: string;
+  /**
+   * Scheme and host of the absolute links its answer holds: the public URL when one is set,
+   * else the host the request named (always that host when the client can reach Loom only
+   * through it, as through the intercepting proxy).
+   */
+  linkBase: string;
   /** The id the answer names in errors and the `x-fb-trace-id` header. */
   traceId: string;
   /** Set on the operations of a batch, which may not hold batches themselves. */
@@ -55,7 +56,7 @@ export interface RequestParts {
   /** The token that counts when neither the query nor the body names one (an Authorization header, a batch's own). */
   defaultToken?: string | undefined;
   files: UploadedFile[];
-  origin: string;
+  linkBase: string;
   traceId: string;
   authVersion?: number;
   dataStamp?: string | undefined;
@@ -63,20 +64,11 @@ export interface RequestParts {
 
 const VERSION = /^v\d+\.\d+$/;
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The store's auth version, read by the hook that runs first on every request. */
-    authVersion: number | undefined;
-    /** The store's data stamp, read with the auth version. */
-    dataStamp: string | undefined;
-  }
-}
-
 /**
- * A query string as the framework hands it to routes (`request.query`): a repeated name gives
- * the list of its values. Parsed by the platform's URLSearchParams, which decodes a long,
- * heavily escaped `fields` text many times faster than the framework's own parser: that one
- * held the event loop for tens of milliseconds on a 70 kB expression.
+ * A query string as its names and values: a repeated name gives the list of its values. The HTTP
+ * server reads every query string with it too. Parsed by the platform's URLSearchParams, which
+ * decodes a long, heavily escaped `fields` text many times faster than Fastify's own parser: that
+ * one held the event loop for tens of milliseconds on a 70 kB expression.
  */
 export function parseQueryString(text: string): Record<string, string | string[]> {
   const query = Object.create(null) as Record<string, string | string[]>;
@@ -87,11 +79,6 @@ export function parseQueryString(text: string): Record<string, string | string[]
     else query[key] = [earlier, value];
   }
   return query;
-}
-
-/** A fixed path and the same path under any version prefix (`/oauth/access_token`, `/v2.4/oauth/access_token`). */
-export function versionedPaths(path: string): string[] {
-  return [path, `/:version(^v\\d+\\.\\d+$)${path}`];
 }
 
 /** The one way a request becomes a GraphRequest, whether it came over HTTP or inside a batch. */
@@ -123,52 +110,12 @@ export function buildGraphRequest(parts: RequestParts): GraphRequest {
     accessToken: params.access_token || parts.defaultToken,
     headers: parts.headers,
     files: parts.files,
-    origin: parts.origin,
+    linkBase: parts.linkBase,
     traceId: parts.traceId,
     receivedAt,
     authVersion: parts.authVersion,
     dataStamp: parts.dataStamp,
   };
-}
-
-/** `body` is the parsed body: Fastify's, or the plain parts of a multipart body. */
-export function toGraphRequest(request: FastifyRequest, body: unknown = request.body, files: UploadedFile[] = []): GraphRequest {
-  const headers: Record<string, string> = {};
-  const ifNoneMatch = request.headers['if-none-match'];
-  if (ifNoneMatch !== undefined) headers['if-none-match'] = ifNoneMatch;
-  const url = request.raw.url ?? '/';
-  return buildGraphRequest({
-    verb: request.method,
-    url,
-    // The framework parsed the query string already. It also splits a URL at a `#`, which no
-    // request line should hold: such a URL is read the way a batch operation's is.
-    query: url.includes('#') ? undefined : (request.query as Record<string, string | string[]>),
-    body: bodyParams(body),
-    headers,
-    defaultToken: headerToken(request.headers.authorization),
-    files,
-    origin: requestOrigin(request),
-    traceId: request.id,
-    authVersion: request.authVersion,
-    dataStamp: request.dataStamp,
-  });
-}
-
-/** Form bodies arrive as strings; JSON bodies may nest (`privacy={"value":"SELF"}`), kept as JSON text. */
-function bodyParams(body: unknown): Record<string, string> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
-  const params: Record<string, string> = {};
-  for (const [key, value] of Object.entries(body)) {
-    if (value === undefined || value === null) continue;
-    params[key] = typeof value === 'string' ? value : JSON.stringify(value);
-  }
-  return params;
-}
-
-/** `Authorization: OAuth <token>` (what some SDKs send) or `Bearer <token>`. */
-function headerToken(header: string | undefined): string | undefined {
-  const match = header ? /^(?:OAuth|Bearer)\s+(\S+)$/i.exec(header.trim()) : null;
-  return match?.[1];
 }
 
 function safeDecode(component: string): string {

@@ -1,0 +1,37 @@
+import type { Clock } from '../clock/clock.js';
+import type { ControlPlane } from '../control/control-plane.js';
+import type { RateLimits } from '../control/rate-limits.js';
+import type { PageLimits } from '../engine/edge-options.js';
+import type { FetchLimits } from '../media/fetch-image.js';
+import type { MediaStore } from '../media/media-store.js';
+import type { Schema } from '../schema/registry.js';
+import type { ApiVersion } from '../schema/versions.js';
+import type { Store } from '../store/store.js';
+import type { CallbackRules } from '../webhooks/callback-url.js';
+import type { WebhookSettings } from '../webhooks/settings.js';
+import type { AnswerCache } from './answer-cache.js';
+
+/** What answering a Graph request reads, resolved once when the server is built (defaults applied). */
+export interface DispatchSettings {
+  store: Store;
+  /** The schema in force: one applied while the server runs takes its place between requests. */
+  schema: Schema;
+  publicUrl: string | undefined;
+  profileHost: string;
+  limits: PageLimits;
+  clock: Clock;
+  /** Where uploads go and how large they may be: `maxBytes` for images, `maxVideoBytes` for videos. */
+  media: { store: MediaStore; maxVideoBytes: number } & FetchLimits;
+  /** Key of every `token_for_business`, read once at start. */
+  businessKey: string;
+  tokenLifetime: number;
+  /** The API version of unversioned calls without a token, or whose app names none. */
+  defaultVersion: ApiVersion;
+  /** The test control plane: shared clock state, faults, the journal, snapshots. */
+  control: ControlPlane;
+  /** Per-app and per-user call budgets, when the server counts them. */
+  rateLimits: RateLimits | undefined;
+  webhooks: WebhookSettings & CallbackRules;
+  /** Answers of reads, served again while nothing in the store changed. */
+  answers: AnswerCache;
+}
