@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Clock } from '../src/clock/clock.js';
 import { seedGraph } from '../src/seed/demo-graph.js';
 import { openStore } from '../src/store/open-store.js';
-import type { WriteOp } from '../src/store/store.js';
+import type { WriteOp } from '../src/store/write-ops.js';
 import { DEFAULT_WEBHOOK_SETTINGS } from '../src/webhooks/settings.js';
 import { DeliveryWorker } from '../src/webhooks/worker.js';
 

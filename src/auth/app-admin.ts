@@ -3,7 +3,8 @@
  * an app's record changes or goes, so whatever keeps apps or tokens in memory hooks here.
  */
 import { GraphError } from '../errors.js';
-import type { AppChanges, AppRecord, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { AppChanges, AppRecord } from '../store/auth-store.js';
 import type { ObjectId } from '../ids.js';
 import { appSecretProblem } from './apps.js';
 

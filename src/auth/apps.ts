@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { GraphError } from '../errors.js';
-import { SEQUENCE_ID_LIMIT, type AppRecord, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import { SEQUENCE_ID_LIMIT, type AppRecord } from '../store/auth-store.js';
 import { ID_TAGS, isScopedUserId, SCOPED_ID_RANGE } from './app-scoped-ids.js';
 
 export interface NewAppRequest {

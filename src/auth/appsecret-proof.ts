@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { GraphError } from '../errors.js';
-import type { AppRecord } from '../store/store.js';
+import type { AppRecord } from '../store/auth-store.js';
 
 /** `appsecret_proof`: lowercase hex HMAC-SHA256 of the access token, keyed by the app secret. */
 export function appSecretProof(appSecret: string, accessToken: string): string {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { GraphError } from '../errors.js';
-import type { AuthCode, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { AuthCode } from '../store/auth-store.js';
 import type { ObjectId } from '../ids.js';
 import { LOGIN_LINK_MARK } from './login-links.js';
 import { hashToken } from './tokens.js';

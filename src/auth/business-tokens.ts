@@ -4,7 +4,8 @@
  * reveals neither the internal id nor anything another business could match.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import type { AppRecord, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { AppRecord } from '../store/auth-store.js';
 import { BUSINESS_TOKEN_KEY } from './server-keys.js';
 
 /** The installation's key, created on first use; processes starting together agree on one through the store. */

@@ -1,4 +1,5 @@
-import type { AppRecord, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { AppRecord } from '../store/auth-store.js';
 import type { ObjectId } from '../ids.js';
 import { issueAuthCode } from './auth-codes.js';
 import type { Permissions } from '../schema/permissions.js';

@@ -1,6 +1,7 @@
 import { GraphError } from '../errors.js';
 import type { Permissions } from '../schema/permissions.js';
-import type { Grant, GrantStatus, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { Grant, GrantStatus } from '../store/auth-store.js';
 import type { ObjectId } from '../ids.js';
 
 export function grantedScopes(grants: readonly Grant[] | undefined): Set<string> {

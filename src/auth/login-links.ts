@@ -5,7 +5,8 @@
  * never signs anyone in.
  */
 import { randomBytes } from 'node:crypto';
-import type { AuthCode, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { AuthCode } from '../store/auth-store.js';
 import type { ObjectId } from '../ids.js';
 import { hashToken } from './tokens.js';
 

@@ -1,5 +1,6 @@
 import { GraphError } from '../errors.js';
-import type { AppRecord, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { AppRecord } from '../store/auth-store.js';
 import { appAccessToken, authenticateClient } from './apps.js';
 import { redeemAuthCode } from './auth-codes.js';
 import { issueUserToken, LONG_LIVED_SECONDS } from './tokens.js';

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { IdOrRef, Store, TokenRecord } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { IdOrRef } from '../store/write-ops.js';
+import type { TokenRecord } from '../store/auth-store.js';
 import type { ObjectId } from '../ids.js';
 
 /** User tokens from the sign-in dialog live two hours unless the server is told otherwise. */

@@ -1,5 +1,6 @@
 import { GraphError } from '../errors.js';
-import type { AppRecord, Store, TokenRecord } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { AppRecord, TokenRecord } from '../store/auth-store.js';
 import type { ObjectId } from '../ids.js';
 import { AppScopedIds } from './app-scoped-ids.js';
 import { sameSecret } from './apps.js';

@@ -2,7 +2,8 @@ import { appUpdateProblem, deleteApp, updateApp, type AppUpdate } from '../auth/
 import { appAccessToken, appSecretProblem, fixedAppIdProblem, newAppSecret, registerApp } from '../auth/apps.js';
 import { registrableRedirectUri } from '../auth/redirect-uris.js';
 import { envDb } from '../config.js';
-import { IdTakenError, SEQUENCE_ID_LIMIT, type AppRecord, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import { IdTakenError, SEQUENCE_ID_LIMIT, type AppRecord } from '../store/auth-store.js';
 import { openStore } from '../store/open-store.js';
 import { apiVersionOption } from './api-version-option.js';
 import { sharedClock } from '../control/control-plane.js';

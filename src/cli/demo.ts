@@ -3,7 +3,9 @@ import { issueUserToken, type IssuedToken } from '../auth/tokens.js';
 import { scopedIdsFor } from '../auth/viewer.js';
 import { sharedClock } from '../control/control-plane.js';
 import type { Permissions } from '../schema/permissions.js';
-import type { AppRecord, Store, StoredObject } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { AppRecord } from '../store/auth-store.js';
+import type { StoredObject } from '../store/graph-store.js';
 
 export interface Demo {
   app: AppRecord;

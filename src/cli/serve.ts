@@ -35,7 +35,8 @@ import { authorityDirFor, INTERCEPTED_HOSTS, openCertificateAuthority, type Host
 import { Schema } from '../schema/registry.js';
 import { openStore } from '../store/open-store.js';
 import { redactPassword } from '../store/redact-password.js';
-import type { AppRecord, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { AppRecord } from '../store/auth-store.js';
 import { parseCommandArgs, positiveInteger, positiveIntegerFrom, UsageError } from './args.js';
 import { findDemo, issueToken } from './demo.js';
 import { seedDemo, startOfToday } from './seed.js';

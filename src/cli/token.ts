@@ -8,7 +8,8 @@ import { findDemo, issueToken } from './demo.js';
 import { openExistingStore } from './existing-store.js';
 import { explain } from './schema.js';
 import { loadAppliedSchema } from '../declared/applied.js';
-import type { AppRecord, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { AppRecord } from '../store/auth-store.js';
 import { graphSchema } from '../graph/graph-schema.js';
 
 export const tokenHelp = `Usage: loom token [--db PATH|URL] [--user ID | --principal KEY] [--scopes a,b] [--expires-in SECONDS] [--json]

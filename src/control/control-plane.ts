@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { GraphError } from '../errors.js';
 import { LIVE_SETTING_PREFIX, SNAPSHOT_NAME, type SnapshotInfo } from '../store/snapshots.js';
-import type { Store, StoreVersions } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { StoreVersions } from '../store/admin-store.js';
 import { Clock, type ClockSetting } from '../clock/clock.js';
 import { faultError, matches, parseFault, type Fault, type FaultTarget } from './faults.js';
 import { Journal } from './journal.js';

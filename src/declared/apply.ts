@@ -5,7 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { registerApp } from '../auth/apps.js';
-import type { AppRecord, Association, Store, StoredObject, WriteOp } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { AppRecord } from '../store/auth-store.js';
+import type { Association, StoredObject } from '../store/graph-store.js';
+import type { WriteOp } from '../store/write-ops.js';
 import { readAppliedSchema, type AppliedSchema } from './applied.js';
 import { buildDeclaredSchema } from './declared-schema.js';
 import { diffDeclarations, type BackfillStep, type Change } from './diff.js';

@@ -20,7 +20,7 @@
  * `loadAppliedSchema` (applied.ts) gives the applied declaration, its storage keys and its Schema.
  */
 import type { EdgeDef, EdgePost, FieldContext, NodeTypeDef, NonUserRule, Visibility } from '../schema/definition.js';
-import type { StoredObject } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 
 /** A visibility or permission rule from the closed vocabulary; each costs at most one batched store call per page. */
 export type RuleDecl =

@@ -3,7 +3,8 @@
  * did, so data stored under the old rules may break the new ones. `loom schema apply` refuses
  * them unless forced; `loom schema check --data` lists the stored objects they would reject.
  */
-import type { Store, StoredObject } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import { EVOLUTION_BATCH } from './apply.js';
 import type { Declaration, FieldDecl, StorageKeys } from './model.js';
 import { storageKeysOf } from './storage-keys.js';

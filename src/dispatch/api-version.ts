@@ -1,6 +1,6 @@
 import { GraphError } from '../errors.js';
 import { publishedVersion, type ApiVersion } from '../schema/versions.js';
-import type { AppRecord } from '../store/store.js';
+import type { AppRecord } from '../store/auth-store.js';
 
 /**
  * The version a path names (`/v2.3/me` → v2.3), or undefined for an unversioned path. A version the

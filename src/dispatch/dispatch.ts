@@ -1,16 +1,10 @@
-import { debugToken } from '../auth/debug-token.js';
-import { authenticatedClient, formEncodedToken, issueForGrant } from '../auth/token-endpoint.js';
-import { appViewer, resolveViewer, type Viewer } from '../auth/viewer.js';
+import { resolveViewer, type Viewer } from '../auth/viewer.js';
 import { createReadContext, type ReadContext } from '../engine/context.js';
 import { deleteFromEdge, deleteNode, postToEdge, updateNode } from '../engine/mutations.js';
-import { answerPermissions } from '../engine/permissions.js';
 import { Redirect } from '../engine/picture.js';
-import { readPublicPicture } from '../engine/public-picture.js';
 import { readEdge, readManyEdges, readManyNodes, readNode } from '../engine/read.js';
-import { answerSearch } from '../engine/search.js';
 import { GraphError } from '../errors.js';
-import { rules, type ApiVersion } from '../schema/versions.js';
-import { answerWebhookEdge, WEBHOOK_EDGES } from '../webhooks/subscriptions-api.js';
+import type { ApiVersion } from '../schema/versions.js';
 import { runBatch } from './batch.js';
 import { callerKnown, journalAnswer, type CallerNote } from './control-hooks.js';
 import { conditionally, PlainText, presentError, presentPlainText, presentRedirect, presentValue, type DebugMessage, type GraphResponse } from './graph-response.js';
@@ -19,6 +13,7 @@ import { AnsweringVersion } from './api-version.js';
 import type { GraphRequest } from './graph-request.js';
 import { outputOptions } from './output-options.js';
 import type { DispatchSettings } from './settings.js';
+import type { FoundPath } from './special-paths.js';
 
 /**
  * The one way into the graph. A request sent alone, each operation of a batch and each id of
@@ -109,30 +104,20 @@ async function answer(
 ): Promise<unknown> {
   // A third component is an edge's alias (`accounts/test-users`) or the node a POST addresses (`friends/<id>`).
   const [id, edge, item, ...rest] = graph.components;
-  if (id === 'oauth' && edge === 'access_token' && item === undefined && graph.method !== 'delete') {
-    return answerTokenEndpoint(settings, graph, note, version);
-  }
-  if (id === 'debug_token' && edge === undefined && graph.method === 'get') return answerDebugToken(settings, graph, note, version);
+  const service = settings.paths.find(graph, true);
+  if (service) return answerSpecial(settings, graph, service, notes, note, version, read);
   if (graph.params.ids !== undefined && edge === undefined) return answerIds(settings, graph, id, notes, note, version, read);
   if (id === undefined) return answerRoot(settings, graph, version);
   if (graph.files.length > 1) throw GraphError.invalidParameter('Send one image per request');
-  const upload = graph.files[0]?.bytes;
-  if (edge === 'permissions' && (item !== undefined || graph.method === 'delete') && rest.length === 0) {
-    return answerPermissions(await readContext(settings, graph, id, notes, note, version), id, graph.method, item);
-  }
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, item, ...rest].join('/')}`);
-  if (!graph.accessToken && graph.method === 'get' && edge === 'picture' && item === undefined && id !== 'me') {
-    return readPublicPicture(settings.store, settings.schema, settings.publicUrl ?? graph.linkBase, id, graph.params);
-  }
+  const special = settings.paths.find(graph, false);
+  if (special) return answerSpecial(settings, graph, special, notes, note, version, read);
   const caller = await knownCaller(settings, graph, id, note, version);
   const remembered = graph.method === 'get' ? rememberedRead(settings, graph, caller, read) : undefined;
   if (remembered) return remembered;
   const context = contextFor(settings, graph, caller, notes);
-  if (edge !== undefined && WEBHOOK_EDGES.has(edge) && item === undefined) {
-    return answerWebhookEdge(context, settings.webhooks, id, edge, graph.method, graph.params);
-  }
-  if (id === 'search' && edge === undefined && graph.method === 'get') return answerSearch(context, graph.params);
   if (graph.method === 'post') {
+    const upload = graph.files[0]?.bytes;
     return edge === undefined ? updateNode(context, id, graph.params) : postToEdge(context, id, edge, graph.params, { itemText: item, upload });
   }
   if (graph.method === 'delete') return edge === undefined ? deleteNode(context, id) : deleteFromEdge(context, id, edge, item);
@@ -141,22 +126,36 @@ async function answer(
   return readNode(context, id, { fields, metadata: metadata === '1' || metadata === 'true', edgeDefaults: { limit, since, until } });
 }
 
-/** `GET|POST /oauth/access_token`: the client is the caller once its secret is proven, before any token is issued. */
-async function answerTokenEndpoint(settings: DispatchSettings, graph: GraphRequest, note: CallerNote, version: AnsweringVersion): Promise<unknown> {
-  const app = await authenticatedClient(settings.store, graph.params);
-  const answering = version.settle(app);
-  await callerKnown(settings, graph, appViewer(app), note);
-  const token = await issueForGrant(settings.store, app, graph.params, { now: settings.clock.now(), tokenLifetime: settings.tokenLifetime });
-  return rules.has('token-endpoint-json', answering) ? token : new PlainText(formEncodedToken(token));
-}
-
-/** `GET /debug_token?input_token=…` with an app token, or a user token, of the same app. */
-async function answerDebugToken(settings: DispatchSettings, graph: GraphRequest, note: CallerNote, version: AnsweringVersion): Promise<unknown> {
-  const now = settings.clock.now();
-  const caller = await authenticate(settings, graph, 'debug_token');
-  version.settle(caller.app);
-  await callerKnown(settings, graph, caller, note);
-  return debugToken(settings.store, caller, graph.params.input_token, now);
+/**
+ * A path of the handler table, answered by the room that owns it once its caller is known, as
+ * the entry says: proven by the request itself, named by its token (its reads served from the
+ * answer cache where the entry allows), or nobody.
+ */
+async function answerSpecial(
+  settings: DispatchSettings,
+  graph: GraphRequest,
+  { entry, call }: FoundPath,
+  notes: Set<string>,
+  note: CallerNote,
+  version: AnsweringVersion,
+  read: ReadKey,
+): Promise<unknown> {
+  switch (entry.caller) {
+    case 'none':
+      return entry.answer(call);
+    case 'proven': {
+      // The caller is known once its proof is checked, before anything is answered for it.
+      const caller = await entry.prove(call.params);
+      const answering = version.settle(caller.app);
+      await callerKnown(settings, graph, caller, note);
+      return entry.answer(caller, answering, call);
+    }
+    case 'token': {
+      const caller = await knownCaller(settings, graph, call.id, note, version);
+      const remembered = entry.cached && graph.method === 'get' ? rememberedRead(settings, graph, caller, read) : undefined;
+      return remembered ?? entry.answer(contextFor(settings, graph, caller, notes), call);
+    }
+  }
 }
 
 /** `POST /` with `batch`: each operation is dispatched in turn, exactly as if it came alone. */
@@ -221,17 +220,6 @@ function rememberedRead(settings: DispatchSettings, graph: GraphRequest, caller:
   read.key = readKey(graph, caller.apiVersion, caller.now);
   const response = settings.answers.find(graph, read.key);
   return response && new RememberedRead(response);
-}
-
-async function readContext(
-  settings: DispatchSettings,
-  graph: GraphRequest,
-  id: string,
-  notes: Set<string>,
-  note: CallerNote,
-  version: AnsweringVersion,
-): Promise<ReadContext> {
-  return contextFor(settings, graph, await knownCaller(settings, graph, id, note, version), notes);
 }
 
 function contextFor(settings: DispatchSettings, graph: GraphRequest, caller: Caller, notes: Set<string>): ReadContext {

@@ -1,4 +1,4 @@
-type GraphMethod = 'get' | 'post' | 'delete';
+export type GraphMethod = 'get' | 'post' | 'delete';
 
 /** A file sent with a request: multipart parts, or a batch operation's `attached_files`. */
 export interface UploadedFile {

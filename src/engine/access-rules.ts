@@ -5,7 +5,7 @@
  */
 import { personOwnerOf } from '../schema/authors.js';
 import type { AccessRule } from '../schema/definition.js';
-import type { StoredObject } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
 
 /** Loads the nodes with these ids the viewer may see, `depth` levels of following deep. */

@@ -1,7 +1,7 @@
 import type { Viewer } from '../auth/viewer.js';
 import { GraphError } from '../errors.js';
 import type { EdgeDef, NodeTypeDef } from '../schema/definition.js';
-import type { StoredObject } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
 import { nodeOwner } from './access-rules.js';
 import { grantedScopesOf } from './person-grants.js';

@@ -2,7 +2,7 @@ import { businessOf } from '../auth/business-tokens.js';
 import { grantedScopes } from '../auth/grants.js';
 import { scopedIdsFor } from '../auth/viewer.js';
 import { parseFields } from '../query/parser.js';
-import type { StoredObject } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
 import { renderObjectsById } from './render.js';
 import type { Json } from '../ids.js';

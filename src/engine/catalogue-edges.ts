@@ -1,7 +1,7 @@
 import { GraphError } from '../errors.js';
 import type { Selection } from '../query/selection.js';
 import type { EdgeCatalogue } from '../schema/definition.js';
-import type { StoredObject } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import { keyOf } from './plan.js';
 import type { Json } from '../ids.js';
 

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { GraphError } from '../errors.js';
 import type { AppScopedIds } from '../auth/app-scoped-ids.js';
-import type { Position } from '../store/store.js';
+import type { Position } from '../store/page-request.js';
 
 /**
  * Cursors are opaque keyset positions. The item id inside is app-scoped (no internal id leaks),

@@ -1,6 +1,6 @@
 import type { Selection } from '../query/selection.js';
 import type { EdgeDef } from '../schema/definition.js';
-import type { Association, StoredObject } from '../store/store.js';
+import type { Association, StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
 import { graphTime } from '../clock/graph-time.js';
 import { renderObjectsById } from './render.js';

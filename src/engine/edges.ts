@@ -1,7 +1,8 @@
 import { printFields } from '../query/print.js';
 import type { Selection } from '../query/selection.js';
 import type { EdgeDef, NodeTypeDef } from '../schema/definition.js';
-import type { Association, PageRequest, StoredObject } from '../store/store.js';
+import type { Association, StoredObject } from '../store/graph-store.js';
+import type { PageRequest } from '../store/page-request.js';
 import type { ReadContext } from './context.js';
 import { readEdgeOptions, type EdgeOptions } from './edge-options.js';
 import { listingOf, type Listing } from './listing.js';

@@ -10,7 +10,8 @@
  * of the one before, so a long run of hidden rows costs few rounds. What a request may read in
  * all is bounded by its cost budget.
  */
-import type { Association, PageRequest, Position, StoredObject } from '../store/store.js';
+import type { Association, StoredObject } from '../store/graph-store.js';
+import type { PageRequest, Position } from '../store/page-request.js';
 import type { ObjectId } from '../ids.js';
 import type { ReadContext } from './context.js';
 import type { ShownRows } from './edge-items.js';

@@ -4,7 +4,8 @@ import type { AccessRule, EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from
 import { mediaKeyOf } from '../schema/media.js';
 import { removeUnreferenced } from '../media/media-sweep.js';
 import { PUBLISH, writtenAsPage } from '../schema/writes.js';
-import { CountLimitError, type IdOrRef, type StoredObject, type WriteOp } from '../store/store.js';
+import { CountLimitError, type IdOrRef, type WriteOp } from '../store/write-ops.js';
+import type { StoredObject } from '../store/graph-store.js';
 import type { ObjectId, Json } from '../ids.js';
 import { requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';
@@ -12,7 +13,7 @@ import { externalId, loadRoot } from './node-ids.js';
 import { readNode } from './read.js';
 import { followedId, visibleIds, visibleObjects } from './visibility.js';
 import { passingRule } from './access-rules.js';
-import { counterChangeOps, counterOps } from './counters.js';
+import { counterChangeOps, counterOps } from '../store/counter-ops.js';
 import { receiveImage, receiveVideo } from './received-files.js';
 import { updateAppSettings } from './app-settings.js';
 import { readParams } from './write-params.js';
@@ -102,7 +103,7 @@ export async function postToEdge(
     );
   }
 
-  const counters = created ? counterOps(context.schema.type(post.creates!), { owner: viewer, data: created.data }, 1) : [];
+  const counters = created ? counterOps(context.schema.type(post.creates!)?.counters, { owner: viewer, data: created.data }, 1) : [];
   const further = [...story, ...counters, ...(tagging?.links({ ref: 0 }, context.now) ?? [])];
   let results: Array<ObjectId | boolean>;
   try {
@@ -148,7 +149,7 @@ export async function updateNode(context: ReadContext, idText: string, params: R
   }
   const changes = type.checkData ? type.checkData(internalRefs(context, type, given), object.data) : given;
   if (type.checkData) await requireVisibleRefs(context, type, changes);
-  await context.store.write([{ op: 'updateObject', id: object.id, data: changes, updatedTime: context.now }, ...counterChangeOps(type, object, changes)]);
+  await context.store.write([{ op: 'updateObject', id: object.id, data: changes, updatedTime: context.now }, ...counterChangeOps(type.counters, object, changes)]);
   return params.fields === undefined ? rules.booleanResult(context.version) : readAsWriter(context, type.name, idText, params.fields);
 }
 
@@ -353,7 +354,7 @@ async function requireVisibleRefs(context: ReadContext, type: NodeTypeDef, data:
 async function takenBackCounters(context: ReadContext, ids: readonly number[]): Promise<WriteOp[]> {
   if (!context.schema.types.some((type) => type.counters)) return [];
   const objects = await context.store.getObjects(ids);
-  return [...objects.values()].flatMap((object) => counterOps(context.schema.type(object.type), object, -1));
+  return [...objects.values()].flatMap((object) => counterOps(context.schema.type(object.type)?.counters, object, -1));
 }
 
 /** Whether the object was written on this person's wall (a friend's post to their timeline). */

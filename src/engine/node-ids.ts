@@ -1,6 +1,6 @@
 import { GraphError } from '../errors.js';
 import type { IdForm, NodeTypeDef } from '../schema/definition.js';
-import type { StoredObject } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
 import { authorId, writtenByPage } from '../schema/authors.js';
 import { visibleObjects } from './visibility.js';

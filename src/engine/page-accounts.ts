@@ -2,7 +2,7 @@ import { newPageToken } from '../auth/tokens.js';
 import { PAGE_ADMINS } from '../schema/authors.js';
 import { parseFields } from '../query/parser.js';
 import type { Selection } from '../query/selection.js';
-import type { Association } from '../store/store.js';
+import type { Association } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
 import type { ItemOf } from './edge-items.js';
 import { keyOf } from './plan.js';

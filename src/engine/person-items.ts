@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { parseFields } from '../query/parser.js';
 import type { Selection } from '../query/selection.js';
-import type { Association, StoredObject } from '../store/store.js';
+import type { Association, StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
 import type { ItemOf } from './edge-items.js';
 import { targetItems } from './target-items.js';

@@ -6,7 +6,7 @@
  * creates the post.
  */
 import { GraphError } from '../errors.js';
-import type { Ref, WriteOp } from '../store/store.js';
+import type { Ref, WriteOp } from '../store/write-ops.js';
 import type { ObjectId } from '../ids.js';
 import type { ReadContext } from './context.js';
 

@@ -2,7 +2,8 @@ import { idTagOf } from '../auth/app-scoped-ids.js';
 import { scopedIdsFor } from '../auth/viewer.js';
 import { GraphError } from '../errors.js';
 import type { Schema } from '../schema/registry.js';
-import type { Store, StoredObject } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import type { ObjectId, Json } from '../ids.js';
 import { pictureAnswer, type Redirect } from './picture.js';
 

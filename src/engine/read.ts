@@ -1,7 +1,7 @@
 import { GraphError } from '../errors.js';
 import { FieldsParser } from '../query/parser.js';
 import type { Selection } from '../query/selection.js';
-import type { StoredObject } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import { renderMetadata } from '../schema/metadata.js';
 import { isReader, loadAccess, requireOwnApp } from './access.js';
 import type { ReadContext } from './context.js';

@@ -1,7 +1,7 @@
 import { parseFields } from '../query/parser.js';
 import type { Selection } from '../query/selection.js';
 import type { AccessRule, EdgeDef, FieldDef, NodeTypeDef } from '../schema/definition.js';
-import type { StoredObject } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import type { Json } from '../ids.js';
 import { isReader, loadAccess, type AccessCheck } from './access.js';
 import type { ReadContext } from './context.js';

@@ -1,4 +1,5 @@
-import type { Store, StoredObject } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import type { ObjectId } from '../ids.js';
 
 /**

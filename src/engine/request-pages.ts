@@ -1,4 +1,6 @@
-import type { Association, PageRequest, Store, StoredObject } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { Association, StoredObject } from '../store/graph-store.js';
+import type { PageRequest } from '../store/page-request.js';
 import type { ObjectId } from '../ids.js';
 
 /** Page reads one request remembers, oldest forgotten first: enough for a wide level, a bounded amount of memory. */

@@ -3,7 +3,7 @@ import { parseFields } from '../query/parser.js';
 import { rules } from '../schema/versions.js';
 import { DEFAULT_SEARCH_DISTANCE, MAX_SEARCH_DISTANCE, searchType, type SearchTypeDef } from '../schema/search-types.js';
 import { MAX_SEARCH_WORDS, type SearchRequest } from '../store/search.js';
-import type { StoredObject } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
 import { readEdgeOptions, type EdgeOptions } from './edge-options.js';
 import { offsetPaging } from './offset-paging.js';

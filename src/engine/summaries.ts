@@ -2,7 +2,7 @@ import type { EdgeDef } from '../schema/definition.js';
 import { passingRule } from './access-rules.js';
 import { visibleIds } from './visibility.js';
 import { rules } from '../schema/versions.js';
-import type { StoredObject } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
 import type { Listing } from './listing.js';
 import type { Json } from '../ids.js';

@@ -1,5 +1,5 @@
 import type { Selection } from '../query/selection.js';
-import type { Association, StoredObject } from '../store/store.js';
+import type { Association, StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
 import type { ItemOf } from './edge-items.js';
 import type { DefaultShape } from './plan.js';

@@ -1,5 +1,5 @@
 import type { AccessRule, NodeTypeDef } from '../schema/definition.js';
-import type { StoredObject } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
 import { personOwnerOf, writtenByPage } from '../schema/authors.js';
 import { passingRule } from './access-rules.js';

@@ -3,13 +3,13 @@ import { DialogError, finishDialog, openDialog, signIn, type DialogRequest } fro
 import { SignInThrottle } from '../auth/sign-in-throttle.js';
 import { openSession, sealSession, SESSION_COOKIE, SESSION_SECONDS } from '../auth/browser-session.js';
 import { isNonce, newNonce, openTicket, sealTicket, ticketKey, TICKET_SECONDS, type DialogTicket } from '../auth/dialog-ticket.js';
-import type { StoredObject } from '../store/store.js';
+import type { StoredObject } from '../store/graph-store.js';
 import type { AppSettings } from './settings.js';
 import { readCookie, setCookie } from './cookies.js';
 import { consentPage, messagePage, signInPage } from './dialog-pages.js';
 import { versionedPaths } from './to-graph-request.js';
 import { answeringVersion, pathVersion } from '../dispatch/api-version.js';
-import type { AppRecord } from '../store/store.js';
+import type { AppRecord } from '../store/auth-store.js';
 
 const COOKIE = 'loom_dialog';
 /** The dialog a browser was asked to sign in to, offered again once a login link signed it in. */

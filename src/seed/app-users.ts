@@ -3,7 +3,7 @@
  * demo user grants everything. Among the demo user's friends there are always both kinds, so
  * `me/friends` visibly lists fewer friends than its `total_count`.
  */
-import type { Grant } from '../store/store.js';
+import type { Grant } from '../store/auth-store.js';
 import { APP_USER_BASE_SCOPES, APP_USER_OPTIONAL_SCOPES, DEMO_SCOPES } from './demo-scopes.js';
 import type { Random } from './random.js';
 

@@ -8,7 +8,8 @@
  */
 import { registerApp } from '../auth/apps.js';
 import { hashPassword, SALT_BYTES } from '../auth/passwords.js';
-import type { Store, UserGrants } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { UserGrants } from '../store/auth-store.js';
 import type { ObjectId } from '../ids.js';
 import { appUserGrants, chooseAppUsers } from './app-users.js';
 import { buildFriendGraph } from './friend-graph.js';

@@ -3,7 +3,8 @@
  * units (an object with its associations, a post with its likes): a batch is only cut between
  * units, so the `{ref}` of an object created in a unit always points inside the same batch.
  */
-import type { IdOrRef, NewObject, Ref, Store, WriteOp } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { IdOrRef, NewObject, Ref, WriteOp } from '../store/write-ops.js';
 import type { ObjectId } from '../ids.js';
 
 export class OpBuffer {

@@ -2,7 +2,7 @@
  * Likes and comments on posts and photos. Reactions come soon after the thing they react to
  * (most within hours, a few days later), and never after `now`.
  */
-import type { IdOrRef } from '../store/store.js';
+import type { IdOrRef } from '../store/write-ops.js';
 import type { ObjectId } from '../ids.js';
 import type { OpBuffer } from './op-buffer.js';
 import { COMMENTS } from './phrases.js';

@@ -5,6 +5,7 @@
  */
 import type { ObjectId } from '../ids.js';
 import { ALBUM_DESCRIPTIONS, ALBUM_NAMES, PHOTO_CAPTIONS, PHOTO_SIZES } from './phrases.js';
+import { iconOf } from './post-content.js';
 import type { Person } from './people.js';
 import { privacyOf, type Audience } from './privacy.js';
 import type { Random } from './random.js';
@@ -99,7 +100,7 @@ export async function writeAlbums(
     const ownerId = userIds[plan.owner] as ObjectId;
     for (const time of plan.photoTimes) {
       const [width, height] = random.pick(PHOTO_SIZES);
-      const data: Record<string, unknown> = { width, height, album: plan.id, privacy: privacyOf(plan.audience) };
+      const data: Record<string, unknown> = { width, height, album: plan.id, privacy: privacyOf(plan.audience), icon: iconOf('photo') };
       if (random.chance(0.4)) data.name = random.pick(PHOTO_CAPTIONS);
       const record: PhotoRecord = { id: 0, owner: plan.owner, time, audience: plan.audience };
       const photo = buffer.create({ type: 'photo', owner: ownerId, createdTime: time, updatedTime: time, data }, (id) => {

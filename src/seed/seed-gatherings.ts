@@ -4,7 +4,7 @@
  * hosts and answers events of every kind, runs groups, and uploads and is tagged in videos, so
  * each of her events, groups and videos edges has data.
  */
-import type { Ref } from '../store/store.js';
+import type { Ref } from '../store/write-ops.js';
 import type { ObjectId } from '../ids.js';
 import {
   EVENT_DESCRIPTIONS, EVENT_NAMES, EVENT_WALL_POSTS, GROUP_DESCRIPTIONS, GROUP_NAMES, GROUP_POSTS, TIME_ZONES,

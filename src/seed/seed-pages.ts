@@ -4,7 +4,7 @@
  * demo user's own link posts that tag a page and friends, made through the demo app and shared
  * by friends. Written after everything else, so the ids of the rest of the graph stay as they were.
  */
-import type { Ref } from '../store/store.js';
+import type { Ref } from '../store/write-ops.js';
 import type { ObjectId } from '../ids.js';
 import { BY_PAGE, PAGE_ADMINS } from '../schema/authors.js';
 import { ADMIN_PAGES, LINK_PREVIEWS, PAGE_REPLIES, PAGE_STATUSES, PREVIEW_SIZE, previewImageUrl, type AdminPage, type LinkPreview } from './admin-pages.js';
@@ -221,7 +221,7 @@ async function writePageAlbumPhotos(random: Random, context: SeedContext, albums
     const photoCount = random.int(2, 5);
     for (let i = 0; i < photoCount; i++) {
       const time = created + i * 600;
-      const data = { name: `${page.name}, photo ${i + 1}`, ...PAGE_PHOTO, privacy: privacyOf('EVERYONE'), album: id, [BY_PAGE]: true };
+      const data = { name: `${page.name}, photo ${i + 1}`, ...PAGE_PHOTO, privacy: privacyOf('EVERYONE'), icon: iconOf('photo'), album: id, [BY_PAGE]: true };
       const photo = buffer.create({ type: 'photo', owner: pageId, createdTime: time, updatedTime: time, data }, (photoId) => {
         if (i === 0) covers.push({ album, photo: photoId });
       });

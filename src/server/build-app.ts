@@ -6,6 +6,7 @@ import { Clock } from '../clock/clock.js';
 import { ControlPlane } from '../control/control-plane.js';
 import { RateLimits } from '../control/rate-limits.js';
 import { AnswerCache } from '../dispatch/answer-cache.js';
+import { SpecialPaths } from '../dispatch/special-paths.js';
 import type { PageLimits } from '../engine/edge-options.js';
 import { buildHttpApp, type HttpOptions } from '../http/app.js';
 import type { AppSettings } from '../http/settings.js';
@@ -21,6 +22,7 @@ import type { Store } from '../store/store.js';
 import { withOutbox } from '../webhooks/outbox.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js';
 import { DeliveryWorker } from '../webhooks/worker.js';
+import { specialPaths } from './special-paths.js';
 
 export interface AppOptions extends HttpOptions {
   store: Store;
@@ -90,7 +92,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before anything reads or writes there: a folder of another database is refused, never used.
   const mediaOwner = await claimMediaFolder(options.mediaDir, { id: await databaseIdOf(store), name: options.database ?? 'an unnamed database' });
   let ownPort: number | undefined;
-  const settings: AppSettings = {
+  const webhooks = { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks, ownPort: () => ownPort };
+  const resolved: Omit<AppSettings, 'paths'> = {
     store,
     schema: options.schema ?? graphSchema(),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
@@ -109,9 +112,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     defaultVersion: options.defaultVersion ?? DEFAULT_API_VERSION,
     control: new ControlPlane(store, clock, options.journalSize),
     rateLimits: options.rateLimits ? new RateLimits(store, clock) : undefined,
-    webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks, ownPort: () => ownPort },
     answers: new AnswerCache(),
   };
+  // One object, not a copy: the table's functions read the schema in force through it.
+  const settings: AppSettings = Object.assign(resolved, { paths: new SpecialPaths(specialPaths(resolved, webhooks)) });
   if (!Number.isSafeInteger(settings.tokenLifetime) || settings.tokenLifetime <= 0) {
     throw new RangeError(`tokenLifetime must be a positive number of seconds, not ${options.tokenLifetime}`);
   }
@@ -124,7 +128,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (typeof address === 'object' && address) ownPort = address.port;
   });
   if (options.webhooks?.deliver) {
-    const worker = new DeliveryWorker(store, clock, settings.webhooks, async () => void (await settings.control.sync()), (error) =>
+    const worker = new DeliveryWorker(store, clock, webhooks, async () => void (await settings.control.sync()), (error) =>
       app.log.error({ err: error }, 'webhook delivery round failed'),
     );
     app.addHook('onReady', async () => worker.start());

@@ -7,11 +7,3 @@ export const MEDIA_KEY_PATHS = [
   ['image', 'key'],
   ['video', 'key'],
 ] as const;
-
-export interface MediaKeySearch {
-  /**
-   * Which of these storage keys an object's data names, in the graph or in any of its snapshots
-   * (what a restore may bring back): the files still wanted.
-   */
-  findMediaKeys(keys: readonly string[]): Promise<Set<string>>;
-}

@@ -3,8 +3,30 @@
  * (`loom export` / `loom import`). Records carry internal ids as they are: app-scoped user ids
  * and post ids derive from them, so a copy must keep them.
  */
-import type { AppRecord, Association, Credentials, GrantStatus, RevokedToken, SchemaVersionRecord, Store, StoredObject, TokenRecord } from './store.js';
+import type { SchemaVersionRecord } from './admin-store.js';
+import type { AppRecord, Credentials, GrantStatus, RevokedToken, TokenRecord } from './auth-store.js';
+import type { Association, StoredObject } from './graph-store.js';
 import { DATABASE_ID_SETTING } from './snapshots.js';
+
+/** The store as records: read out kind by kind, and written back ids and all. */
+export interface RecordStore {
+  /** Export: up to `limit` records of one kind in key order, after the record whose key is `after`. */
+  scanRecords(kind: RecordKind, after: RecordKey | undefined, limit: number): Promise<StoreRecord[]>;
+  /** How many records of one kind the store holds. */
+  countRecords(kind: RecordKind): Promise<number>;
+  /**
+   * Import: writes records as they are, ids included, in one transaction. A key that is already
+   * present is an error; an idSequence record only ever moves the id sequence forwards.
+   */
+  loadRecords(records: readonly StoreRecord[]): Promise<void>;
+  /**
+   * Import of a large graph into an empty store: `fill` loads records (as loadRecords, each call
+   * its own transaction) while the secondary indexes are set aside; they are built once at the
+   * end, from sorted data, far faster than kept up to date row by row. A load cut short leaves a
+   * store to throw away, as any partial import does.
+   */
+  bulkLoad(fill: (load: (records: readonly StoreRecord[]) => Promise<void>) => Promise<void>): Promise<void>;
+}
 
 export type StoreRecord =
   /** The highest object id ever handed out, so a copy never reuses the id of a deleted object. */
@@ -50,7 +72,7 @@ export const RECORD_KINDS: readonly RecordKind[] = [
 ];
 
 /** Whether the store holds no record of any kind (its id sequence and its own id aside): a scan of a row or two per kind. */
-export async function isEmptyStore(store: Store): Promise<boolean> {
+export async function isEmptyStore(store: RecordStore): Promise<boolean> {
   for (const kind of RECORD_KINDS) {
     if (kind === 'idSequence') continue;
     const records = await store.scanRecords(kind, undefined, 2);

@@ -4,7 +4,9 @@
  * text, PostgreSQL decoded jsonb and arrays; `decoded` takes either.
  */
 import type { DecodedData } from './decoded-data.js';
-import type { AppRecord, AuthCode, Credentials, SchemaVersionRecord, StoredObject, TokenRecord } from './store.js';
+import type { AppRecord, AuthCode, Credentials, TokenRecord } from './auth-store.js';
+import type { SchemaVersionRecord } from './admin-store.js';
+import type { StoredObject } from './graph-store.js';
 
 /** A structured column: already decoded, or the JSON text of it. */
 export type Structured<T> = T | string;

@@ -2,7 +2,7 @@
  * How both stores shape rows into what the Store interface answers, where the shaping is the
  * same whatever the database.
  */
-import type { AppRecord, Grant, GrantStatus, NewApp } from './store.js';
+import type { AppRecord, Grant, GrantStatus, NewApp } from './auth-store.js';
 import type { ObjectId } from '../ids.js';
 
 /** A count for every id1 asked for: the rows' counts, 0 for an id1 without a row. */

@@ -10,7 +10,8 @@ import { Clock } from '../clock/clock.js';
 import { buildApp } from '../server/build-app.js';
 import { DEFAULT_MEDIA_SWEEP } from '../media/media-sweeper.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { AppRecord, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { AppRecord } from '../store/auth-store.js';
 import { ControlClient } from './control-client.js';
 
 export interface StartLoomOptions {

@@ -1,4 +1,4 @@
-import type { IdOrRef, WriteOp } from '../store/store.js';
+import type { IdOrRef, WriteOp } from '../store/write-ops.js';
 
 /**
  * What webhooks can report: the objects an app subscribes to, and which write makes which field

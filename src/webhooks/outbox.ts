@@ -1,5 +1,6 @@
 import type { Clock } from '../clock/clock.js';
-import type { Store, WriteOp } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { WriteOp } from '../store/write-ops.js';
 import { changeOps } from './change-fields.js';
 
 /**

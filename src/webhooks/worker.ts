@@ -1,5 +1,6 @@
 import type { Clock } from '../clock/clock.js';
-import type { AppRecord, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { AppRecord } from '../store/auth-store.js';
 import type { DeliveryAttempt, DeliveryRecord, SubscriptionRecord } from '../store/webhook-store.js';
 import { CALLBACK_HEADERS } from './callback-url.js';
 import { notificationsFor } from './notifications.js';

@@ -13,7 +13,9 @@ import { Clock } from '../../src/clock/clock.js';
 import { applyDeclaration } from '../../src/declared/apply.js';
 import { followAppliedSchema, loadAppliedSchema } from '../../src/declared/applied.js';
 import { loadDeclaration } from '../../src/declared/load.js';
-import type { AppRecord, Store, WriteOp } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import type { AppRecord } from '../../src/store/auth-store.js';
+import type { WriteOp } from '../../src/store/write-ops.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { openScratchStore } from '../helpers/test-store.js';
 

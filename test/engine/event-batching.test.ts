@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { WriteOp } from '../../src/store/store.js';
+import type { WriteOp } from '../../src/store/write-ops.js';
 import { useCallCountingServer } from '../helpers/counted-server.js';
 import { addMediaGraph } from '../helpers/media-graph.js';
 

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import type { AppRecord, Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import type { AppRecord } from '../../src/store/auth-store.js';
 import { launchChromium, PageProblems, type Chromium } from '../helpers/chromium.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 

@@ -3,7 +3,9 @@ import { recordConsent } from '../../src/auth/grants.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { graphSchema } from '../../src/graph/graph-schema.js';
-import type { AppRecord, Store, WriteOp } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import type { AppRecord } from '../../src/store/auth-store.js';
+import type { WriteOp } from '../../src/store/write-ops.js';
 import { seededStore } from './templates.js';
 
 /** A small graph whose every number is known, so tests can assert exact answers. */

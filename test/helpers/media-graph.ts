@@ -2,7 +2,7 @@
  * Events, groups and videos added to the fixture's graph, with every number known: who answered
  * which invitation, who runs and who is in which group, who is tagged in which video.
  */
-import type { WriteOp } from '../../src/store/store.js';
+import type { WriteOp } from '../../src/store/write-ops.js';
 import type { Fixture } from './fixture.js';
 
 const DAY = 86_400;

@@ -3,7 +3,7 @@
  * page Bob administers, Alice's link post (preview, tags, made through the app, shared once by
  * Bob) and her photo post.
  */
-import type { WriteOp } from '../../src/store/store.js';
+import type { WriteOp } from '../../src/store/write-ops.js';
 import { NOW, type Fixture } from './fixture.js';
 
 const DAY = 86_400;

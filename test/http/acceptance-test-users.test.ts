@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
-import type { AppRecord, Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import type { AppRecord } from '../../src/store/auth-store.js';
 import { startServer, type Reply, type TestServer } from '../helpers/server.js';
 import { openScratchStore } from '../helpers/test-store.js';
 

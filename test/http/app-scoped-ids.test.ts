@@ -4,7 +4,7 @@ import { before, describe, it } from 'node:test';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { graphSchema } from '../../src/graph/graph-schema.js';
-import type { AppRecord, Grant } from '../../src/store/store.js';
+import type { AppRecord, Grant } from '../../src/store/auth-store.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
 import { startServer, type Reply, type TestServer } from '../helpers/server.js';

@@ -7,7 +7,7 @@ import { recordConsent } from '../../src/auth/grants.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { graphSchema } from '../../src/graph/graph-schema.js';
-import type { AppRecord } from '../../src/store/store.js';
+import type { AppRecord } from '../../src/store/auth-store.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
 import { type Reply, type TestServer } from '../helpers/server.js';

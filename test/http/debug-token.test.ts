@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, beforeEach, describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { graphSchema } from '../../src/graph/graph-schema.js';
-import type { AppRecord } from '../../src/store/store.js';
+import type { AppRecord } from '../../src/store/auth-store.js';
 import { NOW, type Fixture } from '../helpers/fixture.js';
 import type { TestServer } from '../helpers/server.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';

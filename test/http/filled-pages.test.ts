@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { WriteOp } from '../../src/store/store.js';
+import type { WriteOp } from '../../src/store/write-ops.js';
 import { useCallCountingServer } from '../helpers/counted-server.js';
 import type { Fixture } from '../helpers/fixture.js';
 import type { TestServer } from '../helpers/server.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, beforeEach, describe, it } from 'node:test';
 import { registerApp } from '../../src/auth/apps.js';
 import { hashPassword } from '../../src/auth/passwords.js';
-import type { AppRecord } from '../../src/store/store.js';
+import type { AppRecord } from '../../src/store/auth-store.js';
 import { runDialog } from '../helpers/browser.js';
 import { NOW, type Fixture } from '../helpers/fixture.js';
 import { type Reply, type TestServer } from '../helpers/server.js';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Clock } from '../../src/clock/clock.js';
-import type { WriteOp } from '../../src/store/store.js';
+import type { WriteOp } from '../../src/store/write-ops.js';
 import { buildFixture, NOW, type Fixture } from '../helpers/fixture.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 

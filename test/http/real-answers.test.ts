@@ -118,7 +118,6 @@ const KNOWN: Record<string, string[]> = {
   'fb_graph2 user/photos.json': [
     'extra paging.cursors',
     'link paging.next: limit,until ≠ after,limit',
-    'missing data[].icon',
     'missing paging.previous',
   ],
   'fb_graph2 user/events.json': [
@@ -221,7 +220,6 @@ const KNOWN: Record<string, string[]> = {
     'unknown venue',
   ],
   'restfb v2_1/photo-day.json': [
-    'missing icon',
     'unknown backdated_time_granularity',
   ],
   'restfb v2_1/post-story.json': [

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FieldContext, NodeTypeDef } from '../../src/schema/definition.js';
-import type { StoredObject } from '../../src/store/store.js';
+import type { StoredObject } from '../../src/store/graph-store.js';
 import { graphSchema } from '../../src/graph/graph-schema.js';
 
 const userType = graphSchema().type('user')!;

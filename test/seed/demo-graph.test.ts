@@ -2,7 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEMO_SCOPES } from '../../src/seed/demo-scopes.js';
 import { seedGraph, type SeedResult } from '../../src/seed/demo-graph.js';
-import type { Association, Position, Store, StoredObject } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import type { Association, StoredObject } from '../../src/store/graph-store.js';
+import type { Position } from '../../src/store/page-request.js';
 import type { ObjectId } from '../../src/ids.js';
 import { openScratchStore } from '../helpers/test-store.js';
 

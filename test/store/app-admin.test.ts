@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { IdTakenError, SEQUENCE_ID_LIMIT, type Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import { IdTakenError, SEQUENCE_ID_LIMIT } from '../../src/store/auth-store.js';
 import { openScratchStore } from '../helpers/test-store.js';
 
 const FIXED = 117_743_971_608_120;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type pg from 'pg';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import type { WriteOp } from '../../src/store/store.js';
+import type { WriteOp } from '../../src/store/write-ops.js';
 import { scratchLocation, testPostgresUrl } from '../helpers/test-store.js';
 import { startWireCounter, type WireCounter } from '../helpers/wire-counter.js';
 

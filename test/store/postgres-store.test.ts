@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { latestVersion } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore, PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { SEQUENCE_ID_LIMIT, type WriteOp } from '../../src/store/store.js';
+import { SEQUENCE_ID_LIMIT } from '../../src/store/auth-store.js';
+import type { WriteOp } from '../../src/store/write-ops.js';
 import type { ObjectId } from '../../src/ids.js';
 import { scratchLocation, testPostgresUrl } from '../helpers/test-store.js';
 

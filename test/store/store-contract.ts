@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { recordKey, type RecordKey, type RecordKind, type StoreRecord } from '../../src/store/records.js';
-import { CountLimitError, type Association, type Grant, type PageRequest, type Position, type Store, type TokenRecord, type WriteOp } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import { CountLimitError, type WriteOp } from '../../src/store/write-ops.js';
+import type { Association } from '../../src/store/graph-store.js';
+import type { Grant, TokenRecord } from '../../src/store/auth-store.js';
+import type { PageRequest, Position } from '../../src/store/page-request.js';
 import type { ObjectId } from '../../src/ids.js';
 
 /**

@@ -4,7 +4,8 @@
  * write (each inverse pair once, derived lists never), so a fixture can be shared, diffed and
  * imported again. Sign-in passwords are kept only as hashes and are not written.
  */
-import type { Association, StoredObject, Store } from '../../store/store.js';
+import type { Store } from '../../store/store.js';
+import type { Association, StoredObject } from '../../store/graph-store.js';
 import { recordKey, type RecordKey, type StoreRecord } from '../../store/records.js';
 import { DATA_FORMAT, DATA_FORMAT_VERSION, type DataHeader, type EdgeLine, type NodeLine } from './lines.js';
 import type { DataPlan, EdgePlan, TypePlan } from './plan.js';

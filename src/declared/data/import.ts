@@ -7,9 +7,11 @@
  * `inverse`), counts and sums are kept by Loom as it writes, never taken from the file.
  */
 import { hashPassword } from '../../auth/passwords.js';
-import { counterChangeOps, counterOps } from '../../engine/counters.js';
+import { counterChangeOps, counterOps } from '../../store/counter-ops.js';
 import { GraphError } from '../../errors.js';
-import type { Ref, Store, StoredObject, WriteOp } from '../../store/store.js';
+import type { Store } from '../../store/store.js';
+import type { Ref, WriteOp } from '../../store/write-ops.js';
+import type { StoredObject } from '../../store/graph-store.js';
 import type { ObjectId } from '../../ids.js';
 import { DataLineError, type DataLine, type EdgeLine, type LoginLine, type NodeLine } from './lines.js';
 import type { DataPlan, TypePlan } from './plan.js';
@@ -328,7 +330,7 @@ class Batch {
       const time = list.timeField === undefined ? createdTime : data[type.fields.get(list.timeField)?.storage ?? list.timeField];
       if (typeof holder === 'number') this.links.push({ op: 'addAssoc', type: list.storage, id1: holder, id2: ref, time: typeof time === 'number' ? time : createdTime });
     }
-    this.rest.push(...counterOps(type.def, { owner, data }, 1));
+    this.rest.push(...counterOps(type.def.counters, { owner, data }, 1));
     this.tally.created += 1;
   }
 
@@ -346,7 +348,7 @@ class Batch {
       else after[key] = value;
     }
     this.rest.push({ op: 'updateObject', id: current.id, data: changes, updatedTime: this.options.now });
-    this.rest.push(...counterChangeOps(type.def, current, changes));
+    this.rest.push(...counterChangeOps(type.def.counters, current, changes));
     if (this.provisional) this.existing.set(current.id, { ...current, data: after });
     // A list kept from a ref field follows the field to its new node.
     for (const list of type.derivedLists) {

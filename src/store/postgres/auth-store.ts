@@ -1,16 +1,5 @@
-import type {
-  AppRecord,
-  AuthCode,
-  Credentials,
-  Grant,
-  GrantStatus,
-  NewApp,
-  RevokedToken,
-  TokenRecord,
-  UserGrants,
-} from '../store.js';
+import { type AppRecord, type AuthCode, type Credentials, type Grant, type GrantStatus, type NewApp, type RevokedToken, type TokenRecord, type UserGrants, IdTakenError, SEQUENCE_ID_LIMIT, type AppChanges, type GrantUpdateOptions } from '../auth-store.js';
 import type { ObjectId } from '../../ids.js';
-import { IdTakenError, SEQUENCE_ID_LIMIT, type AppChanges, type GrantUpdateOptions } from '../store.js';
 import { changedScopes } from '../write-ops.js';
 import { appStatements } from './app-statements.js';
 import { statements } from './statements.js';

@@ -1,12 +1,6 @@
-import type {
-  Association,
-  PageRequest,
-  ObjectsWithGrants,
-  PagesWithObjects,
-  StoredObject,
-  WriteOp,
-  WriteResult,
-} from '../store.js';
+import type { Association, ObjectsWithGrants, PagesWithObjects, StoredObject } from '../graph-store.js';
+import type { PageRequest } from '../page-request.js';
+import type { WriteOp, WriteResult } from '../write-ops.js';
 import type { ObjectId } from '../../ids.js';
 import { pageQuery } from './page-query.js';
 import { statements } from './statements.js';

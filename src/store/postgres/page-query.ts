@@ -1,4 +1,4 @@
-import type { PageRequest } from '../store.js';
+import type { PageRequest } from '../page-request.js';
 
 export interface NamedQuery {
   /** Each connection prepares a named query once and then only binds and executes it. */

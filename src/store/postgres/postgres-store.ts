@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';
-import type { SchemaVersionRecord, Store, StoreVersions } from '../store.js';
+import type { Store } from '../store.js';
+import type { SchemaVersionRecord, StoreVersions } from '../admin-store.js';
 import type { ObjectId } from '../../ids.js';
 import { quoteIdentifier } from './connection.js';
 import { countTable, loadRecords, scanTable } from './records.js';

@@ -8,7 +8,7 @@ import {
   type StoreRecord,
   type TableKind,
 } from '../records.js';
-import { SEQUENCE_ID_LIMIT } from '../store.js';
+import { SEQUENCE_ID_LIMIT } from '../auth-store.js';
 import { statements } from './statements.js';
 
 type TableRecord = Exclude<StoreRecord, { record: 'idSequence' }>;

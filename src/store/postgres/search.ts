@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { toStoredObject, type ObjectRow } from '../rows.js';
 import { changedSearchTypes, checkSearchRequest, nearTerms, searchFieldRows, type SearchableType, type SearchFieldRow, type SearchRequest } from '../search.js';
-import type { StoredObject } from '../store.js';
+import type { StoredObject } from '../graph-store.js';
 
 /** Second key of the advisory lock that makes processes declaring at once take turns. */
 const DECLARE_LOCK = 0x73726368;

@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { CountLimitError, type NewObject, type TokenRecord, type WriteOp } from '../store.js';
+import type { TokenRecord } from '../auth-store.js';
 import type { ObjectId } from '../../ids.js';
-import { filledData, mergeData, resolveId } from '../write-ops.js';
+import { filledData, mergeData, resolveId, CountLimitError, type NewObject, type WriteOp } from '../write-ops.js';
 import { statements, type Statement } from './statements.js';
 import { recordChange } from './webhook-queue.js';
 

@@ -1,17 +1,6 @@
 import type Database from 'better-sqlite3';
-import type {
-  AppRecord,
-  AuthCode,
-  Credentials,
-  Grant,
-  GrantUpdateOptions,
-  UserGrants,
-  NewApp,
-  RevokedToken,
-  TokenRecord,
-} from '../store.js';
+import type { AppRecord, AuthCode, Credentials, Grant, GrantUpdateOptions, UserGrants, NewApp, RevokedToken, TokenRecord, AppChanges } from '../auth-store.js';
 import type { ObjectId } from '../../ids.js';
-import type { AppChanges } from '../store.js';
 import { prepareAppStatements } from './app-statements.js';
 import { changedScopes } from '../write-ops.js';
 import { appData, createdAppRecord, grantsByUser } from '../store-results.js';

@@ -1,21 +1,10 @@
 import type Database from 'better-sqlite3';
-import type {
-  Association,
-  Grant,
-  IdOrRef,
-  PageRequest,
-  ObjectsWithGrants,
-  PagesWithObjects,
-  Through,
-  StoredObject,
-  TokenRecord,
-  WriteOp,
-  WriteResult,
-} from '../store.js';
+import type { Association, ObjectsWithGrants, PagesWithObjects, StoredObject } from '../graph-store.js';
+import { type Grant, type TokenRecord, IdTakenError, SEQUENCE_ID_LIMIT } from '../auth-store.js';
+import type { PageRequest, Through } from '../page-request.js';
 import type { ObjectId } from '../../ids.js';
-import { CountLimitError, IdTakenError, SEQUENCE_ID_LIMIT } from '../store.js';
 import { SqliteWebhooks } from './webhook-queue.js';
-import { filledData, mergeData, resolveId } from '../write-ops.js';
+import { filledData, mergeData, resolveId, type IdOrRef, type WriteOp, type WriteResult, CountLimitError } from '../write-ops.js';
 import { SqliteSearch } from './search.js';
 import type { SearchableType, SearchRequest } from '../search.js';
 import { zeroFilledCounts } from '../store-results.js';

@@ -1,4 +1,5 @@
-import type { Association, PageRequest } from '../store.js';
+import type { Association } from '../graph-store.js';
+import type { PageRequest } from '../page-request.js';
 
 /**
  * A row of a page as an array (raw), cheaper to hand over than an object: id2, time, data, and

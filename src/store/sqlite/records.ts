@@ -9,7 +9,7 @@ import {
   type StoreRecord,
   type TableKind,
 } from '../records.js';
-import { SEQUENCE_ID_LIMIT } from '../store.js';
+import { SEQUENCE_ID_LIMIT } from '../auth-store.js';
 
 /** Whole-table scans and loads for export and import, with statements prepared on first use. */
 export class SqliteRecords {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { toStoredObject, type ObjectRow } from '../rows.js';
 import { changedSearchTypes, checkSearchRequest, nearTerms, searchFieldRows, type SearchableType, type SearchFieldRow, type SearchRequest } from '../search.js';
-import type { StoredObject } from '../store.js';
+import type { StoredObject } from '../graph-store.js';
 
 interface SearchParams {
   match: string;

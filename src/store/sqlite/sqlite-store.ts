@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { closeSync, openSync } from 'node:fs';
 import { sqliteOpenProblem } from './open-problem.js';
-import type { SchemaVersionRecord, Store, StoreVersions } from '../store.js';
+import type { Store } from '../store.js';
+import type { SchemaVersionRecord, StoreVersions } from '../admin-store.js';
 import type { ObjectId } from '../../ids.js';
 import { migrate } from './migrations.js';
 import type { RecordKey, RecordKind, StoreRecord } from '../records.js';

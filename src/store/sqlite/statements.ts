@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { GrantStatus } from '../store.js';
+import type { GrantStatus } from '../auth-store.js';
 import type { ObjectId } from '../../ids.js';
 import {
   SCHEMA_VERSION_COLUMNS,
