@@ -9,7 +9,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scopedIdsFor } from '../src/auth/viewer.js';
 import { issueUserToken, newUserToken } from '../src/auth/tokens.js';
-import { ALWAYS_GRANTED } from '../src/schema/permissions.js';
 import { graphSchema } from '../src/graph/graph-schema.js';
 import { seedGraph } from '../src/seed/demo-graph.js';
 import { Random } from '../src/seed/random.js';
@@ -43,6 +42,8 @@ const FEW_LIKES = 100;
 const LOAD_CHUNK = 20_000;
 /** Enough for a full run at several times today's rates without a token read twice. */
 const FRIEND_TOKENS = 100_000;
+/** What the Graph schema grants with every authorisation. */
+const ALWAYS_GRANTED = graphSchema().permissions.alwaysGranted;
 const FRIEND_SCOPES = [ALWAYS_GRANTED, 'user_friends'];
 
 /** Seeds the graph; with `postgresUrl` (an empty database) all of it is copied there. */

@@ -2,7 +2,8 @@ import type { Store } from '../store/store.js';
 import type { AppRecord } from '../store/auth-store.js';
 import type { ObjectId } from '../ids.js';
 import { issueAuthCode } from './auth-codes.js';
-import { ALWAYS_GRANTED } from '../schema/permissions.js';
+import type { Permissions } from '../schema/permissions.js';
+import type { ApiVersion } from '../schema/versions.js';
 import { recordConsent } from './grants.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { isAllowedRedirect, parseRedirectUri } from './redirect-uris.js';
@@ -40,14 +41,14 @@ const MAX_EMAIL = 254;
 const MAX_PASSWORD = 1024;
 
 /**
- * Checks a dialog's parameters; `offersScope` says whether an app may ask for a permission (in
- * the version the dialog answers in for it), and `ownOrigins` are the origins Loom itself answers
- * on (see isAllowedRedirect).
+ * Checks a dialog's parameters: an app may ask for the permissions the schema in force offers in
+ * the version the dialog answers in for it (`versionFor`); `ownOrigins` are the origins Loom
+ * itself answers on (see isAllowedRedirect).
  */
 export async function openDialog(
   store: Store,
   query: Record<string, unknown>,
-  options: { offersScope: (scope: string, app: AppRecord) => boolean; ownOrigins: readonly string[] },
+  options: { permissions: Permissions; versionFor: (app: AppRecord) => ApiVersion; ownOrigins: readonly string[] },
 ): Promise<DialogRequest> {
   const params = singleValues(query, ['client_id', 'redirect_uri', 'response_type', 'state', 'scope']);
   const clientId = params.client_id ?? '';
@@ -66,7 +67,8 @@ export async function openDialog(
   if (state !== undefined && state.length > MAX_STATE) throw new DialogError(`The state parameter is longer than ${MAX_STATE} characters.`);
   const scopes = [...new Set((params.scope ?? '').split(/[\s,]+/).filter(Boolean))];
   if (scopes.length > MAX_SCOPES) throw new DialogError(`At most ${MAX_SCOPES} permissions can be requested at once.`);
-  const unknown = scopes.filter((scope) => !options.offersScope(scope, app));
+  const version = options.versionFor(app);
+  const unknown = scopes.filter((scope) => !options.permissions.offers(scope, version));
   if (unknown.length > 0) throw new DialogError(`Invalid Scopes: ${unknown.join(', ').slice(0, 500)}.`);
   return { app, redirectUri, scopes, state, responseType };
 }
@@ -109,7 +111,7 @@ export async function finishDialog(
   request: DialogRequest,
   userId: ObjectId,
   decision: Decision,
-  options: { now: number; tokenLifetime: number },
+  options: { permissions: Permissions; now: number; tokenLifetime: number },
 ): Promise<string> {
   const state: Record<string, string> = request.state === undefined ? {} : { state: request.state };
   if (!decision.allow) {
@@ -122,8 +124,8 @@ export async function finishDialog(
     });
   }
   const ticked = new Set(decision.ticked);
-  const asked = request.scopes.filter((scope) => scope !== ALWAYS_GRANTED);
-  const scopes = await recordConsent(store, request.app.id, userId, {
+  const asked = request.scopes.filter((scope) => scope !== options.permissions.alwaysGranted);
+  const scopes = await recordConsent(store, options.permissions, request.app.id, userId, {
     granted: asked.filter((scope) => ticked.has(scope)),
     declined: asked.filter((scope) => !ticked.has(scope)),
   });

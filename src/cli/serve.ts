@@ -275,7 +275,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
       `A new token (for the ${declared.schema.principal} of your key KEY): bin/loom token --db ${redactPassword(db)} --principal KEY --scopes ${declared.schema.allScopes().join(',')}`,
     );
   } else if (demo) {
-    const token = await issueToken(store, demo.app, demo.user.id, graphSchema().allScopes(listen.defaultVersion), tokenLifetime);
+    const schema = graphSchema();
+    const token = await issueToken(store, schema.permissions, demo.app, demo.user.id, schema.allScopes(listen.defaultVersion), tokenLifetime);
     const credentials = await store.getCredentials(demo.user.id);
     lines.push(
       `Demo user: ${String(demo.user.data.name)} (id ${token.scopedUserId}), app "${demo.app.name}" (id ${demo.app.id})`,

@@ -61,7 +61,7 @@ export async function tokenCommand(argv: string[]): Promise<void> {
       if (!user || user.type !== 'user') throw new UsageError(`no user with id ${values.user} in the demo app`);
       userId = user.id;
     }
-    await printToken({ app: demo.app, token: await issueToken(store, demo.app, userId, scopes, expiresIn) }, values.json === true);
+    await printToken({ app: demo.app, token: await issueToken(store, schema.permissions, demo.app, userId, scopes, expiresIn) }, values.json === true);
   } finally {
     await store.close();
   }
@@ -88,7 +88,7 @@ async function principalToken(
   const id = (await store.findDeclaredIds(principal, [key])).get(key);
   const node = id === undefined ? undefined : (await store.getObjects([id])).get(id);
   if (!node || node.type !== principal) throw new UsageError(`no ${principal} has the key "${key}" (import it with bin/loom import --data)`);
-  return { app, token: await issueToken(store, app, node.id, scopes, expiresIn) };
+  return { app, token: await issueToken(store, declared.schema.permissions, app, node.id, scopes, expiresIn) };
 }
 
 /** The permissions of `--scopes`, each one Loom knows; a misspelt one would silently grant nothing. */

@@ -4,11 +4,13 @@
  * pinned ones of the applied record first), so the engine only ever sees storage keys.
  */
 import type { AccessRule, Counter, EdgeDef, FieldDef, FieldSource, IdForm, NodeTypeDef, SummaryKind } from '../schema/definition.js';
+import type { Permissions } from '../schema/permissions.js';
 import { publishedVersion, VERSION_RULES, type ApiVersion, type RuleName, type VersionBounds } from '../schema/versions.js';
 import { graphTime } from '../clock/graph-time.js';
 import { DeclarationError, type DeclarationProblem } from './load.js';
 import type { CodeModule, Declaration, EdgeDecl, FieldDecl, RuleDecl, StorageKeys, TypeDecl } from './model.js';
 import { codeEntry } from './code-names.js';
+import { compilePermissions } from './compile-permissions.js';
 import { compilePost } from './compile-post.js';
 import { storageKeysOf } from './storage-keys.js';
 import { dataChecker, fieldKind, paramLength } from './validate.js';
@@ -17,8 +19,8 @@ export interface CompiledDeclaration {
   types: NodeTypeDef[];
   /** Storage key of the type user tokens stand for (`me`). */
   principal: string | undefined;
-  /** Permissions apps of this schema may request, with their descriptions. */
-  scopes: Record<string, string>;
+  /** The permissions apps of this schema may ask a person for. */
+  permissions: Permissions;
   /** The storage key of every type, field and edge (pinned ones kept, new ones defaulted). */
   storage: StorageKeys;
 }
@@ -48,7 +50,7 @@ export function compileDeclaration(
   }
   if (problems.length > 0) throw new DeclarationError(problems);
   const principal = declaration.principal === undefined ? undefined : storage.types[declaration.principal];
-  return { types, principal, scopes: declaration.scopes ?? {}, storage };
+  return { types, principal, permissions: compiler.permissions, storage };
 }
 
 const ID_FORMS: Record<string, IdForm> = { app_scoped: 'user', compound: 'post', plain: 'plain' };
@@ -56,6 +58,8 @@ const ID_FORMS: Record<string, IdForm> = { app_scoped: 'user', compound: 'post',
 class Compiler {
   /** The built-in Graph types: plain storage keys, data written by the code module's POST behaviours. */
   private readonly graph: boolean;
+  /** Compiled first: every scope a type names must be one of them. */
+  readonly permissions: Permissions;
 
   constructor(
     readonly declaration: Declaration,
@@ -64,6 +68,7 @@ class Compiler {
     readonly problem: (key: string, message: string) => void,
   ) {
     this.graph = declaration.data === 'graph';
+    this.permissions = compilePermissions(this);
   }
 
   type(name: string, decl: TypeDecl): NodeTypeDef {
@@ -335,13 +340,12 @@ class Compiler {
     return ref !== undefined && (target === undefined || ref === target);
   }
 
-  /** Graph scopes come from the permission catalogue (permissions.ts), which the Schema consults. */
   scope(name: string, at: string): string {
-    if (!this.graph && !Object.hasOwn(this.declaration.scopes ?? {}, name)) this.problem(at, `"${name}" is not one of the declared scopes`);
+    if (!this.permissions.get(name)) this.problem(at, `"${name}" is not one of the declared permissions`);
     return name;
   }
 
-  private versions(decl: { since?: string; until?: string; versions?: string }, at: string): RuleName | VersionBounds | undefined {
+  versions(decl: { since?: string; until?: string; versions?: string }, at: string): RuleName | VersionBounds | undefined {
     if (decl.versions !== undefined) {
       if (decl.since !== undefined || decl.until !== undefined) this.problem(`${at}.versions`, 'a rule of the version table replaces since and until');
       return this.ruleName(decl.versions, `${at}.versions`);

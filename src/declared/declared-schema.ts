@@ -44,7 +44,7 @@ export async function buildDeclaredSchema(
   try {
     const schema = new Schema(compiled.types, {
       ...(compiled.principal ? { principal: compiled.principal } : {}),
-      permissions: compiled.scopes,
+      permissions: compiled.permissions,
       ...(ownApp !== undefined ? { ownApp } : {}),
     });
     return { schema, compiled };

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { LineCounter, isMap, parseDocument, type Document, type Node as YamlNode } from 'yaml';
-import type { Declaration, LoadedDeclaration, TypeDecl } from './model.js';
+import type { Declaration, LoadedDeclaration } from './model.js';
 import { describeSystemError } from '../errors.js';
 
 export interface DeclarationProblem {
@@ -36,6 +36,9 @@ function formatProblem(problem: DeclarationProblem): string {
 
 /** Files a declaration may pull in, directly and through its includes. */
 const MAX_FILES = 64;
+
+/** The sections whose entries included files add to the main file's, each name declared in one file only. */
+const MERGED = ['types', 'permissions', 'permission_groups'];
 
 const schemaJson = JSON.parse(readFileSync(new URL('../../../loom-schema.json', import.meta.url), 'utf8')) as object;
 const validateFile = new Ajv({ allErrors: true, strict: false }).compile(schemaJson);
@@ -79,8 +82,11 @@ export function loadDeclaration(path: string): LoadedDeclaration {
   const declaration = merge(files, problems);
   if (problems.length > 0) throw new DeclarationError(problems);
   const locate = (key: string) => {
-    const path = key.split('.');
-    const parsed = (path[0] === 'types' && files.find((candidate) => Object.hasOwn((candidate.value.types ?? {}), path[1]!))) || files[0]!;
+    const [section, name, ...rest] = key.split('.');
+    // A permission's name may hold dots (user_actions.books): the longest declared name wins.
+    const named = MERGED.includes(section!) ? declaredName(files, section!, [name!, ...rest]) : undefined;
+    const parsed = (named && files.find((candidate) => Object.hasOwn(sectionOf(candidate, section!), named))) || files[0]!;
+    const path = named ? [section!, named, ...rest.slice(named.split('.').length - 1)] : key.split('.');
     return { file: parsed.file, line: parsed.lineOf(path) };
   };
   return { declaration, file: main, text: JSON.stringify(declaration), locate };
@@ -143,13 +149,13 @@ function lineOf(document: Document, counter: LineCounter, path: readonly (string
   return 1;
 }
 
-/** The main file needs `loom`, `name`, `version`; an included file holds types (and scopes) only. */
+/** The main file needs `loom`, `name`, `version`; an included file holds types, permissions and further includes only. */
 function checkShape(parsed: ParsedFile, isMain: boolean, problems: DeclarationProblem[]): void {
-  const value = isMain ? parsed.value : { loom: 1, name: 'included', version: 1, ...parsed.value };
+  const value = isMain ? parsed.value : { loom: 1, name: 'included', version: 1, types: {}, ...parsed.value };
   if (!isMain) {
     for (const key of Object.keys(parsed.value)) {
-      if (key !== 'types' && key !== 'scopes' && key !== 'include') {
-        problems.push({ file: parsed.file, line: parsed.lineOf([key]), key, message: 'an included file may hold only types, scopes and include' });
+      if (key !== 'scopes' && key !== 'include' && !MERGED.includes(key)) {
+        problems.push({ file: parsed.file, line: parsed.lineOf([key]), key, message: `an included file may hold only ${MERGED.join(', ')}, scopes and include` });
       }
     }
   }
@@ -177,14 +183,53 @@ function pickErrors(errors: ErrorObject[]): ErrorObject[] {
   const picked: ErrorObject[] = [];
   const paths = [...byPath.keys()];
   for (const [path, list] of byPath) {
-    if (paths.some((other) => other !== path && other.startsWith(`${path}/`) && !list.some((error) => error.keyword === 'additionalProperties' || error.keyword === 'required'))) continue;
+    const deeper = paths.some((other) => other !== path && other.startsWith(`${path}/`));
+    if (deeper && !list.some(isKeyed)) continue;
     const oneOf = list.find((error) => error.keyword === 'oneOf');
-    const keyed = list.filter((error) => error.keyword === 'additionalProperties' || error.keyword === 'required');
+    const keyed = list.filter(isKeyed);
+    const fitting = oneOf && !deeper ? fittingBranch(oneOf, list) : undefined;
     if (keyed.length > 0 && !oneOf) picked.push(...keyed);
+    else if (fitting) picked.push(...fitting);
     else picked.push(oneOf ?? list[0]!);
   }
   return picked;
 }
+
+function isKeyed(error: ErrorObject): boolean {
+  return error.keyword === 'additionalProperties' || error.keyword === 'required';
+}
+
+/**
+ * What is wrong with a value no form of a `oneOf` takes, when that can be said better than "fits
+ * no form": the errors of the one form whose type the value has, when they name its keys (a
+ * mapping given for a permission is told which key is wrong); or, when the value has none of the
+ * forms' types, which types those are.
+ */
+function fittingBranch(oneOf: ErrorObject, list: readonly ErrorObject[]): ErrorObject[] | undefined {
+  const prefix = `${oneOf.schemaPath}/`;
+  const branches = new Map<string, ErrorObject[]>();
+  for (const error of list) {
+    if (!error.schemaPath.startsWith(prefix)) continue;
+    const branch = error.schemaPath.slice(prefix.length).split('/')[0]!;
+    branches.set(branch, [...(branches.get(branch) ?? []), error]);
+  }
+  const typeErrors = [...branches.values()].map((errors) => errors.find((error) => error.keyword === 'type'));
+  const fitting = [...branches.values()].filter((_, index) => typeErrors[index] === undefined);
+  if (fitting.length === 1 && fitting[0]!.every(isKeyed)) return fitting[0];
+  if (branches.size === 0 || fitting.length > 0) return undefined;
+  const types = typeErrors.flatMap((error) => (error!.params as { type: string | string[] }).type);
+  return [{ ...oneOf, keyword: 'type', params: { type: types } }];
+}
+
+/** What a JSON Schema type is called in a YAML file. */
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  object: 'a mapping',
+  array: 'a list',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+};
 
 function describe(error: ErrorObject): string {
   switch (error.keyword) {
@@ -193,27 +238,49 @@ function describe(error: ErrorObject): string {
     case 'enum': return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'oneOf': return 'is not one of the allowed forms (see loom-schema.json)';
     case 'const': return `must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
+    case 'type': return `must be ${[(error.params as { type: string | string[] }).type].flat().map((type) => TYPE_WORDS[type] ?? type).join(' or ')}`;
     default: return error.message ?? 'is not valid';
   }
 }
 
+function sectionOf(parsed: ParsedFile, section: string): Record<string, unknown> {
+  const value = parsed.value[section];
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+}
+
+/** The longest of `parts` joined by dots that some file declares in the section. */
+function declaredName(files: readonly ParsedFile[], section: string, parts: readonly string[]): string | undefined {
+  for (let length = parts.length; length > 0; length -= 1) {
+    const name = parts.slice(0, length).join('.');
+    if (files.some((parsed) => Object.hasOwn(sectionOf(parsed, section), name))) return name;
+  }
+  return undefined;
+}
+
 function merge(files: ParsedFile[], problems: DeclarationProblem[]): Declaration {
   const main = files[0]!;
-  const declaration = structuredClone(main.value) as unknown as Declaration;
-  delete declaration.include;
-  const typeFiles = new Map<string, string>(Object.keys(declaration.types).map((name) => [name, main.file]));
-  for (const parsed of files.slice(1)) {
-    const types = (parsed.value.types ?? {}) as Record<string, TypeDecl>;
-    for (const [name, type] of Object.entries(types)) {
-      if (typeFiles.has(name)) {
-        problems.push({ file: parsed.file, line: parsed.lineOf(['types', name]), key: `types.${name}`, message: `is already declared in ${typeFiles.get(name)}` });
-        continue;
+  const merged = structuredClone(main.value);
+  delete merged.include;
+  for (const section of MERGED) {
+    const entries = { ...sectionOf(main, section) };
+    const declaredIn = new Map(Object.keys(entries).map((name) => [name, main.file]));
+    for (const parsed of files.slice(1)) {
+      for (const [name, entry] of Object.entries(sectionOf(parsed, section))) {
+        const earlier = declaredIn.get(name);
+        if (earlier !== undefined) {
+          problems.push({ file: parsed.file, line: parsed.lineOf([section, name]), key: `${section}.${name}`, message: `is already declared in ${earlier}` });
+          continue;
+        }
+        declaredIn.set(name, parsed.file);
+        entries[name] = entry;
       }
-      typeFiles.set(name, parsed.file);
-      declaration.types[name] = type;
     }
-    const scopes = parsed.value.scopes as Record<string, string> | undefined;
-    if (scopes) declaration.scopes = { ...declaration.scopes, ...scopes };
+    // A section no file holds stays absent, so the recorded text of a declaration without it is unchanged.
+    if (section === 'types' || Object.hasOwn(merged, section) || declaredIn.size > 0) merged[section] = entries;
   }
-  return declaration;
+  for (const parsed of files.slice(1)) {
+    const scopes = parsed.value.scopes as Record<string, string> | undefined;
+    if (scopes) merged.scopes = { ...(merged.scopes as Record<string, string> | undefined), ...scopes };
+  }
+  return merged as unknown as Declaration;
 }

@@ -259,12 +259,41 @@ export interface Declaration {
   code?: string;
   /** The type a user token stands for; `me` is the viewer's node of it. */
   principal?: string;
-  /** Permissions apps may request, with their descriptions. */
+  /** Permissions apps may ask a person for, in the order listed (see PermissionDecl). */
+  permissions?: Record<string, PermissionDecl>;
+  /** The groups permissions are listed in, in order, each with what its permissions are about. */
+  permission_groups?: Record<string, string>;
+  /** The earlier name of `permissions`, in its short form (name: description); still read. */
   scopes?: Record<string, string>;
   /** Further files (relative paths) whose types join this one's. */
   include?: string[];
   types: Record<string, TypeDecl>;
 }
+
+/**
+ * A permission an app may ask a person for: what granting it means (the short form is that
+ * sentence alone), and optionally its group, the versions that offer it, and how it stands in for
+ * another. Without one marked `always_granted`, `public_profile` is always granted.
+ */
+export type PermissionDecl =
+  | string
+  | {
+      description: string;
+      /** A name of `permission_groups`; without one, the permission is listed under "Other". */
+      group?: string;
+      /** Granted with every authorisation and revoked only with the whole app; at most one permission is. */
+      always_granted?: boolean;
+      /** First API version that offers it. */
+      since?: string;
+      /** First API version that no longer offers it: it is then refused like a name never declared. */
+      until?: string;
+      /** A rule of the version table: offered where it holds. */
+      versions?: string;
+      /** In the versions that offer it, it also reads what this permission reads (read_stream what user_posts reads). */
+      reads?: string;
+      /** What a page token carries in its place when it acts as its page (publish_pages for publish_actions). */
+      as_page?: string;
+    };
 
 /** A declaration as loaded: the merged model and where it came from. */
 export interface LoadedDeclaration {

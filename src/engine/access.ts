@@ -1,8 +1,6 @@
-import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import type { Viewer } from '../auth/viewer.js';
 import { GraphError } from '../errors.js';
 import type { EdgeDef, NodeTypeDef } from '../schema/definition.js';
-import { readersOf } from '../schema/permissions.js';
 import type { StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
 import { nodeOwner } from './access-rules.js';
@@ -34,8 +32,10 @@ export async function loadAccess(
   items: readonly Readable[],
 ): Promise<AccessCheck> {
   const viewer = context.viewer;
+  const { permissions } = context.schema;
+  const always = permissions.alwaysGranted;
   const profile = type.nonUsers !== undefined && 'profile' in type.nonUsers ? new Set(type.nonUsers.profile) : undefined;
-  const needed = items.some((item) => (item.scope !== undefined && item.scope !== ALWAYS_GRANTED) || (profile !== undefined && !profile.has(item.name)));
+  const needed = items.some((item) => (item.scope !== undefined && item.scope !== always) || (profile !== undefined && !profile.has(item.name)));
   const others = new Set<number>();
   if (needed) {
     for (const object of objects) {
@@ -45,10 +45,10 @@ export async function loadAccess(
   }
   const granted = others.size > 0 ? await grantedScopesOf(context, others) : new Map<number, ReadonlySet<string>>();
   // In some versions another permission reads what this one does (read_stream what user_posts does).
-  const readers = (scope: string) => readersOf(scope, context.version);
+  const readers = (scope: string) => permissions.readersOf(scope, context.version);
   const lacksScope = (object: StoredObject, item: Readable): boolean => {
     const scope = item.scope;
-    if (scope === undefined || scope === ALWAYS_GRANTED) return false;
+    if (scope === undefined || scope === always) return false;
     const owner = nodeOwner(context, object);
     if (owner === null) return false;
     const held = owner === viewer.userId ? viewer.scopes : granted.get(owner);
@@ -58,7 +58,7 @@ export async function loadAccess(
   const nonUser = (object: StoredObject): boolean => {
     if (profile === undefined) return false;
     const person = nodeOwner(context, object);
-    return person !== null && person !== viewer.userId && granted.get(person)?.has(ALWAYS_GRANTED) !== true;
+    return person !== null && person !== viewer.userId && granted.get(person)?.has(always) !== true;
   };
   return {
     readable: (object, item) => !lacksScope(object, item) && !(profile !== undefined && !profile.has(item.name) && nonUser(object)),

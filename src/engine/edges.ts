@@ -18,7 +18,6 @@ import { offsetPaging } from './offset-paging.js';
 import { rules } from '../schema/versions.js';
 import { unemulatedEdge, type UnemulatedAnswer } from '../schema/unemulated.js';
 import { GraphError } from '../errors.js';
-import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import { grantsKnownTo, rememberGrantedScopes } from './person-grants.js';
 
 export interface EdgeRequest {
@@ -145,7 +144,7 @@ function pageRequestOf(context: ReadContext, edge: EdgeDef, listing: Listing, id
     since: options.since,
     until: options.until,
     // The timelines of people who never used the viewer's app stay closed to it: their lists are left out.
-    through: edge.through === undefined ? undefined : { type: edge.through, grantedTo: { appId: context.viewer.app.id, scope: ALWAYS_GRANTED } },
+    through: edge.through === undefined ? undefined : { type: edge.through, grantedTo: { appId: context.viewer.app.id, scope: context.schema.permissions.alwaysGranted } },
     id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
     grantsTo: itemsAreNodes(edge) ? context.viewer.app.id : undefined,
   };

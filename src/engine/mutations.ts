@@ -3,7 +3,6 @@ import { GraphError } from '../errors.js';
 import type { AccessRule, EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../schema/definition.js';
 import { mediaKeyOf } from '../schema/media.js';
 import { removeUnreferenced } from '../media/media-sweep.js';
-import { actingScope, ALWAYS_GRANTED } from '../schema/permissions.js';
 import { PUBLISH, writtenAsPage } from '../schema/writes.js';
 import { CountLimitError, type IdOrRef, type WriteOp } from '../store/write-ops.js';
 import type { StoredObject } from '../store/graph-store.js';
@@ -407,8 +406,9 @@ function threadOf(context: ReadContext, object: StoredObject): number {
 function requirePublisher(context: ReadContext, scope: string): number {
   const { viewer } = context;
   if (viewer.userId === null) throw GraphError.activeTokenRequired();
-  const needed = actingScope(viewer.kind, scope);
-  if (needed !== ALWAYS_GRANTED && !viewer.scopes.has(needed)) throw GraphError.permission(`Requires extended permission: ${needed}`);
+  const { permissions } = context.schema;
+  const needed = permissions.actingScope(viewer.kind, scope);
+  if (needed !== permissions.alwaysGranted && !viewer.scopes.has(needed)) throw GraphError.permission(`Requires extended permission: ${needed}`);
   return viewer.userId;
 }
 

@@ -22,19 +22,19 @@ export async function answerPermissions(
   if (viewer.kind !== 'app' && object.id !== viewer.userId) throw GraphError.permission();
   if (method === 'get') {
     const grants = (await store.getGrants(viewer.app.id, [object.id])).get(object.id) ?? [];
-    const entry = orderPermissions(grants).find((grant) => grant.scope === scope);
+    const entry = orderPermissions(context.schema.permissions, grants).find((grant) => grant.scope === scope);
     return { data: entry ? [{ permission: entry.scope, status: entry.status }] : [] };
   }
   if (method !== 'delete') throw GraphError.objectNotFound(`${idText}/permissions`, method);
   if (scope === undefined) await deauthorize(store, viewer.app.id, object.id, context.now);
-  else await revokePermission(store, viewer.app.id, object.id, scope);
+  else await revokePermission(store, context.schema.permissions, viewer.app.id, object.id, scope);
   return rules.booleanResult(context.version);
 }
 
 /**
- * Fails unless the catalogue offers the permission (or the schema relies on it). The wording of
- * the real service's answer for such a name is not confirmed; code 100 is.
+ * Fails unless the schema offers the permission in the request's version. The wording of the
+ * real service's answer for such a name is not confirmed; code 100 is.
  */
 export function requireKnownPermission(context: ReadContext, name: string): void {
-  if (!context.schema.offersScope(name, context.version)) throw GraphError.invalidParameter(`Invalid permission: ${name.slice(0, 64)}`);
+  if (!context.schema.permissions.offers(name, context.version)) throw GraphError.invalidParameter(`Invalid permission: ${name.slice(0, 64)}`);
 }

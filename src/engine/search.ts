@@ -1,6 +1,5 @@
 import { GraphError } from '../errors.js';
 import { parseFields } from '../query/parser.js';
-import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import { rules } from '../schema/versions.js';
 import { DEFAULT_SEARCH_DISTANCE, MAX_SEARCH_DISTANCE, searchType, type SearchTypeDef } from '../schema/search-types.js';
 import { MAX_SEARCH_WORDS, type SearchRequest } from '../store/search.js';
@@ -49,7 +48,7 @@ export async function answerSearch(context: ReadContext, params: Record<string, 
     located: target.located,
     near,
     // People are listed only when they use the app: the store keeps the others out of the page.
-    grantedTo: target.type.idForm === 'user' ? { appId: context.viewer.app.id, scope: ALWAYS_GRANTED } : undefined,
+    grantedTo: target.type.idForm === 'user' ? { appId: context.viewer.app.id, scope: context.schema.permissions.alwaysGranted } : undefined,
   };
   await context.budget.pace();
   const found = await context.store.search(request);

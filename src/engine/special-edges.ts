@@ -33,7 +33,7 @@ export async function loadSpecialEdge(
         own.length > 0 ? await context.store.getGrants(context.viewer.app.id, own.map((p) => p.id)) : new Map<number, Grant[]>();
       for (const parent of parents) {
         const list = grants.get(parent.id) ?? [];
-        result.set(parent.id, { data: orderPermissions(list).map((grant) => ({ permission: grant.scope, status: grant.status })) });
+        result.set(parent.id, { data: orderPermissions(context.schema.permissions, list).map((grant) => ({ permission: grant.scope, status: grant.status })) });
       }
       return result;
     }

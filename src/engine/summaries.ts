@@ -1,5 +1,4 @@
 import type { EdgeDef } from '../schema/definition.js';
-import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import { passingRule } from './access-rules.js';
 import { visibleIds } from './visibility.js';
 import { rules } from '../schema/versions.js';
@@ -59,7 +58,7 @@ export async function loadSummaries(
 async function writableParents(context: ReadContext, edge: EdgeDef, parents: readonly StoredObject[]): Promise<Set<number>> {
   const post = edge.post;
   const { viewer } = context;
-  if (!post || viewer.userId === null || (post.scope !== undefined && post.scope !== ALWAYS_GRANTED && !viewer.scopes.has(post.scope))) return new Set();
+  if (!post || viewer.userId === null || (post.scope !== undefined && post.scope !== context.schema.permissions.alwaysGranted && !viewer.scopes.has(post.scope))) return new Set();
   if (!post.allow) return new Set(parents.map((parent) => parent.id));
   return passingRule(context, post.allow, parents, (ids, depth) => visibleIds(context, ids, depth));
 }

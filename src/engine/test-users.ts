@@ -147,11 +147,11 @@ function readInstalled(value: unknown): boolean {
   }
 }
 
-/** The requested permissions, each one the catalogue offers; `public_profile` is always among them. */
+/** The requested permissions, each one the schema offers; the always granted one is always among them. */
 function readPermissions(context: ReadContext, value: unknown): string[] {
   const requested = value === undefined ? DEFAULT_PERMISSIONS : String(value).split(',').map((scope) => scope.trim()).filter((scope) => scope !== '');
   for (const scope of requested) requireKnownPermission(context, scope);
-  return [...new Set(['public_profile', ...requested])];
+  return [...new Set([context.schema.permissions.alwaysGranted, ...requested])];
 }
 
 function readName(value: unknown): string {

@@ -1,4 +1,3 @@
-import { ALWAYS_GRANTED } from '../schema/permissions.js';
 import type { AccessRule, NodeTypeDef } from '../schema/definition.js';
 import type { StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
@@ -160,11 +159,11 @@ function peopleLettingItShow(type: NodeTypeDef | undefined, object: StoredObject
   return [author, ...addressed];
 }
 
-/** Which of these people use the viewer's app: they granted it public_profile, which only removing the app takes back. */
+/** Which of these people use the viewer's app: they granted it the always granted permission (public_profile), which only removing the app takes back. */
 async function appUsersAmong(context: ReadContext, people: ReadonlySet<number>): Promise<Set<number>> {
   if (people.size === 0) return new Set();
   const granted = await grantedScopesOf(context, people);
-  return new Set([...granted].filter(([, scopes]) => scopes.has(ALWAYS_GRANTED)).map(([person]) => person));
+  return new Set([...granted].filter(([, scopes]) => scopes.has(context.schema.permissions.alwaysGranted)).map(([person]) => person));
 }
 
 /** The objects of declared types that pass their type's rule, one batch per type. */

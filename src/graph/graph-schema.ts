@@ -1,12 +1,12 @@
 /**
- * The Graph API v2.4 package as a Schema: its declaration (graph-v2.4.loom.yaml) read through the
- * same loader, validation and compiler as any declared schema, with the code module it names
- * imported here. Read and compiled once per process: every graphSchema() shares the result.
+ * The Graph API v2.4 package as a Schema: its declaration (graph-v2.4.loom.yaml, with its
+ * permission catalogue in permissions.loom.yaml) read through the same loader, validation and
+ * compiler as any declared schema, with the code module it names imported here. Read and
+ * compiled once per process: every graphSchema() shares the result.
  */
 import { fileURLToPath } from 'node:url';
-import { compileDeclaration } from '../declared/compile.js';
+import { compileDeclaration, type CompiledDeclaration } from '../declared/compile.js';
 import { DeclarationError, loadDeclaration } from '../declared/load.js';
-import type { NodeTypeDef } from '../schema/definition.js';
 import { Schema } from '../schema/registry.js';
 import graphCode from './code.js';
 
@@ -16,20 +16,27 @@ export const GRAPH_DECLARATION = new URL('../../../src/graph/graph-v2.4.loom.yam
 /** What the declaration's `code:` must say: the module imported above, beside it. */
 const CODE_MODULE = './code.ts';
 
+/** What the Graph declaration gives the Schema: its node types and its permission catalogue. */
+type GraphDeclaration = Pick<CompiledDeclaration, 'types' | 'permissions'>;
+
 /** Loads and compiles a Graph declaration file (the shipped one, or a copy of it) with the Graph code module. */
-export function compileGraphDeclaration(file: string): NodeTypeDef[] {
+export function compileGraphDeclaration(file: string): GraphDeclaration {
   const loaded = loadDeclaration(file);
   const { declaration } = loaded;
   if (declaration.code !== CODE_MODULE || declaration.data !== 'graph') {
     throw new DeclarationError([{ ...loaded.locate(declaration.code !== CODE_MODULE ? 'code' : 'data'), key: declaration.code !== CODE_MODULE ? 'code' : 'data', message: `the built-in declaration is \`data: graph\` with \`code: ${CODE_MODULE}\`` }]);
   }
-  return compileDeclaration(declaration, graphCode, undefined, loaded.locate).types;
+  const { types, permissions } = compileDeclaration(declaration, graphCode, undefined, loaded.locate);
+  return { types, permissions };
 }
 
 let compiled: Schema | undefined;
 
-/** Every node type of the Graph API, from its declaration; made on first use and shared. */
+/** Every node type and permission of the Graph API, from its declaration; made on first use and shared. */
 export function graphSchema(): Schema {
-  compiled ??= new Schema(compileGraphDeclaration(fileURLToPath(GRAPH_DECLARATION)));
+  if (!compiled) {
+    const { types, permissions } = compileGraphDeclaration(fileURLToPath(GRAPH_DECLARATION));
+    compiled = new Schema(types, { permissions });
+  }
   return compiled;
 }

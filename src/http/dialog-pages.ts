@@ -2,7 +2,7 @@
  * The sign-in dialog's pages: self-contained HTML and CSS (no scripts, no external assets) that
  * read well on a phone. Browser tests rely on the form field names and button labels.
  */
-import { ALWAYS_GRANTED, permissionDef } from '../schema/permissions.js';
+import type { Permissions } from '../schema/permissions.js';
 
 const STYLE = `
 :root{color-scheme:light dark;--bg:#eef1f5;--card:#fff;--text:#1c1e21;--muted:#5f6670;--accent:#2d6cdf;--line:#d8dce2;--bad:#b3261e;--badbg:#fdecea}
@@ -74,15 +74,19 @@ ${view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '
   );
 }
 
-export function consentPage(view: { appName: string; userName: string; scopes: readonly string[]; ticket: string; switchUrl?: string }): string {
-  const optional = view.scopes.filter((scope) => scope !== ALWAYS_GRANTED);
-  // What granting each one means, from the permission catalogue, read before ticking it.
+export function consentPage(
+  permissions: Permissions,
+  view: { appName: string; userName: string; scopes: readonly string[]; ticket: string; switchUrl?: string },
+): string {
+  const always = permissions.alwaysGranted;
+  const optional = view.scopes.filter((scope) => scope !== always);
+  // What granting each one means, as the schema's permissions say, read before ticking it.
   const described = (scope: string) => {
-    const description = permissionDef(scope)?.description;
+    const description = permissions.get(scope)?.description;
     return `<code>${escapeHtml(scope)}</code>${description ? `<span class="what">${escapeHtml(description)}</span>` : ''}`;
   };
   const rows = [
-    `<li><label><input type="checkbox" name="scope" value="${ALWAYS_GRANTED}" checked disabled> <span>${described(ALWAYS_GRANTED)}</span><span class="tag">required</span></label></li>`,
+    `<li><label><input type="checkbox" name="scope" value="${escapeHtml(always)}" checked disabled> <span>${described(always)}</span><span class="tag">required</span></label></li>`,
     ...optional.map(
       (scope) => `<li><label><input type="checkbox" name="scope" value="${escapeHtml(scope)}" checked> <span>${described(scope)}</span></label></li>`,
     ),

@@ -38,9 +38,8 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
         const ownOrigins = originsOf(request, settings.publicUrl);
         // The permissions offered are those of the dialog's version: its path's, else its app's.
         const fromPath = pathVersion((request.params as { version?: string }).version, ['dialog', 'oauth']);
-        const offersScope = (scope: string, app: AppRecord) =>
-          settings.schema.offersScope(scope, answeringVersion(fromPath, app, settings.defaultVersion));
-        dialog = await openDialog(settings.store, request.query as Record<string, unknown>, { offersScope, ownOrigins });
+        const versionFor = (app: AppRecord) => answeringVersion(fromPath, app, settings.defaultVersion);
+        dialog = await openDialog(settings.store, request.query as Record<string, unknown>, { permissions: settings.schema.permissions, versionFor, ownOrigins });
       } catch (error) {
         if (error instanceof DialogError) return sendPage(reply, 400, messagePage(error.title, error.message));
         throw error;
@@ -54,7 +53,7 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
         const consent = seal({ stage: 'consent', ...fromRequest(dialog), nonce, userId: signedIn.id });
         const switchUrl = `/logout?${new URLSearchParams({ next: request.url })}`;
         const view = { appName: dialog.app.name, userName: String(signedIn.data.name ?? 'you'), scopes: dialog.scopes, ticket: consent, switchUrl };
-        return sendPage(reply, 200, consentPage(view));
+        return sendPage(reply, 200, consentPage(settings.schema.permissions, view));
       }
       // Kept so that a test user's login link, opened meanwhile, can lead back here.
       setCookie(request, reply, PENDING_DIALOG_COOKIE, encodeURIComponent(request.url), TICKET_SECONDS);
@@ -92,7 +91,7 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
         setCookie(request, reply, SESSION_COOKIE, sealSession(key, { userId, expiresAt: now + SESSION_SECONDS }), SESSION_SECONDS);
         const user = (await settings.store.getObjects([userId])).get(userId);
         const consent = seal({ ...ticket, stage: 'consent', userId, expiresAt: now + TICKET_SECONDS });
-        const page = consentPage({ appName: appRecord.name, userName: String(user?.data.name ?? 'you'), scopes: ticket.scopes, ticket: consent });
+        const page = consentPage(settings.schema.permissions, { appName: appRecord.name, userName: String(user?.data.name ?? 'you'), scopes: ticket.scopes, ticket: consent });
         return sendPage(reply, 200, page);
       }
 
@@ -105,7 +104,7 @@ export async function dialogRoutes(app: FastifyInstance, { settings }: { setting
         dialog,
         ticket.userId,
         decision === 'allow' ? { allow: true, ticked: form.getAll('scope') } : { allow: false },
-        { now, tokenLifetime: settings.tokenLifetime },
+        { permissions: settings.schema.permissions, now, tokenLifetime: settings.tokenLifetime },
       );
       return reply.code(302).header('location', target).send();
     });

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { describePermissions } from '../schema/permissions.js';
+import { describePermissions } from '../schema/permission-guide.js';
 import { sendJson } from './reply.js';
 import type { AppSettings } from './settings.js';
 

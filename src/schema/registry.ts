@@ -4,7 +4,7 @@
  * schema is built, at start-up, rather than surfacing as odd answers to some later request.
  */
 import type { EdgeDef, FieldDef, NodeTypeDef } from './definition.js';
-import { ALWAYS_GRANTED, offeredIn, offeredPermissions, permissionDef } from './permissions.js';
+import { Permissions } from './permissions.js';
 import { DEFAULT_API_VERSION, PUBLISHED_VERSIONS, rules, type ApiVersion } from './versions.js';
 
 export interface SearchTarget {
@@ -21,13 +21,10 @@ interface TypeIndex {
 }
 
 export interface SchemaOptions {
+  /** What apps may ask a person for: every permission a type, field, edge or write names is one of them (public_profile alone when absent). */
+  permissions?: Permissions;
   /** The type a user token stands for (`me`); `user` when absent. */
   principal?: string;
-  /**
-   * The permissions apps may request, with their descriptions, in place of the Graph catalogue
-   * (a declared schema names its own).
-   */
-  permissions?: Record<string, string>;
   /** The app a declared schema is served by: the `app` rule passes for its app tokens only. */
   ownApp?: number;
 }
@@ -36,29 +33,24 @@ export class Schema {
   readonly types: readonly NodeTypeDef[];
   /** The type a user token stands for: `me` names the viewer's node of it, and it owns itself. */
   readonly principal: string;
-  /** The schema's own permissions when it declares them; the Graph catalogue's otherwise. */
-  readonly permissions: Readonly<Record<string, string>> | undefined;
+  readonly permissions: Permissions;
   readonly ownApp: number | undefined;
   private readonly byName = new Map<string, NodeTypeDef>();
   private readonly indexes = new Map<string, TypeIndex>();
-  /** Permissions the declarations name (the catalogue says in which versions each is offered). */
-  private readonly scopes = new Set<string>();
   /** The node type each word of `GET /search?type=…` lists, and whether only located nodes. */
   private readonly searchTargets = new Map<string, SearchTarget>();
 
   constructor(types: readonly NodeTypeDef[], options: SchemaOptions = {}) {
     this.types = types;
     this.principal = options.principal ?? 'user';
-    this.permissions = options.permissions;
+    this.permissions = options.permissions ?? Permissions.none();
     this.ownApp = options.ownApp;
     for (const type of types) {
       if (this.byName.has(type.name)) throw new Error(`Schema: node type "${type.name}" is declared twice`);
       this.byName.set(type.name, type);
       this.indexes.set(type.name, indexType(type));
-      if (type.scope !== undefined) this.scopes.add(type.scope);
-      for (const item of [...type.fields, ...type.edges]) {
-        if (item.scope !== undefined) this.scopes.add(item.scope);
-      }
+      this.requirePermission(type.scope, `node type "${type.name}"`);
+      for (const item of [...type.fields, ...type.edges]) this.requirePermission(item.scope, `"${type.name}.${item.name}"`);
       for (const as of type.search?.as ?? []) {
         if (this.searchTargets.has(as.type)) throw new Error(`Schema: search type "${as.type}" is claimed twice`);
         if (as.located && !type.search?.point) throw new Error(`Schema: "${type.name}" is found as "${as.type}" by position but declares none`);
@@ -70,9 +62,8 @@ export class Schema {
     }
     for (const type of types) {
       for (const edge of type.edges) {
-        if (this.permissions && edge.scope !== undefined && !this.offersScope(edge.scope)) {
-          throw new Error(`Schema: edge "${type.name}.${edge.name}" needs permission "${edge.scope}", which the schema does not declare`);
-        }
+        this.requirePermission(edge.post?.scope, `a POST to "${type.name}.${edge.name}"`);
+        this.requirePermission(edge.itemsGranted, `the items of "${type.name}.${edge.name}"`);
         if (!this.byName.has(edge.target)) {
           throw new Error(`Schema: edge "${type.name}.${edge.name}" targets unknown node type "${edge.target}"`);
         }
@@ -88,6 +79,10 @@ export class Schema {
         }
       }
     }
+  }
+
+  private requirePermission(scope: string | undefined, where: string): void {
+    if (scope !== undefined && !this.permissions.get(scope)) throw new Error(`Schema: ${where} needs permission "${scope}", which the schema does not declare`);
   }
 
   /** What the store's full-text index holds: the searchable keys of each type that declares some. */
@@ -142,21 +137,9 @@ export class Schema {
     return richer.filter((name) => this.field(type, name, version));
   }
 
-  /**
-   * The permissions an app can request in this API version, sorted: those the catalogue
-   * (permissions.ts) offers in it, and any the schema relies on that the catalogue does not list.
-   */
+  /** The names of the permissions an app can request in this API version, sorted. */
   allScopes(version: ApiVersion = DEFAULT_API_VERSION): string[] {
-    if (this.permissions) return [ALWAYS_GRANTED, ...Object.keys(this.permissions)].sort();
-    const unlisted = [...this.scopes].filter((name) => !permissionDef(name));
-    return [...offeredPermissions(version).map((permission) => permission.name), ...unlisted].sort();
-  }
-
-  /** Whether an app may request this permission in this API version. */
-  offersScope(name: string, version: ApiVersion = DEFAULT_API_VERSION): boolean {
-    if (this.permissions) return name === ALWAYS_GRANTED || Object.hasOwn(this.permissions, name);
-    const listed = permissionDef(name);
-    return listed ? offeredIn(listed, version) : this.scopes.has(name);
+    return this.permissions.offered(version).map((permission) => permission.name).sort();
   }
 }
 

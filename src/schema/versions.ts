@@ -81,9 +81,8 @@ export interface VersionRule {
 }
 
 /**
- * The behaviours that differ by version. Fields and edges name these in their `versions` key;
- * permissions carry their own since/until in the permission catalogue (permissions.ts), compared
- * by withinVersions below.
+ * The behaviours that differ by version. Fields, edges and permissions name these in their
+ * `versions` key, or carry their own since/until, compared by withinVersions below.
  */
 export const VERSION_RULES = {
   'boolean-result-object': {
@@ -160,7 +159,7 @@ export type BooleanResult = true | { success: true };
  * Whether `version` lies in [since, until): the one comparison of versions in Loom. Bounds may
  * name v1.0, the unversioned API before v2.0, which is older than every version Loom serves.
  */
-export function withinVersions(version: ApiVersion, since?: string, until?: string): boolean {
+function withinVersions(version: ApiVersion, since?: string, until?: string): boolean {
   const at = rank(version);
   return (since === undefined || at >= rank(since)) && (until === undefined || at < rank(until));
 }

@@ -3,7 +3,6 @@
  * runs every one of them through the same create path.
  */
 import type { EdgePost } from './definition.js';
-import { ALWAYS_GRANTED } from './permissions.js';
 import { BY_PAGE } from './authors.js';
 import { jsonValue, linkProperties } from './param-decoders.js';
 
@@ -158,7 +157,7 @@ export const createAlbum: EdgePost = {
  * public_profile: client suites befriend test users created without `user_friends`.
  */
 export const befriend: EdgePost = {
-  scope: ALWAYS_GRANTED,
+  scope: 'public_profile',
   item: 'user',
   request: 'friend_requests',
   links: [

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { recordConsent } from '../../src/auth/grants.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import type { AppRecord } from '../../src/store/auth-store.js';
 import { startServe, type RunningServe } from '../helpers/cli.js';
@@ -49,7 +50,7 @@ describe('a token revoked through one process is refused by another that hears o
     const [first, second] = servers as [RunningServe, RunningServe];
     // The processes run on the real clock.
     const now = Math.floor(Date.now() / 1000);
-    await recordConsent(store, app.id, user, { granted: ['public_profile'], declined: [] });
+    await recordConsent(store, graphSchema().permissions, app.id, user, { granted: ['public_profile'], declined: [] });
     const { accessToken: token } = await issueUserToken(store, { appId: app.id, userId: user, scopes: ['public_profile'], expiresIn: 3600, now });
     const me = async (server: RunningServe) => {
       const response = await fetch(`${server.url}/v2.4/me?access_token=${encodeURIComponent(token)}`);

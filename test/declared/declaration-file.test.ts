@@ -36,7 +36,7 @@ describe('declaration files', () => {
       return true;
     });
     writeFileSync(join(dir, 'books.yaml'), 'name: other\ntypes: {}\n');
-    assert.throws(() => loadDeclaration(join(dir, 'main.loom.yaml')), /books\.yaml:1: name: an included file may hold only types, scopes and include/);
+    assert.throws(() => loadDeclaration(join(dir, 'main.loom.yaml')), /books\.yaml:1: name: an included file may hold only types, permissions, permission_groups, scopes and include/);
   });
 
   it('reads a YAML syntax error with its line', async () => {

@@ -92,7 +92,7 @@ export async function declaredServer(yaml: string, files: Record<string, string>
       const id = declared.id(key);
       return types.get(key) === loaded.schema.principal ? schemaIds.scope(id) : String(id);
     },
-    token: async (key, scopes = loaded.schema.allScopes()) => (await issueToken(store, app, declared.id(key), scopes, 3600)).accessToken,
+    token: async (key, scopes = loaded.schema.allScopes()) => (await issueToken(store, loaded.schema.permissions, app, declared.id(key), scopes, 3600)).accessToken,
     async put(items) {
       // Links go in one write per run of them; nodes one by one, as each needs its id recorded.
       let links: WriteOp[] = [];

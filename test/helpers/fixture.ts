@@ -55,7 +55,7 @@ export async function buildFixture(): Promise<Fixture> {
     path: location,
     now: NOW,
     tokenFor: async (userId, scopes) => {
-      await recordConsent(store, app.id, userId, { granted: scopes, declined: [] });
+      await recordConsent(store, graphSchema().permissions, app.id, userId, { granted: scopes, declined: [] });
       return (await issueUserToken(store, { appId: app.id, userId, scopes, expiresIn: 3600, now: NOW })).accessToken;
     },
     aliceWith: async (...scopes) =>

@@ -6,6 +6,7 @@ import { appSecretProof } from '../../src/auth/appsecret-proof.js';
 import { recordConsent } from '../../src/auth/grants.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 import type { AppRecord } from '../../src/store/auth-store.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
@@ -33,7 +34,7 @@ describe('appsecret_proof', () => {
     ({ fixture, server } = served);
     strict = await registerApp(fixture.store, { name: 'Strict App', requireProof: true, now: fixture.now });
     const scopes = ['public_profile', 'user_friends'];
-    await recordConsent(fixture.store, strict.id, fixture.users.alice, { granted: scopes, declined: [] });
+    await recordConsent(fixture.store, graphSchema().permissions, strict.id, fixture.users.alice, { granted: scopes, declined: [] });
     // The likers use this app too, so its likes lists show them.
     await fixture.store.setGrants(strict.id, fixture.likers.map((liker) => ({ userId: liker, grants: [{ scope: 'public_profile', status: 'granted' as const }] })));
     strictToken = (await issueUserToken(fixture.store, { appId: strict.id, userId: fixture.users.alice, scopes, expiresIn: 3600, now: fixture.now })).accessToken;

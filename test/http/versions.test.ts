@@ -4,7 +4,7 @@ import { registerApp } from '../../src/auth/apps.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { scopedIdsFor } from '../../src/auth/viewer.js';
 import { Clock } from '../../src/clock/clock.js';
-import { PERMISSIONS } from '../../src/schema/permissions.js';
+import { graphSchema } from '../../src/graph/graph-schema.js';
 import { PUBLISHED_VERSIONS, rules, VERSION_RULES, type RuleName } from '../../src/schema/versions.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
@@ -230,18 +230,19 @@ describe('API versions over HTTP', () => {
 
   it('each permission of the catalogue is offered from its since and refused from its until, at the boundary versions', async () => {
     const served = PUBLISHED_VERSIONS.map((version) => version.name);
-    const boundaries = PERMISSIONS.flatMap((permission) =>
-      [permission.since, permission.until].filter((bound): bound is string => bound !== undefined && served.indexOf(bound as never) > 0).map((bound) => ({ permission, bound })),
-    );
+    const boundaries = graphSchema().permissions.list.flatMap(({ name, versions }) => {
+      const { since, until } = typeof versions === 'object' ? versions : {};
+      return [since, until].filter((bound) => bound !== undefined && served.indexOf(bound) > 0).map((bound) => ({ name, bound: bound!, offeredFrom: bound === since }));
+    });
     assert.ok(boundaries.length >= 10, 'read_stream, user_posts and the others that changed within v2.x');
-    for (const { permission, bound } of boundaries) {
-      const last = served[served.indexOf(bound as never) - 1]!;
-      const [offered, refused] = bound === permission.since ? [bound, last] : [last, bound];
-      const made = await createTestUser(offered, permission.name);
-      assert.equal(made.status, 200, `${permission.name} in ${offered}: ${made.text}`);
+    for (const { name, bound, offeredFrom } of boundaries) {
+      const last = served[served.indexOf(bound) - 1]!;
+      const [offered, refused] = offeredFrom ? [bound, last] : [last, bound];
+      const made = await createTestUser(offered, name);
+      assert.equal(made.status, 200, `${name} in ${offered}: ${made.text}`);
       const granted = await server.get(`/${offered}/me/permissions`, { access_token: made.body.access_token });
-      assert.ok(granted.body.data.some((entry: { permission: string }) => entry.permission === permission.name), permission.name);
-      assertError(await createTestUser(refused, permission.name), 400, 100, `(#100) Invalid permission: ${permission.name}`);
+      assert.ok(granted.body.data.some((entry: { permission: string }) => entry.permission === name), name);
+      assertError(await createTestUser(refused, name), 400, 100, `(#100) Invalid permission: ${name}`);
     }
   });
 

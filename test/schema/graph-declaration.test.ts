@@ -1,7 +1,7 @@
 /**
- * The built-in types come from their declaration: the Schema every server uses is what compiling
- * the shipped file gives, and a copy of that file with a broken name is refused at start, naming
- * the file, the line and the key.
+ * The built-in types and permissions come from their declaration: the Schema every server uses is
+ * what compiling the shipped files gives, and a copy of them with a broken name is refused at
+ * start, naming the file, the line and the key.
  */
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -44,7 +44,9 @@ function refusal(main: string): DeclarationError {
 describe('the built-in Graph declaration', () => {
   it('is what the default schema serves, compiled once', () => {
     assert.equal(graphSchema(), graphSchema());
-    assert.deepStrictEqual(graphSchema().types, compileGraphDeclaration(shipped));
+    const compiled = compileGraphDeclaration(shipped);
+    assert.deepStrictEqual(graphSchema().types, compiled.types);
+    assert.deepStrictEqual(graphSchema().permissions, compiled.permissions);
     assert.deepEqual(graphSchema().types.map((type) => type.name), [
       'user', 'post', 'comment', 'photo', 'album', 'page', 'application', 'video', 'event', 'group', 'friendlist', 'placetopic',
     ]);
@@ -52,7 +54,7 @@ describe('the built-in Graph declaration', () => {
 
   it('follows its file: a description changed in a copy is what the copy compiles to', () => {
     const { main } = copyWith('placetopic.loom.yaml', (text) => text.replace('The name of the topic, such as Coffee Shop.', 'Changed.'));
-    const placetopic = compileGraphDeclaration(main).find((type) => type.name === 'placetopic')!;
+    const placetopic = compileGraphDeclaration(main).types.find((type) => type.name === 'placetopic')!;
     assert.equal(placetopic.fields.find((field) => field.name === 'name')!.description, 'Changed.');
   });
 
@@ -88,6 +90,39 @@ describe('the built-in Graph declaration', () => {
     assert.match(refusal(rule.main).message, /types\.user\.edges\.statuses\.versions: "statuses-forever" is not a rule of the version table/);
     const cover = copyWith('album.loom.yaml', (text) => text.replace('id_while: cover-photo-id', 'id_while: cover-photo-forever'));
     assert.match(refusal(cover.main).message, /types\.album\.fields\.cover_photo\.source\.ref\.id_while: "cover-photo-forever" is not a rule of the version table/);
+  });
+
+  it('takes its permission catalogue from permissions.loom.yaml', () => {
+    const { permissions } = graphSchema();
+    assert.equal(permissions.alwaysGranted, 'public_profile');
+    assert.deepEqual(permissions.get('read_stream'), {
+      name: 'read_stream',
+      description: 'The news feed; user_posts took its place.',
+      group: 'Retired',
+      versions: { until: 'v2.4' },
+      reads: 'user_posts',
+    });
+    assert.equal(permissions.actingScope('page', 'publish_actions'), 'publish_pages');
+    assert.equal(permissions.actingScope('user', 'publish_actions'), 'publish_actions');
+    const { main } = copyWith('permissions.loom.yaml', (text) => text.replace('Date of birth.', 'The day the person was born.'));
+    assert.equal(compileGraphDeclaration(main).permissions.get('user_birthday')?.description, 'The day the person was born.');
+  });
+
+  it('refuses a permission a type names that the catalogue lacks, and a bad entry of the catalogue', () => {
+    const { main, edited } = copyWith('permissions.loom.yaml', (text) => text.replace('  user_birthday: {', '  user_birthdate: {'));
+    const user = join(dirname(edited), 'user.loom.yaml');
+    assert.deepEqual(refusal(main).problems.map(({ file, key, message }) => ({ file, key, message })), [
+      { file: user, key: 'types.user.fields.birthday.scope', message: '"user_birthday" is not one of the declared permissions' },
+    ]);
+    const reads = copyWith('permissions.loom.yaml', (text) => text.replace('reads: user_posts,', 'reads: user_postings,'));
+    assert.deepEqual(refusal(reads.main).problems, [{
+      file: reads.edited,
+      line: lineOf(reads.edited, 'reads: user_postings'),
+      key: 'permissions.read_stream.reads',
+      message: '"user_postings" is not another declared permission',
+    }]);
+    const version = copyWith('permissions.loom.yaml', (text) => text.replace('group: Retired, until: v2.0,', 'group: Retired, until: v1.9,'));
+    assert.match(refusal(version.main).message, /permissions\.loom\.yaml:\d+: permissions\.user_checkins\.until: "v1\.9" is not a published API version/);
   });
 
   it('refuses a declaration naming another code module', () => {

@@ -1,9 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeTypeDef } from '../../src/schema/definition.js';
-import { describePermissions, offeredPermissions } from '../../src/schema/permissions.js';
+import { describePermissions } from '../../src/schema/permission-guide.js';
+import { Permissions } from '../../src/schema/permissions.js';
 import { Schema } from '../../src/schema/registry.js';
 import { graphSchema } from '../../src/graph/graph-schema.js';
+
+const offeredPermissions = (version: 'v2.0' | 'v2.3' | 'v2.4') => graphSchema().permissions.offered(version);
 
 describe('the permission list the Explorer offers', () => {
   const groups = describePermissions(graphSchema());
@@ -50,7 +53,7 @@ describe('the permission list the Explorer offers', () => {
     }
   });
 
-  it('puts a permission it has no words for under "Other", saying what it is needed for', () => {
+  it('lists permissions of no group under "Other", after the groups, in the order declared', () => {
     const shoe: NodeTypeDef = {
       name: 'shoe',
       label: 'Shoe',
@@ -63,7 +66,19 @@ describe('the permission list the Explorer offers', () => {
       ],
       edges: [],
     };
-    const other = describePermissions(new Schema([shoe])).find((group) => group.name === 'Other');
-    assert.deepEqual(other?.permissions.map((entry) => [entry.name, entry.description]), [['user_shoes', 'Needed for shoe.size.']]);
+    const permissions = new Permissions(
+      [
+        { name: 'user_shoes', description: 'The shoes the person owns.' },
+        { name: 'basic', description: 'Who the person is.', group: 'Basics' },
+      ],
+      'basic',
+      [{ name: 'Basics', description: 'The person.' }],
+    );
+    const groups = describePermissions(new Schema([shoe], { permissions }));
+    assert.deepEqual(groups.map((group) => [group.name, group.description, group.permissions.map((entry) => entry.name)]), [
+      ['Basics', 'The person.', ['basic']],
+      ['Other', 'Permissions this schema declares.', ['user_shoes']],
+    ]);
+    assert.deepEqual(groups[1]!.permissions[0], { name: 'user_shoes', description: 'The shoes the person owns.', fields: ['shoe.size'], edges: [], writes: [] });
   });
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeTypeDef } from '../../src/schema/definition.js';
-import { offeredPermissions } from '../../src/schema/permissions.js';
+import { Permissions } from '../../src/schema/permissions.js';
 import { PUBLISHED_VERSIONS } from '../../src/schema/versions.js';
 import { Schema } from '../../src/schema/registry.js';
 import { graphSchema } from '../../src/graph/graph-schema.js';
@@ -82,16 +82,24 @@ test('allScopes lists every declared scope and the catalogue, sorted and once ea
   }
 });
 
-test('allScopes of a schema without scoped items is the catalogue of the served version', () => {
-  const catalogue = offeredPermissions().map((permission) => permission.name).sort();
-  assert.deepEqual(new Schema([nodeType({})]).allScopes(), catalogue);
-  assert.ok(new Schema([nodeType({})]).allScopes('v2.3').includes('read_stream'), 'offered before v2.4');
-  const scoped = nodeType({
-    edges: [{ name: 'shoes', target: 'thing', scope: 'user_shoes', description: 'Shoes.' }],
-  });
-  assert.deepEqual(new Schema([scoped]).allScopes(), [...catalogue, 'user_shoes'].sort());
-  assert.ok(new Schema([scoped]).offersScope('user_shoes'));
-  assert.ok(!new Schema([scoped]).offersScope('read_stream'), 'retired before the served version');
+test('allScopes are the permissions the schema offers in the version asked, sorted', () => {
+  const permissions = new Permissions(
+    [
+      { name: 'basic', description: 'Who the person is.' },
+      { name: 'user_shoes', description: 'The shoes the person owns.', versions: { since: 'v2.3' } },
+      { name: 'old_shoes', description: 'Shoes, before user_shoes.', versions: { until: 'v2.3' }, reads: 'user_shoes' },
+    ],
+    'basic',
+  );
+  const scoped = nodeType({ edges: [{ name: 'shoes', target: 'thing', scope: 'user_shoes', description: 'Shoes.' }] });
+  const schema = new Schema([scoped], { permissions });
+  assert.deepEqual(schema.allScopes(), ['basic', 'user_shoes']);
+  assert.deepEqual(schema.allScopes('v2.2'), ['basic', 'old_shoes']);
+  assert.ok(schema.permissions.offers('user_shoes') && !schema.permissions.offers('old_shoes'));
+  assert.deepEqual(schema.permissions.readersOf('user_shoes', 'v2.2'), ['user_shoes', 'old_shoes']);
+  assert.deepEqual(schema.permissions.readersOf('user_shoes', 'v2.4'), ['user_shoes']);
+  assert.throws(() => new Schema([scoped]), /"thing\.shoes" needs permission "user_shoes", which the schema does not declare/);
+  assert.deepEqual(new Schema([nodeType({})]).allScopes(), ['public_profile'], 'a schema declaring none offers public_profile alone');
 });
 
 test('a type declared twice is rejected', () => {
@@ -129,7 +137,7 @@ test('reference fields are declared fields, never edges', () => {
 });
 
 test('a request POST may link only nodes that exist already', () => {
-  const request = { scope: 'user_friends', item: 'thing', request: 'asks', links: [{ assoc: 'pals', from: 'parent' as const, to: 'item' as const }] };
+  const request = { scope: 'public_profile', item: 'thing', request: 'asks', links: [{ assoc: 'pals', from: 'parent' as const, to: 'item' as const }] };
   const withPost = (post: object) => nodeType({ edges: [{ name: 'pals', target: 'thing', description: 'Pals.', post: post as never }] });
   assert.doesNotThrow(() => new Schema([withPost(request)]));
   assert.throws(() => new Schema([withPost({ ...request, creates: 'thing' })]), /must link existing nodes only/);

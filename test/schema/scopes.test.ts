@@ -62,5 +62,7 @@ test('a POST made by a person must name its permission', () => {
   };
   assert.throws(() => new Schema([type]), /a POST to "thing\.marks" names no permission/);
   const edge = type.edges[0]!;
-  assert.doesNotThrow(() => new Schema([{ ...type, edges: [{ ...edge, post: { ...edge.post!, scope: 'publish_actions' } }] }]));
+  const marked = { ...type, edges: [{ ...edge, post: { ...edge.post!, scope: 'publish_actions' } }] };
+  assert.throws(() => new Schema([marked]), /a POST to "thing\.marks" needs permission "publish_actions", which the schema does not declare/);
+  assert.doesNotThrow(() => new Schema([marked], { permissions: schema.permissions }));
 });
