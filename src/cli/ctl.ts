@@ -1,5 +1,5 @@
 import { DEFAULT_PORT, envAdminKey, envPort } from '../config.js';
-import { ControlClient, type JournalItem } from '../testing/control-client.js';
+import { ControlClient, type JournalItem } from '../control/control-client.js';
 import { parseCommandArgs, splitAction, UsageError } from './args.js';
 
 export const ctlHelp = `Usage: loom ctl <call> [options] [--url URL] [--admin-key KEY]

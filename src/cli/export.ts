@@ -10,8 +10,8 @@ import { appliedDataPlan, NoAppliedSchemaError } from '../declared/data/applied-
 import { exportDataLines } from '../declared/data/export.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import { openExistingStore } from './existing-store.js';
-import { endLine, headerLine } from './graph-file.js';
-import { createProgress } from './progress.js';
+import { endLine, headerLine } from '../store/graph-file.js';
+import { createProgress } from '../seed/progress.js';
 
 export const exportHelp = `Usage: loom export [--db PATH|URL] [--tokens] [--secrets] [--keys] > graph.ndjson
        loom export --data [--db PATH|URL] > data.ndjson

@@ -7,7 +7,7 @@ import { DataLineError, type DataLine } from '../declared/data/lines.js';
 import { csvEdgeLines, csvNodeLines, ndjsonLines, type RejectLine } from '../declared/data/read.js';
 import { describeSystemError } from '../errors.js';
 import { UsageError } from './args.js';
-import { createProgress } from './progress.js';
+import { createProgress } from '../seed/progress.js';
 
 export interface DataImportRequest {
   data?: string;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { SeedError } from '../seed/seed-error.js';
 import { UsageError } from './args.js';
 import { nearest } from './nearest.js';
 
@@ -88,7 +89,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     await command.run(rest);
     return 0;
-  } catch (error) {
+  } catch (thrown) {
+    // A graph file or a seed the user can set right is a mistake in what the command was given.
+    const error = thrown instanceof SeedError ? new UsageError(thrown.message) : thrown;
     if (error instanceof UsageError) {
       process.stderr.write(`loom ${name}: ${error.message}\n${error.showUsage ? `\n${command.help}` : ''}`);
       return error.exitCode;

@@ -9,7 +9,7 @@ import { appAccessToken } from '../auth/apps.js';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { Clock } from '../clock/clock.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../control/journal.js';
-import { prepareGraph } from '../testing/start-loom.js';
+import { prepareGraph } from '../server/prepare-graph.js';
 import {
   DEFAULT_PORT,
   DEMO_SEED,
@@ -38,8 +38,9 @@ import { redactPassword } from '../store/redact-password.js';
 import type { Store } from '../store/store.js';
 import type { AppRecord } from '../store/auth-store.js';
 import { parseCommandArgs, positiveInteger, positiveIntegerFrom, UsageError } from './args.js';
-import { findDemo, issueToken } from './demo.js';
-import { seedDemo, startOfToday } from './seed.js';
+import { issueToken } from './demo.js';
+import { findDemo } from '../seed/demo-app.js';
+import { seedDemo, startOfToday } from '../seed/seed-once.js';
 import { startWorkers } from './workers.js';
 import { baseUrlOption, mediaDirOption, requestLog } from './serve-locations.js';
 import { explain } from './schema.js';

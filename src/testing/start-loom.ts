@@ -1,24 +1,15 @@
-import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { registerApp } from '../auth/apps.js';
-import { findDemo } from '../cli/demo.js';
-import { importGraph } from '../cli/import.js';
-import { seedDemo, startOfToday } from '../cli/seed.js';
-import { DEMO_SEED, DEMO_USERS } from '../config.js';
 import { Clock } from '../clock/clock.js';
-import { buildApp } from '../server/build-app.js';
+import { ControlClient } from '../control/control-client.js';
 import { DEFAULT_MEDIA_SWEEP } from '../media/media-sweeper.js';
+import { buildApp } from '../server/build-app.js';
+import { prepareGraph, type GraphStart } from '../server/prepare-graph.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { Store } from '../store/store.js';
-import type { AppRecord } from '../store/auth-store.js';
-import { ControlClient } from './control-client.js';
 
-export interface StartLoomOptions {
-  /** Seed the demo graph (60 people with six months of activity) instead of starting empty. */
-  demo?: boolean;
-  /** Start from an export (`loom export` NDJSON) instead of an empty graph. */
-  graphFile?: string;
+/** How `startLoom` starts: the graph it holds (the demo graph, an export, or none), its port, its clock. */
+export interface StartLoomOptions extends GraphStart {
   /** Port to listen on; a free one by default. */
   port?: number;
   /** Freeze the clock at this time (Unix seconds or `2026-01-01T00:00:00+0000`) from the start. */
@@ -103,14 +94,4 @@ export async function startLoom(options: StartLoomOptions = {}): Promise<Running
     rmSync(directory, { recursive: true, force: true });
     throw error;
   }
-}
-
-/** Fills the new store as asked and answers the app the tests use: the demo app, or a new one. */
-export async function prepareGraph(store: Store, options: Pick<StartLoomOptions, 'demo' | 'graphFile'>, clock: Clock): Promise<AppRecord> {
-  if (options.graphFile !== undefined) await importGraph(store, createReadStream(options.graphFile));
-  else if (options.demo) await seedDemo(store, 'a temporary database', { users: DEMO_USERS, seed: DEMO_SEED, now: startOfToday() });
-  const demo = await findDemo(store);
-  if (demo) return demo.app;
-  const apps = await store.listApps();
-  return apps[0] ?? registerApp(store, { name: 'Test App', now: clock.now() });
 }

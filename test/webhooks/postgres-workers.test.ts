@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { findDemo } from '../../src/cli/demo.js';
+import { findDemo } from '../../src/seed/demo-app.js';
 import { openStore } from '../../src/store/open-store.js';
 import { freePort, LOOM } from '../helpers/cli.js';
 import { eventually } from '../helpers/patience.js';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createProgress } from '../../src/cli/progress.js';
+import { createProgress } from '../../src/seed/progress.js';
 
 /** A stream that keeps what is written, and a clock the test moves by hand. */
 function fixture(isTTY: boolean, columns = 80) {

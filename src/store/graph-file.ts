@@ -3,7 +3,7 @@
  * names the format and how many records of each kind follow, then one store record per line,
  * kind after kind, then a closing line with the total, so a cut-off file is recognised.
  */
-import { RECORD_KINDS, RECORD_TABLES, type RecordColumn, type RecordKind } from '../store/records.js';
+import { RECORD_KINDS, RECORD_TABLES, type RecordColumn, type RecordKind } from './records.js';
 
 const FORMAT = 'loom-graph';
 const FORMAT_VERSION = 1;

@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../control/journal.js';
+import type { JournalEntry } from './journal.js';
 import { describeSystemError } from '../errors.js';
 
 /**
