@@ -6,10 +6,12 @@ import type { ObjectId } from '../../ids.js';
 import { quoteIdentifier } from './connection.js';
 import { countTable, loadRecords, scanTable } from './records.js';
 import { statements } from './statements.js';
-import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot, snapshotSchemas } from './snapshots.js';
+import { deleteSnapshot, listSnapshots, markSnapshot, restoreSnapshot, saveSnapshot, snapshotSchemas } from './snapshots.js';
+import { findLoggedMediaKeys } from './undo-log.js';
 import { countAppUsers, countCalls } from './call-counts.js';
 import { findMediaKeys } from './media-keys.js';
 import { LIVE_SETTING_PREFIX, type SnapshotInfo } from '../snapshots.js';
+import type { Undone } from '../undo-log.js';
 import { schemaVersionOf, type SchemaVersionRow } from '../rows.js';
 import { PostgresAuthStore } from './auth-store.js';
 
@@ -117,7 +119,8 @@ export class PostgresStore extends PostgresAuthStore implements Store {
 
   async findMediaKeys(keys: readonly string[]): Promise<Set<string>> {
     await this.ready;
-    return findMediaKeys(this.pool, this.schema, await snapshotSchemas(this.pool, this.schema), keys);
+    const found = await findMediaKeys(this.pool, this.schema, await snapshotSchemas(this.pool, this.schema), keys);
+    return new Set([...found, ...(await findLoggedMediaKeys(this.pool, this.schema, keys))]);
   }
 
   async bulkLoad(fill: (load: (records: readonly StoreRecord[]) => Promise<void>) => Promise<void>): Promise<void> {
@@ -155,7 +158,11 @@ export class PostgresStore extends PostgresAuthStore implements Store {
     await this.transaction((client) => saveSnapshot(client, this.schema, name, createdTime));
   }
 
-  async restoreSnapshot(name: string): Promise<boolean> {
+  async markSnapshot(name: string): Promise<void> {
+    await this.transaction((client) => markSnapshot(client, this.schema, name));
+  }
+
+  async restoreSnapshot(name: string): Promise<Undone | undefined> {
     return this.transaction((client) => restoreSnapshot(client, this.schema, name));
   }
 

@@ -11,6 +11,7 @@ import { SqliteSnapshots } from './snapshots.js';
 import { findMediaKeys } from './media-keys.js';
 import { SqliteCallCounts } from './call-counts.js';
 import type { SnapshotInfo } from '../snapshots.js';
+import type { Undone } from '../undo-log.js';
 import { schemaVersionOf } from '../rows.js';
 import { SqliteAuthStore } from './auth-store.js';
 
@@ -40,6 +41,8 @@ function openAndMigrate(path: string): SqliteStore {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
+    // A row that INSERT OR REPLACE replaces fires its delete triggers, so the undo log keeps it.
+    db.pragma('recursive_triggers = ON');
     migrate(db);
     return new SqliteStore(db);
   } catch (error) {
@@ -146,7 +149,11 @@ export class SqliteStore extends SqliteAuthStore implements Store {
     new SqliteSnapshots(this.db).save(name, createdTime);
   }
 
-  async restoreSnapshot(name: string): Promise<boolean> {
+  async markSnapshot(name: string): Promise<void> {
+    new SqliteSnapshots(this.db).mark(name);
+  }
+
+  async restoreSnapshot(name: string): Promise<Undone | undefined> {
     return new SqliteSnapshots(this.db).restore(name);
   }
 
@@ -159,7 +166,8 @@ export class SqliteStore extends SqliteAuthStore implements Store {
   }
 
   async findMediaKeys(keys: readonly string[]): Promise<Set<string>> {
-    return findMediaKeys(this.db, new SqliteSnapshots(this.db).files(), keys);
+    const snapshots = new SqliteSnapshots(this.db);
+    return new Set([...findMediaKeys(this.db, snapshots.files(), keys), ...snapshots.findLoggedMediaKeys(keys)]);
   }
 
   async bulkLoad(fill: (load: (records: readonly StoreRecord[]) => Promise<void>) => Promise<void>): Promise<void> {
