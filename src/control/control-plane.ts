@@ -4,6 +4,8 @@ import { LIVE_SETTING_PREFIX, SNAPSHOT_NAME, type SnapshotInfo } from '../store/
 import type { Store } from '../store/store.js';
 import type { StoreVersions } from '../store/admin-store.js';
 import { Clock, type ClockSetting } from '../clock/clock.js';
+import type { MediaStore } from '../media/media-store.js';
+import { removeUnreferenced } from '../media/media-sweep.js';
 import { faultError, matches, parseFault, type Fault, type FaultTarget } from './faults.js';
 import { Journal } from './journal.js';
 
@@ -25,7 +27,7 @@ interface LiveState {
 }
 
 const LIVE_KEY = `${LIVE_SETTING_PREFIX}control`;
-/** The snapshot of the graph as the server started; its leading dot keeps it out of the list. */
+/** The mark of the graph as the server started; its leading dot keeps it out of the list. */
 const START_SNAPSHOT = '.start';
 
 /** What a matching fault does to one request. */
@@ -47,6 +49,8 @@ export class ControlPlane {
   constructor(
     private readonly store: Store,
     readonly clock: Clock,
+    /** The server's media folder, where the files of undone uploads go from. */
+    private readonly media: MediaStore,
     journalSize?: number,
   ) {
     this.journal = new Journal(journalSize);
@@ -58,7 +62,8 @@ export class ControlPlane {
    * and each process's own clock. The serving command calls it once, before any process serves.
    */
   async markStart(): Promise<void> {
-    await this.store.saveSnapshot(START_SNAPSHOT, this.clock.now());
+    // A mark, not a copy: a reset undoes what was written since, and a start copies nothing.
+    await this.store.markSnapshot(START_SNAPSHOT);
     await this.change((state) => {
       delete state.clock;
       state.faults = [];
@@ -149,9 +154,9 @@ export class ControlPlane {
 
   /** Back to the graph the server started with, its clock, no faults and an empty journal. */
   async reset(): Promise<void> {
-    if (!(await this.store.restoreSnapshot(START_SNAPSHOT))) {
-      throw new GraphError(100, '(#100) This server recorded no start state to reset to', { status: 409 });
-    }
+    const undone = await this.store.restoreSnapshot(START_SNAPSHOT);
+    if (!undone) throw new GraphError(100, '(#100) This server recorded no start state to reset to', { status: 409 });
+    await removeUnreferenced(this.store, this.media, undone.mediaKeys);
     await this.change((state) => {
       delete state.clock;
       state.faults = [];
@@ -167,7 +172,9 @@ export class ControlPlane {
   }
 
   async restoreSnapshot(name: string): Promise<void> {
-    if (!(await this.store.restoreSnapshot(snapshotName(name)))) throw unknownSnapshot(name);
+    const undone = await this.store.restoreSnapshot(snapshotName(name));
+    if (!undone) throw unknownSnapshot(name);
+    await removeUnreferenced(this.store, this.media, undone.mediaKeys);
     // Other processes learn of the restore with the next version of the live state.
     await this.change(() => {});
   }

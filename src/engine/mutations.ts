@@ -297,7 +297,7 @@ export async function deleteNode(context: ReadContext, idText: string): Promise<
   await context.store.write([...(await takenBackCounters(context, deleted)), ...deleted.map((id) => ({ op: 'deleteObject' as const, id }))]);
   // Only after the commit: a failed delete must leave the photo whole.
   const key = type.ownsMedia ? mediaKeyOf(object.data) : undefined;
-  if (key) await removeUnreferenced(context.store, context.media.store, key);
+  if (key) await removeUnreferenced(context.store, context.media.store, [key]);
   return rules.booleanResult(context.version);
 }
 

@@ -59,9 +59,14 @@ export async function readCommitted(store: Store, media: MediaStore, key: string
   return media.read(key);
 }
 
-/** Removes a deleted object's file, unless something still points at it (a snapshot a restore may bring back). */
-export async function removeUnreferenced(store: Store, media: MediaStore, key: string): Promise<void> {
-  if (!(await referencedKeys(store, [key])).has(key)) await media.remove(key);
+/**
+ * Removes the files of deleted or undone rows, but those something still points at (a snapshot or
+ * a mark of the undo log that a restore may bring back).
+ */
+export async function removeUnreferenced(store: Store, media: MediaStore, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const referenced = await referencedKeys(store, keys);
+  for (const key of keys) if (!referenced.has(key)) await media.remove(key);
 }
 
 /** Which of these keys an object of the graph, or of one of its snapshots, points at. */

@@ -110,7 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     tokenLifetime: options.tokenLifetime ?? SHORT_LIVED_SECONDS,
     signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
     defaultVersion: options.defaultVersion ?? DEFAULT_API_VERSION,
-    control: new ControlPlane(store, clock, options.journalSize),
+    control: new ControlPlane(store, clock, mediaFiles, options.journalSize),
     rateLimits: options.rateLimits ? new RateLimits(store, clock) : undefined,
     answers: new AnswerCache(),
   };

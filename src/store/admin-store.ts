@@ -1,5 +1,6 @@
 import type { ObjectId } from '../ids.js';
 import type { SnapshotInfo } from './snapshots.js';
+import type { Undone } from './undo-log.js';
 
 /**
  * The installation around the graph: its small named settings, the declarations `loom schema
@@ -44,19 +45,28 @@ export interface AdminStore {
   /** How many people granted the app anything: its users, on which its call budget grows. */
   countAppUsers(appId: ObjectId): Promise<number>;
 
-  /** Copies the whole store under a name (replacing an older snapshot of that name). */
+  /**
+   * Copies the whole store under a name and marks it in the undo log (replacing an older
+   * snapshot of that name).
+   */
   saveSnapshot(name: string, createdTime: number): Promise<void>;
   /**
-   * Puts the store back as the snapshot holds it, in one transaction, keeping the live settings
-   * (see LIVE_SETTING_PREFIX). Answers false when no snapshot has that name.
+   * Marks the store as it is now under a name in the undo log, without a copy (replacing any
+   * snapshot of that name): a restore of it undoes what was written since, and nothing else can.
    */
-  restoreSnapshot(name: string): Promise<boolean>;
+  markSnapshot(name: string): Promise<void>;
+  /**
+   * Puts the store back as the snapshot holds it, in one transaction, keeping the live settings
+   * (see LIVE_SETTING_PREFIX): through the undo log when it reaches the snapshot's mark, at the
+   * cost of what was written since, else from the copy. Undefined when no snapshot has that name.
+   */
+  restoreSnapshot(name: string): Promise<Undone | undefined>;
   listSnapshots(): Promise<SnapshotInfo[]>;
   /** Answers false when no snapshot has that name. */
   deleteSnapshot(name: string): Promise<boolean>;
   /**
-   * Which of these storage keys an object's data names, in the graph or in any of its snapshots
-   * (what a restore may bring back): the files still wanted (media-keys.ts).
+   * Which of these storage keys an object's data names, in the graph, in any of its snapshots or
+   * in the undo log (what a restore may bring back): the files still wanted (media-keys.ts).
    */
   findMediaKeys(keys: readonly string[]): Promise<Set<string>>;
 }

@@ -121,7 +121,7 @@ describe('full-text search in the store', () => {
     await store.saveSnapshot('search-test', 1);
     await store.write([{ op: 'deleteObject', id }]);
     assert.deepEqual(await store.search({ type: 'page', words: ['tidewater'], limit: 5 }), []);
-    assert.equal(await store.restoreSnapshot('search-test'), true);
+    assert.ok(await store.restoreSnapshot('search-test'));
     assert.deepEqual(ids(await store.search({ type: 'page', words: ['tidewater'], limit: 5 })), [id]);
     const [row] = await selectRows<{ n: number }>(store, 'SELECT count(*) AS n FROM search_fields');
     assert.ok(Number(row!.n) > 0);

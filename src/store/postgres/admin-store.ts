@@ -5,7 +5,8 @@ import { LIVE_SETTING_PREFIX } from '../snapshots.js';
 import { countAppUsers, countCalls } from './call-counts.js';
 import type { PostgresDatabase } from './database.js';
 import { findMediaKeys } from './media-keys.js';
-import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot, snapshotSchemas } from './snapshots.js';
+import { deleteSnapshot, listSnapshots, markSnapshot, restoreSnapshot, saveSnapshot, snapshotSchemas } from './snapshots.js';
+import { findLoggedMediaKeys } from './undo-log.js';
 import { statements } from './statements.js';
 
 /** First key of the two-key advisory lock that schema applies take turns on ("decl" in ASCII). */
@@ -85,6 +86,10 @@ export function postgresAdminStore(database: PostgresDatabase): AdminStore {
       await database.transaction((client) => saveSnapshot(client, schema, name, createdTime));
     },
 
+    async markSnapshot(name) {
+      await database.transaction((client) => markSnapshot(client, schema, name));
+    },
+
     async restoreSnapshot(name) {
       return database.transaction((client) => restoreSnapshot(client, schema, name));
     },
@@ -105,7 +110,8 @@ export function postgresAdminStore(database: PostgresDatabase): AdminStore {
 
     async findMediaKeys(keys) {
       await database.ready;
-      return findMediaKeys(database.pool, schema, await snapshotSchemas(database.pool, schema), keys);
+      const found = await findMediaKeys(database.pool, schema, await snapshotSchemas(database.pool, schema), keys);
+      return new Set([...found, ...(await findLoggedMediaKeys(database.pool, schema, keys))]);
     },
   };
 }

@@ -3,21 +3,16 @@ import type pg from 'pg';
 import { quoteIdentifier } from './connection.js';
 import { mediaKeyIndexes } from './media-keys.js';
 import { checkSnapshotName, LIVE_SETTING_PREFIX, type SnapshotInfo } from '../snapshots.js';
+import { isLogged, type Undone } from '../undo-log.js';
+import { PostgresUndoLog } from './undo-log.js';
 
 /**
- * PostgreSQL snapshots are schemas beside the store's own: each holds a copy of every table and
- * the id sequences' positions, and names itself in its comment. A restore empties the store's
- * tables and copies them back in one transaction.
+ * PostgreSQL snapshots are schemas beside the store's own, each holding a copy of every table and
+ * the id sequences' positions and naming itself in its comment, and marks in the undo log
+ * (undo-log.ts). A restore goes back through the log when it reaches the mark, at the cost of what
+ * was written since; otherwise it empties the store's tables and copies them back, in one
+ * transaction either way. The state a server started with is a mark alone.
  */
-
-/**
- * Tables that describe the schema itself rather than hold data, and the full-text index: what it
- * indexes is the running schema's declaration, and the objects' trigger rebuilds it as they are
- * copied back.
- */
-const NOT_DATA = new Set(['schema_migrations', 'search_fields', 'search_documents']);
-/** Emptied with the data by a restore, never copied. */
-const DERIVED = ['search_documents'];
 
 interface SnapshotComment {
   of: string;
@@ -36,7 +31,9 @@ async function dataTables(client: pg.ClientBase, schema: string): Promise<string
     `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' ORDER BY table_name`,
     [schema],
   );
-  return rows.map((row) => row.name).filter((name) => !NOT_DATA.has(name));
+  // The tables the undo log keeps: not the full-text index, which the objects' trigger rebuilds
+  // as they are copied back (what it indexes is the running schema's declaration).
+  return rows.map((row) => row.name).filter(isLogged);
 }
 
 /** Tables in an order where each comes after the tables its foreign keys point at. */
@@ -64,6 +61,8 @@ export async function saveSnapshot(client: pg.ClientBase, schema: string, name: 
   const quoted = quoteIdentifier(target);
   // Servers started together each record the start state: saves of one name take turns.
   await lockSnapshot(client, target);
+  // Marked first: writers then wait until the copy is whole, so it holds the marked state.
+  await new PostgresUndoLog(client, schema).mark(name, true);
   await client.query(`DROP SCHEMA IF EXISTS ${quoted} CASCADE`);
   await client.query(`CREATE SCHEMA ${quoted}`);
   for (const table of await dataTables(client, schema)) {
@@ -73,7 +72,7 @@ export async function saveSnapshot(client: pg.ClientBase, schema: string, name: 
   for (const index of mediaKeyIndexes(target)) await client.query(index);
   await client.query(`CREATE TABLE ${quoted}.loom_sequences (name text PRIMARY KEY, last_value bigint NOT NULL, is_called boolean NOT NULL)`);
   const { rows } = await client.query<{ name: string }>(`SELECT sequence_name AS name FROM information_schema.sequences WHERE sequence_schema = $1`, [schema]);
-  for (const { name: sequence } of rows) {
+  for (const { name: sequence } of rows.filter((row) => isLogged(row.name))) {
     await client.query(
       `INSERT INTO ${quoted}.loom_sequences SELECT $1, last_value, is_called FROM ${quoteIdentifier(schema)}.${quoteIdentifier(sequence)}`,
       [sequence],
@@ -84,18 +83,29 @@ export async function saveSnapshot(client: pg.ClientBase, schema: string, name: 
   await client.query(`COMMENT ON SCHEMA ${quoted} IS '${JSON.stringify(comment).replace(/'/g, "''")}'`);
 }
 
-export async function restoreSnapshot(client: pg.ClientBase, schema: string, name: string): Promise<boolean> {
+/** Marks the state as it is now under the name, without a copy (replacing any snapshot of that name). */
+export async function markSnapshot(client: pg.ClientBase, schema: string, name: string): Promise<void> {
+  await new PostgresUndoLog(client, schema).mark(name, false);
+  await dropCopy(client, schema, name);
+}
+
+/** Undefined when there is no snapshot of that name. */
+export async function restoreSnapshot(client: pg.ClientBase, schema: string, name: string): Promise<Undone | undefined> {
+  return (await new PostgresUndoLog(client, schema).goBack(name)) ?? restoreCopy(client, schema, name);
+}
+
+async function restoreCopy(client: pg.ClientBase, schema: string, name: string): Promise<Undone | undefined> {
   const source = snapshotSchema(schema, name);
   await lockSnapshot(client, source);
   const { rowCount } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [source]);
-  if (rowCount === 0) return false;
+  if (rowCount === 0) return undefined;
   const tables = await dataTables(client, schema);
   const own = (table: string) => `${quoteIdentifier(schema)}.${quoteIdentifier(table)}`;
   const copy = (table: string) => `${quoteIdentifier(source)}.${quoteIdentifier(table)}`;
   const keep = (table: string) => (table === 'settings' ? ` WHERE key NOT LIKE '${LIVE_SETTING_PREFIX}%'` : '');
-  const settings = tables.filter((table) => table === 'settings');
-  await client.query(`TRUNCATE ${[...tables.filter((table) => table !== 'settings'), ...DERIVED].map(own).join(', ')}`);
-  for (const table of settings) await client.query(`DELETE FROM ${own(table)}${keep(table)}`);
+  // Row by row rather than TRUNCATE: every row written here is logged, so each mark stays one
+  // the log reaches. Children first, for the references.
+  for (const table of (await insertOrder(client, schema, tables)).reverse()) await client.query(`DELETE FROM ${own(table)}${keep(table)}`);
   for (const table of await insertOrder(client, schema, tables)) {
     await client.query(`INSERT INTO ${own(table)} SELECT * FROM ${copy(table)}${keep(table)}`);
   }
@@ -103,7 +113,9 @@ export async function restoreSnapshot(client: pg.ClientBase, schema: string, nam
   for (const row of rows) {
     await client.query('SELECT setval($1::regclass, $2, $3)', [`${quoteIdentifier(schema)}.${quoteIdentifier(row.name)}`, row.last_value, row.is_called]);
   }
-  return true;
+  // From here on the log reaches the restored state, as from a save.
+  await new PostgresUndoLog(client, schema).mark(name, true);
+  return { mediaKeys: [] };
 }
 
 export async function listSnapshots(client: pg.ClientBase, schema: string): Promise<SnapshotInfo[]> {
@@ -130,6 +142,12 @@ async function ownSnapshots(client: pg.ClientBase | pg.Pool, schema: string): Pr
 }
 
 export async function deleteSnapshot(client: pg.ClientBase, schema: string, name: string): Promise<boolean> {
+  const copied = await dropCopy(client, schema, name);
+  return (await new PostgresUndoLog(client, schema).forget(name)) || copied;
+}
+
+/** Drops the copy of a snapshot; answers whether there was one. */
+async function dropCopy(client: pg.ClientBase, schema: string, name: string): Promise<boolean> {
   const target = snapshotSchema(schema, name);
   const { rowCount } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [target]);
   if (rowCount === 0) return false;

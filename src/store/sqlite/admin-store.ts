@@ -71,6 +71,10 @@ export function sqliteAdminStore(database: SqliteDatabase): AdminStore {
       snapshots.save(name, createdTime);
     },
 
+    async markSnapshot(name) {
+      snapshots.mark(name);
+    },
+
     async restoreSnapshot(name) {
       return snapshots.restore(name);
     },
@@ -84,7 +88,7 @@ export function sqliteAdminStore(database: SqliteDatabase): AdminStore {
     },
 
     async findMediaKeys(keys) {
-      return findMediaKeys(db, snapshots.files(), keys);
+      return new Set([...findMediaKeys(db, snapshots.files(), keys), ...snapshots.findLoggedMediaKeys(keys)]);
     },
   };
 }

@@ -33,6 +33,8 @@ function openAndMigrate(path: string): SqliteStore {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
+    // A row that INSERT OR REPLACE replaces fires its delete triggers, so the undo log keeps it.
+    db.pragma('recursive_triggers = ON');
     migrate(db);
     return sqliteStore(db);
   } catch (error) {
