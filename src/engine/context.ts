@@ -66,6 +66,12 @@ export interface ReadContext {
   withViewer(viewer: Viewer): ReadContext;
 }
 
+// The behaviours a schema names (schema/behaviours.ts) are handed this same context.
+declare module '../schema/behaviours.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the declaration merged into schema/'s is the whole point
+  interface BehaviourContext extends ReadContext {}
+}
+
 export type ReadContextInput = Omit<
   ReadContext,
   'cursors' | 'fieldContext' | 'budget' | 'objects' | 'pages' | 'grantedScopes' | 'notes' | 'link' | 'withViewer'

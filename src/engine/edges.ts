@@ -11,7 +11,6 @@ import { itemsAreNodes, renderEdgeItems, shownRows } from './edge-items.js';
 import { readFilledPages, type FilledPages, type Page } from './filled-pages.js';
 import type { Json } from '../ids.js';
 import type { DefaultShape } from './plan.js';
-import { loadSpecialEdge } from './special-edges.js';
 import { loadCatalogueEdge } from './catalogue-edges.js';
 import { loadSummaries } from './summaries.js';
 import { offsetPaging } from './offset-paging.js';
@@ -47,7 +46,7 @@ export async function loadEdge(
   }
   const unemulated = unemulatedEdge(parentType.name, edge.name);
   if (unemulated) return unemulatedAnswer(unemulated.answer, parents, request.nested);
-  if (edge.special) return loadSpecialEdge(context, edge, parents, request.nested);
+  if (edge.special) return edge.special.load(context, parents, request.nested);
   if (edge.catalogue) return loadCatalogueEdge(edge.catalogue, parents, request.children);
   const result = new Map<number, Json | undefined>();
   if (parents.length === 0) return result;

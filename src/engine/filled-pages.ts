@@ -14,11 +14,17 @@ import type { Association, StoredObject } from '../store/graph-store.js';
 import type { PageRequest, Position } from '../store/page-request.js';
 import type { ObjectId } from '../ids.js';
 import type { ReadContext } from './context.js';
-import type { ShownRows } from './edge-items.js';
 import type { PageRead } from './request-pages.js';
 
 /** Most rows one round reads of one list, however many rounds came before. */
 const MOST_ROWS_A_ROUND = 1000;
+
+/** Which rows of a level show an item to the viewer, and the nodes those items show. */
+export interface ShownRows {
+  shows(row: Association): boolean;
+  /** The node each showing row points at, which the viewer may see; none for items made from the association itself. */
+  nodes: ReadonlyMap<number, StoredObject>;
+}
 
 export interface Page {
   /** The rows whose items show, in the list's order, at most `limit`. */

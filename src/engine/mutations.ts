@@ -17,8 +17,6 @@ import { counterChangeOps, counterOps } from '../store/counter-ops.js';
 import { receiveImage, receiveVideo } from './received-files.js';
 import { updateAppSettings } from './app-settings.js';
 import { readParams } from './write-params.js';
-import { deleteTestUser, prepareTestUser, updateTestUser } from './test-users.js';
-import { resolveTagging } from './post-tags.js';
 
 /** Most comments and replies one delete cascades through; beyond that the delete is refused rather than left half done. */
 const MAX_CASCADE = 100_000;
@@ -49,12 +47,9 @@ export async function postToEdge(
   const edge = writableEdge(context, type, edgeName, idText, extras.itemText, 'post');
   const post = edge.post!;
   const object = post.flattens ? await answeredNode(context, post, named) : named;
-  if (post.by === 'app') {
+  if (post.byApp) {
     requireOwnApp(context.viewer, object.id);
-    // writePost creates the user first in its batch.
-    const user = await prepareTestUser(context, readParams(post.params ?? [], params, context), { ref: 0 });
-    const { results } = await writePost(context, post, { parent: object.id }, { owner: null, data: user.profile }, user.writes);
-    return user.answer(results[0] as ObjectId);
+    return post.byApp(context, object, readParams(post.params ?? [], params, context));
   }
   const viewer = requirePublisher(context, post.scope!);
   if (post.item !== undefined) return postRequest(context, post, object.id, viewer, extras.itemText!);
@@ -70,11 +65,11 @@ export async function postToEdge(
   const thread = threadOf(context, object);
   const parties: Parties = { parent: object.id, viewer, thread };
   let created: { owner: ObjectId; data: Record<string, unknown> } | undefined;
-  const tagging = post.tagging ? await resolveTagging(context, viewer, data) : undefined;
+  const resolved = post.resolve ? await post.resolve(context, viewer, data) : undefined;
   if (post.creates) {
     const imageData = image ? { image: { key: image.key, contentType: image.contentType }, width: image.width, height: image.height } : {};
     const videoData = video ? { video: { key: video.key, contentType: video.contentType }, ...(video.length === undefined ? {} : { length: video.length }) } : {};
-    const written = tagging?.data ?? data;
+    const written = resolved?.data ?? data;
     const derived = post.derive?.(written, { parent: object.id, viewer, thread, app: context.viewer.app.id }, object.data) ?? written;
     const createdType = context.schema.type(post.creates)!;
     const checked = createdType.checkData ? createdType.checkData(internalRefs(context, createdType, derived), undefined) : derived;
@@ -104,7 +99,8 @@ export async function postToEdge(
   }
 
   const counters = created ? counterOps(context.schema.type(post.creates!)?.counters, { owner: viewer, data: created.data }, 1) : [];
-  const further = [...story, ...counters, ...(tagging?.links({ ref: 0 }, context.now) ?? [])];
+  const linksToCreated = (resolved?.linksToCreated ?? []).map((link): WriteOp => ({ op: 'addAssoc', type: link.assoc, id1: link.from, id2: { ref: 0 }, time: context.now }));
+  const further = [...story, ...counters, ...linksToCreated];
   let results: Array<ObjectId | boolean>;
   try {
     ({ results } = await writePost(context, post, parties, created, further));
@@ -125,12 +121,13 @@ export async function postToEdge(
 
 /**
  * `POST /<id>`: the one update path. A person sets the fields the schema marks writable on what
- * they wrote; an app renames its test users or sets their password.
+ * they wrote; an app changes its own settings, or what the schema's code lets it (its test users).
  */
 export async function updateNode(context: ReadContext, idText: string, params: Record<string, string>): Promise<Json | BooleanResult> {
   if (context.viewer.kind === 'app') {
     const own = idText === 'app' || idText === String(context.viewer.app.id);
-    return own ? updateAppSettings(context, params) : updateTestUser(context, idText, params);
+    if (own) return updateAppSettings(context, params);
+    return context.schema.appWrites ? context.schema.appWrites.update(context, idText, params) : notFoundForApp(context, idText, 'post');
   }
   const { object, type } = await loadRoot(context, idText, 'post');
   const writable: ParamDef[] = type.fields.flatMap((field) => (field.writable ? [{ name: field.name, ...field.writable }] : []));
@@ -153,6 +150,12 @@ export async function updateNode(context: ReadContext, idText: string, params: R
   return params.fields === undefined ? rules.booleanResult(context.version) : readAsWriter(context, type.name, idText, params.fields);
 }
 
+/** An app token changes or deletes only what the schema's code lets it (its test users): any other node is not found for it. */
+async function notFoundForApp(context: ReadContext, idText: string, method: 'post' | 'delete'): Promise<never> {
+  await loadRoot(context, idText, method);
+  throw GraphError.objectNotFound(idText, method);
+}
+
 /**
  * The answer of a write with `fields`: the node just written, read by its writer. The writer sees
  * what they wrote whatever read permission they hold (an uploader without `user_photos` still
@@ -170,7 +173,7 @@ function readAsWriter(context: ReadContext, typeName: string, idText: string, fi
  * links and any further ops, in one transaction; last, the check of the parent's cap, which then
  * counts what this batch added.
  */
-async function writePost(
+export async function writePost(
   context: ReadContext,
   post: EdgePost,
   parties: Parties,
@@ -263,7 +266,7 @@ export async function deleteFromEdge(context: ReadContext, idText: string, edgeN
   const edge = writableEdge(context, type, edgeName, idText, itemText, 'delete');
   const post = edge.post!;
   // An answer to an invitation is changed by giving another, never withdrawn.
-  if (post.creates || post.item !== undefined || post.by === 'app' || post.unlinks) throw GraphError.objectNotFound(`${idText}/${edgeName}`, 'delete');
+  if (post.creates || post.item !== undefined || post.byApp !== undefined || post.unlinks) throw GraphError.objectNotFound(`${idText}/${edgeName}`, 'delete');
   const viewer = requirePublisher(context, post.scope!);
   const party = (name: Party): number => (name === 'parent' ? object.id : viewer);
   await context.store.write(post.links.map((link) => ({ op: 'removeAssoc' as const, type: link.assoc, id1: party(link.from), id2: party(link.to) })));
@@ -273,10 +276,10 @@ export async function deleteFromEdge(context: ReadContext, idText: string, edgeN
 /**
  * `DELETE /<id>`: removes a node the viewer wrote (or that was written on their wall), with the
  * nodes its type says go with it (a photo's stories), all their comments and the replies to those,
- * in one transaction; with an app token, one of the app's test users.
+ * in one transaction; with an app token, what the schema's code lets it delete (its test users).
  */
 export async function deleteNode(context: ReadContext, idText: string): Promise<Json | BooleanResult> {
-  if (context.viewer.kind === 'app') return deleteTestUser(context, idText);
+  if (context.viewer.kind === 'app') return context.schema.appWrites ? context.schema.appWrites.delete(context, idText) : notFoundForApp(context, idText, 'delete');
   const { object, type } = await loadRoot(context, idText, 'delete');
   const rule = type.writeRules?.delete;
   if (rule) {

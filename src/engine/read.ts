@@ -8,9 +8,9 @@ import type { ReadContext } from './context.js';
 import { loadEdge, startPageRead } from './edges.js';
 import { knownRoot, loadRoot, loadRoots } from './node-ids.js';
 import { planSelection, READ_BY_PATH } from './plan.js';
-import { pictureAnswer, type Redirect } from './picture.js';
 import { readersOf, renderNodes } from './render.js';
 import type { Json } from '../ids.js';
+import type { Redirect } from '../schema/behaviours.js';
 
 export interface NodeRead {
   fields?: string;
@@ -61,7 +61,7 @@ function startFirstLevelPages(context: ReadContext, idText: string, parsed: Sele
 
 /**
  * `GET /<id>/<edge>[/<alias>]`: one page of the edge, with paging links that repeat the request.
- * A picture edge answers as pictureAnswer does, whoever asks.
+ * An edge that answers its own path in a way of its own (a picture) answers so, whoever asks.
  */
 export async function readEdge(
   context: ReadContext,
@@ -74,8 +74,9 @@ export async function readEdge(
   const edge = known && context.schema.edge(known.type, edgeName, context.version);
   if (known && edge && aliasText === undefined) startPageRead(context, known.type, edge, [known.id], params);
   const roots = await loadRoots(context, [idText]);
-  // Pictures are public: the same answer whoever asks, with or without a token.
-  if (aliasText === undefined && context.schema.edge(roots[0]!.type, edgeName, context.version)?.special === 'picture') return pictureAnswer(context.publicUrl, params);
+  // Some edges answer their own path alike whoever asks (pictures are public, with or without a token).
+  const ownAnswer = aliasText === undefined ? context.schema.edge(roots[0]!.type, edgeName, context.version)?.special?.answerPath : undefined;
+  if (ownAnswer) return ownAnswer(context, params);
   const [answer] = await readEdgeOf(context, roots, edgeName, params, aliasText);
   return answer!;
 }

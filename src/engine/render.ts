@@ -13,7 +13,7 @@ import { visibleIds, visibleObjects } from './visibility.js';
 import { passingRule } from './access-rules.js';
 import { mapPaced } from './cost-budget.js';
 import { rules } from '../schema/versions.js';
-import { pageTokenField } from './page-accounts.js';
+import { pageTokenField } from './page-tokens.js';
 
 /** Fields and edges of one level loaded at once: enough to overlap a remote store's round trips. */
 const COLUMNS_AT_ONCE = 4;

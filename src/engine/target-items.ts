@@ -1,7 +1,7 @@
 import type { Selection } from '../query/selection.js';
-import type { Association, StoredObject } from '../store/graph-store.js';
+import type { StoredLink } from '../schema/behaviours.js';
+import type { StoredObject } from '../store/graph-store.js';
 import type { ReadContext } from './context.js';
-import type { ItemOf } from './edge-items.js';
 import type { DefaultShape } from './plan.js';
 import { renderVisibleObjects } from './render.js';
 import type { Json } from '../ids.js';
@@ -13,14 +13,14 @@ import type { Json } from '../ids.js';
  */
 export async function targetItems(
   context: ReadContext,
-  rows: readonly Association[],
+  rows: readonly StoredLink[],
   selection: Selection[] | undefined,
   /** The rows' nodes the viewer may see (shownRows). */
   visible: ReadonlyMap<number, StoredObject>,
-  show: (target: Json, row: Association) => Json,
+  show: (target: Json, row: StoredLink) => Json,
   /** What targets show when `selection` names nothing; as listed nodes when absent. */
   shape?: DefaultShape,
-): Promise<ItemOf> {
+): Promise<(row: StoredLink) => Json | undefined> {
   const targets = [...new Set(rows.map((row) => row.id2))].map((id) => visible.get(id)).filter((object): object is StoredObject => object !== undefined);
   const rendered = await renderVisibleObjects(context, targets, selection, shape);
   return (row) => {

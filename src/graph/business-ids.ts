@@ -2,10 +2,10 @@ import { businessOf } from '../auth/business-tokens.js';
 import { grantedScopes } from '../auth/grants.js';
 import { scopedIdsFor } from '../auth/viewer.js';
 import { parseFields } from '../query/parser.js';
-import type { StoredObject } from '../store/graph-store.js';
-import type { ReadContext } from './context.js';
-import { renderObjectsById } from './render.js';
+import type { ReadContext } from '../engine/context.js';
+import { renderObjectsById } from '../engine/render.js';
 import type { Json } from '../ids.js';
+import type { StoredNode } from '../schema/stored-node.js';
 
 const APP_FIELDS = parseFields('name,namespace');
 
@@ -14,7 +14,7 @@ const APP_FIELDS = parseFields('name,namespace');
  * they use (granted something to), the viewing app first. An app without a business is a
  * business of its own, so it lists just itself.
  */
-export async function loadIdsForBusiness(context: ReadContext, people: readonly StoredObject[]): Promise<Map<number, Json>> {
+export async function loadIdsForBusiness(context: ReadContext, people: readonly StoredNode[]): Promise<Map<number, Json>> {
   const business = businessOf(context.viewer.app);
   const viewingApp = context.viewer.app.id;
   const siblings = (await context.store.listApps()).filter((app) => businessOf(app) === business && app.id !== viewingApp);

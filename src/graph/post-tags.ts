@@ -6,19 +6,16 @@
  * creates the post.
  */
 import { GraphError } from '../errors.js';
-import type { Ref, WriteOp } from '../store/write-ops.js';
 import type { ObjectId } from '../ids.js';
-import type { ReadContext } from './context.js';
+import type { ResolvePost } from '../schema/behaviours.js';
+import type { EdgePost } from '../schema/definition.js';
 
-export interface PostTagging {
-  /** Data of the post: its place resolved and its people kept as `with_tags`, or removed when not given. */
-  data: Record<string, unknown>;
-  /** The associations the write adds to the created post (`post`). */
-  links(post: Ref, time: number): WriteOp[];
-}
-
-/** `data.tags` holds the tagged people as internal ids already (a `people` parameter). */
-export async function resolveTagging(context: ReadContext, author: ObjectId, data: Record<string, unknown>): Promise<PostTagging> {
+/**
+ * The post's data with its place resolved and its people kept as `with_tags` (or removed when
+ * not given), and the associations from the people to it. `data.tags` holds the tagged people as
+ * internal ids already (a `people` parameter).
+ */
+const resolveTagging: ResolvePost = async (context, author, data) => {
   const { place: placeText, tags, ...rest } = data;
   const unique = Array.isArray(tags) ? (tags as ObjectId[]) : [];
   if (unique.length > 0 && placeText === undefined) {
@@ -39,9 +36,14 @@ export async function resolveTagging(context: ReadContext, author: ObjectId, dat
   if (unique.length > 0) resolved.with_tags = unique;
   return {
     data: resolved,
-    links: (post, time) => [
-      ...unique.map((id): WriteOp => ({ op: 'addAssoc', type: 'tagged', id1: id, id2: post, time })),
-      ...(page ? [author, ...unique].map((id): WriteOp => ({ op: 'addAssoc', type: 'tagged_places', id1: id, id2: post, time })) : []),
+    linksToCreated: [
+      ...unique.map((id) => ({ assoc: 'tagged', from: id })),
+      ...(page ? [author, ...unique].map((id) => ({ assoc: 'tagged_places', from: id })) : []),
     ],
   };
+};
+
+/** A POST that creates a post and may name a `place` and `tags`. */
+export function withTagging(post: EdgePost): EdgePost {
+  return { ...post, resolve: resolveTagging };
 }

@@ -5,11 +5,7 @@
 import { GraphError } from '../errors.js';
 import { silhouetteUrl } from '../schema/media.js';
 import type { Json } from '../ids.js';
-
-/** An answer that is not a body but a pointer elsewhere: a picture edge sends the client to the image. */
-export class Redirect {
-  constructor(readonly location: string) {}
-}
+import { Redirect } from '../schema/behaviours.js';
 
 /** The sizes `type` names, as the real service draws them (square and small are 50 wide, normal 100, large 200). */
 const TYPES: Record<string, { width: number; height: number }> = {

@@ -5,21 +5,23 @@
  * when the app is installed for them, grants and a short-lived token. Only the app itself, with
  * its app token, may list, change or delete them.
  */
-import { rules, type BooleanResult } from '../schema/versions.js';
 import { randomBytes, randomInt } from 'node:crypto';
 import { grantedScopes } from '../auth/grants.js';
 import { issueLoginCodes } from '../auth/login-links.js';
 import { hashPassword } from '../auth/passwords.js';
 import { newUserToken } from '../auth/tokens.js';
+import type { ReadContext } from '../engine/context.js';
+import { writePost } from '../engine/mutations.js';
+import { loadRoot } from '../engine/node-ids.js';
+import { requireKnownPermission } from '../engine/permissions.js';
 import { GraphError } from '../errors.js';
-import type { Association, StoredObject } from '../store/graph-store.js';
-import type { IdOrRef, Ref, WriteOp } from '../store/write-ops.js';
-import type { TokenRecord } from '../store/auth-store.js';
 import type { ObjectId, Json } from '../ids.js';
-import type { ReadContext } from './context.js';
-import type { ItemOf } from './edge-items.js';
-import { loadRoot } from './node-ids.js';
-import { requireKnownPermission } from './permissions.js';
+import type { AppWrites, EdgeItems, StoredLink } from '../schema/behaviours.js';
+import type { EdgePost } from '../schema/definition.js';
+import { rules, type BooleanResult } from '../schema/versions.js';
+import type { TokenRecord } from '../store/auth-store.js';
+import type { StoredObject } from '../store/graph-store.js';
+import type { IdOrRef, Ref, WriteOp } from '../store/write-ops.js';
 
 const DEFAULT_PERMISSIONS = ['public_profile', 'user_friends'];
 const EMAIL_DOMAIN = 'tfbnw.net';
@@ -28,7 +30,7 @@ const FIRST_NAMES = ['Ada', 'Bruno', 'Clara', 'Dmitri', 'Elena', 'Farid', 'Greta
 const LAST_NAMES = ['Alderton', 'Brightwater', 'Copperfield', 'Dunmore', 'Elmsworth', 'Fairbank', 'Greystone', 'Hollowell', 'Ironside', 'Juniper', 'Kettleby', 'Larkspur', 'Moorcroft', 'Northcott', 'Oakhurst', 'Pemberton'];
 
 /** A test user about to be written. */
-export interface NewTestUser {
+interface NewTestUser {
   profile: Record<string, unknown>;
   /** Written with the user: their credentials, and when the app is installed for them, their grants and a token. */
   writes: WriteOp[];
@@ -36,12 +38,38 @@ export interface NewTestUser {
   answer(userId: ObjectId): Promise<Json>;
 }
 
+/** Most test users one app may hold. */
+const MAX_TEST_USERS = 500;
+
+/** `POST /<app>/accounts/test-users`: the app makes a test user, listed among its test users. */
+export const createTestUser: EdgePost = {
+  byApp: async (context, app, params) => {
+    // writePost creates the user first in its batch.
+    const user = await prepareTestUser(context, params, { ref: 0 });
+    const { results } = await writePost(context, createTestUser, { parent: app.id }, { owner: null, data: user.profile }, user.writes);
+    return user.answer(results[0] as ObjectId);
+  },
+  creates: 'user',
+  cap: {
+    assoc: 'test_users',
+    max: MAX_TEST_USERS,
+    message: `This app already has the most test users allowed (${MAX_TEST_USERS}); delete some first`,
+  },
+  params: [
+    { name: 'name', maxLength: 100 },
+    { name: 'locale', maxLength: 5 },
+    { name: 'installed', maxLength: 5 },
+    { name: 'permissions', maxLength: 2048 },
+  ],
+  links: [{ assoc: 'test_users', from: 'parent', to: 'created' }],
+};
+
 /**
  * Checks the parameters of a new test user and makes all that is written with it, `user` being
  * the reference to the user inside that write: profile, password (hashed up front, as it is slow)
  * and, when installed, grants and a token.
  */
-export async function prepareTestUser(context: ReadContext, params: Record<string, unknown>, user: Ref): Promise<NewTestUser> {
+async function prepareTestUser(context: ReadContext, params: Record<string, unknown>, user: Ref): Promise<NewTestUser> {
   const installed = readInstalled(params.installed);
   const scopes = installed ? readPermissions(context, params.permissions) : null;
   const locale = params.locale === undefined ? 'en_US' : String(params.locale);
@@ -72,7 +100,9 @@ export async function prepareTestUser(context: ReadContext, params: Record<strin
  * one means issuing one). The tokens of the whole page are saved in one store call, and so are
  * its login codes.
  */
-export async function testUserItems(context: ReadContext, rows: readonly Association[]): Promise<ItemOf> {
+export const testUserItems: EdgeItems = { showsNodes: false, render: (context, rows) => renderTestUsers(context, rows) };
+
+async function renderTestUsers(context: ReadContext, rows: readonly StoredLink[]): Promise<(row: StoredLink) => Json> {
   const userIds = [...new Set(rows.map((row) => row.id2))];
   const grants = await context.store.getGrants(context.viewer.app.id, userIds);
   const tokens = new Map<ObjectId, { accessToken: string; record: TokenRecord }>();
@@ -89,8 +119,11 @@ export async function testUserItems(context: ReadContext, rows: readonly Associa
   };
 }
 
+/** What an app token may change or delete beyond its own settings: its test users. */
+export const testUserWrites: AppWrites = { update: (context, idText, params) => updateTestUser(context, idText, params), delete: (context, idText) => deleteTestUser(context, idText) };
+
 /** `POST /<test user>` with `name` and/or `password`, both changed in one transaction. */
-export async function updateTestUser(context: ReadContext, idText: string, params: Record<string, string>): Promise<Json | BooleanResult> {
+async function updateTestUser(context: ReadContext, idText: string, params: Record<string, string>): Promise<Json | BooleanResult> {
   const user = await loadTestUser(context, idText, 'post');
   const name = params.name === undefined || params.name === '' ? undefined : readName(params.name);
   const password = params.password === undefined || params.password === '' ? undefined : readPassword(params.password);
@@ -107,7 +140,7 @@ export async function updateTestUser(context: ReadContext, idText: string, param
 }
 
 /** `DELETE /<test user>`: the person and all they own, their grants, tokens and credentials, in one transaction. */
-export async function deleteTestUser(context: ReadContext, idText: string): Promise<Json | BooleanResult> {
+async function deleteTestUser(context: ReadContext, idText: string): Promise<Json | BooleanResult> {
   const user = await loadTestUser(context, idText, 'delete');
   // Others' comments on what they wrote go with it, as when a post is deleted.
   await context.store.write([{ op: 'deleteUser', id: user.id, cascade: ['comments'] }]);

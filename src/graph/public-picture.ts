@@ -1,11 +1,13 @@
 import { idTagOf } from '../auth/app-scoped-ids.js';
 import { scopedIdsFor } from '../auth/viewer.js';
 import { GraphError } from '../errors.js';
+import type { Redirect } from '../schema/behaviours.js';
 import type { Schema } from '../schema/registry.js';
 import type { Store } from '../store/store.js';
 import type { StoredObject } from '../store/graph-store.js';
 import type { ObjectId, Json } from '../ids.js';
-import { pictureAnswer, type Redirect } from './picture.js';
+import { pictureAnswer } from './picture.js';
+import { picture } from './special-edges.js';
 
 /** `GET /<id>/picture` without a token: pictures are public, for an id of any app. */
 export async function readPublicPicture(
@@ -38,6 +40,6 @@ async function findPictured(store: Store, schema: Schema, idText: string): Promi
   const id = Number(idText);
   const object = (await store.getObjects([id])).get(id);
   const type = object && schema.type(object.type);
-  const pictured = type !== undefined && type.idForm === 'plain' && type.edges.some((edge) => edge.special === 'picture');
+  const pictured = type !== undefined && type.idForm === 'plain' && type.edges.some((edge) => edge.special === picture);
   return pictured ? object : undefined;
 }
