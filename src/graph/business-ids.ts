@@ -2,8 +2,8 @@ import { businessOf } from '../auth/business-tokens.js';
 import { grantedScopes } from '../auth/grants.js';
 import { scopedIdsFor } from '../auth/viewer.js';
 import { parseFields } from '../query/parser.js';
-import type { ReadContext } from '../engine/context.js';
-import { renderObjectsById } from '../engine/render.js';
+import type { ReadContext } from '../engine/request/context.js';
+import { renderObjectsById } from '../engine/read/render.js';
 import type { Json } from '../ids.js';
 import type { StoredNode } from '../schema/stored-node.js';
 

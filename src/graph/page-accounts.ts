@@ -1,6 +1,6 @@
-import { issuePageTokens } from '../engine/page-tokens.js';
-import { keyOf } from '../engine/plan.js';
-import { renderObjectsById } from '../engine/render.js';
+import { issuePageTokens } from '../engine/read/page-tokens.js';
+import { keyOf } from '../engine/read/plan.js';
+import { renderObjectsById } from '../engine/read/render.js';
 import type { Json } from '../ids.js';
 import { parseFields } from '../query/parser.js';
 import type { EdgeItems } from '../schema/behaviours.js';

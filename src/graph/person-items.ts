@@ -5,8 +5,8 @@
  */
 import { createHmac } from 'node:crypto';
 import { graphTime } from '../clock/graph-time.js';
-import { renderObjectsById } from '../engine/render.js';
-import { targetItems } from '../engine/target-items.js';
+import { renderObjectsById } from '../engine/read/render.js';
+import { targetItems } from '../engine/read/target-items.js';
 import { parseFields } from '../query/parser.js';
 import type { Selection } from '../query/selection.js';
 import type { EdgeItems } from '../schema/behaviours.js';

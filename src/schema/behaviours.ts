@@ -11,7 +11,7 @@ import type { BooleanResult } from './versions.js';
 
 /**
  * The request as a behaviour sees it. schema/ knows nothing of the engine: the engine's read
- * context fills this in by declaration merging (engine/context.ts), so a behaviour is handed the
+ * context fills this in by declaration merging (engine/request/context.ts), so a behaviour is handed the
  * very context every engine function gets, and may call the engine with it.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by the engine, as said above
