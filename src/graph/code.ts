@@ -10,7 +10,8 @@ import {
   addPhotoToAlbum, befriend, commentOnObject, createAlbum, createTestUser, likeObject, postToFeed, postToGroup, postToPageFeed, rsvp, uploadPhoto, uploadVideo, uploadVideoTo,
 } from '../schema/writes.js';
 import { STANDARD_APP_EVENTS } from './app-events.js';
-import { albumLink, appLink, groupEmail, groupIcon, pageLink, photoLink } from './links.js';
+import { eventLocation, eventVenue } from './event-place.js';
+import { albumLink, appLink, groupEmail, pageLink, photoLink, smallIcon } from './links.js';
 import { pageCover, photoImages, photoPicture, photoSource, videoEmbedHtml, videoFormats, videoPermalink, videoPicture, videoSource } from './media-fields.js';
 import { ageRange, isVerified, nameFormat, profileLink, tokenForBusiness } from './person.js';
 import { canReply, isHidden, isPublished, never, viewerIsPerson, viewerOwns } from './viewer-flags.js';
@@ -60,7 +61,7 @@ const graphCode: CodeModule = {
   computed: {
     ageRange, profileLink, isVerified, nameFormat, tokenForBusiness,
     viewerOwns, viewerIsPerson, canReply, never, isHidden, isPublished,
-    photoLink, albumLink, pageLink, appLink, groupEmail, groupIcon,
+    photoLink, albumLink, pageLink, appLink, groupEmail, smallIcon, eventLocation, eventVenue,
     photoSource, photoPicture, photoImages, videoSource, videoPicture, videoEmbedHtml, videoFormats, videoPermalink, pageCover,
     postActions, postPicture, postFullPicture, messageTags, messageTagList,
   },

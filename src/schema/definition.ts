@@ -270,13 +270,13 @@ export interface NodeTypeDef {
   defaultFields: string[];
   /**
    * The richer set sent instead where the `minimal-default-fields` rule does not hold (before
-   * v2.4), in the order the real service sent them (fields or edges, `id` first). With
-   * `rootOnly`, only a node read by its own path gets it: people listed in an edge kept the
-   * minimal set in every version. `reference`: what a reference to the node showed in those
-   * versions, when more than the minimal set (a page named by `from` showed its category);
-   * fields only, like the minimal set.
+   * v2.4), in the order the real service sent them (fields or edges, `id` first), to a node read
+   * by its own path. `listed`: what an item of an edge showed instead, when less (people listed
+   * in an edge showed their name; pages their category and name). `reference`: what a reference
+   * to the node showed in those versions, when more than the minimal set (a page named by `from`
+   * showed its category); fields only, like the minimal set. Names a version lacks are skipped.
    */
-  fullDefaultFields?: { names: string[]; rootOnly?: boolean; reference?: string[] };
+  fullDefaultFields?: { names: string[]; listed?: string[]; reference?: string[] };
   fields: FieldDef[];
   edges: EdgeDef[];
   /**
