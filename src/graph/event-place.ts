@@ -13,7 +13,7 @@ interface StoredPlace {
 
 function placeOf(object: StoredNode): StoredPlace | undefined {
   const place = object.data.place;
-  return place !== null && typeof place === 'object' && !Array.isArray(place) ? (place) : undefined;
+  return place !== null && typeof place === 'object' && !Array.isArray(place) ? place : undefined;
 }
 
 export function eventLocation(object: StoredNode): string | undefined {
