@@ -11,6 +11,7 @@ import {
 } from '../schema/writes.js';
 import { STANDARD_APP_EVENTS } from './app-events.js';
 import { eventLocation, eventVenue } from './event-place.js';
+import { postPrivacy } from './post-privacy.js';
 import { albumLink, appLink, groupEmail, pageLink, photoLink, smallIcon } from './links.js';
 import { pageCover, photoImages, photoPicture, photoSource, videoEmbedHtml, videoFormats, videoPermalink, videoPicture, videoSource } from './media-fields.js';
 import { ageRange, isVerified, nameFormat, profileLink, tokenForBusiness } from './person.js';
@@ -63,7 +64,7 @@ const graphCode: CodeModule = {
     viewerOwns, viewerIsPerson, canReply, never, isHidden, isPublished,
     photoLink, albumLink, pageLink, appLink, groupEmail, smallIcon, eventLocation, eventVenue,
     photoSource, photoPicture, photoImages, videoSource, videoPicture, videoEmbedHtml, videoFormats, videoPermalink, pageCover,
-    postActions, postPicture, postFullPicture, messageTags, messageTagList,
+    postActions, postPicture, postFullPicture, postPrivacy, messageTags, messageTagList,
   },
   visibilities,
   behaviors,

@@ -5,7 +5,7 @@
  * is adding a section of a declaration (and naming its code), never a change in the engine.
  */
 import type { StoredNode } from './stored-node.js';
-import type { RuleName, VersionBounds } from './versions.js';
+import type { ApiVersion, RuleName, VersionBounds } from './versions.js';
 
 /** What the schema's computed fields may know about the request. */
 export interface FieldContext {
@@ -21,6 +21,8 @@ export interface FieldContext {
   now: number;
   /** The internal id of the person asking; null for app tokens. */
   viewerId: number | null;
+  /** The API version the answer is in, for fields whose shape a rule of versions.ts decides. */
+  version: ApiVersion;
 }
 
 export type FieldSource =

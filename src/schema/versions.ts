@@ -152,6 +152,11 @@ export const VERSION_RULES = {
     description: "An event names where it takes place as `place` (a page's name, location and id, or a name alone).",
     source: 'restfb fixtures v2_3/issue252-event-1.json and v2_4/issue312-event.json',
   },
+  'privacy-lists': {
+    until: 'v2.4',
+    description: "A post's `privacy` always carries friends, networks, allow and deny after its description and value, empty strings when unset; Loom's v2.4 dialect sends what was set.",
+    source: 'fb_graph2 fixtures user/posts.json and post/liked_and_commented.json (v2.0); restfb v2_1/post-story.json',
+  },
   'early-graph-fields': {
     until: 'v2.4',
     description:

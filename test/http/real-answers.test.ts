@@ -81,10 +81,6 @@ const KNOWN: Record<string, string[]> = {
   'fb_graph2 user/posts.json': [
     'extra paging.cursors',
     'link paging.next: until ≠ after',
-    'missing data[].privacy.allow',
-    'missing data[].privacy.deny',
-    'missing data[].privacy.friends',
-    'missing data[].privacy.networks',
     'missing paging.previous',
   ],
   'fb_graph2 user/photos.json': [
@@ -118,12 +114,6 @@ const KNOWN: Record<string, string[]> = {
   'fb_graph2 user/friend_lists.json': [
     'extra paging.cursors',
   ],
-  'fb_graph2 post/liked_and_commented.json': [
-    'missing privacy.allow',
-    'missing privacy.deny',
-    'missing privacy.friends',
-    'missing privacy.networks',
-  ],
   'fb_graph2 event/attending.json': [
     'unknown data[].rsvp_status',
   ],
@@ -150,12 +140,6 @@ const KNOWN: Record<string, string[]> = {
   ],
   'restfb v2_1/photo-day.json': [
     'unknown backdated_time_granularity',
-  ],
-  'restfb v2_1/post-story.json': [
-    'missing privacy.allow',
-    'missing privacy.deny',
-    'missing privacy.friends',
-    'missing privacy.networks',
   ],
   'restfb v2_2/comment_canHide.json': [
     'left out can_hide',

@@ -32,6 +32,7 @@ const BOUNDARIES: Record<RuleName, [string, string]> = {
   'event-location-venue': ['v2.2', 'v2.3'],
   'event-place': ['v2.2', 'v2.3'],
   'early-graph-fields': ['v2.3', 'v2.4'],
+  'privacy-lists': ['v2.3', 'v2.4'],
 };
 
 describe('API versions over HTTP', () => {
@@ -185,6 +186,17 @@ describe('API versions over HTTP', () => {
     const current = await server.get('/v2.3/me/friends', { access_token: token, limit: '2' });
     assert.deepEqual(Object.keys(current.body.paging), ['cursors', 'next']);
     assert.deepEqual(current.body.data, first.body.data);
+  });
+
+  it('privacy-lists: a post privacy carries friends, networks, allow and deny up to v2.3, only what was set from v2.4', async () => {
+    const post = fixture.postId(fixture.posts.popular, fixture.users.alice);
+    const old = await server.get(`/v2.3/${post}`, { access_token: token, fields: 'privacy' });
+    assert.equal(old.status, 200, old.text);
+    assert.deepEqual(Object.keys(old.body.privacy).slice(-4), ['friends', 'networks', 'allow', 'deny']);
+    assert.equal(old.body.privacy.allow, '');
+    const current = await server.get(`/v2.4/${post}`, { access_token: token, fields: 'privacy' });
+    assert.equal(current.body.privacy.allow, undefined);
+    assert.equal(current.body.privacy.value, old.body.privacy.value);
   });
 
   it('post-attachments: no attachments edge in v2.2, one from v2.3 (and metadata=1 follows)', async () => {
