@@ -9,6 +9,8 @@ import { startReplicatedCluster, type ReplicatedCluster } from '../helpers/pg-re
 
 /** How late the replica applies each transaction: longer than any request takes here. */
 const APPLY_DELAY_MS = 200;
+/** The servers' --max-replica-lag: far above the apply delay, far below the lag made on purpose. */
+const MAX_LAG_S = 2;
 /**
  * PostgreSQL publishes a connection's counts of transactions once it has been idle this long (or
  * when it ends): the counts are read only once every connection's are in.
@@ -40,7 +42,7 @@ describe('reads on a streaming replica, through two processes', () => {
   let servers: RunningServe[] = [];
   let token = '';
 
-  const serve = () => startServe('--db', cluster.primary, '--read-replica', cluster.replica, '--media-dir', mediaDir);
+  const serve = () => startServe('--db', cluster.primary, '--read-replica', cluster.replica, '--max-replica-lag', String(MAX_LAG_S), '--media-dir', mediaDir);
   const startBoth = async () => {
     servers = [await serve(), await serve()];
     token = /^Access token \(valid [^)]*\): (\S+)$/m.exec(servers[0]!.output())?.[1] ?? '';
@@ -56,8 +58,20 @@ describe('reads on a streaming replica, through two processes', () => {
   };
   const commits = async (on: 'primary' | 'replica') =>
     Number((await cluster.query<{ n: string }>(on, `SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()`))[0]!.n);
-  const loomBackends = async (on: 'primary' | 'replica', extra = '') =>
-    Number((await cluster.query<{ n: string }>(on, `SELECT count(*) AS n FROM pg_stat_activity WHERE application_name LIKE 'loom%' ${extra}`))[0]!.n);
+  const loomBackends = async (on: 'primary' | 'replica', extra = '', values: unknown[] = []) =>
+    Number((await cluster.query<{ n: string }>(on, `SELECT count(*) AS n FROM pg_stat_activity WHERE application_name LIKE 'loom%' ${extra}`, values))[0]!.n);
+  /** Waits until a process reads the graph on the replica again, after `since` (the replica's time). */
+  const readsOnReplicaAfter = (since: string) =>
+    eventually(async () => {
+      await Promise.all(servers.map((server) => get(server, 'me/friends?limit=2')));
+      // A connection whose last statement was a page read, sent after `since`.
+      return (await loomBackends('replica', `AND query LIKE '%FROM associations%' AND query_start > $1`, [since])) > 0;
+    }, 'reads on the replica again');
+  const applyDelay = async (delay: string) => {
+    await cluster.query('replica', `ALTER SYSTEM SET recovery_min_apply_delay = '${delay}'`);
+    await cluster.query('replica', 'SELECT pg_reload_conf()');
+  };
+  const replicaNow = async () => (await cluster.query<{ now: string }>('replica', 'SELECT clock_timestamp()::text AS now'))[0]!.now;
 
   before(async () => {
     cluster = startReplicatedCluster(APPLY_DELAY_MS);
@@ -105,7 +119,7 @@ describe('reads on a streaming replica, through two processes', () => {
     await startBoth();
     const pairs = Array.from({ length: 150 }, (_, index) => index);
     const stale: string[] = [];
-    await inParallel(pairs, 10, async (index) => {
+    await inParallel(pairs, 25, async (index) => {
       const [writer, reader] = index % 2 === 0 ? [servers[0]!, servers[1]!] : [servers[1]!, servers[0]!];
       const message = `replicated write ${index}`;
       const posted = await fetch(`${writer.url}/v2.4/me/feed`, { method: 'POST', body: new URLSearchParams({ message, access_token: token }) });
@@ -126,11 +140,23 @@ describe('reads on a streaming replica, through two processes', () => {
     });
     assert.deepEqual(failures, []);
     cluster.startReplica();
-    // A process reading the graph there again leaves a connection whose last statement was a graph read.
-    await eventually(async () => {
-      await Promise.all(servers.map((server) => get(server, 'me/friends?limit=2')));
-      return (await loomBackends('replica', `AND query LIKE '%FROM associations%'`)) > 0;
-    }, 'reads on the replica again');
+    await readsOnReplicaAfter(await replicaNow());
+  });
+
+  it('skips a replica that lags past --max-replica-lag, and reads from it again once it caught up', async () => {
+    await applyDelay('60s');
+    const message = 'written while the replica lags';
+    const posted = await fetch(`${servers[0]!.url}/v2.4/me/feed`, { method: 'POST', body: new URLSearchParams({ message, access_token: token }) });
+    const { id } = (await posted.json()) as { id?: string };
+    assert.ok(id);
+    const holding = async (on: 'primary' | 'replica') =>
+      Number((await cluster.query<{ n: string }>(on, `SELECT count(*) AS n FROM objects WHERE data::text LIKE $1`, [`%${message}%`]))[0]!.n);
+    // Answered long before the replica applies it; the other process reads it all the same.
+    assert.deepEqual([await holding('primary'), await holding('replica')], [1, 0]);
+    assert.equal((await get(servers[1]!, `${id}?fields=message`)).body.message, message);
+    const since = await replicaNow();
+    await applyDelay('0');
+    await readsOnReplicaAfter(since);
   });
 
   it('refuses a revoked token at once in both processes', async () => {

@@ -106,8 +106,8 @@ export class ReplicaSet {
 
   /**
    * Resolves once every replica in use replayed the primary's log as far as it reaches now, or
-   * was skipped: failing to answer, or lagging past the settings' limit and the time of one
-   * check more, by which every process checking it skips it too.
+   * was skipped: failing to answer, or lagging past the settings' limit and the time of two
+   * checks more, by which every process checking it has seen that it lags and skips it too.
    */
   async replayed(): Promise<void> {
     if (!this.replicas.some((replica) => replica.inUse)) return;
@@ -118,7 +118,7 @@ export class ReplicaSet {
       // The primary cannot be asked: the write that asked has failed or will, and nothing waits.
       return;
     }
-    const deadline = performance.now() + this.settings.maxLagMs + CHECK_MS;
+    const deadline = performance.now() + this.settings.maxLagMs + 2 * CHECK_MS;
     await Promise.all(this.replicas.map((replica) => replica.reach(lsn, deadline)));
   }
 
