@@ -1,8 +1,8 @@
 import { resolveViewer, type Viewer } from '../auth/viewer.js';
-import { createReadContext, type ReadContext } from '../engine/context.js';
-import { deleteFromEdge, deleteNode, postToEdge, updateNode } from '../engine/mutations.js';
-import { Redirect } from '../engine/picture.js';
-import { readEdge, readManyEdges, readManyNodes, readNode } from '../engine/read.js';
+import { createReadContext, type ReadContext } from '../engine/request/context.js';
+import { deleteFromEdge, deleteNode, postToEdge, updateNode } from '../engine/write/mutations.js';
+import { Redirect } from '../schema/behaviours.js';
+import { readEdge, readManyEdges, readManyNodes, readNode } from '../engine/read/read.js';
 import { GraphError } from '../errors.js';
 import type { ApiVersion } from '../schema/versions.js';
 import { runBatch } from './batch.js';

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import type { ControlPlane } from '../control/control-plane.js';
 import type { RateLimits } from '../control/rate-limits.js';
-import type { PageLimits } from '../engine/edge-options.js';
+import type { PageLimits } from '../engine/read/edge-options.js';
 import type { FetchLimits } from '../media/fetch-image.js';
 import type { MediaStore } from '../media/media-store.js';
 import type { Schema } from '../schema/registry.js';

@@ -7,7 +7,7 @@ import { ControlPlane } from '../control/control-plane.js';
 import { RateLimits } from '../control/rate-limits.js';
 import { AnswerCache } from '../dispatch/answer-cache.js';
 import { SpecialPaths } from '../dispatch/special-paths.js';
-import type { PageLimits } from '../engine/edge-options.js';
+import type { PageLimits } from '../engine/read/edge-options.js';
 import { buildHttpApp, type HttpOptions } from '../http/app.js';
 import type { AppSettings } from '../http/settings.js';
 import { claimMediaFolder } from '../media/media-owner.js';
