@@ -90,7 +90,7 @@ export async function runAction(argv: string[], actions: Readonly<Record<string,
 }
 
 /** "a", "b" or "c" */
-export function listed(names: readonly string[]): string {
+function listed(names: readonly string[]): string {
   const quoted = names.map((name) => `"${name}"`);
   return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
 }
