@@ -6,7 +6,7 @@ import { renderMetadata } from '../../schema/metadata.js';
 import { isReader, loadAccess, requireOwnApp } from '../access/access.js';
 import type { ReadContext } from '../request/context.js';
 import { loadEdge, startPageRead } from './edges.js';
-import { knownRoot, loadRoot, loadRoots } from './node-ids.js';
+import { knownRoot, loadRoots } from './node-ids.js';
 import { planSelection, READ_BY_PATH } from './plan.js';
 import { readersOf, renderNodes } from './render.js';
 import type { Json } from '../../ids.js';
@@ -21,24 +21,43 @@ export interface NodeRead {
 
 /** `GET /<id>`: the node with the requested (or default) fields, and its metadata when asked. */
 export async function readNode(context: ReadContext, idText: string, read: NodeRead = {}): Promise<Json> {
-  // Parsed before the node is read, so its first-level pages can be read alongside it; a node
-  // that cannot be served is still the error a request gets before fields it cannot parse.
+  return (await readNodes(context, [idText], read))[0]!;
+}
+
+/** `GET /?ids=a,b`: each node, keyed by its id exactly as given (`me` stays `me`). */
+export async function readManyNodes(context: ReadContext, idTexts: readonly string[], read: NodeRead = {}): Promise<Json> {
+  return keyedByText(idTexts, await readNodes(context, idTexts, read));
+}
+
+/**
+ * The one read of nodes: each id's node, in the order given, loaded together and rendered
+ * together for nodes of one type. A node read by its path is a read of one id.
+ */
+async function readNodes(context: ReadContext, idTexts: readonly string[], read: NodeRead): Promise<Json[]> {
+  // Parsed before the nodes are read, so that first-level pages can be read alongside them; a
+  // node that cannot be served is still the error a request gets before fields it cannot parse.
   const parsed =
     read.fields === undefined
       ? undefined
       : await parseFieldsPaced(context, read.fields).catch(async (error: unknown) => {
-          await loadRoot(context, idText);
+          await loadRoots(context, idTexts);
           throw error;
         });
-  startFirstLevelPages(context, idText, parsed, read.edgeDefaults);
-  const { object, type } = await loadRoot(context, idText);
-  const selections = parsed === undefined ? undefined : withEdgeDefaults(context, type.name, parsed, read.edgeDefaults);
-  const node = (await renderNodes(context, type, [object], selections, READ_BY_PATH)).get(object.id)!;
-  if (!read.metadata) return node;
-  // Every rendered node carries its id; metadata goes just before it.
-  const { id, ...rest } = node;
-  const metadata = renderMetadata(context.schema, context.version, type, (edge) => context.link(`/${String(id)}/${edge}`, context.linkParams));
-  return { ...rest, metadata, id };
+  if (idTexts.length === 1) startFirstLevelPages(context, idTexts[0]!, parsed, read.edgeDefaults);
+  const roots = await loadRoots(context, idTexts);
+  const rendered = new Map<number, Json>();
+  for (const [type, objects] of groupByType(roots)) {
+    const selections = parsed === undefined ? undefined : withEdgeDefaults(context, type.name, parsed, read.edgeDefaults);
+    for (const [id, node] of await renderNodes(context, type, objects, selections, READ_BY_PATH)) rendered.set(id, node);
+  }
+  return roots.map(({ object, type }) => {
+    const node = rendered.get(object.id)!;
+    if (!read.metadata) return node;
+    // Every rendered node carries its id; metadata goes just before it.
+    const { id, ...rest } = node;
+    const metadata = renderMetadata(context.schema, context.version, type, (edge) => context.link(`/${String(id)}/${edge}`, context.linkParams));
+    return { ...rest, metadata, id };
+  });
 }
 
 /**
@@ -79,19 +98,6 @@ export async function readEdge(
   if (ownAnswer) return ownAnswer(context, params);
   const [answer] = await readEdgeOf(context, roots, edgeName, params, aliasText);
   return answer!;
-}
-
-/** `GET /?ids=a,b`: each node, keyed by its id exactly as given (`me` stays `me`). */
-export async function readManyNodes(context: ReadContext, idTexts: readonly string[], read: NodeRead = {}): Promise<Json> {
-  const roots = await loadRoots(context, idTexts);
-  const parsed = read.fields === undefined ? undefined : await parseFieldsPaced(context, read.fields);
-  const byType = groupByType(roots);
-  const rendered = new Map<number, Json>();
-  for (const [type, objects] of byType) {
-    const selections = parsed === undefined ? undefined : withEdgeDefaults(context, type.name, parsed, read.edgeDefaults);
-    for (const [id, node] of await renderNodes(context, type, objects, selections, READ_BY_PATH)) rendered.set(id, node);
-  }
-  return keyedByText(idTexts, roots.map((root) => rendered.get(root.object.id)!));
 }
 
 /** `GET /<edge>?ids=a,b`: the edge's first page for each id, keyed by the id as given. */
