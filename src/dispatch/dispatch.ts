@@ -230,7 +230,8 @@ function contextFor(settings: DispatchSettings, graph: GraphRequest, caller: Cal
   if (graph.params.access_token) linkParams.access_token = graph.params.access_token;
   if (graph.params.appsecret_proof) linkParams.appsecret_proof = graph.params.appsecret_proof;
   return createReadContext({
-    store: settings.store,
+    // A read is answered from the store's replicas where it has them; a write reads the primary.
+    store: graph.method === 'get' ? settings.readStore : settings.store,
     schema: settings.schema,
     viewer,
     version: apiVersion,

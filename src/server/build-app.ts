@@ -18,6 +18,7 @@ import type { Schema } from '../schema/registry.js';
 import { graphSchema } from '../graph/graph-schema.js';
 import { DEFAULT_API_VERSION, type ApiVersion } from '../schema/versions.js';
 import { databaseIdOf } from '../store/database-id.js';
+import { readingStore } from '../store/reading-store.js';
 import type { Store } from '../store/store.js';
 import { withOutbox } from '../webhooks/outbox.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js';
@@ -95,6 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const webhooks = { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks, ownPort: () => ownPort };
   const resolved: Omit<AppSettings, 'paths'> = {
     store,
+    readStore: readingStore(store),
     schema: options.schema ?? graphSchema(),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),

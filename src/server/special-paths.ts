@@ -56,7 +56,7 @@ export function specialPaths(settings: Omit<DispatchSettings, 'paths'>, webhooks
       path: ':id/picture',
       methods: ['get'],
       caller: 'none',
-      answer: ({ id, params, linkBase }) => readPublicPicture(settings.store, settings.schema, settings.publicUrl ?? linkBase, id, params),
+      answer: ({ id, params, linkBase }) => readPublicPicture(settings.readStore, settings.schema, settings.publicUrl ?? linkBase, id, params),
     },
     ...[...WEBHOOK_EDGES].map(
       (edge): SpecialPath => ({
