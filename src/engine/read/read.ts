@@ -1,13 +1,14 @@
 import { GraphError } from '../../errors.js';
 import { FieldsParser } from '../../query/parser.js';
 import type { Selection } from '../../query/selection.js';
+import type { NodeTypeDef } from '../../schema/definition.js';
 import type { StoredObject } from '../../store/graph-store.js';
 import { renderMetadata } from '../../schema/metadata.js';
 import { isReader, loadAccess, requireOwnApp } from '../access/access.js';
 import type { ReadContext } from '../request/context.js';
 import { loadEdge, startPageRead } from './edges.js';
 import { knownRoot, loadRoots } from './node-ids.js';
-import { planSelection, READ_BY_PATH } from './plan.js';
+import { planSelection, READ_BY_PATH, type PlanEntry } from './plan.js';
 import { readersOf, renderNodes } from './render.js';
 import type { Json } from '../../ids.js';
 import type { Redirect } from '../../schema/behaviours.js';
@@ -43,12 +44,14 @@ async function readNodes(context: ReadContext, idTexts: readonly string[], read:
           await loadRoots(context, idTexts);
           throw error;
         });
-  if (idTexts.length === 1) startFirstLevelPages(context, idTexts[0]!, parsed, read.edgeDefaults);
+  const early = idTexts.length === 1 ? startFirstLevelPages(context, idTexts[0]!, parsed, read.edgeDefaults) : undefined;
   const roots = await loadRoots(context, idTexts);
   const rendered = new Map<number, Json>();
   for (const [type, objects] of groupByType(roots)) {
     const selections = parsed === undefined ? undefined : withEdgeDefaults(context, type.name, parsed, read.edgeDefaults);
-    for (const [id, node] of await renderNodes(context, type, objects, selections, READ_BY_PATH)) rendered.set(id, node);
+    // A level is planned once: the plan that started the first-level pages renders them.
+    const planned = early?.type === type ? early.plan : undefined;
+    for (const [id, node] of await renderNodes(context, type, objects, selections, READ_BY_PATH, planned)) rendered.set(id, node);
   }
   return roots.map(({ object, type }) => {
     const node = rendered.get(object.id)!;
@@ -62,20 +65,27 @@ async function readNodes(context: ReadContext, idTexts: readonly string[], read:
 
 /**
  * The pages of the first-level edges of `me`, started alongside the node itself: a query then
- * pays one round trip per level of nesting. A selection the plan refuses starts nothing; the
- * render raises its error, after the node's own.
+ * pays one round trip per level of nesting. Answers the plan that started them, for the render
+ * to use. A selection the plan refuses starts nothing; the render raises its error, after the
+ * node's own.
  */
-function startFirstLevelPages(context: ReadContext, idText: string, parsed: Selection[] | undefined, edgeDefaults: NodeRead['edgeDefaults']): void {
+function startFirstLevelPages(
+  context: ReadContext,
+  idText: string,
+  parsed: Selection[] | undefined,
+  edgeDefaults: NodeRead['edgeDefaults'],
+): { type: NodeTypeDef; plan: PlanEntry[] } | undefined {
   const known = knownRoot(context, idText);
-  if (!known) return;
-  let plan: ReturnType<typeof planSelection>;
+  if (!known) return undefined;
+  let plan: PlanEntry[];
   try {
     const selections = parsed === undefined ? undefined : withEdgeDefaults(context, known.type.name, parsed, edgeDefaults);
     plan = planSelection(context.schema, context.version, known.type, selections, READ_BY_PATH);
   } catch {
-    return;
+    return undefined;
   }
   for (const entry of plan) if (entry.kind === 'edge') startPageRead(context, known.type, entry.edge, [known.id], entry.selection.modifiers);
+  return { type: known.type, plan };
 }
 
 /**
