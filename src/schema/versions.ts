@@ -106,10 +106,18 @@ export const VERSION_RULES = {
     description: 'The likes summary adds can_like and has_liked to total_count.',
     source: 'restfb fixtures v2_3/post-likes-summary.json (total_count only) and v2_5/post-likes-summary.json; restfb#335 ("new feature with API 2.4")',
   },
-  'friends-offset-paging': {
+  'offset-paging': {
     until: 'v2.3',
-    description: '/me/friends pages by offset (limit, offset and __after_id in paging.next); from v2.3, by cursors.',
-    source: 'koala VCR friend_list_next_page.yml (a real v2.2 recording: offset and __after_id links)',
+    description: "A person's friends, groups, pages and friend lists and a group's members page by offset (limit, offset and __after_id in paging.next); from v2.3, by cursors.",
+    source:
+      'koala VCR friend_list_next_page.yml (a real v2.2 recording: offset and __after_id links); fb_graph2 user/groups.json (v2.0) and group/members.json (v2.1), offset links without cursors',
+  },
+  'time-paging': {
+    until: 'v2.3',
+    description:
+      'Feeds, posts, photos, videos and events page by time: `next` by `until` (the oldest item), `previous` by `since` (the newest), both with the position as `__paging_token`, no cursors; from v2.3, by cursors.',
+    source:
+      'fb_graph2 fixtures user/feed.json, user/posts.json, user/photos.json, user/videos.json and user/events.json (v2.0: since/until links, no cursors; the events links with __paging_token, which Loom sends on every time-paged link so that a page never skips an item of the same second)',
   },
   'post-attachments': {
     since: 'v2.3',

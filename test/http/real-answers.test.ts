@@ -74,51 +74,38 @@ const KNOWN: Record<string, string[]> = {
     'missing education[].classes',
   ],
   'fb_graph2 user/feed.json': [
-    'extra paging.cursors',
-    'link paging.next: limit,until ≠ after,limit',
-    'missing paging.previous',
+    'link paging.next: limit,until ≠ __paging_token,limit,until',
+    'link paging.previous: limit,since ≠ __paging_token,__previous,limit,since',
   ],
   'fb_graph2 user/posts.json': [
-    'extra paging.cursors',
-    'link paging.next: until ≠ after',
-    'missing paging.previous',
+    'link paging.next: until ≠ __paging_token,until',
+    'link paging.previous: since ≠ __paging_token,__previous,since',
   ],
   'fb_graph2 user/photos.json': [
-    'extra paging.cursors',
-    'link paging.next: limit,until ≠ after,limit',
-    'missing paging.previous',
+    'link paging.next: limit,until ≠ __paging_token,limit,until',
+    'link paging.previous: limit,since ≠ __paging_token,__previous,limit,since',
   ],
   'fb_graph2 user/events.json': [
-    'extra paging.cursors',
+    'link paging.previous: __paging_token,limit,since ≠ __paging_token,__previous,limit,since',
     'missing paging.next',
-    'missing paging.previous',
   ],
   'fb_graph2 user/groups.json': [
-    'extra paging.cursors',
     'missing paging.next',
     'unknown data[].administrator',
     'unknown data[].bookmark_order',
   ],
   'fb_graph2 user/videos.json': [
-    'extra paging.cursors',
+    'link paging.previous: limit,since ≠ __paging_token,__previous,limit,since',
     'missing data[].source',
     'missing paging.next',
-    'missing paging.previous',
   ],
   'fb_graph2 user/likes.json': [
     'unknown data[].created_time',
-  ],
-  'fb_graph2 user/accounts.json': [
-    'extra paging.cursors',
-  ],
-  'fb_graph2 user/friend_lists.json': [
-    'extra paging.cursors',
   ],
   'fb_graph2 event/attending.json': [
     'unknown data[].rsvp_status',
   ],
   'fb_graph2 group/members.json': [
-    'extra paging.cursors',
     'unknown data[].administrator',
   ],
   'fb_graph2 token_metadata/user_token.json': [
