@@ -165,6 +165,24 @@ export const VERSION_RULES = {
     description: "A post's `privacy` always carries friends, networks, allow and deny after its description and value, empty strings when unset; Loom's v2.4 dialect sends what was set.",
     source: 'fb_graph2 fixtures user/posts.json and post/liked_and_commented.json (v2.0); restfb v2_1/post-story.json',
   },
+  'comments-summary-can-comment': {
+    since: 'v2.4',
+    description: 'The comments summary adds can_comment to order and total_count.',
+    source:
+      'facebook4j post/comments_with_summary.json (a v2.1 answer: order and total_count); later answers carry can_comment. Loom keeps its recorded v2.4 answers, which carry it.',
+  },
+  'debug-token-type': {
+    since: 'v2.4',
+    description: "debug_token names the token's type (USER, APP, PAGE), a person's token when it was issued, and an app token its app's name; before, app_id and is_valid alone for an app token, and no type or issued_at.",
+    source:
+      'fb_graph2 token_metadata/*.json (v2.2 answers, late 2014, none of them); node-facebook live tests and restfb debug-token-info fixtures (2016 on, with type). Loom keeps its recorded v2.4 answers, which carry them.',
+  },
+  'unknown-object-subcode': {
+    since: 'v2.4',
+    description: 'An object that does not exist or cannot be seen answers error_subcode 33 beside code 100; before, code 100 alone.',
+    source:
+      'restfb batch/batch-first-error.json (a v2.3 answer without error_subcode); koala#402 and SSF error-100-badRequestUrl.json (2014–2015, none); sapegin/social-likes#206 (subcode 33, 2017). Loom keeps its recorded v2.4 answers, which carry it.',
+  },
   'early-graph-fields': {
     until: 'v2.4',
     description:

@@ -60,9 +60,6 @@ const libraries: Library[] = readdirSync(FOLDER)
  * (a list the real answer filled), `link <path>: <parameters>` (another paging style), `status`.
  */
 const KNOWN: Record<string, string[]> = {
-  'facebook4j post/comments_with_summary.json': [
-    'extra summary.can_comment',
-  ],
   'facebook4j user/users.json': [
     'extra *.email',
     'extra *.timezone',
@@ -108,21 +105,8 @@ const KNOWN: Record<string, string[]> = {
   'fb_graph2 group/members.json': [
     'unknown data[].administrator',
   ],
-  'fb_graph2 token_metadata/user_token.json': [
-    'extra data.issued_at',
-    'extra data.type',
-  ],
-  'fb_graph2 token_metadata/app_token.json': [
-    'extra data.application',
-    'extra data.type',
-  ],
-  'fb_graph2 token_metadata/page_token.json': [
-    'extra data.issued_at',
-    'extra data.type',
-  ],
   'fb_graph2 token_metadata/invalid_token.json': [
     'empty data.scopes',
-    'extra data.type',
     'missing data.expires_at',
   ],
   'restfb v2_1/photo-day.json': [
@@ -142,9 +126,6 @@ const KNOWN: Record<string, string[]> = {
     'unknown embeddable',
     'unknown privacy',
     'unknown status',
-  ],
-  'restfb batch/batch-first-error.json': [
-    'extra [].body~.error.error_subcode',
   ],
 };
 

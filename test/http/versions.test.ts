@@ -34,6 +34,9 @@ const BOUNDARIES: Record<RuleName, [string, string]> = {
   'early-graph-fields': ['v2.3', 'v2.4'],
   'privacy-lists': ['v2.3', 'v2.4'],
   'time-paging': ['v2.2', 'v2.3'],
+  'comments-summary-can-comment': ['v2.3', 'v2.4'],
+  'debug-token-type': ['v2.3', 'v2.4'],
+  'unknown-object-subcode': ['v2.3', 'v2.4'],
 };
 
 describe('API versions over HTTP', () => {
@@ -229,6 +232,27 @@ describe('API versions over HTTP', () => {
     }
     const current = await server.get('/v2.3/me/feed', { access_token: token, fields: 'id', limit: '2' });
     assert.deepEqual(Object.keys(current.body.paging), ['cursors', 'next']);
+  });
+
+  it('comments-summary-can-comment, debug-token-type and unknown-object-subcode: added in v2.4', async () => {
+    const post = fixture.postId(fixture.posts.popular, fixture.users.alice);
+    const summary = async (version: string) => (await server.get(`/${version}/${post}/comments`, { access_token: token, summary: 'true', limit: '0' })).body.summary;
+    assert.deepEqual(Object.keys(await summary('v2.3')), ['order', 'total_count']);
+    assert.deepEqual(Object.keys(await summary('v2.4')), ['order', 'total_count', 'can_comment']);
+    const debug = async (version: string, input: string) => (await server.get(`/${version}/debug_token`, { access_token: appToken, input_token: input })).body.data;
+    const oldUser = await debug('v2.3', token);
+    assert.equal(oldUser.type, undefined);
+    assert.equal(oldUser.issued_at, undefined);
+    assert.equal(oldUser.is_valid, true);
+    const newUser = await debug('v2.4', token);
+    assert.equal(newUser.type, 'USER');
+    assert.equal(typeof newUser.issued_at, 'number');
+    assert.deepEqual(await debug('v2.3', appToken), { app_id: String(fixture.app.id), is_valid: true });
+    assert.deepEqual(await debug('v2.4', appToken), { app_id: String(fixture.app.id), type: 'APP', application: fixture.app.name, is_valid: true });
+    const missing = async (version: string) => (await server.get(`/${version}/404404404404`, { access_token: token })).body.error;
+    assert.equal((await missing('v2.3')).error_subcode, undefined);
+    assert.equal((await missing('v2.3')).code, 100);
+    assert.equal((await missing('v2.4')).error_subcode, 33);
   });
 
   it('post-attachments: no attachments edge in v2.2, one from v2.3 (and metadata=1 follows)', async () => {
