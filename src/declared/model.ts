@@ -180,6 +180,8 @@ export interface EdgeDecl {
   served_while?: string;
   /** Where this rule holds, paging links count items (`offset`). */
   offset_paging?: string;
+  /** Where this rule holds, paging links name times (`since`, `until`). */
+  time_paging?: string;
   /** Association listing the whole conversation for `filter(stream)`. */
   stream_storage?: string;
   /** The list merges `storage` of the node with that of every node it lists under this association. */
