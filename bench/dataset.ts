@@ -3,7 +3,7 @@
  * many people and by 100, a long-lived token with every permission, and the same people and posts
  * as a json-server file (one collection per type). A copy of the graph can go to PostgreSQL.
  * Lists of values for requests that ask something different each time, one value a line: the id
- * of every person who uses the app, and many tokens of those who let it read their friends.
+ * of every person who uses the app, and tokens of those who let it read their friends and posts.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,8 +31,8 @@ export interface Dataset {
   jsonServerPerson: number;
   /** App-scoped ids of every person who uses the app, the likers too, in random order. */
   peopleFile: string;
-  /** Tokens that read friends (one of another app user than the one before, each), in that order. */
-  friendTokensFile: string;
+  /** `<token>&n=<counter>`: tokens that read their person's friends and posts, of another app user than the one before each time. */
+  readerTokensFile: string;
   /** json-server's ids of its people, in random order. */
   jsonServerPeopleFile: string;
 }
@@ -40,11 +40,11 @@ export interface Dataset {
 const SEED = 'bench';
 const FEW_LIKES = 100;
 const LOAD_CHUNK = 20_000;
-/** Enough for a full run at several times today's rates without a token read twice. */
-const FRIEND_TOKENS = 100_000;
+/** Enough for a full run at several times today's rates without a URL asked twice. */
+const READER_REQUESTS = 200_000;
 /** What the Graph schema grants with every authorisation. */
 const ALWAYS_GRANTED = graphSchema().permissions.alwaysGranted;
-const FRIEND_SCOPES = [ALWAYS_GRANTED, 'user_friends'];
+const READER_SCOPES = [ALWAYS_GRANTED, 'user_friends', 'user_posts'];
 
 /** Seeds the graph; with `postgresUrl` (an empty database) all of it is copied there. */
 export async function prepareDataset(
@@ -69,8 +69,8 @@ export async function prepareDataset(
     await addLikers(store, appId, manyId, manyLikes, now);
     await addLikers(store, appId, fewId, FEW_LIKES, now);
     const random = new Random(SEED).fork('rotations');
-    const friendTokensFile = join(dir, 'friend-tokens.txt');
-    writeLines(friendTokensFile, await friendTokens(store, appId, random, now));
+    const readerTokensFile = join(dir, 'reader-tokens.txt');
+    writeLines(readerTokensFile, await readerTokens(store, appId, random, now));
     const peopleFile = join(dir, 'people.txt');
     // A user token sees only the people who use its app (as on the real service).
     writeLines(peopleFile, random.shuffle((await grantedTo(store, appId, ALWAYS_GRANTED)).map((id) => ids.scope(id))));
@@ -96,7 +96,7 @@ export async function prepareDataset(
       fewLikesPost: postId(fewId),
       jsonServerPerson: demoUserId,
       peopleFile,
-      friendTokensFile,
+      readerTokensFile,
       jsonServerPeopleFile,
     };
   } finally {
@@ -170,20 +170,16 @@ async function grantedTo(store: Store, appId: ObjectId, scope: string): Promise<
 }
 
 /**
- * Tokens that may read their person's friends, taking turns over everyone who granted the app
- * `user_friends` (in random order), saved in the store: a list where no token comes twice.
+ * Values for requests by a different person each time that never ask a URL twice: a token of
+ * each person who granted the app `user_friends` and `user_posts` (saved in the store), taken in
+ * turns in random order, each with a counter parameter the server ignores.
  */
-async function friendTokens(store: Store, appId: ObjectId, random: Random, now: number): Promise<string[]> {
-  const people = random.shuffle(await grantedTo(store, appId, 'user_friends'));
-  const tokens: string[] = [];
-  for (let start = 0; start < FRIEND_TOKENS; start += LOAD_CHUNK) {
-    const issued = Array.from({ length: Math.min(LOAD_CHUNK, FRIEND_TOKENS - start) }, (_, index) =>
-      newUserToken({ appId, userId: people[(start + index) % people.length]!, scopes: FRIEND_SCOPES, expiresIn: 0, now }),
-    );
-    await store.saveTokens(issued.map((token) => token.record));
-    tokens.push(...issued.map((token) => token.accessToken));
-  }
-  return tokens;
+async function readerTokens(store: Store, appId: ObjectId, random: Random, now: number): Promise<string[]> {
+  const posts = new Set(await grantedTo(store, appId, 'user_posts'));
+  const people = random.shuffle((await grantedTo(store, appId, 'user_friends')).filter((id) => posts.has(id)));
+  const issued = people.map((userId) => newUserToken({ appId, userId, scopes: READER_SCOPES, expiresIn: 0, now }));
+  await store.saveTokens(issued.map((token) => token.record));
+  return Array.from({ length: READER_REQUESTS }, (_, index) => `${issued[index % issued.length]!.accessToken}&n=${index}`);
 }
 
 /** json-server serves a JSON file of collections; ids are the store's own. Returns the people's ids. */

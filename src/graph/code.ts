@@ -10,7 +10,9 @@ import {
   addPhotoToAlbum, befriend, commentOnObject, createAlbum, likeObject, postToFeed, postToGroup, postToPageFeed, rsvp, uploadPhoto, uploadVideo, uploadVideoTo,
 } from '../schema/writes.js';
 import { STANDARD_APP_EVENTS } from './app-events.js';
-import { albumLink, appLink, groupEmail, groupIcon, pageLink, photoLink } from './links.js';
+import { eventLocation, eventVenue } from './event-place.js';
+import { postPrivacy } from './post-privacy.js';
+import { albumLink, appLink, groupEmail, pageLink, photoLink, smallIcon } from './links.js';
 import { pageCover, photoImages, photoPicture, photoSource, videoEmbedHtml, videoFormats, videoPermalink, videoPicture, videoSource } from './media-fields.js';
 import { pageAccountItems } from './page-accounts.js';
 import { ageRange, isVerified, nameFormat, profileLink, tokenForBusiness } from './person.js';
@@ -65,9 +67,9 @@ const graphCode: CodeModule = {
   computed: {
     ageRange, profileLink, isVerified, nameFormat, tokenForBusiness,
     viewerOwns, viewerIsPerson, canReply, never, isHidden, isPublished,
-    photoLink, albumLink, pageLink, appLink, groupEmail, groupIcon,
+    photoLink, albumLink, pageLink, appLink, groupEmail, smallIcon, eventLocation, eventVenue,
     photoSource, photoPicture, photoImages, videoSource, videoPicture, videoEmbedHtml, videoFormats, videoPermalink, pageCover,
-    postActions, postPicture, postFullPicture, messageTags, messageTagList,
+    postActions, postPicture, postFullPicture, postPrivacy, messageTags, messageTagList,
   },
   visibilities,
   behaviors,

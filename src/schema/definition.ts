@@ -6,7 +6,7 @@
  */
 import type { AppPost, EdgeItems, ResolvePost, SpecialEdge } from './behaviours.js';
 import type { StoredNode } from './stored-node.js';
-import type { RuleName, VersionBounds } from './versions.js';
+import type { ApiVersion, RuleName, VersionBounds } from './versions.js';
 
 /** What the schema's computed fields may know about the request. */
 export interface FieldContext {
@@ -22,6 +22,8 @@ export interface FieldContext {
   now: number;
   /** The internal id of the person asking; null for app tokens. */
   viewerId: number | null;
+  /** The API version the answer is in, for fields whose shape a rule of versions.ts decides. */
+  version: ApiVersion;
 }
 
 export type FieldSource =
@@ -271,13 +273,13 @@ export interface NodeTypeDef {
   defaultFields: string[];
   /**
    * The richer set sent instead where the `minimal-default-fields` rule does not hold (before
-   * v2.4), in the order the real service sent them (fields or edges, `id` first). With
-   * `rootOnly`, only a node read by its own path gets it: people listed in an edge kept the
-   * minimal set in every version. `reference`: what a reference to the node showed in those
-   * versions, when more than the minimal set (a page named by `from` showed its category);
-   * fields only, like the minimal set.
+   * v2.4), in the order the real service sent them (fields or edges, `id` first), to a node read
+   * by its own path. `listed`: what an item of an edge showed instead, when less (people listed
+   * in an edge showed their name; pages their category and name). `reference`: what a reference
+   * to the node showed in those versions, when more than the minimal set (a page named by `from`
+   * showed its category); fields only, like the minimal set. Names a version lacks are skipped.
    */
-  fullDefaultFields?: { names: string[]; rootOnly?: boolean; reference?: string[] };
+  fullDefaultFields?: { names: string[]; listed?: string[]; reference?: string[] };
   fields: FieldDef[];
   edges: EdgeDef[];
   /**

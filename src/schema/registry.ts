@@ -128,8 +128,8 @@ export class Schema {
   /** What a read without `fields` sends in this API version, for a node read by its own path (`root`) or inside another answer. */
   defaultFields(type: NodeTypeDef, version: ApiVersion, root: boolean): string[] {
     const full = type.fullDefaultFields;
-    if (!full || rules.has('minimal-default-fields', version) || (full.rootOnly && !root)) return type.defaultFields;
-    return full.names.filter((name) => this.field(type, name, version) ?? this.edge(type, name, version));
+    const names = !full || rules.has('minimal-default-fields', version) ? type.defaultFields : root ? full.names : (full.listed ?? full.names);
+    return names.filter((name) => this.field(type, name, version) ?? this.edge(type, name, version));
   }
 
   /**
@@ -138,8 +138,8 @@ export class Schema {
    */
   referenceFields(type: NodeTypeDef, version: ApiVersion): string[] {
     const richer = type.fullDefaultFields?.reference;
-    if (!richer || rules.has('minimal-default-fields', version)) return type.defaultFields;
-    return richer.filter((name) => this.field(type, name, version));
+    const names = !richer || rules.has('minimal-default-fields', version) ? type.defaultFields : richer;
+    return names.filter((name) => this.field(type, name, version));
   }
 
   /** The names of the permissions an app can request in this API version, sorted. */
@@ -176,7 +176,7 @@ function indexType(type: NodeTypeDef): TypeIndex {
   for (const name of type.fullDefaultFields?.reference ?? []) {
     if (!fields.has(name)) throw new Error(`Schema: reference field "${type.name}.${name}" is not a declared field`);
   }
-  for (const name of type.fullDefaultFields?.names ?? []) {
+  for (const name of [...(type.fullDefaultFields?.names ?? []), ...(type.fullDefaultFields?.listed ?? [])]) {
     if (!fields.has(name) && !edges.has(name)) throw new Error(`Schema: default field "${type.name}.${name}" is neither a field nor an edge`);
   }
   return { fields, edges };

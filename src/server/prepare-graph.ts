@@ -4,7 +4,7 @@ import type { Clock } from '../clock/clock.js';
 import { DEMO_SEED, DEMO_USERS } from '../config.js';
 import { findDemo } from '../seed/demo-app.js';
 import { importGraph } from '../seed/import-graph.js';
-import { seedDemo, startOfToday } from '../seed/seed-once.js';
+import { seedDemo, startOfToday, type DemoSeed } from '../seed/seed-once.js';
 import type { AppRecord } from '../store/auth-store.js';
 import type { Store } from '../store/store.js';
 
@@ -16,10 +16,15 @@ export interface GraphStart {
   graphFile?: string;
 }
 
+/** The demo graph a server for a test run starts with: its size, its seed, its present (today). */
+export function demoGraphSeed(): DemoSeed {
+  return { users: DEMO_USERS, seed: DEMO_SEED, now: startOfToday() };
+}
+
 /** Fills the new store as asked and answers the app the tests use: the demo app, or a new one. */
 export async function prepareGraph(store: Store, start: GraphStart, clock: Clock): Promise<AppRecord> {
   if (start.graphFile !== undefined) await importGraph(store, createReadStream(start.graphFile));
-  else if (start.demo) await seedDemo(store, 'a temporary database', { users: DEMO_USERS, seed: DEMO_SEED, now: startOfToday() });
+  else if (start.demo) await seedDemo(store, 'a temporary database', demoGraphSeed());
   const demo = await findDemo(store);
   if (demo) return demo.app;
   const apps = await store.listApps();

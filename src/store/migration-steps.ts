@@ -12,7 +12,7 @@ import * as postgresSteps from './postgres/own-steps.js';
 export type DialectName = 'sqlite' | 'postgres';
 
 /** The words of a table definition the two dialects spell differently. */
-export interface Dialect {
+interface Dialect {
   name: DialectName;
   /** Ids, counts and times: 64-bit whole numbers. */
   int: string;
@@ -56,7 +56,7 @@ const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
 };
 
 /** A step one dialect says in its own words. */
-export interface OwnStep {
+interface OwnStep {
   description: string;
   sql: string;
 }

@@ -5,8 +5,9 @@ import { Clock } from '../clock/clock.js';
 import { ControlClient } from '../control/control-client.js';
 import { DEFAULT_MEDIA_SWEEP } from '../media/media-sweeper.js';
 import { buildApp } from '../server/build-app.js';
-import { prepareGraph, type GraphStart } from '../server/prepare-graph.js';
+import { demoGraphSeed, prepareGraph, type GraphStart } from '../server/prepare-graph.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { copyDemoGraph } from './demo-template.js';
 
 /** How `startLoom` starts: the graph it holds (the demo graph, an export, or none), its port, its clock. */
 export interface StartLoomOptions extends GraphStart {
@@ -53,6 +54,8 @@ export interface RunningLoom extends ControlClient {
 export async function startLoom(options: StartLoomOptions = {}): Promise<RunningLoom> {
   const directory = mkdtempSync(join(tmpdir(), 'loom-'));
   const database = join(directory, 'loom.db');
+  // A copy of a seeded template, which prepareGraph then finds seeded; it seeds where there is none.
+  if (options.demo && options.graphFile === undefined) await copyDemoGraph(database, demoGraphSeed());
   const store = openSqliteStore(database);
   try {
     const clock = Clock.real();

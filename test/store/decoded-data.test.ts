@@ -51,4 +51,32 @@ describe(`decoded object data is never served stale (${testStoreKind})`, () => {
     }, TypeError);
     assert.deepEqual(second.data, { name: 'Frozen', work: [{ employer: 'Loom' }] });
   });
+
+  it('gives a long profile, decoded as it is read, as the object that was written', async () => {
+    // Long enough to be decoded member by member; awkward keys, escapes and nesting on purpose.
+    const data = {
+      name: 'Lazy "Quoted" Name',
+      'key with \\ and "': 'a } in a string ] and \\',
+      education: [{ school: { id: '1', name: 'Eastgate {Grammar}' }, year: 2012 }],
+      about: 'x'.repeat(300),
+      timezone: -8,
+      verified: true,
+      cover: null,
+    };
+    const id = await create(data);
+    const read = (await reader.getObjects([id])).get(id)!.data;
+    assert.equal(read.name, 'Lazy "Quoted" Name');
+    assert.deepEqual(Object.keys(read), Object.keys(data));
+    assert.deepEqual(read, data);
+    assert.deepEqual({ ...read }, data);
+    assert.equal(JSON.stringify(read), JSON.stringify(data));
+    assert.ok('timezone' in read && !('missing' in read));
+    assert.equal((read as Record<string, unknown>).missing, undefined);
+    assert.throws(() => {
+      read.name = 'Changed';
+    }, TypeError);
+    assert.throws(() => {
+      (read.education as Array<{ year: number }>)[0]!.year = 1;
+    }, TypeError);
+  });
 });

@@ -106,3 +106,18 @@ describe('startLoom()', () => {
     await assert.rejects(fetch(`${other.url}/_loom/clock`));
   });
 });
+
+describe('startLoom({ demo: true })', () => {
+  it('starts servers at once on the demo graph, each on a database of its own', async () => {
+    const [one, two] = await Promise.all([startLoom({ demo: true }), startLoom({ demo: true })]);
+    try {
+      const read = async (loom: RunningLoom, path: string) => (await fetch(`${loom.url}/v2.4${path}?access_token=${encodeURIComponent(loom.app.token)}`)).json();
+      for (const loom of [one, two]) assert.equal((await read(loom, `/${loom.app.id}`)).name, 'Loom Demo');
+      await one.createTestUser({ name: 'Only In One' });
+      assert.equal((await read(one, `/${one.app.id}/accounts/test-users`)).data.length, 1);
+      assert.deepEqual((await read(two, `/${two.app.id}/accounts/test-users`)).data, []);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
+});

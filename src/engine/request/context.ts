@@ -156,6 +156,7 @@ class RequestContext implements ReadContext {
         tokenForBusiness: (internalId) => tokenForBusiness(businessKey, business, internalId),
         now: this.now,
         viewerId: viewer.userId,
+        version: this.version,
       };
     }
     return this.madeFieldContext;

@@ -1,12 +1,10 @@
-import type { OwnStep } from '../migration-steps.js';
-
 /**
  * The steps of the schema that PostgreSQL says in its own words (functions, NOTIFY,
  * tsvector, its JSON operators). The one list of steps, which says where
  * each of these stands, is ../migration-steps.ts.
  */
 
-export const AUTH_CHANGES: OwnStep = {
+export const AUTH_CHANGES = {
   description: 'a notification on every change to the auth tables, for the caches of tokens',
   sql: `
       -- Every process caches what a token stands for until told that an app, a token, a grant or
@@ -30,7 +28,7 @@ export const AUTH_CHANGES: OwnStep = {
     `,
 };
 
-export const LIVE_SETTINGS_CHANGES: OwnStep = {
+export const LIVE_SETTINGS_CHANGES = {
   description: 'live settings notify on the auth channel (control state on the same change channel)',
   sql: `
       -- What every process of a server must agree on (the control plane's clock and faults) lives
@@ -49,7 +47,7 @@ export const LIVE_SETTINGS_CHANGES: OwnStep = {
     `,
 };
 
-export const SEARCH_INDEX: OwnStep = {
+export const SEARCH_INDEX = {
   description: 'full-text search: the declaration of what is indexed, the tsvector index and the trigger that keeps it',
   sql: `
       -- Which data keys of which object types the index holds, as the schema declares them. The
@@ -106,7 +104,7 @@ export const SEARCH_INDEX: OwnStep = {
     `,
 };
 
-export const APPLIED_SCHEMA_CHANGES: OwnStep = {
+export const APPLIED_SCHEMA_CHANGES = {
   description: 'an applied schema notifies on the auth channel (schema versions on the same change channel)',
   sql: `
       -- A serving process takes a newly applied declaration before its next request: the apply
@@ -116,7 +114,7 @@ export const APPLIED_SCHEMA_CHANGES: OwnStep = {
     `,
 };
 
-export const MEDIA_KEY_INDEXES: OwnStep = {
+export const MEDIA_KEY_INDEXES = {
   description: 'objects by the storage keys of their uploaded files',
   sql: `
       -- Whether any object still points at a file (a read that missed it, a delete, a sweep of

@@ -1,12 +1,10 @@
-import type { OwnStep } from '../migration-steps.js';
-
 /**
  * The steps of the schema that SQLite says in its own words (triggers, FTS5, its JSON
  * functions). The one list of steps, which says where
  * each of these stands, is ../migration-steps.ts.
  */
 
-export const AUTH_CHANGES: OwnStep = {
+export const AUTH_CHANGES = {
   description: 'a version of the auth tables, moved on by every change to them, for the caches of tokens',
   sql: `
       -- Every process caches what a token stands for while this number stays the same. Triggers
@@ -32,7 +30,7 @@ export const AUTH_CHANGES: OwnStep = {
     `,
 };
 
-export const LIVE_SETTINGS_CHANGES: OwnStep = {
+export const LIVE_SETTINGS_CHANGES = {
   description: 'live settings move the auth version (control state on the same change channel)',
   sql: `
       -- What every process of a server must agree on (the control plane's clock and faults) lives
@@ -47,7 +45,7 @@ export const LIVE_SETTINGS_CHANGES: OwnStep = {
     `,
 };
 
-export const SEARCH_INDEX: OwnStep = {
+export const SEARCH_INDEX = {
   description: 'full-text search: the declaration of what is indexed, the FTS5 index and the triggers that keep it',
   sql: `
       -- Which data keys of which object types the index holds, as the schema declares them. The
@@ -98,7 +96,7 @@ export const SEARCH_INDEX: OwnStep = {
     `,
 };
 
-export const APPLIED_SCHEMA_CHANGES: OwnStep = {
+export const APPLIED_SCHEMA_CHANGES = {
   description: 'an applied schema moves the auth version (schema versions on the same change channel)',
   sql: `
       -- A serving process takes a newly applied declaration before its next request: the apply
@@ -108,7 +106,7 @@ export const APPLIED_SCHEMA_CHANGES: OwnStep = {
     `,
 };
 
-export const PAGES_FROM_INDEX: OwnStep = {
+export const PAGES_FROM_INDEX = {
   description: 'pages read from the index alone: associations_by_time carries the data column',
   sql: `
       -- A page read then never visits the table: most associations have no data, so the index
@@ -118,7 +116,7 @@ export const PAGES_FROM_INDEX: OwnStep = {
     `,
 };
 
-export const MEDIA_KEY_INDEXES: OwnStep = {
+export const MEDIA_KEY_INDEXES = {
   description: 'objects by the storage keys of their uploaded files',
   sql: `
       -- Whether any object still points at a file (a read that missed it, a delete, a sweep of
