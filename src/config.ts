@@ -50,3 +50,11 @@ export function envBodyTimeout(): string | undefined {
 export function envMinBodyRate(): string | undefined {
   return process.env.LOOM_MIN_BODY_RATE || undefined;
 }
+
+/** `LOOM_READ_REPLICAS`: URLs of read replicas, separated by commas; none when unset. */
+export function envReadReplicas(): string[] {
+  return (process.env.LOOM_READ_REPLICAS ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter((url) => url !== '');
+}

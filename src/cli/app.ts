@@ -7,7 +7,7 @@ import { IdTakenError, SEQUENCE_ID_LIMIT, type AppRecord } from '../store/auth-s
 import { openStore } from '../store/open-store.js';
 import { apiVersionOption } from './api-version-option.js';
 import { sharedClock } from '../control/control-plane.js';
-import { listed, parseCommandArgs, positiveInteger, splitAction, UsageError } from './args.js';
+import { parseCommandArgs, positiveInteger, runAction, UsageError, type Action } from './args.js';
 import { openExistingStore } from './existing-store.js';
 
 const MAX_NAME = 100;
@@ -96,19 +96,16 @@ const UPDATE_OPTIONS = {
   'api-version': { type: 'string' },
   'calls-per-hour': { type: 'string' },
 } as const;
-const ACTIONS = { create: CREATE_OPTIONS, list: COMMON_OPTIONS, update: UPDATE_OPTIONS, delete: DB_OPTION, 'reset-secret': COMMON_OPTIONS } as const;
+const ACTIONS: Readonly<Record<string, Action>> = {
+  create: { options: CREATE_OPTIONS, run: createCommand },
+  list: { options: COMMON_OPTIONS, run: listCommand },
+  update: { options: UPDATE_OPTIONS, run: updateCommand },
+  delete: { options: DB_OPTION, run: deleteCommand },
+  'reset-secret': { options: COMMON_OPTIONS, run: resetSecret },
+};
 
 export async function appCommand(argv: string[]): Promise<void> {
-  const { action, rest, help } = splitAction(argv, ACTIONS);
-  if (action === undefined) {
-    if (help) return void process.stdout.write(appHelp);
-    throw new UsageError(`say ${listed(Object.keys(ACTIONS))}`);
-  }
-  if (action === 'list') return listCommand(rest);
-  if (action === 'create') return createCommand(rest);
-  if (action === 'update') return updateCommand(rest);
-  if (action === 'delete') return deleteCommand(rest);
-  return resetSecret(rest);
+  return runAction(argv, ACTIONS, appHelp);
 }
 
 async function listCommand(argv: string[]): Promise<void> {

@@ -69,8 +69,28 @@ export function splitAction(argv: string[], actions: Readonly<Record<string, Opt
   return { action, rest: argv.filter((_, index) => index !== first.index), help };
 }
 
+/** An action of a command that has several: the options it takes, and what runs it. */
+export interface Action {
+  options: Options;
+  run: (argv: string[]) => Promise<void>;
+}
+
+/**
+ * Runs the action `argv` names with the rest of `argv`; with no action, prints `help` when it
+ * was asked for, and otherwise says which actions there are.
+ */
+export async function runAction(argv: string[], actions: Readonly<Record<string, Action>>, help: string): Promise<void> {
+  const options = Object.fromEntries(Object.entries(actions).map(([name, action]) => [name, action.options]));
+  const { action, rest, help: asked } = splitAction(argv, options);
+  if (action === undefined) {
+    if (asked) return void process.stdout.write(help);
+    throw new UsageError(`say ${listed(Object.keys(actions))}`);
+  }
+  return actions[action]!.run(rest);
+}
+
 /** "a", "b" or "c" */
-export function listed(names: readonly string[]): string {
+function listed(names: readonly string[]): string {
   const quoted = names.map((name) => `"${name}"`);
   return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
 }

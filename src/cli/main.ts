@@ -13,7 +13,10 @@ interface Command {
  * starts without loading the server and every other command's code.
  */
 const commands: Record<string, () => Promise<Command>> = {
-  serve: async () => import('./serve.js').then((m) => ({ run: m.serveCommand, help: m.serveHelp })),
+  serve: async () => {
+    const [{ serveCommand }, { serveHelp }] = await Promise.all([import('./serve.js'), import('./serve-help.js')]);
+    return { run: serveCommand, help: serveHelp };
+  },
   seed: async () => import('./seed.js').then((m) => ({ run: m.seedCommand, help: m.seedHelp })),
   reseed: async () => import('./reseed.js').then((m) => ({ run: m.reseedCommand, help: m.reseedHelp })),
   token: async () => import('./token.js').then((m) => ({ run: m.tokenCommand, help: m.tokenHelp })),

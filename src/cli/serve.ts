@@ -34,6 +34,9 @@ import { buildApp } from '../server/build-app.js';
 import { authorityDirFor, INTERCEPTED_HOSTS, openCertificateAuthority, type HostCredentials } from '../intercept/certificate-authority.js';
 import { Schema } from '../schema/registry.js';
 import { openStore } from '../store/open-store.js';
+import { isPostgresStore } from '../store/postgres/postgres-store.js';
+import { replicaOptions } from './serve-replicas.js';
+import { serveHelp } from './serve-help.js';
 import { redactPassword } from '../store/redact-password.js';
 import type { Store } from '../store/store.js';
 import type { AppRecord } from '../store/auth-store.js';
@@ -56,90 +59,6 @@ const MAX_PORT = 65_535;
 /** A day: a longer timeout is no timeout, and Node's timers hold at most about 24 days. */
 const MAX_TIMEOUT = 86_400;
 
-export const serveHelp = `Usage: loom serve [--port N] [--host H] [--db PATH|URL] [--workers N] [--media-dir DIR] [--media-sweep-interval S]
-                  [--public-url URL] [--profile-host URL] [--token-lifetime S] [--default-version V]
-                  [--allow-private-photo-urls] [--intercept] [--log FILE|-|off] [--no-demo] [--schema FILE] [--admin-key KEY]
-                  [--journal-size N] [--ephemeral] [--rate-limits] [--header-timeout S] [--body-timeout S]
-                  [--min-body-rate B] [--allow-private-webhooks] [--webhook-window MS] [--webhook-retry-for S]
-
-Serves the Graph API. On an empty database it first seeds the demo graph (and
-prints the demo app's secret, this once), then prints the URL, a demo user access
-token, the demo user's sign-in email and password (for the OAuth dialog) and
-example requests.
-
-Options:
-  --port N            port to listen on (default: $PORT or 8080; 0: a free one)
-  --host H            address to bind (default: 127.0.0.1; 0.0.0.0 for every interface)
-  --db PATH|URL       SQLite file or postgres:// URL (default: $LOOM_DB or ./loom.db)
-  --workers N         serve from N processes sharing the port (default: 1); any of
-                      them answers any request, best on PostgreSQL
-  --media-dir DIR     where uploaded photos and videos are kept (default: $LOOM_MEDIA_DIR, else
-                      a folder of the database's own: beside a SQLite file (loom.db keeps
-                      loom.db-media), for PostgreSQL ./loom-media-HOST-PORT-DATABASE-SCHEMA).
-                      A folder belongs to the first database that uses it (its owner.json
-                      says which); serving another database on it is refused. A database
-                      whose photos are in the ./loom-media earlier versions shared keeps it
-  --media-sweep-interval S
-                      seconds between sweeps of the media folder, which put in place photos
-                      a crash left staged and remove files no photo uses once a minute old
-                      (default: ${DEFAULT_MEDIA_SWEEP.everyMs / 1000}; the first runs at start)
-  --public-url URL    base of the absolute links Loom writes (paging, metadata);
-                      default: $LOOM_PUBLIC_URL, else the host each request names
-  --profile-host URL  host of people's profile links (the user field link);
-                      default: $LOOM_PROFILE_HOST, else https://www.facebook.com
-  --token-lifetime S  seconds the user tokens of the sign-in dialog (and the printed
-                      demo token) last; default: $LOOM_TOKEN_LIFETIME or ${SHORT_LIVED_SECONDS}
-  --default-version V the API version of unversioned calls made without a token or by
-                      an app that names none (bin/loom app create --api-version);
-                      default: v2.4. Versioned paths (/v2.0/me) always answer in theirs
-  --allow-private-photo-urls
-                      let photo uploads by url fetch from loopback and private networks
-                      (refused by default, so a token cannot probe the machines around Loom)
-  --intercept         also act as an HTTPS proxy for clients that cannot change their
-                      host (HTTPS_PROXY=http://HOST:PORT): a CONNECT to port 443 of
-                      ${INTERCEPTED_HOSTS.join('\n                      ')}
-                      is answered by Loom itself, with a certificate of its local
-                      authority ("loom ca" prints its path); any other CONNECT is
-                      refused with 403
-  --log FILE|-|off    where the one JSON line per request goes: appended to FILE,
-                      "-" for standard output, or "off"; default: off when standard
-                      output is a terminal (it shows the banner), else standard output
-  --no-demo           do not seed the demo graph into an empty database
-  --schema FILE       serve your own node types: apply FILE to the database as
-                      "loom schema apply" does (refusing to start on any problem in
-                      it), then serve it; a database with an applied schema serves
-                      that schema, and picks up later applies between requests
-  --admin-key KEY     open the control API (/_loom/: reset, snapshots, clock, faults,
-                      request journal) to requests from any address that send
-                      "Authorization: Bearer KEY" (default: $LOOM_ADMIN_KEY; without
-                      a key it answers this machine's own requests only)
-  --journal-size N    requests the journal keeps, per process (default: 1000)
-  --rate-limits       count calls per app, per user and per page over a rolling hour,
-                      as the real service does (200 calls per hour per user of the app,
-                      or "loom app update ID --calls-per-hour N"): every answer carries
-                      X-App-Usage (a page token's also X-Page-Usage), and calls past
-                      100% fail with code 4, 17 or 32
-  --allow-private-webhooks
-                      let webhook callbacks be on loopback and private networks (always
-                      on for a server bound to a loopback address; never Loom's own port)
-  --webhook-window MS changes within this many milliseconds go to a callback in one
-                      POST per app and object (default: ${DEFAULT_WEBHOOK_SETTINGS.windowMs})
-  --webhook-retry-for S
-                      seconds of graph time a failing notification is retried for; then its
-                      subscription turns inactive (default: ${DEFAULT_WEBHOOK_SETTINGS.retryFor}, a day)
-  --ephemeral         serve a fresh temporary database (the demo graph, or one app
-                      with --no-demo), print one JSON line {"url","app_id","app_secret"}
-                      on stdout once ready, and delete the data on exit
-  --header-timeout S  seconds a client may take to send a request's line and headers;
-                      default: $LOOM_HEADER_TIMEOUT or ${DEFAULT_TIMEOUTS.headerMs / 1000}
-  --body-timeout S    seconds a request's body may pause without a byte (an upload of any
-                      length is never cut while bytes arrive); default: $LOOM_BODY_TIMEOUT or ${DEFAULT_TIMEOUTS.bodyIdleMs / 1000}
-  --min-body-rate B   bytes a second a request's body must average from its head on, checked
-                      once ${DEFAULT_TIMEOUTS.bodyRateGraceMs / 1000} seconds have passed, so a body trickled a byte at a time
-                      is cut (0: no minimum); default: $LOOM_MIN_BODY_RATE or ${DEFAULT_TIMEOUTS.minBodyRate}. Each of
-                      these limits answers 408 in the error envelope and closes the connection
-  -h, --help          show this help
-`;
 
 /** `--min-body-rate`, else LOOM_MIN_BODY_RATE: whole bytes a second, 0 for no minimum. */
 function minBodyRate(flag: string | undefined): number {
@@ -180,11 +99,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'webhook-window': { type: 'string' },
     'webhook-retry-for': { type: 'string' },
     schema: { type: 'string' },
+    'read-replica': { type: 'string', multiple: true },
+    'max-replica-lag': { type: 'string' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
   const port = values.port === '0' ? 0 : positiveIntegerFrom({ '--port': values.port, PORT: envPort() }, DEFAULT_PORT, MAX_PORT);
   const host = values.host ?? '127.0.0.1';
   const db = values.db ?? envDb();
+  const replicas = replicaOptions(db, values['read-replica'], values['max-replica-lag']);
   const publicUrl = baseUrlOption({ '--public-url': values['public-url'], LOOM_PUBLIC_URL: envPublicUrl() });
   const profileHost = baseUrlOption({ '--profile-host': values['profile-host'], LOOM_PROFILE_HOST: envProfileHost() });
   const tokenLifetime = positiveIntegerFrom(
@@ -227,13 +149,20 @@ export async function serveCommand(argv: string[]): Promise<void> {
     },
   };
   if (values.ephemeral) {
-    if (values.db !== undefined || workers > 1) throw new UsageError('--ephemeral makes its own database and serves from one process; leave out --db and --workers');
+    if (values.db !== undefined || workers > 1 || replicas !== undefined) {
+      throw new UsageError('--ephemeral makes its own database and serves from one process; leave out --db, --workers and --read-replica');
+    }
     return serveEphemeral(settings, values['no-demo'] !== true);
   }
 
   // The primary creates the authority before any worker starts, so they all load the same one.
   if (settings.interceptAuthorityDir && cluster.isPrimary) await openCertificateAuthority(settings.interceptAuthorityDir);
-  const store = openStore(db);
+  const store = openStore(db, replicas);
+  // A replica that cannot be reached refuses the start, named.
+  if (replicas !== undefined && isPostgresStore(store)) await store.ready.catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   // Before anything is written: a media folder of another database refuses the start.
   const mediaDir = await claimedMediaDir(store, db, givenMediaDir).catch(async (error: unknown) => {
     await store.close();

@@ -5,7 +5,7 @@ import type { Store } from '../store/store.js';
 import { SUBSCRIBABLE_FIELDS } from '../webhooks/change-fields.js';
 import { deliveryFilter, describeDeliveries, MAX_LISTED_DELIVERIES } from '../webhooks/delivery-view.js';
 import { deliveryOf } from '../webhooks/notifications.js';
-import { listed, parseCommandArgs, splitAction, UsageError } from './args.js';
+import { parseCommandArgs, runAction, UsageError, type Action } from './args.js';
 
 export const webhooksHelp = `Usage: loom webhooks list [--json] [--db PATH|URL]
        loom webhooks deliveries [--app ID] [--status pending|delivered|failed] [--limit N] [--json] [--db PATH|URL]
@@ -34,18 +34,15 @@ Options:
 const DB_OPTION = { db: { type: 'string' } } as const;
 const LIST_OPTIONS = { ...DB_OPTION, json: { type: 'boolean' } } as const;
 const DELIVERIES_OPTIONS = { ...LIST_OPTIONS, app: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' } } as const;
-const ACTIONS = { list: LIST_OPTIONS, deliveries: DELIVERIES_OPTIONS, redeliver: DB_OPTION, 'send-test': DB_OPTION } as const;
+const ACTIONS: Readonly<Record<string, Action>> = {
+  list: { options: LIST_OPTIONS, run: listCommand },
+  deliveries: { options: DELIVERIES_OPTIONS, run: deliveriesCommand },
+  redeliver: { options: DB_OPTION, run: redeliverCommand },
+  'send-test': { options: DB_OPTION, run: sendTestCommand },
+};
 
 export async function webhooksCommand(argv: string[]): Promise<void> {
-  const { action, rest, help } = splitAction(argv, ACTIONS);
-  if (action === undefined) {
-    if (help) return void process.stdout.write(webhooksHelp);
-    throw new UsageError(`say ${listed(Object.keys(ACTIONS))}`);
-  }
-  if (action === 'list') return listCommand(rest);
-  if (action === 'deliveries') return deliveriesCommand(rest);
-  if (action === 'redeliver') return redeliverCommand(rest);
-  return sendTestCommand(rest);
+  return runAction(argv, ACTIONS, webhooksHelp);
 }
 
 async function listCommand(argv: string[]): Promise<void> {

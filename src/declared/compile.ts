@@ -416,7 +416,7 @@ class Compiler {
 }
 
 function fullDefaultsOf(full: NonNullable<TypeDecl['full_default_fields']>): NonNullable<NodeTypeDef['fullDefaultFields']> {
-  return { names: full.names, ...(full.root_only ? { rootOnly: true } : {}), ...(full.reference ? { reference: full.reference } : {}) };
+  return { names: full.names, ...(full.listed ? { listed: full.listed } : {}), ...(full.reference ? { reference: full.reference } : {}) };
 }
 
 function searchOf(search: NonNullable<TypeDecl['search']>): NonNullable<NodeTypeDef['search']> {

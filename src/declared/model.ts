@@ -220,10 +220,10 @@ export interface TypeDecl {
   scope?: string;
   default_fields?: string[];
   /**
-   * Before v2.4: what a read without `fields` sends, in order; with `root_only`, only by the
-   * node's own path; `reference`: what a ref field naming the node shows, when more than `default_fields`.
+   * Before v2.4: what a read without `fields` sends, in order; `listed`: what an item of an edge
+   * sends, when other than `names`; `reference`: what a ref field naming the node shows, when more than `default_fields`.
    */
-  full_default_fields?: { names: string[]; root_only?: boolean; reference?: string[] };
+  full_default_fields?: { names: string[]; listed?: string[]; reference?: string[] };
   /** Deleting the node removes its uploaded file. */
   owns_media?: boolean;
   /** Storage keys of associations whose nodes go with the node. */

@@ -1,4 +1,4 @@
-import { Slices } from '../engine/turns.js';
+import { Slices } from '../engine/request/turns.js';
 import { PARTS_IN_ONE_GO, partsUpTo } from './json-text.js';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

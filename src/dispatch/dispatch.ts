@@ -1,8 +1,8 @@
 import { resolveViewer, type Viewer } from '../auth/viewer.js';
-import { createReadContext, type ReadContext } from '../engine/context.js';
-import { deleteFromEdge, deleteNode, postToEdge, updateNode } from '../engine/mutations.js';
-import { Redirect } from '../engine/picture.js';
-import { readEdge, readManyEdges, readManyNodes, readNode } from '../engine/read.js';
+import { createReadContext, type ReadContext } from '../engine/request/context.js';
+import { deleteFromEdge, deleteNode, postToEdge, updateNode } from '../engine/write/mutations.js';
+import { Redirect } from '../schema/behaviours.js';
+import { readEdge, readManyEdges, readManyNodes, readNode } from '../engine/read/read.js';
 import { GraphError } from '../errors.js';
 import type { ApiVersion } from '../schema/versions.js';
 import { runBatch } from './batch.js';
@@ -230,7 +230,8 @@ function contextFor(settings: DispatchSettings, graph: GraphRequest, caller: Cal
   if (graph.params.access_token) linkParams.access_token = graph.params.access_token;
   if (graph.params.appsecret_proof) linkParams.appsecret_proof = graph.params.appsecret_proof;
   return createReadContext({
-    store: settings.store,
+    // A read is answered from the store's replicas where it has them; a write reads the primary.
+    store: graph.method === 'get' ? settings.readStore : settings.store,
     schema: settings.schema,
     viewer,
     version: apiVersion,

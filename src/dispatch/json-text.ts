@@ -1,4 +1,4 @@
-import { Slices } from '../engine/turns.js';
+import { Slices } from '../engine/request/turns.js';
 
 /**
  * Values with fewer parts than this are written by JSON.stringify in one go: well under a

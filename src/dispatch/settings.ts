@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import type { ControlPlane } from '../control/control-plane.js';
 import type { RateLimits } from '../control/rate-limits.js';
-import type { PageLimits } from '../engine/edge-options.js';
+import type { PageLimits } from '../engine/read/edge-options.js';
 import type { FetchLimits } from '../media/fetch-image.js';
 import type { MediaStore } from '../media/media-store.js';
 import type { Schema } from '../schema/registry.js';
@@ -13,6 +13,11 @@ import type { SpecialPaths } from './special-paths.js';
 /** What answering a Graph request reads, resolved once when the server is built (defaults applied). */
 export interface DispatchSettings {
   store: Store;
+  /**
+   * The store as a request that only reads (a GET) uses it: the same, but for the graph's reads,
+   * which go to the store's read replicas where it has them (store/reading-store.ts).
+   */
+  readStore: Store;
   /** The schema in force: one applied while the server runs takes its place between requests. */
   schema: Schema;
   publicUrl: string | undefined;

@@ -1,5 +1,5 @@
 import type { Viewer } from '../auth/viewer.js';
-import type { ReadContext } from '../engine/context.js';
+import type { ReadContext } from '../engine/request/context.js';
 import type { ApiVersion } from '../schema/versions.js';
 import type { GraphMethod, GraphRequest } from './graph-request.js';
 

@@ -7,12 +7,19 @@ import type { CodeModule, CodeVisibility, EdgeBehavior } from '../declared/model
 import type { NonUserRule } from '../schema/definition.js';
 import { messageTagList, messageTags, postActions, postFullPicture, postPicture } from '../schema/post-parts.js';
 import {
-  addPhotoToAlbum, befriend, commentOnObject, createAlbum, createTestUser, likeObject, postToFeed, postToGroup, postToPageFeed, rsvp, uploadPhoto, uploadVideo, uploadVideoTo,
+  addPhotoToAlbum, befriend, commentOnObject, createAlbum, likeObject, postToFeed, postToGroup, postToPageFeed, rsvp, uploadPhoto, uploadVideo, uploadVideoTo,
 } from '../schema/writes.js';
 import { STANDARD_APP_EVENTS } from './app-events.js';
-import { albumLink, appLink, groupEmail, groupIcon, pageLink, photoLink } from './links.js';
+import { eventLocation, eventVenue } from './event-place.js';
+import { postPrivacy } from './post-privacy.js';
+import { albumLink, appLink, groupEmail, pageLink, photoLink, smallIcon } from './links.js';
 import { pageCover, photoImages, photoPicture, photoSource, videoEmbedHtml, videoFormats, videoPermalink, videoPicture, videoSource } from './media-fields.js';
+import { pageAccountItems } from './page-accounts.js';
 import { ageRange, isVerified, nameFormat, profileLink, tokenForBusiness } from './person.js';
+import { friendRequestItems, placeTagItems, relativeItems, taggableFriendItems } from './person-items.js';
+import { withTagging } from './post-tags.js';
+import { attachments, idsForBusiness, permissions, picture, thumbnails } from './special-edges.js';
+import { createTestUser, testUserItems } from './test-users.js';
 import { canReply, isHidden, isPublished, never, viewerIsPerson, viewerOwns } from './viewer-flags.js';
 
 /**
@@ -42,17 +49,17 @@ const visibilities: Record<string, CodeVisibility> = {
 };
 
 const behaviors: Record<string, EdgeBehavior> = {
-  picture: { special: 'picture' },
-  permissions: { special: 'permissions' },
-  idsForBusiness: { special: 'idsForBusiness' },
-  thumbnails: { special: 'thumbnails' },
-  attachments: { special: 'attachments' },
-  friendRequest: { items: 'friendRequest' },
-  testUser: { items: 'testUser' },
-  pageAccount: { items: 'pageAccount' },
-  relative: { items: 'relative' },
-  taggableFriend: { items: 'taggableFriend' },
-  placeTag: { items: 'placeTag' },
+  picture: { special: picture },
+  permissions: { special: permissions },
+  idsForBusiness: { special: idsForBusiness },
+  thumbnails: { special: thumbnails },
+  attachments: { special: attachments },
+  friendRequest: { items: friendRequestItems },
+  testUser: { items: testUserItems },
+  pageAccount: { items: pageAccountItems },
+  relative: { items: relativeItems },
+  taggableFriend: { items: taggableFriendItems },
+  placeTag: { items: placeTagItems },
   appEventTypes: { catalogue: STANDARD_APP_EVENTS },
 };
 
@@ -60,14 +67,14 @@ const graphCode: CodeModule = {
   computed: {
     ageRange, profileLink, isVerified, nameFormat, tokenForBusiness,
     viewerOwns, viewerIsPerson, canReply, never, isHidden, isPublished,
-    photoLink, albumLink, pageLink, appLink, groupEmail, groupIcon,
+    photoLink, albumLink, pageLink, appLink, groupEmail, smallIcon, eventLocation, eventVenue,
     photoSource, photoPicture, photoImages, videoSource, videoPicture, videoEmbedHtml, videoFormats, videoPermalink, pageCover,
-    postActions, postPicture, postFullPicture, messageTags, messageTagList,
+    postActions, postPicture, postFullPicture, postPrivacy, messageTags, messageTagList,
   },
   visibilities,
   behaviors,
   posts: {
-    postToFeed, postToPageFeed, postToGroup, likeObject, commentOnObject,
+    postToFeed: withTagging(postToFeed), postToPageFeed: withTagging(postToPageFeed), postToGroup, likeObject, commentOnObject,
     uploadPhoto, addPhotoToAlbum, createAlbum, befriend, createTestUser,
     uploadVideo, uploadVideoToPage: uploadVideoTo('self'), uploadVideoToGroup: uploadVideoTo('members'),
     rsvpAttending: rsvp('attending'), rsvpMaybe: rsvp('maybe'), rsvpDeclined: rsvp('declined'),

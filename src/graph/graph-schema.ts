@@ -9,6 +9,7 @@ import { compileDeclaration, type CompiledDeclaration } from '../declared/compil
 import { DeclarationError, loadDeclaration } from '../declared/load.js';
 import { Schema } from '../schema/registry.js';
 import graphCode from './code.js';
+import { testUserWrites } from './test-users.js';
 
 /** The shipped declaration; compiled code runs from dist/, the declaration stays beside its sources. */
 export const GRAPH_DECLARATION = new URL('../../../src/graph/graph-v2.4.loom.yaml', import.meta.url);
@@ -36,7 +37,7 @@ let compiled: Schema | undefined;
 export function graphSchema(): Schema {
   if (!compiled) {
     const { types, permissions } = compileGraphDeclaration(fileURLToPath(GRAPH_DECLARATION));
-    compiled = new Schema(types, { permissions });
+    compiled = new Schema(types, { permissions, appWrites: testUserWrites });
   }
   return compiled;
 }

@@ -25,6 +25,7 @@ export function groupEmail(object: StoredNode): string {
   return `${object.id}@groups.facebook.com`;
 }
 
-export function groupIcon(_object: StoredNode, context: FieldContext): string {
+/** The small icon beside a group's name, or a video in a v2.0 list: one image Loom serves. */
+export function smallIcon(_object: StoredNode, context: FieldContext): string {
   return silhouetteUrl(context.publicUrl);
 }

@@ -1,4 +1,5 @@
 import { Clock } from '../clock/clock.js';
+import { Repeating } from '../clock/repeating.js';
 import type { Store } from '../store/store.js';
 import type { MediaStore } from './media-store.js';
 import { keptBefore, type FolderOwner } from './media-owner.js';
@@ -20,9 +21,7 @@ export const DEFAULT_MEDIA_SWEEP: MediaSweepSettings = { everyMs: 10 * 60_000, g
  * stand still or run ahead for graph time: the system stamps files in real time.
  */
 export class MediaSweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = true;
+  private readonly repeating: Repeating;
 
   constructor(
     private readonly store: Store,
@@ -30,33 +29,23 @@ export class MediaSweeper {
     private readonly owner: FolderOwner,
     private readonly settings: MediaSweepSettings,
     private readonly report: (outcome: SweepResult | Error) => void,
-  ) {}
+  ) {
+    const onError = (error: unknown) => this.report(error instanceof Error ? error : new Error(String(error)));
+    this.repeating = new Repeating(() => this.sweep(), settings.everyMs, onError, true);
+  }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.run();
+    this.repeating.start();
   }
 
   /** Stops after the sweep under way, if any. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.repeating.stop();
   }
 
-  private run(): void {
+  private async sweep(): Promise<void> {
     const olderThan = Clock.real().now() * 1000 - this.settings.graceMs;
-    this.running = sweepMedia(this.store, this.media, { olderThan, keptBefore: keptBefore(this.owner) })
-      .then((result) => {
-        if (result.published + result.removed > 0) this.report(result);
-      })
-      .catch((error: unknown) => this.report(error instanceof Error ? error : new Error(String(error))))
-      .finally(() => {
-        this.running = undefined;
-        if (this.stopped) return;
-        this.timer = setTimeout(() => this.run(), this.settings.everyMs);
-        this.timer.unref();
-      });
+    const result = await sweepMedia(this.store, this.media, { olderThan, keptBefore: keptBefore(this.owner) });
+    if (result.published + result.removed > 0) this.report(result);
   }
 }

@@ -4,8 +4,9 @@
  * declarations; the Graph API's are compiled from src/graph/graph-v2.4.loom.yaml, so adding a type
  * is adding a section of a declaration (and naming its code), never a change in the engine.
  */
+import type { AppPost, EdgeItems, ResolvePost, SpecialEdge } from './behaviours.js';
 import type { StoredNode } from './stored-node.js';
-import type { RuleName, VersionBounds } from './versions.js';
+import type { ApiVersion, RuleName, VersionBounds } from './versions.js';
 
 /** What the schema's computed fields may know about the request. */
 export interface FieldContext {
@@ -21,6 +22,8 @@ export interface FieldContext {
   now: number;
   /** The internal id of the person asking; null for app tokens. */
   viewerId: number | null;
+  /** The API version the answer is in, for fields whose shape a rule of versions.ts decides. */
+  version: ApiVersion;
 }
 
 export type FieldSource =
@@ -151,8 +154,8 @@ export interface EdgeDef {
      */
     itemField?: { name: string; values: Readonly<Record<string, string>> };
   };
-  /** Edges answered by something other than an association list. */
-  special?: 'picture' | 'permissions' | 'idsForBusiness' | 'thumbnails' | 'attachments';
+  /** Edges answered by something other than an association list (a profile picture, a person's permissions). */
+  special?: SpecialEdge;
   /** The edge lists a catalogue the service itself defines, the same under every node (the standard app events). */
   catalogue?: EdgeCatalogue;
   /** Narrows who may read the edge beyond its scope: only the person themselves, or only the node's own app with an app token. */
@@ -164,7 +167,7 @@ export interface EdgeDef {
    * relative (the person with the association's `relationship`), a taggable friend (the person
    * under a tag token instead of an id), or a place tag (a post's id, time and place).
    */
-  items?: 'friendRequest' | 'testUser' | 'pageAccount' | 'relative' | 'taggableFriend' | 'placeTag';
+  items?: EdgeItems;
   /** A further path component naming this same edge (`/<app>/accounts/test-users`). */
   alias?: string;
   /** POST to the edge creates a node or links the viewer; DELETE on the edge undoes a link-only POST. */
@@ -270,13 +273,13 @@ export interface NodeTypeDef {
   defaultFields: string[];
   /**
    * The richer set sent instead where the `minimal-default-fields` rule does not hold (before
-   * v2.4), in the order the real service sent them (fields or edges, `id` first). With
-   * `rootOnly`, only a node read by its own path gets it: people listed in an edge kept the
-   * minimal set in every version. `reference`: what a reference to the node showed in those
-   * versions, when more than the minimal set (a page named by `from` showed its category);
-   * fields only, like the minimal set.
+   * v2.4), in the order the real service sent them (fields or edges, `id` first), to a node read
+   * by its own path. `listed`: what an item of an edge showed instead, when less (people listed
+   * in an edge showed their name; pages their category and name). `reference`: what a reference
+   * to the node showed in those versions, when more than the minimal set (a page named by `from`
+   * showed its category); fields only, like the minimal set. Names a version lacks are skipped.
    */
-  fullDefaultFields?: { names: string[]; rootOnly?: boolean; reference?: string[] };
+  fullDefaultFields?: { names: string[]; listed?: string[]; reference?: string[] };
   fields: FieldDef[];
   edges: EdgeDef[];
   /**
@@ -353,10 +356,11 @@ export interface EdgePost {
   /** Permission the viewer's token must carry, without which the POST is refused with (#200); every POST by a person names one. */
   scope?: string;
   /**
-   * Made by the node's own app with an app token rather than by a person: the app creates a
-   * test user, who gets sign-in credentials and, when installed, grants and a token.
+   * Made by the node's own app with an app token rather than by a person, and answered whole by
+   * the package's code (the app creates a test user, who gets sign-in credentials and, when
+   * installed, grants and a token).
    */
-  by?: 'app';
+  byApp?: AppPost;
   /** Type of the node the POST creates; absent when the POST only links the viewer (likes). */
   creates?: string;
   /**
@@ -386,11 +390,11 @@ export interface EdgePost {
    */
   flattens?: boolean;
   /**
-   * The POST may name a `place` (a page) and, with it, `tags` (friends of the author): the created
-   * post carries both, and the tagged people list it under `tagged` and, with the author, under
-   * `tagged_places`.
+   * The package's code reads what the parameters say beyond the created node's data, and names
+   * further associations to it (a post's `place` and `tags`: the tagged people list it under
+   * `tagged` and, with the author, under `tagged_places`).
    */
-  tagging?: boolean;
+  resolve?: ResolvePost;
   /** Type of the node the path names after the edge (`/<u1>/friends/<u2>`); such a POST is made by the parent itself. */
   item?: string;
   /**

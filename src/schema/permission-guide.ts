@@ -39,7 +39,7 @@ export function describePermissions(schema: Schema): PermissionGroup[] {
       const scope = edge.scope ?? type.scope;
       if (scope) unlocks.get(scope)?.edges.push(`${type.name}/${edge.name}`);
       // A POST an app makes with its own token (test users) needs no person's permission.
-      const write = edge.post && edge.post.by !== 'app' ? edge.post.scope : undefined;
+      const write = edge.post && !edge.post.byApp ? edge.post.scope : undefined;
       if (write) unlocks.get(write)?.writes.push(`${type.name}/${edge.name}`);
     }
   }

@@ -3,6 +3,7 @@
  * declarations (a repeated name, an edge to a type that does not exist) are caught when the
  * schema is built, at start-up, rather than surfacing as odd answers to some later request.
  */
+import type { AppWrites } from './behaviours.js';
 import type { EdgeDef, FieldDef, NodeTypeDef } from './definition.js';
 import { Permissions } from './permissions.js';
 import { DEFAULT_API_VERSION, PUBLISHED_VERSIONS, rules, type ApiVersion } from './versions.js';
@@ -27,6 +28,8 @@ export interface SchemaOptions {
   principal?: string;
   /** The app a declared schema is served by: the `app` rule passes for its app tokens only. */
   ownApp?: number;
+  /** What an app token may change or delete (its test users, its own settings); nothing when absent. */
+  appWrites?: AppWrites;
 }
 
 export class Schema {
@@ -35,6 +38,7 @@ export class Schema {
   readonly principal: string;
   readonly permissions: Permissions;
   readonly ownApp: number | undefined;
+  readonly appWrites: AppWrites | undefined;
   private readonly byName = new Map<string, NodeTypeDef>();
   private readonly indexes = new Map<string, TypeIndex>();
   /** The node type each word of `GET /search?type=…` lists, and whether only located nodes. */
@@ -45,6 +49,7 @@ export class Schema {
     this.principal = options.principal ?? 'user';
     this.permissions = options.permissions ?? Permissions.none();
     this.ownApp = options.ownApp;
+    this.appWrites = options.appWrites;
     for (const type of types) {
       if (this.byName.has(type.name)) throw new Error(`Schema: node type "${type.name}" is declared twice`);
       this.byName.set(type.name, type);
@@ -67,7 +72,7 @@ export class Schema {
         if (!this.byName.has(edge.target)) {
           throw new Error(`Schema: edge "${type.name}.${edge.name}" targets unknown node type "${edge.target}"`);
         }
-        if (edge.post && edge.post.by !== 'app' && edge.post.scope === undefined) {
+        if (edge.post && !edge.post.byApp && edge.post.scope === undefined) {
           throw new Error(`Schema: a POST to "${type.name}.${edge.name}" names no permission`);
         }
         if (edge.post?.unlinks?.some((link) => link.from === 'created' || link.to === 'created')) {
@@ -123,8 +128,8 @@ export class Schema {
   /** What a read without `fields` sends in this API version, for a node read by its own path (`root`) or inside another answer. */
   defaultFields(type: NodeTypeDef, version: ApiVersion, root: boolean): string[] {
     const full = type.fullDefaultFields;
-    if (!full || rules.has('minimal-default-fields', version) || (full.rootOnly && !root)) return type.defaultFields;
-    return full.names.filter((name) => this.field(type, name, version) ?? this.edge(type, name, version));
+    const names = !full || rules.has('minimal-default-fields', version) ? type.defaultFields : root ? full.names : (full.listed ?? full.names);
+    return names.filter((name) => this.field(type, name, version) ?? this.edge(type, name, version));
   }
 
   /**
@@ -133,8 +138,8 @@ export class Schema {
    */
   referenceFields(type: NodeTypeDef, version: ApiVersion): string[] {
     const richer = type.fullDefaultFields?.reference;
-    if (!richer || rules.has('minimal-default-fields', version)) return type.defaultFields;
-    return richer.filter((name) => this.field(type, name, version));
+    const names = !richer || rules.has('minimal-default-fields', version) ? type.defaultFields : richer;
+    return names.filter((name) => this.field(type, name, version));
   }
 
   /** The names of the permissions an app can request in this API version, sorted. */
@@ -171,7 +176,7 @@ function indexType(type: NodeTypeDef): TypeIndex {
   for (const name of type.fullDefaultFields?.reference ?? []) {
     if (!fields.has(name)) throw new Error(`Schema: reference field "${type.name}.${name}" is not a declared field`);
   }
-  for (const name of type.fullDefaultFields?.names ?? []) {
+  for (const name of [...(type.fullDefaultFields?.names ?? []), ...(type.fullDefaultFields?.listed ?? [])]) {
     if (!fields.has(name) && !edges.has(name)) throw new Error(`Schema: default field "${type.name}.${name}" is neither a field nor an edge`);
   }
   return { fields, edges };

@@ -142,6 +142,28 @@ export const VERSION_RULES = {
     source:
       'Graph API changelog v2.4 (read_stream, read_mailbox and manage_notifications removed with the edges they read); the (#12) "… is deprecated for versions v2.4 and higher" wording the service used for what v2.4 removed',
   },
+  'event-location-venue': {
+    until: 'v2.3',
+    description: "An event names where it takes place as `location` (the place's name, a string) and `venue` (its address and coordinates); from v2.3, as `place`.",
+    source: 'restfb fixtures v2_0/event.json (location, venue) and v2_3/issue252-event-1.json (place); fb_graph2 user/events.json (a v2.0 list: location)',
+  },
+  'event-place': {
+    since: 'v2.3',
+    description: "An event names where it takes place as `place` (a page's name, location and id, or a name alone).",
+    source: 'restfb fixtures v2_3/issue252-event-1.json and v2_4/issue312-event.json',
+  },
+  'privacy-lists': {
+    until: 'v2.4',
+    description: "A post's `privacy` always carries friends, networks, allow and deny after its description and value, empty strings when unset; Loom's v2.4 dialect sends what was set.",
+    source: 'fb_graph2 fixtures user/posts.json and post/liked_and_commented.json (v2.0); restfb v2_1/post-story.json',
+  },
+  'early-graph-fields': {
+    until: 'v2.4',
+    description:
+      "Fields the v2.0–v2.3 answers carried that Loom's v2.4 dialect leaves out: a page's can_post, has_added_app, is_community_page, founded and parking; an event's is_date_only and ticket_uri; a group's venue; a video's name (its title) and icon.",
+    source:
+      'restfb fixtures v2_0/page.json, v2_0/event.json, v2_0/group.json, v2_3/issue252-event-1.json; fb_graph2 user/videos.json (v2.0); facebook4j user/users.json. Loom keeps its recorded v2.4 answers as they are, so these stop at v2.4.',
+  },
 } as const satisfies Record<string, VersionRule>;
 
 export type RuleName = keyof typeof VERSION_RULES;

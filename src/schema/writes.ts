@@ -13,7 +13,7 @@ const PRIVACY = { name: 'privacy', maxLength: 1024, decode: jsonValue };
 /** The permission to write on a person's behalf. */
 export const PUBLISH = 'publish_actions';
 
-/** `POST /<user>/feed`: a post by the viewer on this wall (their own, or a friend's). */
+/** `POST /<user>/feed`: a post by the viewer on this wall (their own, or a friend's); its `place` and `tags` are read by the code that names it (withTagging). */
 export const postToFeed: EdgePost = {
   scope: PUBLISH,
   creates: 'post',
@@ -34,7 +34,6 @@ export const postToFeed: EdgePost = {
     { name: 'properties', maxLength: 16_384, decode: linkProperties },
   ],
   oneOf: ['message', 'link'],
-  tagging: true,
   derive: (params, { parent, viewer, app }) => ({
     ...params,
     application: app,
@@ -164,27 +163,6 @@ export const befriend: EdgePost = {
     { assoc: 'friends', from: 'parent', to: 'item' },
     { assoc: 'friends', from: 'item', to: 'parent' },
   ],
-};
-
-/** Most test users one app may hold. */
-const MAX_TEST_USERS = 500;
-
-/** `POST /<app>/accounts/test-users`: the app makes a test user, listed among its test users. */
-export const createTestUser: EdgePost = {
-  by: 'app',
-  creates: 'user',
-  cap: {
-    assoc: 'test_users',
-    max: MAX_TEST_USERS,
-    message: `This app already has the most test users allowed (${MAX_TEST_USERS}); delete some first`,
-  },
-  params: [
-    { name: 'name', maxLength: 100 },
-    { name: 'locale', maxLength: 5 },
-    { name: 'installed', maxLength: 5 },
-    { name: 'permissions', maxLength: 2048 },
-  ],
-  links: [{ assoc: 'test_users', from: 'parent', to: 'created' }],
 };
 
 /** What a page writes: marked as the page's, and public, as everything a page publishes is. */

@@ -16,8 +16,8 @@ import type { Random } from './random.js';
 
 export type PostKind = 'status' | 'link' | 'photos' | 'profilePicture' | 'wall';
 
-/** The small icon the service showed beside each kind of post, by the post's `type`. */
-export function iconOf(type: 'status' | 'link' | 'photo'): string {
+/** The small icon the service showed beside a shared link or photo (a status had none). */
+export function iconOf(type: 'link' | 'photo'): string {
   return `https://static.example.com/icons/${type}.gif`;
 }
 
@@ -41,7 +41,7 @@ export function postData(
   const privacy = privacyOf(audience);
   switch (kind) {
     case 'status':
-      return { message: statusMessage(random), privacy, type: 'status', status_type: 'mobile_status_update', icon: iconOf('status') };
+      return { message: statusMessage(random), privacy, type: 'status', status_type: 'mobile_status_update' };
     case 'link': {
       const data: Record<string, unknown> = {
         link: `https://${random.pick(LINK_HOSTS)}/${random.pick(LINK_SLUGS)}`,
@@ -81,7 +81,6 @@ export function postData(
         to: [wallOwnerId],
         type: 'status',
         status_type: 'wall_post',
-        icon: iconOf('status'),
       };
   }
 }

@@ -16,7 +16,6 @@ import { privacyOf } from './privacy.js';
 import type { Random } from './random.js';
 import { chooseLikers, queueLikes } from './reactions.js';
 import type { SeedContext } from './seed-context.js';
-import { iconOf } from './post-content.js';
 
 const HOUR = 3600;
 const DAY = 86400;
@@ -108,7 +107,7 @@ async function writeEvents(random: Random, context: SeedContext): Promise<{ ids:
         owner: userIds[author] as ObjectId,
         createdTime: time,
         updatedTime: time,
-        data: { message: random.pick(EVENT_WALL_POSTS), type: 'status', status_type: 'wall_post', icon: iconOf('status'), privacy: privacyOf('EVERYONE'), to: [eventId] },
+        data: { message: random.pick(EVENT_WALL_POSTS), type: 'status', status_type: 'wall_post', privacy: privacyOf('EVERYONE'), to: [eventId] },
       });
       buffer.link('feed', eventId, post, time);
       queueLikes(random, context, post, time, chooseLikers(random, context, author, random.int(0, 4), true));
@@ -171,7 +170,7 @@ async function writeGroups(random: Random, context: SeedContext, events: readonl
         owner: userIds[author] as ObjectId,
         createdTime: time,
         updatedTime: time,
-        data: { message: random.pick(GROUP_POSTS), type: 'status', status_type: 'wall_post', icon: iconOf('status'), privacy: privacyOf(privacy === 'OPEN' ? 'EVERYONE' : 'ALL_FRIENDS'), to: [id] },
+        data: { message: random.pick(GROUP_POSTS), type: 'status', status_type: 'wall_post', privacy: privacyOf(privacy === 'OPEN' ? 'EVERYONE' : 'ALL_FRIENDS'), to: [id] },
       });
       buffer.link('feed', id, post, time);
       queueLikes(random, context, post, time, random.sample(members, random.int(0, Math.min(5, members.length))).filter((liker) => liker !== author));

@@ -103,7 +103,7 @@ export async function writePageGraph(random: Random, context: SeedContext, appId
       const preview = random.chance(0.5) ? random.pick(LINK_PREVIEWS) : undefined;
       const data = {
         message: random.pick(PAGE_STATUSES),
-        ...(preview ? linkData(preview) : { type: 'status', status_type: 'mobile_status_update', icon: iconOf('status') }),
+        ...(preview ? linkData(preview) : { type: 'status', status_type: 'mobile_status_update' }),
         privacy: privacyOf('EVERYONE'),
         [BY_PAGE]: true,
       };

@@ -21,7 +21,6 @@ import {
   TAGGED_MESSAGES,
   VENUES,
 } from './user-edge-content.js';
-import { iconOf } from './post-content.js';
 
 const DAY = 86400;
 /** People whose liked pages are read back in one store call. */
@@ -239,7 +238,6 @@ async function writeTaggingPosts(
       privacy: privacyOf(audience),
       type: 'status',
       status_type: 'mobile_status_update',
-      icon: iconOf('status'),
     };
     if (place) data.place = Number(place.id);
     if (taggedIds.length > 0) data.with_tags = taggedIds;

@@ -7,7 +7,7 @@ import { ControlPlane } from '../control/control-plane.js';
 import { RateLimits } from '../control/rate-limits.js';
 import { AnswerCache } from '../dispatch/answer-cache.js';
 import { SpecialPaths } from '../dispatch/special-paths.js';
-import type { PageLimits } from '../engine/edge-options.js';
+import type { PageLimits } from '../engine/read/edge-options.js';
 import { buildHttpApp, type HttpOptions } from '../http/app.js';
 import type { AppSettings } from '../http/settings.js';
 import { claimMediaFolder } from '../media/media-owner.js';
@@ -18,6 +18,7 @@ import type { Schema } from '../schema/registry.js';
 import { graphSchema } from '../graph/graph-schema.js';
 import { DEFAULT_API_VERSION, type ApiVersion } from '../schema/versions.js';
 import { databaseIdOf } from '../store/database-id.js';
+import { readingStore } from '../store/reading-store.js';
 import type { Store } from '../store/store.js';
 import { withOutbox } from '../webhooks/outbox.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js';
@@ -95,6 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const webhooks = { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks, ownPort: () => ownPort };
   const resolved: Omit<AppSettings, 'paths'> = {
     store,
+    readStore: readingStore(store),
     schema: options.schema ?? graphSchema(),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     profileHost: (options.profileHost ?? 'https://www.facebook.com').replace(/\/+$/, ''),

@@ -4,9 +4,9 @@ import { appViewer } from '../auth/viewer.js';
 import { PlainText } from '../dispatch/graph-response.js';
 import type { DispatchSettings } from '../dispatch/settings.js';
 import type { SpecialPath } from '../dispatch/special-paths.js';
-import { answerPermissions } from '../engine/permissions.js';
-import { readPublicPicture } from '../engine/public-picture.js';
-import { answerSearch } from '../engine/search.js';
+import { answerPermissions } from '../engine/access/permissions.js';
+import { answerSearch } from '../engine/read/search.js';
+import { readPublicPicture } from '../graph/public-picture.js';
 import { rules } from '../schema/versions.js';
 import type { CallbackRules } from '../webhooks/callback-url.js';
 import { answerWebhookEdge, WEBHOOK_EDGES } from '../webhooks/subscriptions-api.js';
@@ -56,7 +56,7 @@ export function specialPaths(settings: Omit<DispatchSettings, 'paths'>, webhooks
       path: ':id/picture',
       methods: ['get'],
       caller: 'none',
-      answer: ({ id, params, linkBase }) => readPublicPicture(settings.store, settings.schema, settings.publicUrl ?? linkBase, id, params),
+      answer: ({ id, params, linkBase }) => readPublicPicture(settings.readStore, settings.schema, settings.publicUrl ?? linkBase, id, params),
     },
     ...[...WEBHOOK_EDGES].map(
       (edge): SpecialPath => ({

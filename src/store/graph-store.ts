@@ -46,6 +46,12 @@ export interface GraphStore {
   search(request: SearchRequest): Promise<StoredObject[]>;
 }
 
+/**
+ * The graph's reads: what a read replica of the database can answer as well as the database
+ * itself (Store.replicaReads).
+ */
+export type GraphReads = Omit<GraphStore, 'write' | 'declareSearchable'>;
+
 export interface StoredObject {
   id: ObjectId;
   /** Schema type name: 'user', 'post', 'comment', 'photo', 'album', 'page', 'application'. */

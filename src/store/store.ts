@@ -1,6 +1,6 @@
 import type { AdminStore } from './admin-store.js';
 import type { AuthStore } from './auth-store.js';
-import type { GraphStore } from './graph-store.js';
+import type { GraphReads, GraphStore } from './graph-store.js';
 import type { RecordStore } from './records.js';
 import type { WebhookStore } from './webhook-store.js';
 
@@ -16,5 +16,10 @@ export type Store = GraphStore &
   RecordStore & {
     /** Webhook subscriptions, the outbox of changes and the delivery queue. */
     readonly webhooks: WebhookStore;
+    /**
+     * The graph's reads for a request that only reads, where the store has read replicas: each
+     * answered by a replica in good standing, else by the store itself (see readingStore).
+     */
+    readonly replicaReads?: GraphReads;
     close(): Promise<void>;
   };

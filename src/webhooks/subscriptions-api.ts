@@ -1,4 +1,4 @@
-import type { ReadContext } from '../engine/context.js';
+import type { ReadContext } from '../engine/request/context.js';
 import { GraphError } from '../errors.js';
 import type { Json } from '../ids.js';
 import type { SubscriptionRecord } from '../store/webhook-store.js';

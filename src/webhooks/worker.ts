@@ -1,4 +1,5 @@
 import type { Clock } from '../clock/clock.js';
+import { Repeating } from '../clock/repeating.js';
 import type { Store } from '../store/store.js';
 import type { AppRecord } from '../store/auth-store.js';
 import type { DeliveryAttempt, DeliveryRecord, SubscriptionRecord } from '../store/webhook-store.js';
@@ -24,9 +25,7 @@ const KEPT_ANSWER_CHARS = 500;
  * by one of them at a time (see WebhookStore).
  */
 export class DeliveryWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = true;
+  private readonly repeating: Repeating;
 
   constructor(
     private readonly store: Store,
@@ -34,33 +33,18 @@ export class DeliveryWorker {
     private readonly settings: WebhookSettings,
     /** Takes what other processes changed (the clock) before each round. */
     private readonly sync: () => Promise<void> = async () => {},
-    private readonly onError: (error: unknown) => void = () => {},
-  ) {}
+    onError: (error: unknown) => void = () => {},
+  ) {
+    this.repeating = new Repeating(() => this.round(), settings.windowMs, onError);
+  }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule();
+    this.repeating.start();
   }
 
   /** Stops after the round under way, if any. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.round()
-        .catch(this.onError)
-        .finally(() => {
-          this.running = undefined;
-          this.schedule();
-        });
-    }, this.settings.windowMs);
-    this.timer.unref();
+  stop(): Promise<void> {
+    return this.repeating.stop();
   }
 
   /** One round: every waiting change becomes a notification, then every due delivery is sent. */
@@ -72,13 +56,13 @@ export class DeliveryWorker {
       if (changes.length === 0) break;
       const deliveries = await notificationsFor(this.store, changes, now);
       await this.store.webhooks.queueDeliveries(deliveries, changes.map((change) => change.id));
-      if (changes.length < CHANGE_CLAIM_SIZE || this.stopped) break;
+      if (changes.length < CHANGE_CLAIM_SIZE || this.repeating.stopped) break;
     }
     for (;;) {
       const due = await this.store.webhooks.claimDeliveries(CLAIM_SIZE, this.clock.now(), this.settings.leaseSeconds);
       if (due.length === 0) break;
       await this.sendAll(due);
-      if (due.length < CLAIM_SIZE || this.stopped) break;
+      if (due.length < CLAIM_SIZE || this.repeating.stopped) break;
     }
   }
 

@@ -37,7 +37,7 @@ describe('npm fbgraph pinned to v2.0 and to v2.4', () => {
       // user_posts came with v2.3; before, read_stream read feeds.
       permissions: 'publish_actions,read_stream',
       meKeys: ['id', 'first_name', 'last_name', 'link', 'locale', 'name', 'updated_time'],
-      postKeys: ['id', 'from', 'message', 'privacy', 'type', 'status_type', 'created_time', 'updated_time'],
+      postKeys: ['id', 'from', 'message', 'actions', 'privacy', 'type', 'status_type', 'application', 'created_time', 'updated_time'],
     },
     '2.4': {
       success: { success: true },

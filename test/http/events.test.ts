@@ -51,6 +51,25 @@ describe('events over HTTP', () => {
     assert.equal(onTheNode.status, 400, 'an event read by its id has no answer of its own');
   });
 
+  it('names the place as location (and venue, for a page) up to v2.2 and as place from v2.3; is_date_only up to v2.3', async () => {
+    const party = String(graph.events.party);
+    const old = await server.get(`/v2.2/${party}`, { access_token: token });
+    assert.equal(old.status, 200, old.text);
+    assert.equal(old.body.location, 'Mill Hall');
+    assert.equal(old.body.place, undefined);
+    assert.equal(old.body.venue, undefined, 'a place that is no page has no venue');
+    assert.equal(old.body.is_date_only, false);
+    assert.deepEqual(Object.keys(old.body), ['id', 'description', 'end_time', 'is_date_only', 'location', 'name', 'owner', 'privacy', 'start_time', 'timezone', 'updated_time']);
+    const refused = await server.get(`/v2.2/${party}`, { access_token: token, fields: 'place' });
+    assert.equal(refused.status, 400, 'no place before v2.3');
+    const current = await server.get(`/v2.3/${party}`, { access_token: token, fields: 'place,is_date_only' });
+    assert.deepEqual(current.body, { place: { name: 'Mill Hall', location: { city: 'Lyon', country: 'France', latitude: 45.76, longitude: 4.83 } }, is_date_only: false, id: party });
+    assert.equal((await server.get(`/v2.3/${party}`, { access_token: token, fields: 'location' })).status, 400, 'no location from v2.3');
+    assert.equal((await server.get(`/v2.4/${party}`, { access_token: token, fields: 'is_date_only' })).status, 400, 'not in the v2.4 dialect');
+    const listed = await server.get('/v2.2/me/events', { access_token: token });
+    assert.deepEqual(Object.keys(listed.body.data[0]), ['name', 'start_time', 'end_time', 'timezone', 'location', 'id', 'rsvp_status']);
+  });
+
   it('answers an empty list without user_events, and the events with it', async () => {
     const basic = await fixture.aliceWith();
     const without = await server.get('/v2.4/me/events', { access_token: basic });

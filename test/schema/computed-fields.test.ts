@@ -20,6 +20,7 @@ const context: FieldContext = {
   tokenForBusiness: (internalId) => `tfb${internalId}`,
   now: NOW,
   viewerId: 7,
+  version: 'v2.4',
 };
 
 function stored(type: string, data: Record<string, unknown>, id = 42): StoredObject {

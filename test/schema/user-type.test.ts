@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { graphSchema } from '../../src/graph/graph-schema.js';
+import { taggableFriendItems } from '../../src/graph/person-items.js';
+import { permissions, picture } from '../../src/graph/special-edges.js';
 import { unemulatedEdge } from '../../src/schema/unemulated.js';
 
 const userType = graphSchema().type('user')!;
@@ -110,15 +112,15 @@ test('user edges with Loom data name their association; the others are products 
   assert.equal(edge('albums')?.assoc, 'albums');
   assert.equal(edge('likes')?.assoc, 'liked_pages');
   assert.equal(edge('likes')?.target, 'page');
-  assert.equal(edge('picture')?.special, 'picture');
-  assert.equal(edge('permissions')?.special, 'permissions');
+  assert.equal(edge('picture')?.special, picture);
+  assert.equal(edge('permissions')?.special, permissions);
   assert.equal(edge('books')?.assoc, 'liked_books');
   assert.equal(edge('books')?.target, 'page');
   assert.equal(edge('taggable_friends')?.target, 'user');
   assert.equal(edge('groups')?.assoc, 'managed_groups');
   assert.deepEqual(edge('events')?.byType?.assocs.created, 'events_created');
   assert.deepEqual(edge('videos')?.byType?.default, 'tagged');
-  assert.equal(edge('taggable_friends')?.items, 'taggableFriend');
+  assert.equal(edge('taggable_friends')?.items, taggableFriendItems);
   assert.equal(edge('home')?.through, 'friends');
   const withData = userType.edges.filter((item) => item.assoc !== undefined || item.special !== undefined || item.byType !== undefined);
   assert.deepEqual(

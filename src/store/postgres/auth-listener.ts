@@ -38,6 +38,8 @@ export class AuthListener {
    * ones to wait for. Hashed, since a schema name may be as long as a whole application name.
    */
   private readonly name: string;
+  /** Told of every change heard, as it is heard (see onChange). */
+  private readonly watchers: Array<() => void> = [];
 
   constructor(private readonly location: PostgresLocation) {
     this.name = `loom-listener ${createHash('sha256').update(location.schema).digest('hex').slice(0, 24)}`;
@@ -57,10 +59,23 @@ export class AuthListener {
    * waits until each has answered.
    */
   async changed(): Promise<void> {
-    this.version += 1;
+    this.moved();
     const client = this.client;
     if (!this.listening || client === undefined) return;
     await this.pingAll(client).catch(() => {});
+  }
+
+  /**
+   * Calls `watcher` at once whenever a change is heard (of this process's own, of another's, or a
+   * new start that may have missed some), before any request reads the version that follows it.
+   */
+  onChange(watcher: () => void): void {
+    this.watchers.push(watcher);
+  }
+
+  private moved(): void {
+    this.version += 1;
+    for (const watcher of this.watchers) watcher();
   }
 
   async close(): Promise<void> {
@@ -101,14 +116,14 @@ export class AuthListener {
         if (this.client !== client || this.closed) return void client.end().catch(() => {});
         this.backend = backend;
         // Whatever was cached before now may have missed a notification.
-        this.version += 1;
+        this.moved();
         this.listening = true;
       }, lost);
   }
 
   private heard(client: pg.Client, backend: number, { channel, payload = '' }: pg.Notification): void {
     if (channel === CHANNEL) {
-      if (payload === this.location.schema) this.version += 1;
+      if (payload === this.location.schema) this.moved();
     } else if (channel === PING) {
       // Notices come in the order they were sent, so every change before the ping is counted by now.
       const [schema, pinger, sequence] = payload.split(' ');

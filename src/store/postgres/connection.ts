@@ -10,7 +10,11 @@ import { redactPassword } from '../redact-password.js';
  * are sent side by side, and each one waiting for a connection would wait a round trip more.
  */
 const DEFAULT_POOL_SIZE = Math.min(10, Math.max(4, availableParallelism()));
-/** How long a call waits for a connection (a new one, or a free one of the pool) before failing. */
+/**
+ * How long opening a store waits for its first connection before failing with the database's
+ * name. Only that first one: pg-pool's own connection timeout can leave a checkout that never
+ * settles when a connection is slow to open on a busy machine, so the pool has none.
+ */
 const CONNECT_TIMEOUT_MS = 10_000;
 const INT8 = 20;
 /** A plain lower-case identifier, so it never needs quoting rules beyond the double quotes. */
@@ -42,6 +46,20 @@ export function parsePostgresLocation(url: string): PostgresLocation {
   return { connectionString: parsed.toString(), schema, poolSize };
 }
 
+/** The pool's first connection, or an error once `CONNECT_TIMEOUT_MS` passed without one. */
+export function firstConnection(pool: pg.Pool): Promise<pg.PoolClient> {
+  const connecting = pool.connect();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      // A connection that opens after all is handed back rather than kept by nobody.
+      connecting.then((client) => client.release(), () => {});
+      reject(new Error(`no connection within ${CONNECT_TIMEOUT_MS / 1000} seconds`));
+    }, CONNECT_TIMEOUT_MS);
+  });
+  return Promise.race([connecting, deadline]).finally(() => clearTimeout(timer));
+}
+
 export function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
@@ -54,7 +72,6 @@ export function createPool(location: PostgresLocation): pg.Pool {
   const pool = new pg.Pool({
     connectionString: location.connectionString,
     max: location.poolSize,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     application_name: 'loom',
     options: `-c search_path=${quoteIdentifier(location.schema)}`,
     types: {

@@ -3,7 +3,7 @@ import { AuthListener } from './auth-listener.js';
 import { DecodedData } from '../decoded-data.js';
 import { describeSystemError } from '../../errors.js';
 import { redactPassword } from '../redact-password.js';
-import { createPool, parsePostgresLocation, type PostgresLocation } from './connection.js';
+import { createPool, firstConnection, parsePostgresLocation, type PostgresLocation } from './connection.js';
 import { migrate } from './migrations.js';
 import type { Statement } from './statements.js';
 import { PostgresWebhooks } from './webhook-queue.js';
@@ -72,7 +72,7 @@ export class PostgresDatabase {
   }
 
   private async migrate(): Promise<void> {
-    const client = await this.pool.connect();
+    const client = await firstConnection(this.pool);
     let failure: Error | undefined;
     try {
       await migrate(client, this.schema);

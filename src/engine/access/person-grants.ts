@@ -1,0 +1,75 @@
+import { grantedScopes } from '../../auth/grants.js';
+import type { ReadContext } from '../request/context.js';
+import { grantCacheOf, type GrantCache } from './grant-cache.js';
+
+/**
+ * The permissions each of these people granted the viewer's app, as this request knows them. Each
+ * person is asked about once: in one store call for all those not known yet, or in none when a
+ * page that listed them, or what they wrote, brought the answer along, or when an earlier read
+ * under the same auth version did (grant-cache.ts). Whether they use the app at all
+ * (public_profile) and what their objects let it read both come from here.
+ */
+export async function grantedScopesOf(context: ReadContext, people: Iterable<number>): Promise<Map<number, ReadonlySet<string>>> {
+  const asked = [...new Set(people)];
+  const known = context.grantedScopes;
+  let missing = asked.filter((person) => !known.has(person));
+  const appId = context.viewer.app.id;
+  const shared = sharedCache(context);
+  if (shared !== undefined && missing.length > 0) {
+    for (const [person, scopes] of shared.known(context.authVersion!, appId, missing)) known.set(person, scopes);
+    missing = missing.filter((person) => !known.has(person));
+  }
+  if (missing.length > 0) {
+    const batch = context.store.getGrants(appId, missing).then((grants) => {
+      const read = new Map(missing.map((person) => [person, grantedScopes(grants.get(person))] as const));
+      shared?.remember(context.authVersion!, appId, read);
+      return read;
+    });
+    // A failed read fails the request that made it; nothing else reads this memory.
+    batch.catch(() => undefined);
+    for (const person of missing) known.set(person, batch.then((read) => read.get(person)!));
+  }
+  // Waited for at most once, and not at all when every answer is known: a page of 25 people
+  // then takes no 25 turns of the event loop.
+  const held = asked.map((person) => known.get(person)!);
+  const scopes = held.some((value) => value instanceof Promise) ? await Promise.all(held.map((value) => Promise.resolve(value))) : (held as ReadonlyArray<ReadonlySet<string>>);
+  return new Map(asked.map((person, index) => [person, scopes[index]!]));
+}
+
+/**
+ * Remembers permissions a read brought along (a page of people or of what they wrote), for this
+ * request's later checks. People already known under the request's auth version keep the set
+ * known for them: a page read again builds no new sets for the same people.
+ */
+export function rememberGrantedScopes(context: ReadContext, granted: ReadonlyMap<number, readonly string[]>): void {
+  const shared = sharedCache(context);
+  const appId = context.viewer.app.id;
+  const unknown = [...granted.keys()].filter((person) => !context.grantedScopes.has(person));
+  const known = shared?.known(context.authVersion!, appId, unknown);
+  const fresh = new Map<number, ReadonlySet<string>>();
+  for (const person of unknown) {
+    let set = known?.get(person);
+    if (set === undefined) {
+      set = new Set(granted.get(person));
+      fresh.set(person, set);
+    }
+    context.grantedScopes.set(person, set);
+  }
+  if (fresh.size > 0) shared?.remember(context.authVersion!, appId, fresh);
+}
+
+/**
+ * Whether this request can tell what a person granted the viewer's app without asking the store:
+ * a page read then need not bring those grants along (grantedScopesOf finds them, or asks).
+ */
+export function grantsKnownTo(context: ReadContext): (person: number) => boolean {
+  const shared = sharedCache(context);
+  const appId = context.viewer.app.id;
+  const version = context.authVersion!;
+  return (person) => context.grantedScopes.has(person) || (shared !== undefined && shared.has(version, appId, person));
+}
+
+/** Only a read that writes nothing trusts its auth version, and so may use what other requests read under it. */
+function sharedCache(context: ReadContext): GrantCache | undefined {
+  return context.authVersion === undefined ? undefined : grantCacheOf(context.store);
+}
