@@ -9,6 +9,11 @@ export interface GraphErrorOptions {
   type?: GraphErrorType;
   status?: number;
   subcode?: number;
+  /**
+   * The subcode is sent only in the API versions where this rule of the versions table holds:
+   * its name, which the error envelope looks up, so errors stay a leaf that knows no schema.
+   */
+  subcodeWhile?: string;
   authenticate?: AuthenticateClass | null;
   /** Whether retrying the same call later may succeed (rate limits, outages): `is_transient` in the body. */
   transient?: boolean;
@@ -19,6 +24,7 @@ export class GraphError extends Error {
   readonly type: GraphErrorType;
   readonly status: number;
   readonly subcode: number | undefined;
+  readonly subcodeWhile: string | undefined;
   readonly authenticate: AuthenticateClass | null;
   readonly transient: boolean | undefined;
 
@@ -29,6 +35,7 @@ export class GraphError extends Error {
     this.type = options.type ?? 'OAuthException';
     this.status = options.status ?? 400;
     this.subcode = options.subcode;
+    this.subcodeWhile = options.subcodeWhile;
     this.authenticate = options.authenticate === undefined ? 'invalid_request' : options.authenticate;
     this.transient = options.transient;
   }
@@ -47,12 +54,12 @@ export class GraphError extends Error {
     return new GraphError(2500, `Unknown path components: ${components}`);
   }
 
-  /** Subcode 33 is what clients' suites match on; the service has sent it in every version since 2016. */
+  /** Subcode 33 is what clients' suites match on; the service has sent it in every version since 2016, and Loom from v2.4. */
   static objectNotFound(id: string, method: 'get' | 'post' | 'delete' = 'get'): GraphError {
     return new GraphError(
       100,
       `Unsupported ${method} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
-      { type: 'GraphMethodException', subcode: 33 },
+      { type: 'GraphMethodException', subcode: 33, subcodeWhile: 'unknown-object-subcode' },
     );
   }
 

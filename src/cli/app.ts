@@ -110,14 +110,12 @@ export async function appCommand(argv: string[]): Promise<void> {
 
 async function listCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(argv, COMMON_OPTIONS);
-  if (values.help) return void process.stdout.write(appHelp);
   const apps = await withExistingStore(values.db, (store) => store.listApps());
   process.stdout.write(values.json ? listJson(apps) : listTable(apps));
 }
 
 async function createCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(argv, CREATE_OPTIONS);
-  if (values.help) return void process.stdout.write(appHelp);
   const name = values.name?.trim() ?? '';
   if (name === '') throw new UsageError('--name is required');
   if (name.length > MAX_NAME) throw new UsageError(`--name must be at most ${MAX_NAME} characters`);
@@ -164,7 +162,6 @@ async function createCommand(argv: string[]): Promise<void> {
 /** `loom app update ID …`: changes what is given, through the one function that changes apps. */
 async function updateCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandArgs(argv, UPDATE_OPTIONS, { positionals: true });
-  if (values.help) return void process.stdout.write(appHelp);
   const id = existingId('update', positionals);
   if (values['require-proof'] && values['no-require-proof']) throw new UsageError('--require-proof and --no-require-proof exclude each other');
   if (values.business !== undefined && values['no-business']) throw new UsageError('--business and --no-business exclude each other');
@@ -197,7 +194,6 @@ function callsPerHourOption(value: string | undefined): number | null | undefine
 /** `loom app delete ID`: through the one function that deletes apps. */
 async function deleteCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandArgs(argv, DB_OPTION, { positionals: true });
-  if (values.help) return void process.stdout.write(appHelp);
   const id = existingId('delete', positionals);
   const deleted = await withExistingStore(values.db, async (store) => deleteApp(store, id, (await sharedClock(store)).now()));
   if (!deleted) throw new UsageError(`there is no app ${id}`, { help: false });
@@ -233,7 +229,6 @@ function restrictionsOption(text: string): Record<string, unknown> {
 /** `app reset-secret ID`: a new random secret for the app, printed once like a new app's. */
 async function resetSecret(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandArgs(argv, COMMON_OPTIONS, { positionals: true });
-  if (values.help) return void process.stdout.write(appHelp);
   const id = existingId('reset-secret', positionals);
   const secret = newAppSecret();
   // Through the one function that changes apps, as every change of a secret goes.

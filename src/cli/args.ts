@@ -76,16 +76,14 @@ export interface Action {
 }
 
 /**
- * Runs the action `argv` names with the rest of `argv`; with no action, prints `help` when it
- * was asked for, and otherwise says which actions there are.
+ * Runs the action `argv` names with the rest of `argv`. `--help`, with an action or without,
+ * prints `help`, which covers every action; no action at all is answered with the actions there are.
  */
 export async function runAction(argv: string[], actions: Readonly<Record<string, Action>>, help: string): Promise<void> {
   const options = Object.fromEntries(Object.entries(actions).map(([name, action]) => [name, action.options]));
   const { action, rest, help: asked } = splitAction(argv, options);
-  if (action === undefined) {
-    if (asked) return void process.stdout.write(help);
-    throw new UsageError(`say ${listed(Object.keys(actions))}`);
-  }
+  if (asked) return void process.stdout.write(help);
+  if (action === undefined) throw new UsageError(`say ${listed(Object.keys(actions))}`);
   return actions[action]!.run(rest);
 }
 

@@ -47,7 +47,6 @@ export async function webhooksCommand(argv: string[]): Promise<void> {
 
 async function listCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(argv, LIST_OPTIONS);
-  if (values.help) return void process.stdout.write(webhooksHelp);
   const subscriptions = await withStore(values.db, (store) => store.webhooks.listSubscriptions());
   if (values.json) {
     const data = subscriptions.map((sub) => ({ app_id: String(sub.appId), object: sub.object, callback_url: sub.callbackUrl, fields: sub.fields, active: sub.active }));
@@ -60,7 +59,6 @@ async function listCommand(argv: string[]): Promise<void> {
 
 async function deliveriesCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(argv, DELIVERIES_OPTIONS);
-  if (values.help) return void process.stdout.write(webhooksHelp);
   const filter = deliveryFilter({ app_id: values.app, status: values.status, limit: values.limit ?? '20' });
   if (typeof filter === 'string') throw new UsageError(filter.replace(/^(app_id|status|limit)/, (name) => `--${name === 'app_id' ? 'app' : name}`));
   const described = await withStore(values.db, async (store) => describeDeliveries(store, await store.webhooks.listDeliveries(filter)));
@@ -77,7 +75,6 @@ async function deliveriesCommand(argv: string[]): Promise<void> {
 
 async function redeliverCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandArgs(argv, DB_OPTION, { positionals: true });
-  if (values.help) return void process.stdout.write(webhooksHelp);
   const [idText, ...extra] = positionals;
   if (idText === undefined || extra.length > 0 || !/^\d{1,15}$/.test(idText)) throw new UsageError('say which delivery: loom webhooks redeliver ID');
   const found = await withStore(values.db, (store) => store.webhooks.redeliver(Number(idText)));
@@ -87,7 +84,6 @@ async function redeliverCommand(argv: string[]): Promise<void> {
 
 async function sendTestCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandArgs(argv, DB_OPTION, { positionals: true });
-  if (values.help) return void process.stdout.write(webhooksHelp);
   const [appText, object, field, ...extra] = positionals;
   if (appText === undefined || object === undefined || field === undefined || extra.length > 0) throw new UsageError('say loom webhooks send-test APP OBJECT FIELD');
   if (!/^\d{1,16}$/.test(appText)) throw new UsageError(`"${appText}" is not an app id`);

@@ -54,7 +54,7 @@ async function respond(settings: DispatchSettings, request: GraphRequest, note: 
   } catch (error) {
     if (!(error instanceof GraphError)) throw error;
     note.error = error;
-    return presentError(options, error, request.traceId);
+    return presentError(options, error, request.traceId, version.current);
   }
 }
 

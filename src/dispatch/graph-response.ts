@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { GraphError } from '../errors.js';
+import type { ApiVersion } from '../schema/versions.js';
 import { reformatTimes } from './date-format.js';
 import { authenticateHeader, errorBody } from './error-envelope.js';
 import { jsonText } from './json-text.js';
@@ -81,10 +82,10 @@ export function conditionally(response: GraphResponse, ifNoneMatch: string | und
 }
 
 /** The Graph error envelope, with the WWW-Authenticate header some clients read before the body. */
-export function presentError(options: OutputOptions, error: GraphError, traceId: string): GraphResponse {
+export function presentError(options: OutputOptions, error: GraphError, traceId: string, version?: ApiVersion): GraphResponse {
   const header = authenticateHeader(error);
   // An error envelope is small: its text is made at once.
-  return serialise(options, error.status, JSON.stringify(errorBody(error, traceId), null, indentOf(options)), header ? { 'WWW-Authenticate': header } : {});
+  return serialise(options, error.status, JSON.stringify(errorBody(error, traceId, version), null, indentOf(options)), header ? { 'WWW-Authenticate': header } : {});
 }
 
 /**

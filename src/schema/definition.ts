@@ -183,6 +183,8 @@ export interface EdgeDef {
   read?: AccessRule;
   /** In the API versions where this rule holds, paging links count items (`offset`) instead of showing cursors. */
   offsetPaging?: RuleName;
+  /** In the API versions where this rule holds, paging links name the page's times (`until`, `since`) instead of showing cursors. */
+  timePaging?: RuleName;
 }
 
 /**

@@ -106,10 +106,18 @@ export const VERSION_RULES = {
     description: 'The likes summary adds can_like and has_liked to total_count.',
     source: 'restfb fixtures v2_3/post-likes-summary.json (total_count only) and v2_5/post-likes-summary.json; restfb#335 ("new feature with API 2.4")',
   },
-  'friends-offset-paging': {
+  'offset-paging': {
     until: 'v2.3',
-    description: '/me/friends pages by offset (limit, offset and __after_id in paging.next); from v2.3, by cursors.',
-    source: 'koala VCR friend_list_next_page.yml (a real v2.2 recording: offset and __after_id links)',
+    description: "A person's friends, groups, pages and friend lists and a group's members page by offset (limit, offset and __after_id in paging.next); from v2.3, by cursors.",
+    source:
+      'koala VCR friend_list_next_page.yml (a real v2.2 recording: offset and __after_id links); fb_graph2 user/groups.json (v2.0) and group/members.json (v2.1), offset links without cursors',
+  },
+  'time-paging': {
+    until: 'v2.3',
+    description:
+      'Feeds, posts, photos, videos and events page by time: `next` by `until` (the oldest item), `previous` by `since` (the newest), both with the position as `__paging_token`, no cursors; from v2.3, by cursors.',
+    source:
+      'fb_graph2 fixtures user/feed.json, user/posts.json, user/photos.json, user/videos.json and user/events.json (v2.0: since/until links, no cursors; the events links with __paging_token, which Loom sends on every time-paged link so that a page never skips an item of the same second)',
   },
   'post-attachments': {
     since: 'v2.3',
@@ -156,6 +164,24 @@ export const VERSION_RULES = {
     until: 'v2.4',
     description: "A post's `privacy` always carries friends, networks, allow and deny after its description and value, empty strings when unset; Loom's v2.4 dialect sends what was set.",
     source: 'fb_graph2 fixtures user/posts.json and post/liked_and_commented.json (v2.0); restfb v2_1/post-story.json',
+  },
+  'comments-summary-can-comment': {
+    since: 'v2.4',
+    description: 'The comments summary adds can_comment to order and total_count.',
+    source:
+      'facebook4j post/comments_with_summary.json (a v2.1 answer: order and total_count); later answers carry can_comment. Loom keeps its recorded v2.4 answers, which carry it.',
+  },
+  'debug-token-type': {
+    since: 'v2.4',
+    description: "debug_token names the token's type (USER, APP, PAGE), a person's token when it was issued, and an app token its app's name; before, app_id and is_valid alone for an app token, and no type or issued_at.",
+    source:
+      'fb_graph2 token_metadata/*.json (v2.2 answers, late 2014, none of them); node-facebook live tests and restfb debug-token-info fixtures (2016 on, with type). Loom keeps its recorded v2.4 answers, which carry them.',
+  },
+  'unknown-object-subcode': {
+    since: 'v2.4',
+    description: 'An object that does not exist or cannot be seen answers error_subcode 33 beside code 100; before, code 100 alone.',
+    source:
+      'restfb batch/batch-first-error.json (a v2.3 answer without error_subcode); koala#402 and SSF error-100-badRequestUrl.json (2014–2015, none); sapegin/social-likes#206 (subcode 33, 2017). Loom keeps its recorded v2.4 answers, which carry it.',
   },
   'early-graph-fields': {
     until: 'v2.4',

@@ -38,7 +38,7 @@ export function specialPaths(settings: Omit<DispatchSettings, 'paths'>, webhooks
       service: true,
       caller: 'token',
       cached: false,
-      answer: (context, { params }) => debugToken(context.store, context.viewer, params.input_token, context.now),
+      answer: (context, { params }) => debugToken(context.store, context.viewer, params.input_token, context.now, context.version),
     },
     { path: 'search', methods: ['get'], caller: 'token', cached: true, answer: (context, { params }) => answerSearch(context, params) },
     // A person's answers to the viewer's app: one read, withdrawn, or all withdrawn.

@@ -35,7 +35,11 @@ describe('objects the viewer cannot reach', () => {
     assertUnsupported(await server.form('/v2.4/404', { access_token: token, message: 'x' }), 'post', '404');
     assertUnsupported(await server.form('/v2.4/404', { access_token: token }, 'DELETE'), 'delete', '404');
     assertUnsupported(await server.get('/404', { access_token: token }), 'get', '404');
-    assertUnsupported(await server.get('/v2.0/404', { access_token: token }), 'get', '404');
+    // Before v2.4 the same error had no subcode (the unknown-object-subcode rule).
+    const old = await server.get('/v2.0/404', { access_token: token });
+    assert.equal(old.status, 400);
+    assert.deepEqual(Object.keys(old.body.error), ['message', 'type', 'code', 'fbtrace_id']);
+    assert.equal(old.body.error.type, 'GraphMethodException');
   });
 
   it('answers the same for an object that exists but is not visible', async () => {

@@ -22,7 +22,7 @@ const BOUNDARIES: Record<RuleName, [string, string]> = {
   'token-endpoint-json': ['v2.2', 'v2.3'],
   'minimal-default-fields': ['v2.3', 'v2.4'],
   'likes-summary-can-like': ['v2.3', 'v2.4'],
-  'friends-offset-paging': ['v2.2', 'v2.3'],
+  'offset-paging': ['v2.2', 'v2.3'],
   'post-attachments': ['v2.2', 'v2.3'],
   'user-statuses-links': ['v2.3', 'v2.4'],
   'page-likes-count': ['v2.5', 'v2.6'],
@@ -33,6 +33,10 @@ const BOUNDARIES: Record<RuleName, [string, string]> = {
   'event-place': ['v2.2', 'v2.3'],
   'early-graph-fields': ['v2.3', 'v2.4'],
   'privacy-lists': ['v2.3', 'v2.4'],
+  'time-paging': ['v2.2', 'v2.3'],
+  'comments-summary-can-comment': ['v2.3', 'v2.4'],
+  'debug-token-type': ['v2.3', 'v2.4'],
+  'unknown-object-subcode': ['v2.3', 'v2.4'],
 };
 
 describe('API versions over HTTP', () => {
@@ -163,7 +167,7 @@ describe('API versions over HTTP', () => {
     assert.equal(current.text, '{"data":[],"summary":{"total_count":1000,"can_like":true,"has_liked":false}}');
   });
 
-  it('friends-offset-paging: offset links with __after_id in v2.2, cursors from v2.3', async () => {
+  it('offset-paging: offset links with __after_id in v2.2, cursors from v2.3', async () => {
     const first = await server.get('/v2.2/me/friends', { access_token: token, limit: '2' });
     assert.equal(first.body.data.length, 2);
     assert.deepEqual(Object.keys(first.body.paging), ['next']);
@@ -197,6 +201,58 @@ describe('API versions over HTTP', () => {
     const current = await server.get(`/v2.4/${post}`, { access_token: token, fields: 'privacy' });
     assert.equal(current.body.privacy.allow, undefined);
     assert.equal(current.body.privacy.value, old.body.privacy.value);
+  });
+
+  it('time-paging: feeds page by until and since with __paging_token up to v2.2, by cursors from v2.3', async () => {
+    const read = async (url: string) => {
+      const reply = await fetch(url);
+      assert.equal(reply.status, 200);
+      return (await reply.json()) as { data: Array<{ id: string }>; paging?: { previous?: string; next?: string; cursors?: unknown } };
+    };
+    const whole = await server.get('/v2.3/me/feed', { access_token: token, fields: 'id', limit: '100' });
+    const all = (whole.body.data as Array<{ id: string }>).map((post) => post.id);
+    assert.ok(all.length >= 3, 'the fixture has a few posts');
+    const parameters = (link: string) => [...new URL(link).searchParams.keys()].filter((name) => name !== 'access_token').sort();
+    for (const version of ['v2.0', 'v2.2']) {
+      const first = await server.get(`/${version}/me/feed`, { access_token: token, fields: 'id', limit: '2' });
+      assert.equal(first.body.paging.cursors, undefined);
+      assert.deepEqual(parameters(first.body.paging.next as string), ['__paging_token', 'fields', 'limit', 'until']);
+      assert.deepEqual(parameters(first.body.paging.previous as string), ['__paging_token', '__previous', 'fields', 'limit', 'since']);
+      // Followed to the end, the links list every post once, in order.
+      const seen = first.body.data.map((post: { id: string }) => post.id);
+      let link: string | undefined = first.body.paging.next;
+      while (link) {
+        const page = await read(link);
+        seen.push(...page.data.map((post) => post.id));
+        link = page.paging?.next;
+      }
+      assert.deepEqual(seen, all, version);
+      const back = await read((await read(first.body.paging.next as string)).paging!.previous!);
+      assert.deepEqual(back.data.map((post) => post.id), all.slice(0, 2), 'previous leads back to the first page');
+    }
+    const current = await server.get('/v2.3/me/feed', { access_token: token, fields: 'id', limit: '2' });
+    assert.deepEqual(Object.keys(current.body.paging), ['cursors', 'next']);
+  });
+
+  it('comments-summary-can-comment, debug-token-type and unknown-object-subcode: added in v2.4', async () => {
+    const post = fixture.postId(fixture.posts.popular, fixture.users.alice);
+    const summary = async (version: string) => (await server.get(`/${version}/${post}/comments`, { access_token: token, summary: 'true', limit: '0' })).body.summary;
+    assert.deepEqual(Object.keys(await summary('v2.3')), ['order', 'total_count']);
+    assert.deepEqual(Object.keys(await summary('v2.4')), ['order', 'total_count', 'can_comment']);
+    const debug = async (version: string, input: string) => (await server.get(`/${version}/debug_token`, { access_token: appToken, input_token: input })).body.data;
+    const oldUser = await debug('v2.3', token);
+    assert.equal(oldUser.type, undefined);
+    assert.equal(oldUser.issued_at, undefined);
+    assert.equal(oldUser.is_valid, true);
+    const newUser = await debug('v2.4', token);
+    assert.equal(newUser.type, 'USER');
+    assert.equal(typeof newUser.issued_at, 'number');
+    assert.deepEqual(await debug('v2.3', appToken), { app_id: String(fixture.app.id), is_valid: true });
+    assert.deepEqual(await debug('v2.4', appToken), { app_id: String(fixture.app.id), type: 'APP', application: fixture.app.name, is_valid: true });
+    const missing = async (version: string) => (await server.get(`/${version}/404404404404`, { access_token: token })).body.error;
+    assert.equal((await missing('v2.3')).error_subcode, undefined);
+    assert.equal((await missing('v2.3')).code, 100);
+    assert.equal((await missing('v2.4')).error_subcode, 33);
   });
 
   it('post-attachments: no attachments edge in v2.2, one from v2.3 (and metadata=1 follows)', async () => {

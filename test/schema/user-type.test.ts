@@ -101,7 +101,7 @@ test('user edges with Loom data name their association; the others are products 
     { ...edge('friends') },
     {
       name: 'friends', target: 'user', assoc: 'friends', scope: 'user_friends', summary: 'count',
-      alwaysSummary: true, itemsGranted: 'user_friends', post: edge('friends')?.post, offsetPaging: 'friends-offset-paging',
+      alwaysSummary: true, itemsGranted: 'user_friends', post: edge('friends')?.post, offsetPaging: 'offset-paging',
       description: edge('friends')?.description,
     },
   );

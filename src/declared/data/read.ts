@@ -114,23 +114,48 @@ function cellValue(type: string, cell: string): unknown {
   }
 }
 
-/** Node lines of a type from a CSV file; an empty cell leaves its field out. */
-export async function* csvNodeLines(path: string, type: TypePlan, onBytes?: (bytes: number) => void, reject?: RejectLine): AsyncGenerator<DataLine> {
+/** A row of a CSV file after its header: its cells, and the columns the header named. */
+interface CsvRow {
+  source: string;
+  number: number;
+  columns: readonly string[];
+  cells: readonly string[];
+  fail: (problem: string) => DataLineError;
+}
+
+/**
+ * The rows of a CSV file below its header, which `checkHeader` refuses by throwing; a row with
+ * more or fewer cells than the header has columns is rejected (or fails the file).
+ */
+async function* csvRows(
+  path: string,
+  checkHeader: (columns: readonly string[], fail: CsvRow['fail']) => void,
+  onBytes?: (bytes: number) => void,
+  reject?: RejectLine,
+): AsyncGenerator<CsvRow> {
   const source = basename(path);
   let columns: string[] | undefined;
   for await (const [number, cells] of csvRecords(path, onBytes)) {
     const fail = (problem: string) => new DataLineError(source, number, problem);
     if (columns === undefined) {
       columns = cells.map((cell) => cell.trim());
-      if (!columns.includes('key')) throw fail('the header row has no "key" column');
-      const unknown = columns.find((column) => column !== 'key' && column !== 'created_time' && !type.fields.has(column));
-      if (unknown !== undefined) throw fail(`the type ${type.name} has no field "${unknown}" that can be imported`);
-      continue;
-    }
-    if (cells.length !== columns.length) {
+      checkHeader(columns, fail);
+    } else if (cells.length !== columns.length) {
       rejectOrThrow(reject, fail(`the row has ${cells.length} cells; the header names ${columns.length} columns`));
-      continue;
+    } else {
+      yield { source, number, columns, cells, fail };
     }
+  }
+}
+
+/** Node lines of a type from a CSV file; an empty cell leaves its field out. */
+export async function* csvNodeLines(path: string, type: TypePlan, onBytes?: (bytes: number) => void, reject?: RejectLine): AsyncGenerator<DataLine> {
+  const checkHeader = (columns: readonly string[], fail: CsvRow['fail']) => {
+    if (!columns.includes('key')) throw fail('the header row has no "key" column');
+    const unknown = columns.find((column) => column !== 'key' && column !== 'created_time' && !type.fields.has(column));
+    if (unknown !== undefined) throw fail(`the type ${type.name} has no field "${unknown}" that can be imported`);
+  };
+  for await (const { source, number, columns, cells, fail } of csvRows(path, checkHeader, onBytes, reject)) {
     const fields: Record<string, unknown> = {};
     let key = '';
     let created: string | number | undefined;
@@ -150,22 +175,13 @@ export async function* csvNodeLines(path: string, type: TypePlan, onBytes?: (byt
 
 /** Edge lines of one edge (`type.edge`) from a CSV file with the columns from, to and time. */
 export async function* csvEdgeLines(path: string, edge: string, onBytes?: (bytes: number) => void, reject?: RejectLine): AsyncGenerator<DataLine> {
-  const source = basename(path);
-  let columns: string[] | undefined;
-  for await (const [number, cells] of csvRecords(path, onBytes)) {
-    const fail = (problem: string) => new DataLineError(source, number, problem);
-    if (columns === undefined) {
-      columns = cells.map((cell) => cell.trim());
-      if (!columns.includes('from') || !columns.includes('to')) throw fail('the header row needs the columns "from" and "to"');
-      const unknown = columns.find((column) => !['from', 'to', 'time'].includes(column));
-      if (unknown !== undefined) throw fail(`an edge file has no column "${unknown}"`);
-      continue;
-    }
-    if (cells.length !== columns.length) {
-      rejectOrThrow(reject, fail(`the row has ${cells.length} cells; the header names ${columns.length} columns`));
-      continue;
-    }
-    const cell = (name: string) => cells[columns!.indexOf(name)];
+  const checkHeader = (columns: readonly string[], fail: CsvRow['fail']) => {
+    if (!columns.includes('from') || !columns.includes('to')) throw fail('the header row needs the columns "from" and "to"');
+    const unknown = columns.find((column) => !['from', 'to', 'time'].includes(column));
+    if (unknown !== undefined) throw fail(`an edge file has no column "${unknown}"`);
+  };
+  for await (const { source, number, columns, cells } of csvRows(path, checkHeader, onBytes, reject)) {
+    const cell = (name: string) => cells[columns.indexOf(name)];
     const time = cell('time');
     yield { source, number, item: { edge, from: cell('from')!, to: cell('to')!, time: time === undefined || time === '' ? undefined : (cellValue('datetime', time) as string | number) } };
   }

@@ -46,9 +46,11 @@ export function readEdgeOptions(raw: Record<string, string | undefined>, limits:
   const until = readTime('until', raw.until);
   if (since !== undefined) options.since = since;
   if (until !== undefined) options.until = until;
-  // Offset-paged links (v2.0–v2.2) carry the cursor as `__after_id` / `__before_id`.
-  const after = raw.after || raw.__after_id;
-  const before = raw.before || raw.__before_id;
+  // Offset-paged links (v2.0–v2.2) carry the cursor as `__after_id` / `__before_id`; time-paged
+  // ones as `__paging_token`, backwards with `__previous=1`.
+  const backwards = raw.__previous === '1';
+  const after = raw.after || raw.__after_id || (backwards ? undefined : raw.__paging_token);
+  const before = raw.before || raw.__before_id || (backwards ? raw.__paging_token : undefined);
   if (after !== undefined && after !== '') options.after = after;
   if (before !== undefined && before !== '') options.before = before;
   if (raw.offset !== undefined && raw.offset !== '') options.offset = readOffset(raw.offset);

@@ -14,6 +14,7 @@ import type { DefaultShape } from './plan.js';
 import { loadCatalogueEdge } from './catalogue-edges.js';
 import { loadSummaries } from './summaries.js';
 import { offsetPaging } from './offset-paging.js';
+import { timePaging } from './time-paging.js';
 import { rules } from '../../schema/versions.js';
 import { unemulatedEdge, type UnemulatedAnswer } from '../../schema/unemulated.js';
 import { GraphError } from '../../errors.js';
@@ -201,6 +202,12 @@ function pagingOf(
   if (edge.offsetPaging && rules.has(edge.offsetPaging, context.version)) {
     return offsetPaging({ link: (query) => context.link(path, { ...params, ...query }), before, after, page, options, positioned, backwards });
   }
+  if (edge.timePaging && rules.has(edge.timePaging, context.version)) {
+    // `previous` reads newer items than the page: an `until` the request carried would cut them off.
+    const { until: _until, ...newer } = params;
+    const link = (query: Record<string, string>) => context.link(path, { ...('since' in query ? newer : params), ...query });
+    return timePaging({ link, first, last, before, after, page, backwards });
+  }
   const paging: Json = { cursors: { before, after } };
   if (positioned && (!backwards || page.more)) paging.previous = context.link(path, { ...params, before });
   if (backwards || page.more) paging.next = context.link(path, { ...params, after });
@@ -211,7 +218,7 @@ function pagingOf(
 /** An edge path's links repeat every parameter the client sent, with the cursor replaced. */
 function topLevelParams(options: EdgeOptions, request: EdgeRequest): Record<string, string> {
   const params: Record<string, string> = { ...request.requestParams };
-  for (const name of ['after', 'before', 'offset', '__after_id', '__before_id']) delete params[name];
+  for (const name of ['after', 'before', 'offset', '__after_id', '__before_id', '__paging_token', '__previous']) delete params[name];
   params.limit = String(options.limit);
   return params;
 }

@@ -47,7 +47,11 @@ export async function loadSummaries(
         summaries.set(id, { total_count, can_like: viewerId !== null, has_liked: liked.has(`${id}:${viewerId}`) });
         break;
       case 'comments':
-        summaries.set(id, { order: listing.orderName ?? 'chronological', total_count, can_comment: viewerId !== null });
+        summaries.set(id, {
+          order: listing.orderName ?? 'chronological',
+          total_count,
+          ...(rules.has('comments-summary-can-comment', context.version) ? { can_comment: viewerId !== null } : {}),
+        });
         break;
     }
   }
