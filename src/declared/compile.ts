@@ -319,7 +319,8 @@ class Compiler {
     if (decl.by_type) {
       const { default: fallback, storage, item_field: itemField } = decl.by_type;
       if (!Object.hasOwn(storage, fallback)) this.problem(`${at}.by_type.default`, `"${fallback}" is not one of the lists under by_type.storage`);
-      extras.byType = { default: fallback, assocs: storage, ...(itemField ? { itemField } : {}) };
+      const itemVersions = itemField?.versions === undefined ? {} : { versions: this.ruleName(itemField.versions, `${at}.by_type.item_field.versions`) };
+      extras.byType = { default: fallback, assocs: storage, ...(itemField ? { itemField: { name: itemField.name, values: itemField.values, ...itemVersions } } : {}) };
     }
     if (decl.behavior !== undefined) Object.assign(extras, codeEntry(this.code, 'behaviors', decl.behavior, `${at}.behavior`, this.problem));
     if (decl.served_while !== undefined) extras.servedWhile = this.ruleName(decl.served_while, `${at}.served_while`);

@@ -192,7 +192,7 @@ export interface EdgeDecl {
   /** A further path component naming this same edge. */
   alias?: string;
   /** The `type` parameter picks the association list read. */
-  by_type?: { default: string; storage: Record<string, string>; item_field?: { name: string; values: Record<string, string> } };
+  by_type?: { default: string; storage: Record<string, string>; item_field?: { name: string; values: Record<string, string>; versions?: string } };
   /** An edge behaviour of the code module (`behaviors`) answers the edge. */
   behavior?: string;
 }

@@ -152,7 +152,7 @@ export interface EdgeDef {
      * A field each item carries beside its own, saying which list it came from (a person's
      * answer to the event, `rsvp_status`), by type; sent by default and whenever `fields` names it.
      */
-    itemField?: { name: string; values: Readonly<Record<string, string>> };
+    itemField?: { name: string; values: Readonly<Record<string, string>>; versions?: RuleName };
   };
   /** Edges answered by something other than an association list (a profile picture, a person's permissions). */
   special?: SpecialEdge;

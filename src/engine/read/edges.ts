@@ -58,7 +58,8 @@ export async function loadEdge(
     loadPages(context, edge, listing, parents, options),
     wantsSummary ? loadSummaries(context, edge, listing, parents) : undefined,
   ]);
-  const itemField = edge.byType?.itemField;
+  const declaredItemField = edge.byType?.itemField;
+  const itemField = declaredItemField && rules.allows(declaredItemField.versions, context.version) ? declaredItemField : undefined;
   const children = itemField ? withoutItemField(request.children, itemField.name) : request.children;
   const rendered = await renderEdgeItems(context, edge, [...pages.values()].flatMap((page) => page.rows), { children, shape: request.itemShape }, nodes);
   const itemValue = itemField && listing.type !== undefined && wantsItemField(request.children, itemField.name) ? itemField.values[listing.type] : undefined;
