@@ -2,8 +2,6 @@
  * Every failure a client can cause is a GraphError: it carries the Graph error code, type and
  * message, and the HTTP status and WWW-Authenticate class the real service pairs with them.
  */
-import type { RuleName } from './schema/versions.js';
-
 export type GraphErrorType = 'OAuthException' | 'GraphMethodException' | 'GraphBatchException' | 'FacebookApiException' | 'Exception';
 export type AuthenticateClass = 'invalid_token' | 'invalid_request' | 'not_found' | 'insufficient_scope';
 
@@ -11,8 +9,11 @@ export interface GraphErrorOptions {
   type?: GraphErrorType;
   status?: number;
   subcode?: number;
-  /** The subcode is sent only in the API versions where this rule of the versions table holds. */
-  subcodeWhile?: RuleName;
+  /**
+   * The subcode is sent only in the API versions where this rule of the versions table
+   * (schema/versions.ts, which errors may not import) holds.
+   */
+  subcodeWhile?: string;
   authenticate?: AuthenticateClass | null;
   /** Whether retrying the same call later may succeed (rate limits, outages): `is_transient` in the body. */
   transient?: boolean;
@@ -23,7 +24,7 @@ export class GraphError extends Error {
   readonly type: GraphErrorType;
   readonly status: number;
   readonly subcode: number | undefined;
-  readonly subcodeWhile: RuleName | undefined;
+  readonly subcodeWhile: string | undefined;
   readonly authenticate: AuthenticateClass | null;
   readonly transient: boolean | undefined;
 

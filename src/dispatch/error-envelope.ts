@@ -1,12 +1,13 @@
 import type { GraphError } from '../errors.js';
-import { rules, type ApiVersion } from '../schema/versions.js';
+import { isRuleName, rules, type ApiVersion } from '../schema/versions.js';
 
 /** The Graph error body, keys in the order the real service writes them, in the version that answered (when known). */
 export function errorBody(error: GraphError, traceId: string, version?: ApiVersion): { error: Record<string, unknown> } {
   const inner: Record<string, unknown> = { message: error.message, type: error.type };
   if (error.transient !== undefined) inner.is_transient = error.transient;
   inner.code = error.code;
-  const subcodeShown = error.subcodeWhile === undefined || version === undefined || rules.has(error.subcodeWhile, version);
+  const rule = error.subcodeWhile;
+  const subcodeShown = rule === undefined || version === undefined || (isRuleName(rule) && rules.has(rule, version));
   if (error.subcode !== undefined && subcodeShown) inner.error_subcode = error.subcode;
   inner.fbtrace_id = traceId;
   return { error: inner };
