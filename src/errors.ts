@@ -10,8 +10,8 @@ export interface GraphErrorOptions {
   status?: number;
   subcode?: number;
   /**
-   * The subcode is sent only in the API versions where this rule of the versions table
-   * (schema/versions.ts, which errors may not import) holds.
+   * The subcode is sent only in the API versions where this rule of the versions table holds:
+   * its name, which the error envelope looks up, so errors stay a leaf that knows no schema.
    */
   subcodeWhile?: string;
   authenticate?: AuthenticateClass | null;

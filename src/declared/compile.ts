@@ -3,6 +3,7 @@
  * types: one Schema, one engine, one store path. Names are resolved to storage keys here (the
  * pinned ones of the applied record first), so the engine only ever sees storage keys.
  */
+import type { AppWrites } from '../schema/behaviours.js';
 import type { AccessRule, Counter, EdgeDef, FieldDef, FieldSource, IdForm, NodeTypeDef, SummaryKind } from '../schema/definition.js';
 import type { Permissions } from '../schema/permissions.js';
 import { publishedVersion, VERSION_RULES, type ApiVersion, type RuleName, type VersionBounds } from '../schema/versions.js';
@@ -23,6 +24,8 @@ export interface CompiledDeclaration {
   permissions: Permissions;
   /** The storage key of every type, field and edge (pinned ones kept, new ones defaulted). */
   storage: StorageKeys;
+  /** What the code module lets an app token change or delete. */
+  appWrites: AppWrites | undefined;
 }
 
 /** Where a problem of a declaration key is reported; line 0 when only the key is known. */
@@ -50,7 +53,7 @@ export function compileDeclaration(
   }
   if (problems.length > 0) throw new DeclarationError(problems);
   const principal = declaration.principal === undefined ? undefined : storage.types[declaration.principal];
-  return { types, principal, permissions: compiler.permissions, storage };
+  return { types, principal, permissions: compiler.permissions, storage, appWrites: code?.appWrites };
 }
 
 const ID_FORMS: Record<string, IdForm> = { app_scoped: 'user', compound: 'post', plain: 'plain' };

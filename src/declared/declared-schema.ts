@@ -46,6 +46,7 @@ export async function buildDeclaredSchema(
       ...(compiled.principal ? { principal: compiled.principal } : {}),
       permissions: compiled.permissions,
       ...(ownApp !== undefined ? { ownApp } : {}),
+      ...(compiled.appWrites ? { appWrites: compiled.appWrites } : {}),
     });
     return { schema, compiled };
   } catch (error) {

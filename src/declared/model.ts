@@ -19,6 +19,7 @@
  *   (object type, key, id) and read with `Store.findDeclaredIds`.
  * `loadAppliedSchema` (applied.ts) gives the applied declaration, its storage keys and its Schema.
  */
+import type { AppWrites } from '../schema/behaviours.js';
 import type { EdgeDef, EdgePost, FieldContext, NodeTypeDef, NonUserRule, Visibility } from '../schema/definition.js';
 import type { StoredObject } from '../store/graph-store.js';
 
@@ -335,6 +336,8 @@ export interface CodeModule {
   posts?: Record<string, EdgePost>;
   /** A type's `checkData` (`check: name`). */
   checks?: Record<string, NonNullable<NodeTypeDef['checkData']>>;
+  /** What an app token may change or delete beyond its own settings (the Graph's test users). */
+  appWrites?: AppWrites;
 }
 
 /** A visibility of a code module: who sees the node, with how it shows to apps a person never used when that matters. */

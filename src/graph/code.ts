@@ -19,7 +19,7 @@ import { ageRange, isVerified, nameFormat, profileLink, tokenForBusiness } from 
 import { friendRequestItems, placeTagItems, relativeItems, taggableFriendItems } from './person-items.js';
 import { withTagging } from './post-tags.js';
 import { attachments, idsForBusiness, permissions, picture, thumbnails } from './special-edges.js';
-import { createTestUser, testUserItems } from './test-users.js';
+import { createTestUser, testUserItems, testUserWrites } from './test-users.js';
 import { canReply, isHidden, isPublished, never, viewerIsPerson, viewerOwns } from './viewer-flags.js';
 
 /**
@@ -79,6 +79,7 @@ const graphCode: CodeModule = {
     uploadVideo, uploadVideoToPage: uploadVideoTo('self'), uploadVideoToGroup: uploadVideoTo('members'),
     rsvpAttending: rsvp('attending'), rsvpMaybe: rsvp('maybe'), rsvpDeclined: rsvp('declined'),
   },
+  appWrites: testUserWrites,
 };
 
 export default graphCode;

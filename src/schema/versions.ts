@@ -194,11 +194,6 @@ export const VERSION_RULES = {
 
 export type RuleName = keyof typeof VERSION_RULES;
 
-/** Whether a name, read where the table cannot be imported (an error's subcode rule), is a rule of it. */
-export function isRuleName(name: string): name is RuleName {
-  return Object.hasOwn(VERSION_RULES, name);
-}
-
 /** The versions a declared field or edge exists in: [since, until), read by the same comparison as the rules. */
 export interface VersionBounds {
   since?: ApiVersion;

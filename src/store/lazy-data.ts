@@ -28,29 +28,80 @@ interface Member {
   parsed?: { value: unknown };
 }
 
-/** What a lazy object holds; its fields are private, so they are none of the object's keys. */
+/**
+ * What a lazy object holds; its fields are private, so they are none of the object's keys. The
+ * text is indexed only as far as the keys asked for: a profile's `name` comes first, so a page
+ * of names reads a few characters of each. (Stored data is written by JSON.stringify, which
+ * never gives a key twice, so the first place a key is found is its only one.)
+ */
 class LazyRecord {
   readonly #text: string;
-  readonly #members: Map<string, Member>;
+  readonly #members = new Map<string, Member>();
+  /** Where the next member's key starts; -1 once every member is indexed. */
+  #next: number;
 
-  constructor(text: string, members: Map<string, Member>) {
+  constructor(text: string, next: number) {
     this.#text = text;
-    this.#members = members;
+    this.#next = next;
   }
 
   static keys(record: LazyRecord): string[] {
+    while (record.#next >= 0) record.#indexNext();
     return [...record.#members.keys()];
   }
 
   static has(record: LazyRecord, key: string): boolean {
-    return record.#members.has(key);
+    return record.#find(key) !== undefined;
   }
 
   static value(record: LazyRecord, key: string): unknown {
-    const member = record.#members.get(key);
+    const member = record.#find(key);
     if (member === undefined) return undefined;
     member.parsed ??= { value: deepFreeze(JSON.parse(record.#text.slice(member.start, member.end))) };
     return member.parsed.value;
+  }
+
+  #find(key: string): Member | undefined {
+    let member = this.#members.get(key);
+    while (member === undefined && this.#next >= 0) {
+      if (this.#indexNext() === key) member = this.#members.get(key);
+    }
+    return member;
+  }
+
+  /** Indexes the member at #next and gives its key. */
+  #indexNext(): string | undefined {
+    const text = this.#text;
+    let at = this.#next;
+    if (text.charCodeAt(at) === CLOSE_BRACE) {
+      this.#next = -1;
+      return undefined;
+    }
+    if (text.charCodeAt(at) !== QUOTE) return this.#malformed();
+    const keyEnd = endOfString(text, at);
+    const rawKey = text.slice(at + 1, keyEnd - 1);
+    const key = rawKey.includes('\\') ? (JSON.parse(text.slice(at, keyEnd)) as string) : rawKey;
+    at = skipSpace(text, keyEnd);
+    if (text.charCodeAt(at) !== COLON) return this.#malformed();
+    const start = skipSpace(text, at + 1);
+    const end = endOfValue(text, start);
+    if (end < 0) return this.#malformed();
+    this.#members.set(key, { start, end });
+    at = skipSpace(text, end);
+    const after = text.charCodeAt(at);
+    if (after === CLOSE_BRACE) this.#next = -1;
+    else if (after === COMMA) this.#next = skipSpace(text, at + 1);
+    else return this.#malformed();
+    return key;
+  }
+
+  /** Text the index cannot follow: JSON.parse says what is wrong with it, or else gives every member. */
+  #malformed(): undefined {
+    const parsed = JSON.parse(this.#text) as Record<string, unknown>;
+    this.#members.clear();
+    for (const [key, value] of Object.entries(parsed)) this.#members.set(key, { start: 0, end: 0, parsed: { value: deepFreeze(value) } });
+    this.#next = -1;
+    return undefined;
   }
 }
 
@@ -74,35 +125,9 @@ const handler: ProxyHandler<LazyRecord> = {
 
 /** `text`, a JSON object, as data decoded as it is read; undefined when it is not an object's text. */
 export function lazyData(text: string): Data | undefined {
-  const members = indexMembers(text);
-  return members && (new Proxy(new LazyRecord(text, members), handler) as unknown as Data);
-}
-
-/** Each top-level member's key and where its value lies, or undefined for text that is not an object. */
-function indexMembers(text: string): Map<string, Member> | undefined {
-  const members = new Map<string, Member>();
-  let at = skipSpace(text, 0);
-  if (text.charCodeAt(at) !== OPEN_BRACE) return undefined;
-  at = skipSpace(text, at + 1);
-  if (text.charCodeAt(at) === CLOSE_BRACE) return members;
-  for (;;) {
-    if (text.charCodeAt(at) !== QUOTE) return undefined;
-    const keyEnd = endOfString(text, at);
-    const rawKey = text.slice(at + 1, keyEnd - 1);
-    const key = rawKey.includes('\\') ? (JSON.parse(text.slice(at, keyEnd)) as string) : rawKey;
-    at = skipSpace(text, keyEnd);
-    if (text.charCodeAt(at) !== COLON) return undefined;
-    const start = skipSpace(text, at + 1);
-    const end = endOfValue(text, start);
-    if (end < 0) return undefined;
-    // A key given twice keeps its first place and takes its last value, as JSON.parse does.
-    members.set(key, { start, end });
-    at = skipSpace(text, end);
-    const next = text.charCodeAt(at);
-    if (next === CLOSE_BRACE) return members;
-    if (next !== COMMA) return undefined;
-    at = skipSpace(text, at + 1);
-  }
+  const open = skipSpace(text, 0);
+  if (text.charCodeAt(open) !== OPEN_BRACE) return undefined;
+  return new Proxy(new LazyRecord(text, skipSpace(text, open + 1)), handler) as unknown as Data;
 }
 
 function skipSpace(text: string, at: number): number {

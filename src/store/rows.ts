@@ -121,17 +121,12 @@ export function toAuthCode(row: AuthCodeRow): AuthCode {
 
 export const SCHEMA_VERSION_COLUMNS = 'version, name, hash, text, storage, source, app_id, applied_time';
 
-export interface SchemaVersionRow {
-  version: number;
-  name: string;
-  hash: string;
-  text: string;
-  storage: string;
-  source: string;
+/** A schema_versions row: the record's text columns as they are, its numbers as stored. */
+export type SchemaVersionRow = Pick<SchemaVersionRecord, 'version' | 'name' | 'hash' | 'text' | 'storage' | 'source'> & {
   /** PostgreSQL hands bigint back as text. */
   app_id: number | string;
   applied_time: number | string;
-}
+};
 
 export function schemaVersionOf(row: SchemaVersionRow): SchemaVersionRecord {
   return {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { loom, startServe, type RunningServe } from '../helpers/cli.js';
 import { eventually } from '../helpers/patience.js';
 import { startReplicatedCluster, type ReplicatedCluster } from '../helpers/pg-replica.js';
@@ -157,6 +158,27 @@ describe('reads on a streaming replica, through two processes', () => {
     const since = await replicaNow();
     await applyDelay('0');
     await readsOnReplicaAfter(since);
+  });
+
+  it('reads the graph from the primary after a change notice, until the replica replayed the change', async () => {
+    // Two stores of two processes: one writes without replicas, the other reads through them.
+    const [writer, reader] = [await openPostgresStore(cluster.primary), await openPostgresStore(cluster.primary, { urls: [cluster.replica], maxLagMs: 60_000 })];
+    try {
+      // Made through the reader, so the replica holds it once the calls are answered.
+      const app = await reader.createApp({ name: 'Fenced', secret: 's', idKey: 'k', createdTime: 1 });
+      const { results } = await reader.write([{ op: 'createObject', object: { type: 'user', owner: null, createdTime: 1, data: { name: 'Fenced' } } }]);
+      const person = results[0] as number;
+      await reader.setGrants(app.id, [{ userId: person, grants: [{ scope: 'user_friends', status: 'granted' }] }]);
+      const scopes = async () => (await reader.replicaReads!.getObjectsWithGrants([person], app.id)).grantedScopes.get(person);
+      assert.deepEqual(await scopes(), ['user_friends']);
+      // The replica applies the withdrawal 5 s late; the reader has heard of it once the writer is answered.
+      await applyDelay('5s');
+      await writer.setGrants(app.id, [{ userId: person, grants: [] }]);
+      assert.deepEqual(await scopes(), []);
+    } finally {
+      await applyDelay('0');
+      await Promise.all([writer.close(), reader.close()]);
+    }
   });
 
   it('refuses a revoked token at once in both processes', async () => {

@@ -149,6 +149,32 @@ describe('PostgreSQL store', { skip: testPostgresUrl === undefined && 'LOOM_TEST
     });
   });
 
+  it('bulk loads by COPY whatever characters the records hold, as loadRecords loads them', async () => {
+    await withStores(scratchLocation('postgres'), 1, async ([store]) => {
+      const text = 'tab\there, new\nline, return\r, back\\slash \\N, quote " and ünïcode ✓';
+      const [user, app] = [SEQUENCE_ID_LIMIT - 100, SEQUENCE_ID_LIMIT - 99];
+      const token = { hash: 'c'.repeat(64), kind: 'user' as const, appId: app, userId: user, scopes: [text, 'email'], issuedAt: 1, expiresAt: 0 };
+      await store!.bulkLoad(async (load) => {
+        await load([
+          { record: 'object', id: user, type: 'user', owner: null, createdTime: 5, updatedTime: 6, data: { name: text, nested: { list: [text, null, true] } } },
+          { record: 'object', id: app, type: 'application', owner: user, createdTime: 5, updatedTime: 5, data: { name: 'App' } },
+          { record: 'association', id1: user, type: 'friends', id2: app, time: 7, data: { note: text } },
+          { record: 'association', id1: app, type: 'friends', id2: user, time: 7, data: null },
+          { record: 'app', id: app, secret: text, idKey: 'key', idTag: 3, requireProof: true, businessId: null, createdTime: 5, redirectUris: ['https://loaded.example/cb'] },
+          { record: 'token', ...token },
+        ]);
+      });
+      assert.deepEqual((await store!.getObjects([user])).get(user)?.data, { name: text, nested: { list: [text, null, true] } });
+      assert.equal((await store!.getObjects([app])).get(app)?.owner, user);
+      const pages = await store!.getPages({ type: 'friends', id1s: [user, app], limit: 5 });
+      assert.deepEqual(pages.get(user)?.[0]?.data, { note: text });
+      assert.equal(pages.get(app)?.[0]?.data, null);
+      assert.equal((await store!.getApps([app])).get(app)?.secret, text);
+      assert.equal((await store!.getApps([app])).get(app)?.requireProof, true);
+      assert.deepEqual(await store!.findToken(token.hash), token);
+    });
+  });
+
   it('keeps bigint ids as numbers and moves the sequence forwards only, never to a fixed id above it', async () => {
     await withStores(scratchLocation('postgres'), 1, async ([store]) => {
       // Above the sequence's range (fixed app ids live there): kept as a number, the sequence left alone.

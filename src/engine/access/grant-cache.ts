@@ -10,15 +10,19 @@ const MAX_ENTRIES = 100_000;
  * one they were read under, like the cache of tokens.
  */
 export class GrantCache {
-  private readonly entries = new Map<string, ReadonlySet<string>>();
+  /** By app, then by person: numbers as keys, so a lookup builds no string. */
+  private readonly entries = new Map<number, Map<number, ReadonlySet<string>>>();
+  private size = 0;
   private version: number | undefined;
 
   /** What is known under `version` of these people's grants to the app; those not known are left out. */
   known(version: number, appId: number, people: readonly number[]): Map<number, ReadonlySet<string>> {
     this.holdVersion(version);
     const found = new Map<number, ReadonlySet<string>>();
+    const ofApp = this.entries.get(appId);
+    if (ofApp === undefined) return found;
     for (const person of people) {
-      const scopes = this.entries.get(`${appId}:${person}`);
+      const scopes = ofApp.get(person);
       if (scopes !== undefined) found.set(person, scopes);
     }
     return found;
@@ -26,7 +30,7 @@ export class GrantCache {
 
   /** Whether this person's grants to the app are known under `version`. */
   has(version: number, appId: number, person: number): boolean {
-    return version === this.version && this.entries.has(`${appId}:${person}`);
+    return version === this.version && this.entries.get(appId)?.has(person) === true;
   }
 
   /**
@@ -35,15 +39,36 @@ export class GrantCache {
    */
   remember(version: number, appId: number, granted: ReadonlyMap<number, ReadonlySet<string>>): void {
     this.holdVersion(version);
-    for (const [person, scopes] of granted) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(`${appId}:${person}`, scopes);
+    let ofApp = this.entries.get(appId);
+    if (ofApp === undefined) {
+      ofApp = new Map();
+      this.entries.set(appId, ofApp);
     }
+    for (const [person, scopes] of granted) {
+      if (!ofApp.has(person)) {
+        // Full: the oldest people of the oldest app go first.
+        if (this.size >= MAX_ENTRIES) {
+          this.forgetOldest();
+          // Forgetting may have emptied this very app's map, and dropped it.
+          this.entries.set(appId, ofApp);
+        }
+        this.size += 1;
+      }
+      ofApp.set(person, scopes);
+    }
+  }
+
+  private forgetOldest(): void {
+    const [appId, ofApp] = this.entries.entries().next().value!;
+    ofApp.delete(ofApp.keys().next().value!);
+    if (ofApp.size === 0) this.entries.delete(appId);
+    this.size -= 1;
   }
 
   private holdVersion(version: number): void {
     if (version === this.version) return;
     this.entries.clear();
+    this.size = 0;
     this.version = version;
   }
 }

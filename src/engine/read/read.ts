@@ -1,13 +1,14 @@
 import { GraphError } from '../../errors.js';
 import { FieldsParser } from '../../query/parser.js';
 import type { Selection } from '../../query/selection.js';
+import type { NodeTypeDef } from '../../schema/definition.js';
 import type { StoredObject } from '../../store/graph-store.js';
 import { renderMetadata } from '../../schema/metadata.js';
 import { isReader, loadAccess, requireOwnApp } from '../access/access.js';
 import type { ReadContext } from '../request/context.js';
 import { loadEdge, startPageRead } from './edges.js';
-import { knownRoot, loadRoot, loadRoots } from './node-ids.js';
-import { planSelection, READ_BY_PATH } from './plan.js';
+import { knownRoot, loadRoots } from './node-ids.js';
+import { planSelection, READ_BY_PATH, type PlanEntry } from './plan.js';
 import { readersOf, renderNodes } from './render.js';
 import type { Json } from '../../ids.js';
 import type { Redirect } from '../../schema/behaviours.js';
@@ -21,42 +22,70 @@ export interface NodeRead {
 
 /** `GET /<id>`: the node with the requested (or default) fields, and its metadata when asked. */
 export async function readNode(context: ReadContext, idText: string, read: NodeRead = {}): Promise<Json> {
-  // Parsed before the node is read, so its first-level pages can be read alongside it; a node
-  // that cannot be served is still the error a request gets before fields it cannot parse.
+  return (await readNodes(context, [idText], read))[0]!;
+}
+
+/** `GET /?ids=a,b`: each node, keyed by its id exactly as given (`me` stays `me`). */
+export async function readManyNodes(context: ReadContext, idTexts: readonly string[], read: NodeRead = {}): Promise<Json> {
+  return keyedByText(idTexts, await readNodes(context, idTexts, read));
+}
+
+/**
+ * The one read of nodes: each id's node, in the order given, loaded together and rendered
+ * together for nodes of one type. A node read by its path is a read of one id.
+ */
+async function readNodes(context: ReadContext, idTexts: readonly string[], read: NodeRead): Promise<Json[]> {
+  // Parsed before the nodes are read, so that first-level pages can be read alongside them; a
+  // node that cannot be served is still the error a request gets before fields it cannot parse.
   const parsed =
     read.fields === undefined
       ? undefined
       : await parseFieldsPaced(context, read.fields).catch(async (error: unknown) => {
-          await loadRoot(context, idText);
+          await loadRoots(context, idTexts);
           throw error;
         });
-  startFirstLevelPages(context, idText, parsed, read.edgeDefaults);
-  const { object, type } = await loadRoot(context, idText);
-  const selections = parsed === undefined ? undefined : withEdgeDefaults(context, type.name, parsed, read.edgeDefaults);
-  const node = (await renderNodes(context, type, [object], selections, READ_BY_PATH)).get(object.id)!;
-  if (!read.metadata) return node;
-  // Every rendered node carries its id; metadata goes just before it.
-  const { id, ...rest } = node;
-  const metadata = renderMetadata(context.schema, context.version, type, (edge) => context.link(`/${String(id)}/${edge}`, context.linkParams));
-  return { ...rest, metadata, id };
+  const early = idTexts.length === 1 ? startFirstLevelPages(context, idTexts[0]!, parsed, read.edgeDefaults) : undefined;
+  const roots = await loadRoots(context, idTexts);
+  const rendered = new Map<number, Json>();
+  for (const [type, objects] of groupByType(roots)) {
+    const selections = parsed === undefined ? undefined : withEdgeDefaults(context, type.name, parsed, read.edgeDefaults);
+    // A level is planned once: the plan that started the first-level pages renders them.
+    const planned = early?.type === type ? early.plan : undefined;
+    for (const [id, node] of await renderNodes(context, type, objects, selections, READ_BY_PATH, planned)) rendered.set(id, node);
+  }
+  return roots.map(({ object, type }) => {
+    const node = rendered.get(object.id)!;
+    if (!read.metadata) return node;
+    // Every rendered node carries its id; metadata goes just before it.
+    const { id, ...rest } = node;
+    const metadata = renderMetadata(context.schema, context.version, type, (edge) => context.link(`/${String(id)}/${edge}`, context.linkParams));
+    return { ...rest, metadata, id };
+  });
 }
 
 /**
  * The pages of the first-level edges of `me`, started alongside the node itself: a query then
- * pays one round trip per level of nesting. A selection the plan refuses starts nothing; the
- * render raises its error, after the node's own.
+ * pays one round trip per level of nesting. Answers the plan that started them, for the render
+ * to use. A selection the plan refuses starts nothing; the render raises its error, after the
+ * node's own.
  */
-function startFirstLevelPages(context: ReadContext, idText: string, parsed: Selection[] | undefined, edgeDefaults: NodeRead['edgeDefaults']): void {
+function startFirstLevelPages(
+  context: ReadContext,
+  idText: string,
+  parsed: Selection[] | undefined,
+  edgeDefaults: NodeRead['edgeDefaults'],
+): { type: NodeTypeDef; plan: PlanEntry[] } | undefined {
   const known = knownRoot(context, idText);
-  if (!known) return;
-  let plan: ReturnType<typeof planSelection>;
+  if (!known) return undefined;
+  let plan: PlanEntry[];
   try {
     const selections = parsed === undefined ? undefined : withEdgeDefaults(context, known.type.name, parsed, edgeDefaults);
     plan = planSelection(context.schema, context.version, known.type, selections, READ_BY_PATH);
   } catch {
-    return;
+    return undefined;
   }
   for (const entry of plan) if (entry.kind === 'edge') startPageRead(context, known.type, entry.edge, [known.id], entry.selection.modifiers);
+  return { type: known.type, plan };
 }
 
 /**
@@ -79,19 +108,6 @@ export async function readEdge(
   if (ownAnswer) return ownAnswer(context, params);
   const [answer] = await readEdgeOf(context, roots, edgeName, params, aliasText);
   return answer!;
-}
-
-/** `GET /?ids=a,b`: each node, keyed by its id exactly as given (`me` stays `me`). */
-export async function readManyNodes(context: ReadContext, idTexts: readonly string[], read: NodeRead = {}): Promise<Json> {
-  const roots = await loadRoots(context, idTexts);
-  const parsed = read.fields === undefined ? undefined : await parseFieldsPaced(context, read.fields);
-  const byType = groupByType(roots);
-  const rendered = new Map<number, Json>();
-  for (const [type, objects] of byType) {
-    const selections = parsed === undefined ? undefined : withEdgeDefaults(context, type.name, parsed, read.edgeDefaults);
-    for (const [id, node] of await renderNodes(context, type, objects, selections, READ_BY_PATH)) rendered.set(id, node);
-  }
-  return keyedByText(idTexts, roots.map((root) => rendered.get(root.object.id)!));
 }
 
 /** `GET /<edge>?ids=a,b`: the edge's first page for each id, keyed by the id as given. */

@@ -31,8 +31,10 @@ export async function renderNodes(
   selections: readonly Selection[] | undefined,
   /** What the objects show when `selections` names nothing: by their path they may get more defaults. */
   shape: DefaultShape = LISTED,
+  /** The plan of `selections` for this type and shape, when the caller made it already. */
+  planned?: PlanEntry[],
 ): Promise<Map<number, Json>> {
-  const plan = planSelection(context.schema, context.version, type, selections, shape);
+  const plan = planned ?? planSelection(context.schema, context.version, type, selections, shape);
   await context.budget.pace();
   const access = await loadAccess(
     context,

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { Repeating } from '../../clock/repeating.js';
 import { describeSystemError } from '../../errors.js';
 import type { DecodedData } from '../decoded-data.js';
 import type { GraphReads } from '../graph-store.js';
@@ -61,8 +62,8 @@ export class ReplicaSet {
   /** Change notices whose state the replicas in use may not have replayed yet. */
   private fences = 0;
   private turn = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private closed = false;
+  /** The measure of every replica, once a check period. */
+  private readonly checks = new Repeating(() => this.check(), CHECK_MS, () => {});
 
   constructor(
     private readonly primary: Primary,
@@ -79,19 +80,17 @@ export class ReplicaSet {
   async start(): Promise<void> {
     await Promise.all(
       this.replicas.map((replica) =>
-        replica.readReplayed().catch((error: unknown) => {
+        replica.reachable().catch((error: unknown) => {
           throw new Error(`cannot reach the read replica ${replica.name}: ${describeSystemError(error)}`, { cause: error });
         }),
       ),
     );
     await this.check();
-    this.timer = setInterval(() => void this.check(), CHECK_MS);
-    this.timer.unref();
+    this.checks.start();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
+    await this.checks.stop();
     await Promise.all(this.replicas.map((replica) => replica.close()));
   }
 
@@ -175,7 +174,6 @@ export class ReplicaSet {
    * is used again.
    */
   private async check(): Promise<void> {
-    if (this.closed) return;
     let lsn: number;
     try {
       lsn = await this.position();

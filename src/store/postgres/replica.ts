@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { DecodedData } from '../decoded-data.js';
 import type { GraphReads } from '../graph-store.js';
 import { redactPassword } from '../redact-password.js';
-import { createPool, parsePostgresLocation, type PostgresLocation } from './connection.js';
+import { createPool, firstConnection, parsePostgresLocation, type PostgresLocation } from './connection.js';
 import { postgresGraphReads, type ReadingDatabase } from './graph-reads.js';
 import { ReadBatches, type BatchedRead } from './read-batches.js';
 import type { Statement } from './statements.js';
@@ -61,6 +61,12 @@ export class Replica implements ReadingDatabase {
 
   batchedRows<R extends pg.QueryResultRow>(read: BatchedRead): Promise<R[]> {
     return this.batches.read<R>(read);
+  }
+
+  /** Connects (within the connection deadline, as the primary's first connection) and asks how far it replayed. */
+  async reachable(): Promise<void> {
+    (await firstConnection(this.pool)).release();
+    await this.readReplayed();
   }
 
   /** Asks the replica how far it replayed, and keeps the answer; fails when it cannot be reached. */

@@ -1,16 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ObjectId } from '../../ids.js';
-import {
-  KEPT_ATTEMPTS,
-  type AttemptOutcome,
-  type ChangeRecord,
-  type DeliveryAttempt,
-  type DeliveryFilter,
-  type DeliveryRecord,
-  type NewDelivery,
-  type SubscriptionRecord,
-  type WebhookStore,
-} from '../webhook-store.js';
+import { KEPT_ATTEMPTS, type AttemptOutcome, type ChangeRecord, type DeliveryAttempt, type DeliveryFilter, type DeliveryRecord, type NewDelivery, type SubscriptionRecord, type WebhookStore } from '../webhook-store.js';
 import { DELIVERY_COLUMNS, toChange, toDelivery, toSubscription, type ChangeRow, type DeliveryRow, type SubscriptionRow } from '../webhook-rows.js';
 import { decoded } from '../rows.js';
 
