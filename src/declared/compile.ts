@@ -319,6 +319,10 @@ class Compiler {
     if (decl.through !== undefined) extras.through = decl.through;
     if (decl.readers !== undefined) extras.readers = decl.readers;
     if (decl.alias !== undefined) extras.alias = decl.alias;
+    if (decl.item_flag) {
+      const { name, storage, of, versions } = decl.item_flag;
+      extras.itemFlag = { name, assoc: storage, of, ...(versions === undefined ? {} : { versions: this.ruleName(versions, `${at}.item_flag.versions`) }) };
+    }
     if (decl.by_type) {
       const { default: fallback, storage, item_field: itemField } = decl.by_type;
       if (!Object.hasOwn(storage, fallback)) this.problem(`${at}.by_type.default`, `"${fallback}" is not one of the lists under by_type.storage`);
