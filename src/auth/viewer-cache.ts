@@ -1,11 +1,10 @@
 import type { Store } from '../store/store.js';
-import type { Viewer } from './viewer.js';
 
 /** Tokens remembered per store; past this the oldest are forgotten first. */
 const MAX_ENTRIES = 10_000;
 
-interface Entry {
-  viewer: Viewer;
+interface Entry<V> {
+  viewer: V;
   /** Unix seconds; 0 for a token that never expires. Checked on every use, against the request's clock. */
   expiresAt: number;
 }
@@ -17,8 +16,8 @@ interface Entry {
  * before the next request is answered. Expiry is checked on every use, so a token is refused
  * the moment the clock passes it.
  */
-export class ViewerCache {
-  private readonly entries = new Map<string, Entry>();
+export class ViewerCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
   private version: number | undefined;
 
   constructor(private readonly store: Store) {}
@@ -32,9 +31,9 @@ export class ViewerCache {
   async resolve(
     token: string,
     now: number,
-    inspect: () => Promise<{ viewer: Viewer; expiresAt: number }>,
+    inspect: () => Promise<{ viewer: V; expiresAt: number }>,
     knownVersion?: number,
-  ): Promise<Viewer> {
+  ): Promise<V> {
     const version = knownVersion ?? (await this.store.versions()).auth;
     if (version !== this.version) {
       this.entries.clear();
@@ -50,15 +49,4 @@ export class ViewerCache {
     }
     return fresh.viewer;
   }
-}
-
-const caches = new WeakMap<Store, ViewerCache>();
-
-export function viewerCacheOf(store: Store): ViewerCache {
-  let cache = caches.get(store);
-  if (cache === undefined) {
-    cache = new ViewerCache(store);
-    caches.set(store, cache);
-  }
-  return cache;
 }

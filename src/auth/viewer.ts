@@ -7,8 +7,20 @@ import { sameSecret } from './apps.js';
 import { checkAppSecretProof } from './appsecret-proof.js';
 import { grantedScopes } from './grants.js';
 import { hashToken } from './tokens.js';
-import { viewerCacheOf } from './viewer-cache.js';
+import { ViewerCache } from './viewer-cache.js';
 import { PAGE_ADMINS } from '../schema/authors.js';
+
+/** One cache of viewers per store, shared by every request on it. */
+const caches = new WeakMap<Store, ViewerCache<Viewer>>();
+
+function viewerCacheOf(store: Store): ViewerCache<Viewer> {
+  let cache = caches.get(store);
+  if (cache === undefined) {
+    cache = new ViewerCache<Viewer>(store);
+    caches.set(store, cache);
+  }
+  return cache;
+}
 
 /**
  * Who is asking: the app the token belongs to and, for user tokens, the person; for page tokens,

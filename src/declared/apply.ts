@@ -13,11 +13,9 @@ import { readAppliedSchema, type AppliedSchema } from './applied.js';
 import { buildDeclaredSchema } from './declared-schema.js';
 import { diffDeclarations, type BackfillStep, type Change } from './diff.js';
 import type { LoadedDeclaration, StorageKeys } from './model.js';
-import { NarrowingError, narrowingsOf, type Narrowing } from './narrowing.js';
+import { EVOLUTION_BATCH, NarrowingError, narrowingsOf, type Narrowing } from './narrowing.js';
 import { mergePinned, storageKeysOf } from './storage-keys.js';
 
-/** Rows read and written per transaction by backfills and prunes. */
-export const EVOLUTION_BATCH = 1000;
 /** Where an interrupted backfill records how far it got, so the next apply resumes there. */
 const BACKFILL_SETTING = 'schema.backfill';
 

@@ -5,9 +5,11 @@
  */
 import type { Store } from '../store/store.js';
 import type { StoredObject } from '../store/graph-store.js';
-import { EVOLUTION_BATCH } from './apply.js';
 import type { Declaration, FieldDecl, StorageKeys } from './model.js';
 import { storageKeysOf } from './storage-keys.js';
+
+/** Rows read and written per transaction while the data follows a new declaration (backfills, prunes, narrowing checks). */
+export const EVOLUTION_BATCH = 1000;
 
 export interface Narrowing {
   /** `type.field` as the new declaration names it. */

@@ -7,7 +7,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { EVOLUTION_BATCH, resumeBackfill } from '../../src/declared/apply.js';
+import { resumeBackfill } from '../../src/declared/apply.js';
+import { EVOLUTION_BATCH } from '../../src/declared/narrowing.js';
 import { DeclarationError, loadDeclaration } from '../../src/declared/load.js';
 import { declaredServer, type DeclaredServer } from './declared-server.js';
 
