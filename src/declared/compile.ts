@@ -319,10 +319,15 @@ class Compiler {
     if (decl.through !== undefined) extras.through = decl.through;
     if (decl.readers !== undefined) extras.readers = decl.readers;
     if (decl.alias !== undefined) extras.alias = decl.alias;
+    if (decl.item_flag) {
+      const { name, storage, of, versions } = decl.item_flag;
+      extras.itemFlag = { name, assoc: storage, of, ...(versions === undefined ? {} : { versions: this.ruleName(versions, `${at}.item_flag.versions`) }) };
+    }
     if (decl.by_type) {
       const { default: fallback, storage, item_field: itemField } = decl.by_type;
       if (!Object.hasOwn(storage, fallback)) this.problem(`${at}.by_type.default`, `"${fallback}" is not one of the lists under by_type.storage`);
-      extras.byType = { default: fallback, assocs: storage, ...(itemField ? { itemField } : {}) };
+      const itemVersions = itemField?.versions === undefined ? {} : { versions: this.ruleName(itemField.versions, `${at}.by_type.item_field.versions`) };
+      extras.byType = { default: fallback, assocs: storage, ...(itemField ? { itemField: { name: itemField.name, values: itemField.values, ...itemVersions } } : {}) };
     }
     if (decl.behavior !== undefined) Object.assign(extras, codeEntry(this.code, 'behaviors', decl.behavior, `${at}.behavior`, this.problem));
     if (decl.served_while !== undefined) extras.servedWhile = this.ruleName(decl.served_while, `${at}.served_while`);

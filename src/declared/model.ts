@@ -193,7 +193,9 @@ export interface EdgeDecl {
   /** A further path component naming this same edge. */
   alias?: string;
   /** The `type` parameter picks the association list read. */
-  by_type?: { default: string; storage: Record<string, string>; item_field?: { name: string; values: Record<string, string> } };
+  /** A boolean each item carries: whether the item lists the node under `storage` (`of: item`), or the node the item. */
+  item_flag?: { name: string; storage: string; of: 'item' | 'node'; versions?: string };
+  by_type?: { default: string; storage: Record<string, string>; item_field?: { name: string; values: Record<string, string>; versions?: string } };
   /** An edge behaviour of the code module (`behaviors`) answers the edge. */
   behavior?: string;
 }

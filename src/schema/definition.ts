@@ -145,6 +145,7 @@ export interface EdgeDef {
    * The `type` parameter (or modifier) picks which association list the edge reads, as a
    * person's events are those they attend, created, declined…; `default` applies without one.
    */
+  itemFlag?: ItemFlag;
   byType?: {
     default: string;
     assocs: Readonly<Record<string, string>>;
@@ -152,7 +153,7 @@ export interface EdgeDef {
      * A field each item carries beside its own, saying which list it came from (a person's
      * answer to the event, `rsvp_status`), by type; sent by default and whenever `fields` names it.
      */
-    itemField?: { name: string; values: Readonly<Record<string, string>> };
+    itemField?: { name: string; values: Readonly<Record<string, string>>; versions?: RuleName };
   };
   /** Edges answered by something other than an association list (a profile picture, a person's permissions). */
   special?: SpecialEdge;
@@ -185,6 +186,19 @@ export interface EdgeDef {
   offsetPaging?: RuleName;
   /** In the API versions where this rule holds, paging links name the page's times (`until`, `since`) instead of showing cursors. */
   timePaging?: RuleName;
+}
+
+/**
+ * A boolean each item of an edge carries beside its own fields, sent by default and whenever
+ * `fields` names it: whether the item lists the node under `assoc` (`of: 'item'`: a member who
+ * administers the group), or the node the item (`of: 'node'`). Read for a whole page at once.
+ */
+export interface ItemFlag {
+  name: string;
+  assoc: string;
+  of: 'item' | 'node';
+  /** The items carry it only in the API versions where this rule holds. */
+  versions?: RuleName;
 }
 
 /**

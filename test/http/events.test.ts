@@ -70,6 +70,17 @@ describe('events over HTTP', () => {
     assert.deepEqual(Object.keys(listed.body.data[0]), ['name', 'start_time', 'end_time', 'timezone', 'location', 'id', 'rsvp_status']);
   });
 
+  it("says each guest's answer in the guest lists up to v2.3, and not from v2.4", async () => {
+    const party = String(graph.events.party);
+    const attending = await server.get(`/v2.3/${party}/maybe`, { access_token: token });
+    assert.equal(attending.status, 200, attending.text);
+    assert.ok(attending.body.data.length > 0);
+    for (const guest of attending.body.data) assert.equal(guest.rsvp_status, 'unsure');
+    const current = await server.get(`/v2.4/${party}/maybe`, { access_token: token });
+    for (const guest of current.body.data) assert.equal(guest.rsvp_status, undefined);
+    assert.equal((await server.get(`/v2.4/${party}/maybe`, { access_token: token, fields: 'rsvp_status' })).status, 400);
+  });
+
   it('answers an empty list without user_events, and the events with it', async () => {
     const basic = await fixture.aliceWith();
     const without = await server.get('/v2.4/me/events', { access_token: basic });

@@ -28,6 +28,20 @@ describe('groups over HTTP', () => {
     assert.equal(without.text, '{"data":[]}');
   });
 
+  it('says up to v2.3 whether each member, and each of a person\'s groups, is administered by them', async () => {
+    const managing = await fixture.aliceWith('user_managed_groups');
+    const groups = await server.get('/v2.3/me/groups', { access_token: managing });
+    assert.deepEqual(groups.body.data, [{ name: 'Weavers', id: String(graph.groups.weavers), administrator: true }]);
+    const members = await server.get(`/v2.3/${graph.groups.weavers}/members`, { access_token: managing, fields: 'id,administrator', limit: '100' });
+    assert.equal(members.status, 200, members.text);
+    const admins = members.body.data.filter((member: { administrator: boolean }) => member.administrator).map((member: { id: string }) => member.id);
+    assert.deepEqual(admins, [fixture.scoped(fixture.users.alice)]);
+    assert.ok(members.body.data.length > 1);
+    const current = await server.get(`/v2.4/${graph.groups.weavers}/members`, { access_token: managing });
+    for (const member of current.body.data) assert.equal(member.administrator, undefined);
+    assert.equal((await server.get('/v2.4/me/groups', { access_token: managing, fields: 'administrator' })).status, 400);
+  });
+
   it('reads the Group node in its v2.4 shape, with its members and feed', async () => {
     const id = String(graph.groups.weavers);
     const read = await server.get(`/v2.4/${id}`, {

@@ -88,7 +88,6 @@ const KNOWN: Record<string, string[]> = {
   ],
   'fb_graph2 user/groups.json': [
     'missing paging.next',
-    'unknown data[].administrator',
     'unknown data[].bookmark_order',
   ],
   'fb_graph2 user/videos.json': [
@@ -99,18 +98,9 @@ const KNOWN: Record<string, string[]> = {
   'fb_graph2 user/likes.json': [
     'unknown data[].created_time',
   ],
-  'fb_graph2 event/attending.json': [
-    'unknown data[].rsvp_status',
-  ],
-  'fb_graph2 group/members.json': [
-    'unknown data[].administrator',
-  ],
   'fb_graph2 token_metadata/invalid_token.json': [
     'empty data.scopes',
     'missing data.expires_at',
-  ],
-  'restfb v2_1/photo-day.json': [
-    'unknown backdated_time_granularity',
   ],
   'restfb v2_2/comment_canHide.json': [
     'left out can_hide',

@@ -1,6 +1,6 @@
 import { printFields } from '../../query/print.js';
 import type { Selection } from '../../query/selection.js';
-import type { EdgeDef, NodeTypeDef } from '../../schema/definition.js';
+import type { EdgeDef, ItemFlag, NodeTypeDef } from '../../schema/definition.js';
 import type { Association, StoredObject } from '../../store/graph-store.js';
 import type { PageRequest } from '../../store/page-request.js';
 import type { ReadContext } from '../request/context.js';
@@ -58,17 +58,22 @@ export async function loadEdge(
     loadPages(context, edge, listing, parents, options),
     wantsSummary ? loadSummaries(context, edge, listing, parents) : undefined,
   ]);
-  const itemField = edge.byType?.itemField;
-  const children = itemField ? withoutItemField(request.children, itemField.name) : request.children;
+  const declaredItemField = edge.byType?.itemField;
+  const itemField = declaredItemField && rules.allows(declaredItemField.versions, context.version) ? declaredItemField : undefined;
+  const itemFlag = edge.itemFlag && rules.allows(edge.itemFlag.versions, context.version) ? edge.itemFlag : undefined;
+  const children = withoutItemField(withoutItemField(request.children, itemField?.name), itemFlag?.name);
   const rendered = await renderEdgeItems(context, edge, [...pages.values()].flatMap((page) => page.rows), { children, shape: request.itemShape }, nodes);
   const itemValue = itemField && listing.type !== undefined && wantsItemField(request.children, itemField.name) ? itemField.values[listing.type] : undefined;
-  const itemOf = itemValue === undefined ? rendered : (row: Association) => withField(rendered(row), itemField!.name, itemValue);
+  const withValue = itemValue === undefined ? rendered : (row: Association) => withField(rendered(row), itemField!.name, itemValue);
+  const flagged = itemFlag && wantsItemField(request.children, itemFlag.name) ? await flagsOf(context, itemFlag, pages) : undefined;
+  const itemOf = (row: Association, parent: StoredObject) =>
+    flagged ? withField(withValue(row), itemFlag!.name, flagged.has(flagKey(itemFlag!, row, parent))) : withValue(row);
 
   // The parameters the paging links repeat are the same for every parent: worked out once, when a page needs them.
   let linkParams: Record<string, string> | undefined;
   for (const parent of parents) {
     const page = pages.get(parent.id) ?? { rows: [], more: false };
-    const data = page.rows.map(itemOf).filter((item): item is Json => item !== undefined);
+    const data = page.rows.map((row) => itemOf(row, parent)).filter((item): item is Json => item !== undefined);
     const collection: Json = { data };
     if (page.rows.length > 0) {
       linkParams ??= request.nested ? nestedParams(context, options, request.children) : topLevelParams(options, request);
@@ -91,8 +96,8 @@ function unemulatedAnswer(answer: UnemulatedAnswer, parents: readonly StoredObje
 }
 
 /** The selection without the item field, which is no field of the items' type; only `id` when it named nothing else. */
-function withoutItemField(children: Selection[] | undefined, name: string): Selection[] | undefined {
-  if (!children || children.length === 0) return children;
+function withoutItemField(children: Selection[] | undefined, name: string | undefined): Selection[] | undefined {
+  if (name === undefined || !children || children.length === 0) return children;
   const rest = children.filter((selection) => selection.name !== name);
   return rest.length > 0 ? rest : [{ name: 'id', modifiers: {}, position: 0 }];
 }
@@ -101,9 +106,17 @@ function wantsItemField(children: Selection[] | undefined, name: string): boolea
   return !children || children.length === 0 || children.some((selection) => selection.name === name);
 }
 
-function withField(item: Json | undefined, name: string, value: string): Json | undefined {
+function withField(item: Json | undefined, name: string, value: string | boolean): Json | undefined {
   return item === undefined ? undefined : { ...item, [name]: value };
 }
+
+/** The pairs of the listed pages linked under the flag's association: one store call for every parent. */
+async function flagsOf(context: ReadContext, flag: ItemFlag, pages: ReadonlyMap<number, { rows: readonly Association[] }>): Promise<Set<string>> {
+  const pairs = [...pages].flatMap(([parent, page]) => page.rows.map((row) => (flag.of === 'item' ? [row.id2, parent] as const : [parent, row.id2] as const)));
+  return pairs.length === 0 ? new Set() : context.store.getExisting(flag.assoc, pairs);
+}
+
+const flagKey = (flag: ItemFlag, row: Association, parent: StoredObject) => (flag.of === 'item' ? `${row.id2}:${parent.id}` : `${parent.id}:${row.id2}`);
 
 /** The filled pages of the edge for these parents (filled-pages.ts); none when it lists nothing. */
 async function loadPages(
