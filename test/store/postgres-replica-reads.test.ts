@@ -10,6 +10,8 @@ import { startReplicatedCluster, type ReplicatedCluster } from '../helpers/pg-re
 
 /** How late the replica applies each transaction: longer than any request takes here. */
 const APPLY_DELAY_MS = 200;
+/** Time given the replica to take a changed apply delay. */
+const RELOAD_SETTLE_MS = 1000;
 /** The servers' --max-replica-lag: far above the apply delay, far below the lag made on purpose. */
 const MAX_LAG_S = 2;
 /**
@@ -71,6 +73,8 @@ describe('reads on a streaming replica, through two processes', () => {
   const applyDelay = async (delay: string) => {
     await cluster.query('replica', `ALTER SYSTEM SET recovery_min_apply_delay = '${delay}'`);
     await cluster.query('replica', 'SELECT pg_reload_conf()');
+    // The replica's replay takes the new setting when it next looks at its signals, soon but not at once.
+    await new Promise((resolve) => setTimeout(resolve, RELOAD_SETTLE_MS));
   };
   const replicaNow = async () => (await cluster.query<{ now: string }>('replica', 'SELECT clock_timestamp()::text AS now'))[0]!.now;
 
@@ -146,18 +150,20 @@ describe('reads on a streaming replica, through two processes', () => {
 
   it('skips a replica that lags past --max-replica-lag, and reads from it again once it caught up', async () => {
     await applyDelay('60s');
-    const message = 'written while the replica lags';
-    const posted = await fetch(`${servers[0]!.url}/v2.4/me/feed`, { method: 'POST', body: new URLSearchParams({ message, access_token: token }) });
-    const { id } = (await posted.json()) as { id?: string };
-    assert.ok(id);
-    const holding = async (on: 'primary' | 'replica') =>
-      Number((await cluster.query<{ n: string }>(on, `SELECT count(*) AS n FROM objects WHERE data::text LIKE $1`, [`%${message}%`]))[0]!.n);
-    // Answered long before the replica applies it; the other process reads it all the same.
-    assert.deepEqual([await holding('primary'), await holding('replica')], [1, 0]);
-    assert.equal((await get(servers[1]!, `${id}?fields=message`)).body.message, message);
-    const since = await replicaNow();
-    await applyDelay('0');
-    await readsOnReplicaAfter(since);
+    try {
+      const message = 'written while the replica lags';
+      const posted = await fetch(`${servers[0]!.url}/v2.4/me/feed`, { method: 'POST', body: new URLSearchParams({ message, access_token: token }) });
+      const answer = (await posted.json()) as { id?: string };
+      assert.ok(answer.id, JSON.stringify(answer));
+      const holding = async (on: 'primary' | 'replica') =>
+        Number((await cluster.query<{ n: string }>(on, `SELECT count(*) AS n FROM objects WHERE data::text LIKE $1`, [`%${message}%`]))[0]!.n);
+      // Answered long before the replica applies it; the other process reads it all the same.
+      assert.deepEqual([await holding('primary'), await holding('replica')], [1, 0]);
+      assert.deepEqual((await get(servers[1]!, `${answer.id}?fields=message`)).body, { message, id: answer.id });
+    } finally {
+      await applyDelay('0');
+    }
+    await readsOnReplicaAfter(await replicaNow());
   });
 
   it('reads the graph from the primary after a change notice, until the replica replayed the change', async () => {
@@ -170,7 +176,12 @@ describe('reads on a streaming replica, through two processes', () => {
       const person = results[0] as number;
       await reader.setGrants(app.id, [{ userId: person, grants: [{ scope: 'user_friends', status: 'granted' }] }]);
       const scopes = async () => (await reader.replicaReads!.getObjectsWithGrants([person], app.id)).grantedScopes.get(person);
-      assert.deepEqual(await scopes(), ['user_friends']);
+      // Until the reader reads them on the replica (a store takes a replica in a few checks after it starts).
+      const since = await replicaNow();
+      await eventually(async () => {
+        assert.deepEqual(await scopes(), ['user_friends']);
+        return (await loomBackends('replica', `AND query LIKE '%object_scopes%' AND query_start > $1`, [since])) > 0;
+      }, 'the reader to read grants on the replica');
       // The replica applies the withdrawal 5 s late; the reader has heard of it once the writer is answered.
       await applyDelay('5s');
       await writer.setGrants(app.id, [{ userId: person, grants: [] }]);

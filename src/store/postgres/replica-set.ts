@@ -10,6 +10,14 @@ import { Replica } from './replica.js';
 const CHECK_MS = 1000;
 /** Primary positions kept to tell lags by; past this the oldest go. */
 const MAX_SAMPLES = 10_000;
+/**
+ * How long a write still waits for a replica after this process stopped reading from it, or for
+ * one that lags past the limit: two checks, by which every other process has measured it too,
+ * and stopped reading from it as well.
+ */
+const LEAVE_MS = 2 * CHECK_MS;
+/** Positions seen closer together than this are kept as one sample. */
+const SAMPLE_SPACING_MS = 10;
 
 /**
  * Where the primary's log ends now, in bytes from its start: where the next record goes, which
@@ -69,7 +77,7 @@ export class ReplicaSet {
     private readonly primary: Primary,
     private readonly settings: ReplicaSettings,
   ) {
-    this.replicas = settings.urls.map((url) => new Replica(url, primary.location, primary.decodedData));
+    this.replicas = settings.urls.map((url) => new Replica(url, primary.location, primary.decodedData, LEAVE_MS));
     this.reads = Object.fromEntries(Object.keys(primary.reads).map((name) => [name, this.routed(name as keyof GraphReads)])) as unknown as GraphReads;
   }
 
@@ -104,12 +112,12 @@ export class ReplicaSet {
   }
 
   /**
-   * Resolves once every replica in use replayed the primary's log as far as it reaches now, or
-   * was skipped: failing to answer, or lagging past the settings' limit and the time of two
-   * checks more, by which every process checking it has seen that it lags and skips it too.
+   * Resolves once every replica that holds writes (Replica.holdsWrites) replayed the primary's log
+   * as far as it reaches now, or was given up: not there within the lag limit and LEAVE_MS more,
+   * or LEAVE_MS after it went out, by which every process has stopped reading from it too.
    */
   async replayed(): Promise<void> {
-    if (!this.replicas.some((replica) => replica.inUse)) return;
+    if (!this.replicas.some((replica) => replica.holdsWrites())) return;
     let lsn: number;
     try {
       lsn = await this.position();
@@ -117,7 +125,7 @@ export class ReplicaSet {
       // The primary cannot be asked: the write that asked has failed or will, and nothing waits.
       return;
     }
-    const deadline = performance.now() + this.settings.maxLagMs + 2 * CHECK_MS;
+    const deadline = performance.now() + this.settings.maxLagMs + LEAVE_MS;
     await Promise.all(this.replicas.map((replica) => replica.reach(lsn, deadline)));
   }
 
@@ -126,7 +134,7 @@ export class ReplicaSet {
     if (this.fences > 0) return undefined;
     for (let tried = 0; tried < this.replicas.length; tried += 1) {
       const replica = this.replicas[this.turn++ % this.replicas.length]!;
-      if (!replica.inUse) continue;
+      if (replica.state !== 'in') continue;
       if (this.lag(replica) <= this.settings.maxLagMs) return replica;
       replica.skip();
     }
@@ -152,26 +160,41 @@ export class ReplicaSet {
     return read as unknown as GraphReads[K];
   }
 
-  /** The primary's log position now, kept as a sample to measure lags by. */
+  /**
+   * The primary's log position now, kept as a sample to measure lags by. Samples closer together
+   * than SAMPLE_SPACING_MS are one, at the earlier time: a lag is then overestimated, never under.
+   */
   private async position(): Promise<number> {
     const { rows } = await this.primary.pool.query<{ lsn: number }>(PRIMARY_POSITION);
     const lsn = rows[0]!.lsn;
+    const now = performance.now();
     const last = this.samples.at(-1);
-    if (last === undefined || lsn > last.lsn) this.samples.push({ lsn, at: performance.now() });
+    if (last !== undefined && lsn <= last.lsn) return lsn;
+    if (last !== undefined && now - last.at < SAMPLE_SPACING_MS) last.lsn = lsn;
+    else this.samples.push({ lsn, at: now });
     if (this.samples.length > MAX_SAMPLES) this.samples.shift();
     return lsn;
   }
 
   /** How long ago the primary reached a position the replica has not replayed (0: none). */
   private lag(replica: Replica): number {
-    const behind = this.samples.find((sample) => sample.lsn > replica.replayed);
+    // The samples go up by position: the first one past the replica's, found by halving.
+    let [low, high] = [0, this.samples.length];
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.samples[middle]!.lsn > replica.replayed) high = middle;
+      else low = middle + 1;
+    }
+    const behind = this.samples[low];
     return behind === undefined ? 0 : performance.now() - behind.at;
   }
 
   /**
-   * Measures each replica: one that fails is skipped, one in use that lags too far too, and one
-   * out of use that answers and has replayed the primary's log as far as it reached just before
-   * is used again.
+   * Measures each replica. One that fails is out; one in or joining that lags past the limit
+   * too. One out that answers within the limit joins: from then on this process's writes wait
+   * for it, and once every other process has measured it as well (two checks later) and so
+   * waits for it too, the primary's position then is its target; when it has replayed that, it
+   * holds every write answered before, and reads go to it again.
    */
   private async check(): Promise<void> {
     let lsn: number;
@@ -180,6 +203,7 @@ export class ReplicaSet {
     } catch {
       return;
     }
+    const now = performance.now();
     await Promise.all(
       this.replicas.map(async (replica) => {
         try {
@@ -188,13 +212,20 @@ export class ReplicaSet {
           replica.skip();
           return;
         }
-        if (!replica.inUse && replica.replayed >= lsn) replica.inUse = true;
-        else if (replica.inUse && this.lag(replica) > this.settings.maxLagMs) replica.skip();
+        const lagging = this.lag(replica) > this.settings.maxLagMs;
+        if (lagging) return replica.skip();
+        if (replica.state === 'out') {
+          replica.state = 'joining';
+          replica.joining = { since: now };
+        } else if (replica.state === 'joining') {
+          const { since, target } = replica.joining;
+          if (target === undefined && now - since >= LEAVE_MS) replica.joining.target = lsn;
+          else if (target !== undefined && replica.replayed >= target) replica.state = 'in';
+        }
       }),
     );
-    // Samples every replica in use has replayed tell no lag any more.
-    const inUse = this.replicas.filter((replica) => replica.inUse);
-    const floor = Math.min(...inUse.map((replica) => replica.replayed));
+    // Samples that every replica answering has replayed tell no lag any more.
+    const floor = Math.min(...this.replicas.map((replica) => replica.replayed));
     const firstNeeded = this.samples.findIndex((sample) => sample.lsn > floor);
     this.samples = firstNeeded < 0 ? this.samples.slice(-1) : this.samples.slice(firstNeeded);
   }

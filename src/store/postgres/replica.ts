@@ -19,8 +19,8 @@ const REPLAYED = `SELECT (CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_
 
 interface Waiter {
   lsn: number;
-  /** performance.now() past which the replica is given up on as lagging. */
-  deadline: number;
+  /** Gives the replica up when its time is up. */
+  timer: NodeJS.Timeout;
   done: () => void;
 }
 
@@ -34,8 +34,15 @@ export class Replica implements ReadingDatabase {
   readonly reads: GraphReads;
   /** The URL without its password, for messages. */
   readonly name: string;
-  /** Whether reads go to it and writes wait for it; off until it is known to be caught up. */
-  inUse = false;
+  /**
+   * `in`: reads go to it and writes wait for it. `joining`: writes wait for it, reads not yet (see
+   * ReplicaSet.check). `out`: neither, as it starts and once it failed or lagged.
+   */
+  state: 'out' | 'joining' | 'in' = 'out';
+  /** While joining: when it began (performance.now()), and the primary's position it must replay to be in. */
+  joining: { since: number; target?: number } = { since: 0 };
+  /** When it last went out (performance.now()); long ago as it starts. */
+  private outSince = -Infinity;
   /** Its replay position when last asked. */
   replayed = 0;
   private readonly batches: ReadBatches;
@@ -46,7 +53,13 @@ export class Replica implements ReadingDatabase {
    * The replica at `url`, in the primary's schema unless the URL names one; objects read on it
    * share the primary's decoded data.
    */
-  constructor(url: string, primary: PostgresLocation, readonly decodedData: DecodedData) {
+  constructor(
+    url: string,
+    primary: PostgresLocation,
+    readonly decodedData: DecodedData,
+    /** How long writes still wait for it after it went out (see holdsWrites). */
+    private readonly leaveMs: number,
+  ) {
     this.name = redactPassword(url);
     const location = parsePostgresLocation(url);
     const schema = new URL(url).searchParams.has('schema') ? location.schema : primary.schema;
@@ -77,49 +90,66 @@ export class Replica implements ReadingDatabase {
   }
 
   /**
-   * Resolves once the replica replayed the log up to `lsn`, or once it is taken out of use: by
-   * failing to answer, by not getting there before `deadline` (then it is lagging), or otherwise.
+   * Whether a write must wait for it: while reads may go to it in any process. That is while it
+   * is in or joining here, and for `leaveMs` after it went out here, the time every other process
+   * takes to see what this one saw (its failure or lag) and stop reading it too.
+   */
+  holdsWrites(now = performance.now()): boolean {
+    return this.state !== 'out' || now < this.outSince + this.leaveMs;
+  }
+
+  /**
+   * Resolves once the replica replayed the log up to `lsn`, or once it no longer holds writes:
+   * `deadline` passed (it lags, and goes out) or the time to leave after it went out passed.
    */
   reach(lsn: number, deadline: number): Promise<void> {
-    if (!this.inUse || this.replayed >= lsn) return Promise.resolve();
-    return new Promise((done) => {
-      this.waiters.push({ lsn, deadline, done });
+    const now = performance.now();
+    if (this.replayed >= lsn || !this.holdsWrites(now)) return Promise.resolve();
+    const until = this.state === 'out' ? Math.min(deadline, this.outSince + this.leaveMs) : deadline;
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        lsn,
+        timer: setTimeout(() => {
+          // Not there in time: lagging (or unreachable), and given up on.
+          this.skip();
+          this.settle(waiter);
+        }, Math.max(0, until - now)),
+        done: resolve,
+      };
+      this.waiters.push(waiter);
       void this.poll();
     });
   }
 
-  /** Takes the replica out of use (it failed or lags); every write waiting for it goes on. */
+  /** Takes the replica out of reads at once; writes still wait for it for a while (holdsWrites). */
   skip(): void {
-    this.inUse = false;
-    for (const waiter of this.waiters) waiter.done();
-    this.waiters = [];
+    if (this.state === 'out') return;
+    this.state = 'out';
+    this.outSince = performance.now();
   }
 
   async close(): Promise<void> {
-    this.skip();
+    this.state = 'out';
+    this.outSince = -Infinity;
+    for (const waiter of [...this.waiters]) this.settle(waiter);
     await this.pool.end();
   }
 
-  /** One loop per replica, however many writes wait: it asks until each has been answered. */
+  private settle(waiter: Waiter): void {
+    clearTimeout(waiter.timer);
+    this.waiters = this.waiters.filter((other) => other !== waiter);
+    waiter.done();
+  }
+
+  /** One loop per replica, however many writes wait: it asks until each has reached its position or given up. */
   private async poll(): Promise<void> {
     if (this.polling) return;
     this.polling = true;
     try {
       while (this.waiters.length > 0) {
-        try {
-          await this.readReplayed();
-        } catch {
-          this.skip();
-          return;
-        }
-        const now = performance.now();
-        if (this.waiters.some((waiter) => waiter.lsn > this.replayed && waiter.deadline < now)) {
-          this.skip();
-          return;
-        }
-        const reached = this.waiters.filter((waiter) => waiter.lsn <= this.replayed);
-        this.waiters = this.waiters.filter((waiter) => waiter.lsn > this.replayed);
-        for (const waiter of reached) waiter.done();
+        // A replica that cannot answer now is asked again, until each waiter's time is up.
+        await this.readReplayed().catch(() => {});
+        for (const waiter of this.waiters.filter((one) => one.lsn <= this.replayed)) this.settle(waiter);
         if (this.waiters.length > 0) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
     } finally {
