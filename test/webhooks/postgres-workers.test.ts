@@ -14,6 +14,9 @@ import { scratchLocation } from '../helpers/test-store.js';
 const dir = mkdtempSync(join(tmpdir(), 'loom-webhook-workers-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
+/** How long a post waits for its answer before it is sent again. */
+const GIVE_UP_MS = 15_000;
+
 /** Entries received per delivery id, counting each delivery once however often it came. */
 function received(receiver: Receiver): { entries: number; repeats: number } {
   const byDelivery = new Map<string, number>();
@@ -49,8 +52,11 @@ describe('webhooks from two worker processes on PostgreSQL', () => {
       const store = openStore(db);
       const demo = (await findDemo(store))!;
       await store.close();
-      const form = (path: string, fields: Record<string, string>) =>
-        fetch(`${base}/v2.4${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+      // A connection the cluster's primary accepted for the worker that is killed below is never
+      // answered (node:cluster keeps it for a worker that is gone), so a post gives up on its
+      // answer after a while and is sent again, as a client with a timeout would.
+      const form = (path: string, fields: Record<string, string>, signal?: AbortSignal) =>
+        fetch(`${base}/v2.4${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields), signal });
       const subscribed = await form(`/${demo.app.id}/subscriptions`, {
         access_token: `${demo.app.id}|${demo.app.secret}`, object: 'user', fields: 'feed', callback_url: receiver.url, verify_token: VERIFY_TOKEN,
       });
@@ -58,15 +64,19 @@ describe('webhooks from two worker processes on PostgreSQL', () => {
       const feedCount = async () =>
         ((await (await fetch(`${base}/v2.4/me/posts?limit=0&summary=true&access_token=${token}`)).json()) as { summary: { total_count: number } }).summary.total_count;
 
-      /** Posts `count` times, a few at once; a post whose answer never came is sent again. */
-      const post = async (count: number, onProgress: (done: number) => void = () => {}) => {
+      /**
+       * Posts `count` times, a few at once; a post whose answer never came is sent again. With
+       * `giveUp`, a post waits that long for its answer (only while a worker is killed: a post
+       * answered late and sent again would make one change too many).
+       */
+      const post = async (count: number, onProgress: (done: number) => void = () => {}, giveUp?: number) => {
         let next = 0;
         let done = 0;
         const lane = async () => {
           while (next < count) {
             const i = next++;
             for (;;) {
-              const reply = await form('/me/feed', { access_token: token, message: `change ${i}` }).catch(() => undefined);
+              const reply = await form('/me/feed', { access_token: token, message: `change ${i}` }, giveUp === undefined ? undefined : AbortSignal.timeout(giveUp)).catch(() => undefined);
               if (reply?.status === 200) break;
             }
             onProgress((done += 1));
@@ -91,7 +101,7 @@ describe('webhooks from two worker processes on PostgreSQL', () => {
           killed = true;
           process.kill(workers[0]!, 'SIGKILL');
         }
-      });
+      }, GIVE_UP_MS);
       const made = (await feedCount()) - before;
       assert.ok(made >= 1000, `made ${made}`);
       const advance = await fetch(`${base}/_loom/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: '5m' }) });
