@@ -29,7 +29,8 @@ Options:
                       Every replica must answer at start
   --max-replica-lag S a replica that fails, or is more than S seconds behind the primary, is
                       skipped (its reads go to another replica or the primary) until it has
-                      caught up again (default: ${DEFAULT_MAX_REPLICA_LAG_S})
+                      caught up again (default: ${DEFAULT_MAX_REPLICA_LAG_S}); each process tells
+                      on standard error when it skips a replica, and why, and when it is back
   --workers N         serve from N processes sharing the port (default: 1); any of
                       them answers any request, best on PostgreSQL
   --media-dir DIR     where uploaded photos and videos are kept (default: $LOOM_MEDIA_DIR, else

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { envReadReplicas } from '../config.js';
 import { isPostgresLocation } from '../store/open-store.js';
 import type { ReplicaSettings } from '../store/postgres/replica-set.js';
@@ -24,5 +25,10 @@ export function replicaOptions(db: string, flags: string[] | undefined, maxLag: 
   if (maxLag !== undefined && (!/^\d+(\.\d+)?$/.test(maxLag) || seconds <= 0)) {
     throw new UsageError(`--max-replica-lag must be a number of seconds above 0, not "${maxLag}"`);
   }
-  return { urls, maxLagMs: Math.round(seconds * 1000) };
+  return { urls, maxLagMs: Math.round(seconds * 1000), report: reportReplica };
+}
+
+/** Each process measures the replicas itself, so a worker names itself in what it tells. */
+function reportReplica(line: string): void {
+  process.stderr.write(`loom: ${cluster.isWorker ? `worker ${process.pid}: ` : ''}${line}\n`);
 }

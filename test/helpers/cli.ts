@@ -25,6 +25,8 @@ export function loomWithEnv(env: NodeJS.ProcessEnv, ...args: string[]): LoomRun 
 export interface RunningLoom {
   /** Everything the process wrote to standard output so far. */
   stdout(): string;
+  /** Everything the process wrote to standard error so far. */
+  stderr(): string;
   /** Everything the process wrote to standard output and standard error so far, as it came. */
   output(): string;
   /** Settles once the process ended and its output is read. */
@@ -47,6 +49,7 @@ export function spawnLoomWithEnv(env: NodeJS.ProcessEnv, ...args: string[]): Run
   const exited = new Promise<LoomRun>((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
   return {
     stdout: () => stdout,
+    stderr: () => stderr,
     output: () => output,
     exited,
     stop: () => {
@@ -70,6 +73,8 @@ export interface RunningServe {
   url: string;
   /** Everything the process wrote to standard output so far. */
   output(): string;
+  /** Everything the process (and its workers) wrote to standard error so far. */
+  errors(): string;
   /** Sends SIGTERM and resolves with the exit code once the process (and its workers) ended. */
   stop(): Promise<number | null>;
 }
@@ -94,6 +99,7 @@ export async function startServeWithEnv(env: NodeJS.ProcessEnv, ...args: string[
   return {
     url: `http://127.0.0.1:${port}`,
     output: child.stdout,
+    errors: child.stderr,
     stop: async () => (await child.stop()).code,
   };
 }

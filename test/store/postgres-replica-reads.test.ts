@@ -146,6 +146,11 @@ describe('reads on a streaming replica, through two processes', () => {
     assert.deepEqual(failures, []);
     cluster.startReplica();
     await readsOnReplicaAfter(await replicaNow());
+    // Each process tells its operator when it stopped reading from the replica and when it went back to it.
+    for (const server of servers) {
+      assert.match(server.errors(), /^loom: read replica postgres(ql)?:\/\/\S+ skipped: (it cannot be reached|a read failed): .+; its reads go to the primary/m);
+      await eventually(async () => (server.errors().match(/^loom: read replica \S+ in use$/gm) ?? []).length >= 2, 'the replica told in use again');
+    }
   });
 
   it('skips a replica that lags past --max-replica-lag, and reads from it again once it caught up', async () => {
@@ -160,6 +165,8 @@ describe('reads on a streaming replica, through two processes', () => {
       // Answered long before the replica applies it; the other process reads it all the same.
       assert.deepEqual([await holding('primary'), await holding('replica')], [1, 0]);
       assert.deepEqual((await get(servers[1]!, `${answer.id}?fields=message`)).body, { message, id: answer.id });
+      const told = servers.map((server) => server.errors()).join('');
+      assert.match(told, new RegExp(`skipped: (it is \\d+\\.\\d s behind the primary, past the limit of ${MAX_LAG_S} s|it did not replay a write in time);`));
     } finally {
       await applyDelay('0');
     }

@@ -35,6 +35,8 @@ export interface ReplicaSettings {
   urls: readonly string[];
   /** A replica further behind the primary than this is skipped until it caught up. */
   maxLagMs: number;
+  /** Told, in a line for the operator, when reads start or stop going to a replica. */
+  report?: (line: string) => void;
 }
 
 /** The primary as the replicas need it: its pool for its log position, and its own graph reads. */
@@ -77,7 +79,7 @@ export class ReplicaSet {
     private readonly primary: Primary,
     private readonly settings: ReplicaSettings,
   ) {
-    this.replicas = settings.urls.map((url) => new Replica(url, primary.location, primary.decodedData, LEAVE_MS));
+    this.replicas = settings.urls.map((url) => new Replica(url, primary.location, primary.decodedData, LEAVE_MS, settings.report));
     this.reads = Object.fromEntries(Object.keys(primary.reads).map((name) => [name, this.routed(name as keyof GraphReads)])) as unknown as GraphReads;
   }
 
@@ -135,8 +137,9 @@ export class ReplicaSet {
     for (let tried = 0; tried < this.replicas.length; tried += 1) {
       const replica = this.replicas[this.turn++ % this.replicas.length]!;
       if (replica.state !== 'in') continue;
-      if (this.lag(replica) <= this.settings.maxLagMs) return replica;
-      replica.skip();
+      const lag = this.lag(replica);
+      if (lag <= this.settings.maxLagMs) return replica;
+      replica.skip(this.lagging(lag));
     }
     return undefined;
   }
@@ -152,7 +155,7 @@ export class ReplicaSet {
         } catch (error) {
           // A fault of the request itself fails on the primary as well; anything else is the replica's.
           if (error instanceof RangeError || error instanceof TypeError) throw error;
-          replica.skip();
+          replica.skip(`a read failed: ${describeSystemError(error)}`);
         }
       }
       return onPrimary(...args);
@@ -174,6 +177,11 @@ export class ReplicaSet {
     else this.samples.push({ lsn, at: now });
     if (this.samples.length > MAX_SAMPLES) this.samples.shift();
     return lsn;
+  }
+
+  /** Why a replica lagging by `lag` ms is skipped, for the operator. */
+  private lagging(lag: number): string {
+    return `it is ${(lag / 1000).toFixed(1)} s behind the primary, past the limit of ${this.settings.maxLagMs / 1000} s`;
   }
 
   /** How long ago the primary reached a position the replica has not replayed (0: none). */
@@ -208,19 +216,19 @@ export class ReplicaSet {
       this.replicas.map(async (replica) => {
         try {
           await replica.readReplayed();
-        } catch {
-          replica.skip();
+        } catch (error) {
+          replica.skip(`it cannot be reached: ${describeSystemError(error)}`);
           return;
         }
-        const lagging = this.lag(replica) > this.settings.maxLagMs;
-        if (lagging) return replica.skip();
+        const lag = this.lag(replica);
+        if (lag > this.settings.maxLagMs) return replica.skip(this.lagging(lag));
         if (replica.state === 'out') {
           replica.state = 'joining';
           replica.joining = { since: now };
         } else if (replica.state === 'joining') {
           const { since, target } = replica.joining;
           if (target === undefined && now - since >= LEAVE_MS) replica.joining.target = lsn;
-          else if (target !== undefined && replica.replayed >= target) replica.state = 'in';
+          else if (target !== undefined && replica.replayed >= target) replica.use();
         }
       }),
     );

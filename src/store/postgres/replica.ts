@@ -59,6 +59,8 @@ export class Replica implements ReadingDatabase {
     readonly decodedData: DecodedData,
     /** How long writes still wait for it after it went out (see holdsWrites). */
     private readonly leaveMs: number,
+    /** Told when reads start or stop going to it, in a line for the operator. */
+    private readonly report: (line: string) => void = () => {},
   ) {
     this.name = redactPassword(url);
     const location = parsePostgresLocation(url);
@@ -111,7 +113,7 @@ export class Replica implements ReadingDatabase {
         lsn,
         timer: setTimeout(() => {
           // Not there in time: lagging (or unreachable), and given up on.
-          this.skip();
+          this.skip('it did not replay a write in time');
           this.settle(waiter);
         }, Math.max(0, until - now)),
         done: resolve,
@@ -121,11 +123,21 @@ export class Replica implements ReadingDatabase {
     });
   }
 
-  /** Takes the replica out of reads at once; writes still wait for it for a while (holdsWrites). */
-  skip(): void {
+  /**
+   * Takes the replica out of reads at once, `why` told to the operator when reads went to it;
+   * writes still wait for it for a while (holdsWrites).
+   */
+  skip(why: string): void {
     if (this.state === 'out') return;
+    if (this.state === 'in') this.report(`read replica ${this.name} skipped: ${why}; its reads go to the primary or another replica until it has caught up`);
     this.state = 'out';
     this.outSince = performance.now();
+  }
+
+  /** Reads go to it (again): it holds every write answered before (see ReplicaSet.check). */
+  use(): void {
+    this.state = 'in';
+    this.report(`read replica ${this.name} in use`);
   }
 
   async close(): Promise<void> {
