@@ -4,7 +4,7 @@
  * declarations; the Graph API's are compiled from src/graph/graph-v2.4.loom.yaml, so adding a type
  * is adding a section of a declaration (and naming its code), never a change in the engine.
  */
-import type { AppPost, EdgeItems, ResolvePost, SpecialEdge } from './behaviours.js';
+import type { AppPost, EdgeItems, PostCheck, ResolvePost, SpecialEdge } from './behaviours.js';
 import type { StoredNode } from './stored-node.js';
 import type { ApiVersion, RuleName, VersionBounds } from './versions.js';
 
@@ -379,12 +379,8 @@ export interface EdgePost {
   byApp?: AppPost;
   /** Type of the node the POST creates; absent when the POST only links the viewer (likes). */
   creates?: string;
-  /**
-   * Who may POST here: `self` only on their own node (their profile, or a node they own), `friends`
-   * also on a friend's, `members` the members of a group (its `members` association); anyone who
-   * can see the node when absent.
-   */
-  allowed?: 'self' | 'friends' | 'members';
+  /** Who may POST here, by the package's code (only on one's own node, on a friend's wall, in a group one is a member of); with neither this nor `allow`, anyone who can see the node. */
+  check?: PostCheck;
   /** Who may POST here, by a rule of the vocabulary (declared schemas); checked on the node posted to. */
   allow?: AccessRule;
   /** A link-only POST may not link the viewer to their own node. */
