@@ -100,8 +100,14 @@ function photoData(params: Record<string, unknown>, fallback?: Privacy): Record<
   return { ...(caption === undefined ? {} : { name: caption }), privacy };
 }
 
-/** A photo's story shows its caption to whoever may see the photo. */
-function photoStory(photo: Record<string, unknown>): Record<string, unknown> {
+/**
+ * A photo's story, unless the upload says `no_story`: it shows the caption to whoever may see the
+ * photo, and the image too, so it keeps the image's key (only the photo, which owns it, removes
+ * it). It is made through the uploader's app, which it names, as a post written through it does.
+ */
+function photoStory(params: Record<string, unknown>, photo: Record<string, unknown>, app: number): Record<string, unknown> | undefined {
+  if (params.no_story === 'true' || params.no_story === '1') return undefined;
+  const image = photo.image as { key: string } | undefined;
   return {
     type: 'photo',
     // The story's attachment shows the photo at its size.
@@ -109,6 +115,8 @@ function photoStory(photo: Record<string, unknown>): Record<string, unknown> {
     status_type: 'added_photos',
     ...(photo.name === undefined ? {} : { message: photo.name }),
     privacy: photo.privacy,
+    application: app,
+    ...(image ? { image: { key: image.key } } : {}),
   };
 }
 
@@ -120,7 +128,7 @@ export const uploadPhoto: EdgePost = {
   image: true,
   params: PHOTO_PARAMS,
   derive: (params) => photoData(params),
-  story: { assoc: PHOTO_STORIES, data: photoStory },
+  story: { type: 'post', lists: ['posts', 'feed'], assoc: PHOTO_STORIES, names: 'object_id', answer: 'post_id', data: photoStory },
   links: [{ assoc: 'photos', from: 'viewer', to: 'created' }],
 };
 

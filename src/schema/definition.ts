@@ -390,11 +390,21 @@ export interface EdgePost {
   /** The POST carries a video: a file part of a multipart body, or a `file_url` to fetch it from. */
   video?: boolean;
   /**
-   * The created node is also announced by a post on the viewer's feed (a photo upload's story),
-   * with data made from the created node's; the answer then names the post as `post_id`. `assoc`
-   * links the node to its story; the node's type names it among those deleted with it.
+   * The created node is also announced by a node of `type` (a photo upload's story, a post on the
+   * uploader's feed), written in the same batch: the writer lists it under each of `lists`, the
+   * created node under `assoc` (which its type names among those deleted with it), and its data
+   * key `names` holds the created node's id. Its data comes from the POST's parameters, the
+   * created node's data and the app the POST is made through, unless `data` answers undefined
+   * (the parameters ask for none); the answer then names it beside `id`, under `answer`.
    */
-  story?: { assoc: string; data: (created: Record<string, unknown>) => Record<string, unknown> };
+  story?: {
+    type: string;
+    lists: string[];
+    assoc: string;
+    names: string;
+    answer: string;
+    data: (params: Record<string, unknown>, created: Record<string, unknown>, app: number) => Record<string, unknown> | undefined;
+  };
   /**
    * A POST on a node of the created type that itself answers another of that type (a reply,
    * whose `parent` is a comment) goes to that other node: a reply to a reply joins the top-level

@@ -78,22 +78,16 @@ export async function postToEdge(
     throw GraphError.invalidParameter('You cannot do this to your own node');
   }
   // A story follows the created node and its links in the same batch.
-  const storyIndex = created && post.story && !isTrue(data.no_story) ? 1 + post.links.length : undefined;
+  const storyOf = created ? post.story : undefined;
+  const storyData = storyOf?.data(data, created!.data, context.viewer.app.id);
+  const storyIndex = storyData ? 1 + post.links.length : undefined;
   const story: WriteOp[] = [];
-  if (storyIndex !== undefined) {
-    // The story shows the image too, so it keeps its key; only the photo, which owns it, removes it.
-    // It is made through the viewer's app, which it names, as a post written through it does.
-    const storyData = asAuthor(context, {
-      ...post.story!.data(created!.data),
-      application: context.viewer.app.id,
-      ...(image ? { image: { key: image.key } } : {}),
-    });
+  if (storyOf && storyData && storyIndex !== undefined) {
     const now = context.now;
     story.push(
-      { op: 'createObject', object: { type: 'post', owner: viewer, createdTime: now, updatedTime: now, data: storyData }, refFields: { object_id: { ref: 0 } } },
-      { op: 'addAssoc', type: 'posts', id1: viewer, id2: { ref: storyIndex }, time: now },
-      { op: 'addAssoc', type: 'feed', id1: viewer, id2: { ref: storyIndex }, time: now },
-      { op: 'addAssoc', type: post.story!.assoc, id1: { ref: 0 }, id2: { ref: storyIndex }, time: now },
+      { op: 'createObject', object: { type: storyOf.type, owner: viewer, createdTime: now, updatedTime: now, data: asAuthor(context, storyData) }, refFields: { [storyOf.names]: { ref: 0 } } },
+      ...storyOf.lists.map((list): WriteOp => ({ op: 'addAssoc', type: list, id1: viewer, id2: { ref: storyIndex }, time: now })),
+      { op: 'addAssoc', type: storyOf.assoc, id1: { ref: 0 }, id2: { ref: storyIndex }, time: now },
     );
   }
 
@@ -113,9 +107,9 @@ export async function postToEdge(
   if (!post.creates) return rules.booleanResult(context.version);
   const createdId = externalId(context, context.schema.type(post.creates)!, { id: results[0] as ObjectId, owner: viewer, data: created!.data } as StoredObject);
   if (params.fields !== undefined) return readAsWriter(context, post.creates, createdId, params.fields);
-  if (storyIndex === undefined) return { id: createdId };
-  const postId = externalId(context, context.schema.type('post')!, { id: results[storyIndex] as ObjectId, owner: viewer, data: asAuthor(context, {}) } as StoredObject);
-  return { id: createdId, post_id: postId };
+  if (!storyOf || storyIndex === undefined) return { id: createdId };
+  const storyId = externalId(context, context.schema.type(storyOf.type)!, { id: results[storyIndex] as ObjectId, owner: viewer, data: asAuthor(context, {}) } as StoredObject);
+  return { id: createdId, [storyOf.answer]: storyId };
 }
 
 /**
@@ -206,10 +200,6 @@ export async function writePost(
 async function checkAllowed(context: ReadContext, post: EdgePost, object: StoredObject, viewer: ObjectId): Promise<void> {
   if (post.allow) return requireRule(context, post.allow, object, 'You may not write here');
   if (post.check) return post.check(context, object, viewer);
-}
-
-function isTrue(value: unknown): boolean {
-  return value === 'true' || value === '1';
 }
 
 /**
