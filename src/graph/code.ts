@@ -5,7 +5,7 @@
  */
 import type { CodeModule, CodeVisibility, EdgeBehavior } from '../declared/model.js';
 import type { NonUserRule } from '../schema/definition.js';
-import { messageTagList, messageTags, postActions, postFullPicture, postPicture } from '../schema/post-parts.js';
+import { messageTagList, messageTags, postActions, postFullPicture, postPicture } from './post-parts.js';
 import {
   addPhotoToAlbum, befriend, commentOnObject, createAlbum, likeObject, postToFeed, postToGroup, postToPageFeed, rsvp, uploadPhoto, uploadVideo, uploadVideoTo,
 } from './posts.js';

@@ -75,6 +75,9 @@ export type ResolvePost = (
  */
 export type PostCheck = (context: BehaviourContext, parent: StoredNode, author: ObjectId) => Promise<void>;
 
+/** The data of the node announcing what a POST created, from the POST's parameters, the created node's data and the app it is made through; undefined for none. */
+export type StoryData = (params: Record<string, unknown>, created: Record<string, unknown>, app: ObjectId) => Record<string, unknown> | undefined;
+
 /** A POST an app makes with its own token, answered whole by the package's code (`parent`: the node posted to). */
 export type AppPost = (context: BehaviourContext, parent: StoredNode, params: Record<string, unknown>) => Promise<Json>;
 

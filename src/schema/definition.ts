@@ -4,7 +4,7 @@
  * declarations; the Graph API's are compiled from src/graph/graph-v2.4.loom.yaml, so adding a type
  * is adding a section of a declaration (and naming its code), never a change in the engine.
  */
-import type { AppPost, EdgeItems, PostCheck, ResolvePost, SpecialEdge } from './behaviours.js';
+import type { AppPost, EdgeItems, PostCheck, ResolvePost, SpecialEdge, StoryData } from './behaviours.js';
 import type { StoredNode } from './stored-node.js';
 import type { ApiVersion, RuleName, VersionBounds } from './versions.js';
 
@@ -397,14 +397,7 @@ export interface EdgePost {
    * created node's data and the app the POST is made through, unless `data` answers undefined
    * (the parameters ask for none); the answer then names it beside `id`, under `answer`.
    */
-  story?: {
-    type: string;
-    lists: string[];
-    assoc: string;
-    names: string;
-    answer: string;
-    data: (params: Record<string, unknown>, created: Record<string, unknown>, app: number) => Record<string, unknown> | undefined;
-  };
+  story?: { type: string; lists: string[]; assoc: string; names: string; answer: string; data: StoryData };
   /**
    * A POST on a node of the created type that itself answers another of that type (a reply,
    * whose `parent` is a comment) goes to that other node: a reply to a reply joins the top-level
