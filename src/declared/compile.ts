@@ -3,7 +3,7 @@
  * types: one Schema, one engine, one store path. Names are resolved to storage keys here (the
  * pinned ones of the applied record first), so the engine only ever sees storage keys.
  */
-import type { AppWrites } from '../schema/behaviours.js';
+import type { AppWrites, WritePolicy } from '../schema/behaviours.js';
 import type { AccessRule, Counter, EdgeDef, FieldDef, FieldSource, IdForm, NodeTypeDef, SummaryKind } from '../schema/definition.js';
 import type { Permissions } from '../schema/permissions.js';
 import { publishedVersion, VERSION_RULES, type ApiVersion, type RuleName, type VersionBounds } from '../schema/versions.js';
@@ -26,6 +26,8 @@ export interface CompiledDeclaration {
   storage: StorageKeys;
   /** What the code module lets an app token change or delete. */
   appWrites: AppWrites | undefined;
+  /** The code module's own rules for people's writes where a type declares none. */
+  writePolicy: WritePolicy | undefined;
 }
 
 /** Where a problem of a declaration key is reported; line 0 when only the key is known. */
@@ -53,7 +55,7 @@ export function compileDeclaration(
   }
   if (problems.length > 0) throw new DeclarationError(problems);
   const principal = declaration.principal === undefined ? undefined : storage.types[declaration.principal];
-  return { types, principal, permissions: compiler.permissions, storage, appWrites: code?.appWrites };
+  return { types, principal, permissions: compiler.permissions, storage, appWrites: code?.appWrites, writePolicy: code?.writePolicy };
 }
 
 const ID_FORMS: Record<string, IdForm> = { app_scoped: 'user', compound: 'post', plain: 'plain' };

@@ -47,6 +47,7 @@ export async function buildDeclaredSchema(
       permissions: compiled.permissions,
       ...(ownApp !== undefined ? { ownApp } : {}),
       ...(compiled.appWrites ? { appWrites: compiled.appWrites } : {}),
+      ...(compiled.writePolicy ? { writePolicy: compiled.writePolicy } : {}),
     });
     return { schema, compiled };
   } catch (error) {

@@ -19,7 +19,7 @@
  *   (object type, key, id) and read with `Store.findDeclaredIds`.
  * `loadAppliedSchema` (applied.ts) gives the applied declaration, its storage keys and its Schema.
  */
-import type { AppWrites } from '../schema/behaviours.js';
+import type { AppWrites, WritePolicy } from '../schema/behaviours.js';
 import type { EdgeDef, EdgePost, FieldContext, NodeTypeDef, NonUserRule, Visibility } from '../schema/definition.js';
 import type { StoredObject } from '../store/graph-store.js';
 
@@ -340,6 +340,8 @@ export interface CodeModule {
   checks?: Record<string, NonNullable<NodeTypeDef['checkData']>>;
   /** What an app token may change or delete beyond its own settings (the Graph's test users). */
   appWrites?: AppWrites;
+  /** Who may change or delete nodes whose types declare no write rule, and what goes with a deleted node (the Graph's walls and conversations). */
+  writePolicy?: WritePolicy;
 }
 
 /** A visibility of a code module: who sees the node, with how it shows to apps a person never used when that matters. */

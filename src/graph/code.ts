@@ -5,10 +5,10 @@
  */
 import type { CodeModule, CodeVisibility, EdgeBehavior } from '../declared/model.js';
 import type { NonUserRule } from '../schema/definition.js';
-import { messageTagList, messageTags, postActions, postFullPicture, postPicture } from '../schema/post-parts.js';
+import { messageTagList, messageTags, postActions, postFullPicture, postPicture } from './post-parts.js';
 import {
   addPhotoToAlbum, befriend, commentOnObject, createAlbum, likeObject, postToFeed, postToGroup, postToPageFeed, rsvp, uploadPhoto, uploadVideo, uploadVideoTo,
-} from '../schema/writes.js';
+} from './posts.js';
 import { STANDARD_APP_EVENTS } from './app-events.js';
 import { eventLocation, eventVenue } from './event-place.js';
 import { postPrivacy } from './post-privacy.js';
@@ -17,9 +17,11 @@ import { pageCover, photoImages, photoPicture, photoSource, videoEmbedHtml, vide
 import { pageAccountItems } from './page-accounts.js';
 import { ageRange, isVerified, nameFormat, profileLink, tokenForBusiness } from './person.js';
 import { friendRequestItems, placeTagItems, relativeItems, taggableFriendItems } from './person-items.js';
+import { membersOnly, ownNodeOnly } from './post-checks.js';
 import { withTagging } from './post-tags.js';
 import { attachments, idsForBusiness, permissions, picture, thumbnails } from './special-edges.js';
 import { createTestUser, testUserItems, testUserWrites } from './test-users.js';
+import { graphWrites } from './write-policy.js';
 import { canReply, isHidden, isPublished, never, viewerIsPerson, viewerOwns } from './viewer-flags.js';
 
 /**
@@ -76,10 +78,11 @@ const graphCode: CodeModule = {
   posts: {
     postToFeed: withTagging(postToFeed), postToPageFeed: withTagging(postToPageFeed), postToGroup, likeObject, commentOnObject,
     uploadPhoto, addPhotoToAlbum, createAlbum, befriend, createTestUser,
-    uploadVideo, uploadVideoToPage: uploadVideoTo('self'), uploadVideoToGroup: uploadVideoTo('members'),
+    uploadVideo, uploadVideoToPage: uploadVideoTo(ownNodeOnly), uploadVideoToGroup: uploadVideoTo(membersOnly),
     rsvpAttending: rsvp('attending'), rsvpMaybe: rsvp('maybe'), rsvpDeclined: rsvp('declined'),
   },
   appWrites: testUserWrites,
+  writePolicy: graphWrites,
 };
 
 export default graphCode;

@@ -16,8 +16,8 @@ export const GRAPH_DECLARATION = new URL('../../../src/graph/graph-v2.4.loom.yam
 /** What the declaration's `code:` must say: the module imported above, beside it. */
 const CODE_MODULE = './code.ts';
 
-/** What the Graph declaration gives the Schema: its node types, its permission catalogue and what app tokens may write. */
-type GraphDeclaration = Pick<CompiledDeclaration, 'types' | 'permissions' | 'appWrites'>;
+/** What the Graph declaration gives the Schema: its node types, its permission catalogue, what app tokens may write and its rules for people's writes. */
+type GraphDeclaration = Pick<CompiledDeclaration, 'types' | 'permissions' | 'appWrites' | 'writePolicy'>;
 
 /** Loads and compiles a Graph declaration file (the shipped one, or a copy of it) with the Graph code module. */
 export function compileGraphDeclaration(file: string): GraphDeclaration {
@@ -26,8 +26,8 @@ export function compileGraphDeclaration(file: string): GraphDeclaration {
   if (declaration.code !== CODE_MODULE || declaration.data !== 'graph') {
     throw new DeclarationError([{ ...loaded.locate(declaration.code !== CODE_MODULE ? 'code' : 'data'), key: declaration.code !== CODE_MODULE ? 'code' : 'data', message: `the built-in declaration is \`data: graph\` with \`code: ${CODE_MODULE}\`` }]);
   }
-  const { types, permissions, appWrites } = compileDeclaration(declaration, graphCode, undefined, loaded.locate);
-  return { types, permissions, appWrites };
+  const { types, permissions, appWrites, writePolicy } = compileDeclaration(declaration, graphCode, undefined, loaded.locate);
+  return { types, permissions, appWrites, writePolicy };
 }
 
 let compiled: Schema | undefined;
@@ -35,8 +35,8 @@ let compiled: Schema | undefined;
 /** Every node type and permission of the Graph API, from its declaration; made on first use and shared. */
 export function graphSchema(): Schema {
   if (!compiled) {
-    const { types, permissions, appWrites } = compileGraphDeclaration(fileURLToPath(GRAPH_DECLARATION));
-    compiled = new Schema(types, { permissions, appWrites });
+    const { types, permissions, appWrites, writePolicy } = compileGraphDeclaration(fileURLToPath(GRAPH_DECLARATION));
+    compiled = new Schema(types, { permissions, appWrites, writePolicy });
   }
   return compiled;
 }

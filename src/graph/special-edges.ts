@@ -7,7 +7,7 @@ import { orderPermissions } from '../auth/grants.js';
 import type { ObjectId, Json } from '../ids.js';
 import type { BehaviourContext, SpecialEdge } from '../schema/behaviours.js';
 import { silhouetteUrl, videoThumbnailUrl, VIDEO_FRAME } from '../schema/media.js';
-import { postAttachment } from '../schema/post-parts.js';
+import { postAttachment } from './post-parts.js';
 import type { StoredNode } from '../schema/stored-node.js';
 import type { Grant } from '../store/auth-store.js';
 import { loadIdsForBusiness } from './business-ids.js';

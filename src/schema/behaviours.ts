@@ -69,6 +69,15 @@ export type ResolvePost = (
   data: Record<string, unknown>,
 ) => Promise<{ data: Record<string, unknown>; linksToCreated: Array<{ assoc: string; from: ObjectId }> }>;
 
+/**
+ * Who may POST on a node by the package's own rules (a person's wall takes posts from their
+ * friends, a group's from its members): refuses the author with the GraphError that says why.
+ */
+export type PostCheck = (context: BehaviourContext, parent: StoredNode, author: ObjectId) => Promise<void>;
+
+/** The data of the node announcing what a POST created, from the POST's parameters, the created node's data and the app it is made through; undefined for none. */
+export type StoryData = (params: Record<string, unknown>, created: Record<string, unknown>, app: ObjectId) => Record<string, unknown> | undefined;
+
 /** A POST an app makes with its own token, answered whole by the package's code (`parent`: the node posted to). */
 export type AppPost = (context: BehaviourContext, parent: StoredNode, params: Record<string, unknown>) => Promise<Json>;
 
@@ -77,3 +86,24 @@ export interface AppWrites {
   update(context: BehaviourContext, idText: string, params: Record<string, string>): Promise<Json | BooleanResult>;
   delete(context: BehaviourContext, idText: string): Promise<Json | BooleanResult>;
 }
+
+/**
+ * A package's own rules for what people write, where a type declares no write rule of the
+ * vocabulary (the Graph API's: walls, conversations, pages that write as themselves). Without
+ * one, such a node is changed or deleted by nobody and what a person writes is kept as given.
+ */
+export interface WritePolicy {
+  /** Refuses, with the GraphError that says why, unless the viewer may change this node (`POST /<id>`). */
+  update(context: BehaviourContext, node: StoredNode): Promise<void>;
+  /** Refuses unless the viewer may delete this node (`DELETE /<id>`). */
+  delete(context: BehaviourContext, node: StoredNode): Promise<void>;
+  /**
+   * The nodes that go with these deleted ones beyond what their types name (the comments on
+   * them and the replies to those), listed first to last in the order they are to be deleted;
+   * at most `limit` of each list are read, so a longer answer says there are too many.
+   */
+  deletedWith(context: BehaviourContext, ids: readonly ObjectId[], limit: number): Promise<ObjectId[]>;
+  /** The data of a node the viewer writes, as the package marks who wrote it (a page writes as itself). */
+  asAuthor(context: BehaviourContext, data: Record<string, unknown>): Record<string, unknown>;
+}
+

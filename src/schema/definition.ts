@@ -4,7 +4,7 @@
  * declarations; the Graph API's are compiled from src/graph/graph-v2.4.loom.yaml, so adding a type
  * is adding a section of a declaration (and naming its code), never a change in the engine.
  */
-import type { AppPost, EdgeItems, ResolvePost, SpecialEdge } from './behaviours.js';
+import type { AppPost, EdgeItems, PostCheck, ResolvePost, SpecialEdge, StoryData } from './behaviours.js';
 import type { StoredNode } from './stored-node.js';
 import type { ApiVersion, RuleName, VersionBounds } from './versions.js';
 
@@ -379,12 +379,8 @@ export interface EdgePost {
   byApp?: AppPost;
   /** Type of the node the POST creates; absent when the POST only links the viewer (likes). */
   creates?: string;
-  /**
-   * Who may POST here: `self` only on their own node (their profile, or a node they own), `friends`
-   * also on a friend's, `members` the members of a group (its `members` association); anyone who
-   * can see the node when absent.
-   */
-  allowed?: 'self' | 'friends' | 'members';
+  /** Who may POST here, by the package's code (only on one's own node, on a friend's wall, in a group one is a member of); with neither this nor `allow`, anyone who can see the node. */
+  check?: PostCheck;
   /** Who may POST here, by a rule of the vocabulary (declared schemas); checked on the node posted to. */
   allow?: AccessRule;
   /** A link-only POST may not link the viewer to their own node. */
@@ -394,11 +390,14 @@ export interface EdgePost {
   /** The POST carries a video: a file part of a multipart body, or a `file_url` to fetch it from. */
   video?: boolean;
   /**
-   * The created node is also announced by a post on the viewer's feed (a photo upload's story),
-   * with data made from the created node's; the answer then names the post as `post_id`. `assoc`
-   * links the node to its story; the node's type names it among those deleted with it.
+   * The created node is also announced by a node of `type` (a photo upload's story, a post on the
+   * uploader's feed), written in the same batch: the writer lists it under each of `lists`, the
+   * created node under `assoc` (which its type names among those deleted with it), and its data
+   * key `names` holds the created node's id. Its data comes from the POST's parameters, the
+   * created node's data and the app the POST is made through, unless `data` answers undefined
+   * (the parameters ask for none); the answer then names it beside `id`, under `answer`.
    */
-  story?: { assoc: string; data: (created: Record<string, unknown>) => Record<string, unknown> };
+  story?: { type: string; lists: string[]; assoc: string; names: string; answer: string; data: StoryData };
   /**
    * A POST on a node of the created type that itself answers another of that type (a reply,
    * whose `parent` is a comment) goes to that other node: a reply to a reply joins the top-level

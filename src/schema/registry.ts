@@ -3,7 +3,7 @@
  * declarations (a repeated name, an edge to a type that does not exist) are caught when the
  * schema is built, at start-up, rather than surfacing as odd answers to some later request.
  */
-import type { AppWrites } from './behaviours.js';
+import type { AppWrites, WritePolicy } from './behaviours.js';
 import type { EdgeDef, FieldDef, NodeTypeDef } from './definition.js';
 import { Permissions } from './permissions.js';
 import { DEFAULT_API_VERSION, PUBLISHED_VERSIONS, rules, type ApiVersion } from './versions.js';
@@ -30,6 +30,8 @@ export interface SchemaOptions {
   ownApp?: number;
   /** What an app token may change or delete (its test users, its own settings); nothing when absent. */
   appWrites?: AppWrites;
+  /** The package's own rules for people's writes where a type declares none; none when absent. */
+  writePolicy?: WritePolicy;
 }
 
 export class Schema {
@@ -39,6 +41,7 @@ export class Schema {
   readonly permissions: Permissions;
   readonly ownApp: number | undefined;
   readonly appWrites: AppWrites | undefined;
+  readonly writePolicy: WritePolicy | undefined;
   private readonly byName = new Map<string, NodeTypeDef>();
   private readonly indexes = new Map<string, TypeIndex>();
   /** The node type each word of `GET /search?type=…` lists, and whether only located nodes. */
@@ -50,6 +53,7 @@ export class Schema {
     this.permissions = options.permissions ?? Permissions.none();
     this.ownApp = options.ownApp;
     this.appWrites = options.appWrites;
+    this.writePolicy = options.writePolicy;
     for (const type of types) {
       if (this.byName.has(type.name)) throw new Error(`Schema: node type "${type.name}" is declared twice`);
       this.byName.set(type.name, type);

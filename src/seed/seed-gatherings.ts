@@ -26,7 +26,7 @@ export interface GatheringCounts {
   videos: number;
 }
 
-/** The answers a guest may give, with the lists keeping them (see schema/writes.ts). */
+/** The answers a guest may give, with the lists keeping them (see graph/posts.ts). */
 const ANSWERS = [
   { guests: 'attending', events: 'events_attending' },
   { guests: 'maybe', events: 'events_maybe' },

@@ -137,6 +137,14 @@ describe('writes to declared types', () => {
     assert.deepEqual((await s.get('/me', ana, { fields: 'reviews' })).body.reviews, undefined);
   });
 
+  it('deletes nothing whose type declares no delete rule, not even a member by themselves: no rule of another package applies', async () => {
+    const refused = await post(`/${s.shown('ana')}`, ana, {}, 'DELETE');
+    assert.equal(refused.status, 403, JSON.stringify(refused.body));
+    assert.equal(refused.body.error.code, 200);
+    assert.match(refused.body.error.message, /You may not delete this/);
+    assert.equal((await s.get(`/${s.shown('ana')}`, ben, { fields: 'name' })).body.name, 'Ana Souza');
+  });
+
   it("answers the design study's reads: nested edges with modifiers, and both orders of an ordered edge", async () => {
     const first = (await post(`/${s.shown('pp')}/reviews`, cy, { rating: '3', body: 'Fine.' })).body.id as string;
     const me = await s.get('/me', cy, { fields: 'name,reviews.limit(2){rating,book{title},likes.limit(0).summary(true)}' });

@@ -3,7 +3,6 @@ import { GraphError } from '../../errors.js';
 import type { AccessRule, EdgeDef, EdgePost, NodeTypeDef, ParamDef, Party } from '../../schema/definition.js';
 import { mediaKeyOf } from '../../schema/media.js';
 import { removeUnreferenced } from '../../media/media-sweep.js';
-import { PUBLISH, writtenAsPage } from '../../schema/writes.js';
 import { CountLimitError, type IdOrRef, type WriteOp } from '../../store/write-ops.js';
 import type { StoredObject } from '../../store/graph-store.js';
 import type { ObjectId, Json } from '../../ids.js';
@@ -79,22 +78,16 @@ export async function postToEdge(
     throw GraphError.invalidParameter('You cannot do this to your own node');
   }
   // A story follows the created node and its links in the same batch.
-  const storyIndex = created && post.story && !isTrue(data.no_story) ? 1 + post.links.length : undefined;
+  const storyOf = created ? post.story : undefined;
+  const storyData = storyOf?.data(data, created!.data, context.viewer.app.id);
+  const storyIndex = storyData ? 1 + post.links.length : undefined;
   const story: WriteOp[] = [];
-  if (storyIndex !== undefined) {
-    // The story shows the image too, so it keeps its key; only the photo, which owns it, removes it.
-    // It is made through the viewer's app, which it names, as a post written through it does.
-    const storyData = asAuthor(context, {
-      ...post.story!.data(created!.data),
-      application: context.viewer.app.id,
-      ...(image ? { image: { key: image.key } } : {}),
-    });
+  if (storyOf && storyData && storyIndex !== undefined) {
     const now = context.now;
     story.push(
-      { op: 'createObject', object: { type: 'post', owner: viewer, createdTime: now, updatedTime: now, data: storyData }, refFields: { object_id: { ref: 0 } } },
-      { op: 'addAssoc', type: 'posts', id1: viewer, id2: { ref: storyIndex }, time: now },
-      { op: 'addAssoc', type: 'feed', id1: viewer, id2: { ref: storyIndex }, time: now },
-      { op: 'addAssoc', type: post.story!.assoc, id1: { ref: 0 }, id2: { ref: storyIndex }, time: now },
+      { op: 'createObject', object: { type: storyOf.type, owner: viewer, createdTime: now, updatedTime: now, data: asAuthor(context, storyData) }, refFields: { [storyOf.names]: { ref: 0 } } },
+      ...storyOf.lists.map((list): WriteOp => ({ op: 'addAssoc', type: list, id1: viewer, id2: { ref: storyIndex }, time: now })),
+      { op: 'addAssoc', type: storyOf.assoc, id1: { ref: 0 }, id2: { ref: storyIndex }, time: now },
     );
   }
 
@@ -114,14 +107,15 @@ export async function postToEdge(
   if (!post.creates) return rules.booleanResult(context.version);
   const createdId = externalId(context, context.schema.type(post.creates)!, { id: results[0] as ObjectId, owner: viewer, data: created!.data } as StoredObject);
   if (params.fields !== undefined) return readAsWriter(context, post.creates, createdId, params.fields);
-  if (storyIndex === undefined) return { id: createdId };
-  const postId = externalId(context, context.schema.type('post')!, { id: results[storyIndex] as ObjectId, owner: viewer, data: asAuthor(context, {}) } as StoredObject);
-  return { id: createdId, post_id: postId };
+  if (!storyOf || storyIndex === undefined) return { id: createdId };
+  const storyId = externalId(context, context.schema.type(storyOf.type)!, { id: results[storyIndex] as ObjectId, owner: viewer, data: asAuthor(context, {}) } as StoredObject);
+  return { id: createdId, [storyOf.answer]: storyId };
 }
 
 /**
- * `POST /<id>`: the one update path. A person sets the fields the schema marks writable on what
- * they wrote; an app changes its own settings, or what the schema's code lets it (its test users).
+ * `POST /<id>`: the one update path. A person sets the fields the schema marks writable where the
+ * type's rule (or else the package's policy) lets them; an app changes its own settings, or what
+ * the schema's code lets it (its test users).
  */
 export async function updateNode(context: ReadContext, idText: string, params: Record<string, string>): Promise<Json | BooleanResult> {
   if (context.viewer.kind === 'app') {
@@ -133,12 +127,12 @@ export async function updateNode(context: ReadContext, idText: string, params: R
   const writable: ParamDef[] = type.fields.flatMap((field) => (field.writable ? [{ name: field.name, ...field.writable }] : []));
   if (writable.length === 0) throw GraphError.objectNotFound(idText, 'post');
   const rule = type.writeRules?.update;
-  if (rule) {
+  const policy = context.schema.writePolicy;
+  if (rule || !policy) {
     if (context.viewer.userId === null) throw GraphError.activeTokenRequired();
     await requireRule(context, rule, object, 'You may not change this');
   } else {
-    const viewer = requirePublisher(context, PUBLISH);
-    if (object.owner !== viewer) throw GraphError.permission('You may only edit what you wrote');
+    await policy.update(context, object);
   }
   const given = readParams(writable, params, context);
   if (Object.keys(given).length === 0) {
@@ -202,23 +196,10 @@ export async function writePost(
   }
 }
 
+/** Who may POST on this node: the declared rule, or the package's own check; anyone who sees it when neither is given. */
 async function checkAllowed(context: ReadContext, post: EdgePost, object: StoredObject, viewer: ObjectId): Promise<void> {
   if (post.allow) return requireRule(context, post.allow, object, 'You may not write here');
-  if (post.allowed === undefined) return;
-  if (post.allowed === 'members') {
-    if ((await context.store.getExisting('members', [[object.id, viewer]])).size > 0) return;
-    throw GraphError.permission('Only members of this group may post in it');
-  }
-  const own = object.id === viewer || object.owner === viewer;
-  if (own) return;
-  if (post.allowed === 'friends' && object.type === 'user' && (await areFriends(context, viewer, object.id))) return;
-  throw GraphError.permission(
-    post.allowed === 'friends' ? 'Posting on this wall requires being friends with its owner' : 'Only the owner may add to this',
-  );
-}
-
-function isTrue(value: unknown): boolean {
-  return value === 'true' || value === '1';
+  if (post.check) return post.check(context, object, viewer);
 }
 
 /**
@@ -274,29 +255,24 @@ export async function deleteFromEdge(context: ReadContext, idText: string, edgeN
 }
 
 /**
- * `DELETE /<id>`: removes a node the viewer wrote (or that was written on their wall), with the
- * nodes its type says go with it (a photo's stories), all their comments and the replies to those,
- * in one transaction; with an app token, what the schema's code lets it delete (its test users).
+ * `DELETE /<id>`: removes a node its type's rule (or else the package's policy) lets the viewer
+ * delete, with the nodes its type says go with it (a photo's stories) and those the policy adds
+ * (their comments and the replies to those), in one transaction; with an app token, what the
+ * schema's code lets it delete (its test users).
  */
 export async function deleteNode(context: ReadContext, idText: string): Promise<Json | BooleanResult> {
   if (context.viewer.kind === 'app') return context.schema.appWrites ? context.schema.appWrites.delete(context, idText) : notFoundForApp(context, idText, 'delete');
   const { object, type } = await loadRoot(context, idText, 'delete');
   const rule = type.writeRules?.delete;
-  if (rule) {
-    await requireRule(context, rule, object, 'You may not delete this');
-  } else {
-    const viewer = requirePublisher(context, PUBLISH);
-    const mayDelete = type.name !== 'user' && (object.owner === viewer || isOnWallOf(object, viewer) || (await ownsThreadOf(context, object, viewer)));
-    if (!mayDelete) throw GraphError.permission('You may only delete what you wrote or what was written on your wall');
-  }
-  const companions = await listed(context, type.deletesWith ?? [], [object.id]);
-  const comments = await listed(context, ['comments'], [object.id, ...companions]);
-  // Comments nest two levels deep: a reply to a reply is attached to the top-level comment.
-  const replies = await listed(context, ['comments'], comments);
-  if (companions.length + comments.length + replies.length > MAX_CASCADE) {
+  const policy = context.schema.writePolicy;
+  if (rule || !policy) await requireRule(context, rule, object, 'You may not delete this');
+  else await policy.delete(context, object);
+  const companions = await listedFrom(context, type.deletesWith ?? [], [object.id]);
+  const along = policy ? await policy.deletedWith(context, [object.id, ...companions], MAX_CASCADE) : [];
+  if (companions.length + along.length > MAX_CASCADE) {
     throw GraphError.invalidParameter('This object has too many comments to delete at once');
   }
-  const deleted = [...replies, ...comments, ...companions, object.id];
+  const deleted = [...along, ...companions, object.id];
   await context.store.write([...(await takenBackCounters(context, deleted)), ...deleted.map((id) => ({ op: 'deleteObject' as const, id }))]);
   // Only after the commit: a failed delete must leave the photo whole.
   const key = type.ownsMedia ? mediaKeyOf(object.data) : undefined;
@@ -304,9 +280,13 @@ export async function deleteNode(context: ReadContext, idText: string): Promise<
   return rules.booleanResult(context.version);
 }
 
-/** Refuses with (#200) unless the viewer passes the rule on this node (a declared type's write rule). */
-async function requireRule(context: ReadContext, rule: AccessRule, object: StoredObject, message: string): Promise<void> {
+/**
+ * Refuses with (#200) unless the viewer passes the rule on this node (a declared type's write
+ * rule); with no rule, and no package policy to ask instead, nobody passes.
+ */
+async function requireRule(context: ReadContext, rule: AccessRule | undefined, object: StoredObject, message: string): Promise<void> {
   if (context.viewer.userId === null) throw GraphError.activeTokenRequired();
+  if (rule === undefined) throw GraphError.permission(message);
   const passing = await passingRule(context, rule, [object], (ids, depth) => visibleIds(context, ids, depth));
   if (!passing.has(object.id)) throw GraphError.permission(message);
 }
@@ -360,27 +340,10 @@ async function takenBackCounters(context: ReadContext, ids: readonly number[]): 
   return [...objects.values()].flatMap((object) => counterOps(context.schema.type(object.type)?.counters, object, -1));
 }
 
-/** Whether the object was written on this person's wall (a friend's post to their timeline). */
-function isOnWallOf(object: StoredObject, userId: number): boolean {
-  const wall = object.data.to;
-  return Array.isArray(wall) && wall.includes(userId);
-}
-
-/**
- * Whether a comment hangs under something that is this person's, their own post or one on their
- * wall: the owner of a conversation may remove anyone's comment in it, as on the real service.
- */
-async function ownsThreadOf(context: ReadContext, object: StoredObject, userId: number): Promise<boolean> {
-  const threadId = threadOf(context, object);
-  if (threadId === object.id) return false;
-  const thread = (await context.store.getObjects([threadId])).get(threadId);
-  return thread !== undefined && (thread.owner === userId || isOnWallOf(thread, userId));
-}
-
-/** The nodes these association types list from these ids, one page query per type. */
-async function listed(context: ReadContext, assocs: readonly string[], ids: readonly number[]): Promise<number[]> {
+/** The nodes these association types list from these ids, one page query per type, at most `limit` of each list. */
+export async function listedFrom(context: ReadContext, assocs: readonly string[], ids: readonly number[], limit = MAX_CASCADE): Promise<number[]> {
   if (ids.length === 0) return [];
-  const pages = await Promise.all(assocs.map((type) => context.store.getPages({ type, id1s: ids, limit: MAX_CASCADE + 1 })));
+  const pages = await Promise.all(assocs.map((type) => context.store.getPages({ type, id1s: ids, limit: limit + 1 })));
   return pages.flatMap((byId) => [...byId.values()].flatMap((page) => page.map((row) => row.id2)));
 }
 
@@ -398,7 +361,7 @@ async function answeredNode(context: ReadContext, post: EdgePost, object: Stored
 }
 
 /** The post, photo or album a conversation hangs under: the node a comment follows, or the node itself. */
-function threadOf(context: ReadContext, object: StoredObject): number {
+export function threadOf(context: ReadContext, object: StoredObject): number {
   return followedId(context.schema.type(object.type)!, object) ?? object.id;
 }
 
@@ -406,7 +369,7 @@ function threadOf(context: ReadContext, object: StoredObject): number {
  * A write by a person, or by a page through a page token: a token carrying the permission the
  * schema names for it (for a page, the page's counterpart of it). Answers who writes.
  */
-function requirePublisher(context: ReadContext, scope: string): number {
+export function requirePublisher(context: ReadContext, scope: string): number {
   const { viewer } = context;
   if (viewer.userId === null) throw GraphError.activeTokenRequired();
   const { permissions } = context.schema;
@@ -415,9 +378,9 @@ function requirePublisher(context: ReadContext, scope: string): number {
   return viewer.userId;
 }
 
-/** The data of a node the viewer writes, marked as the page's when a page token writes it. */
+/** The data of a node the viewer writes, marked by the package's policy as its author's (a page's, when a page token writes it). */
 function asAuthor(context: ReadContext, data: Record<string, unknown>): Record<string, unknown> {
-  return context.viewer.kind === 'page' ? writtenAsPage(data) : data;
+  return context.schema.writePolicy ? context.schema.writePolicy.asAuthor(context, data) : data;
 }
 
 /** The edge a write names; a path component after it is either the edge's alias or the node the POST addresses. */
@@ -437,8 +400,4 @@ function writableEdge(
     throw GraphError.invalidParameter(`A POST to ${edgeName} names the ${edge.post.item} it is for after the edge: /${idText}/${edgeName}/<id>`);
   }
   return edge;
-}
-
-async function areFriends(context: ReadContext, a: number, b: number): Promise<boolean> {
-  return (await context.store.getExisting('friends', [[a, b]])).size > 0;
 }

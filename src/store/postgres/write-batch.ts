@@ -15,6 +15,16 @@ const run = <R extends pg.QueryResultRow>(client: pg.ClientBase, statement: Stat
 const json = (value: Record<string, unknown> | null | undefined): string | null =>
   value === undefined || value === null ? null : JSON.stringify(value);
 
+/** Applies the ops from `start` up to `end`, all of one stretch's kinds, in as few statements as it can. */
+type ApplyStretch = (client: pg.ClientBase, ops: readonly WriteOp[], start: number, end: number, results: Results) => Promise<void>;
+
+/** Ops that go to the server a run at a time: consecutive ops of one entry's kinds are applied together. */
+const STRETCHES: ReadonlyArray<{ ops: ReadonlySet<WriteOp['op']>; apply: ApplyStretch }> = [
+  { ops: new Set(['createObject', 'addAssoc']), apply: applyStretch },
+  { ops: new Set(['setDeclaredKey']), apply: setDeclaredKeys },
+  { ops: new Set(['adjustCount']), apply: adjustCounts },
+];
+
 /**
  * Applies a batch inside the caller's transaction. The bulk of any batch, stretches of
  * createObject and addAssoc ops, goes to the server as three statements per stretch, whatever
@@ -25,24 +35,11 @@ export async function applyOps(client: pg.ClientBase, ops: readonly WriteOp[]): 
   let index = 0;
   while (index < ops.length) {
     const op = ops[index]!;
-    if (op.op === 'createObject' || op.op === 'addAssoc') {
+    const stretch = STRETCHES.find(({ ops: family }) => family.has(op.op));
+    if (stretch) {
       let end = index + 1;
-      while (end < ops.length && (ops[end]!.op === 'createObject' || ops[end]!.op === 'addAssoc')) end += 1;
-      await applyStretch(client, ops, index, end, results);
-      index = end;
-      continue;
-    }
-    if (op.op === 'setDeclaredKey') {
-      let end = index + 1;
-      while (end < ops.length && ops[end]!.op === 'setDeclaredKey') end += 1;
-      await setDeclaredKeys(client, ops, index, end, results);
-      index = end;
-      continue;
-    }
-    if (op.op === 'adjustCount') {
-      let end = index + 1;
-      while (end < ops.length && ops[end]!.op === 'adjustCount') end += 1;
-      await adjustCounts(client, ops, index, end, results);
+      while (end < ops.length && stretch.ops.has(ops[end]!.op)) end += 1;
+      await stretch.apply(client, ops, index, end, results);
       index = end;
       continue;
     }

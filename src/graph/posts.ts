@@ -1,10 +1,13 @@
 /**
- * What POSTs to the writable edges do, shared by the types that carry those edges. The engine
- * runs every one of them through the same create path.
+ * What POSTs to the Graph's writable edges do, shared by the types that carry those edges and
+ * named by the declaration (`write: {behavior: …}`). The engine runs every one of them through
+ * the same create path.
  */
-import type { EdgePost } from './definition.js';
-import { BY_PAGE } from './authors.js';
-import { jsonValue, linkProperties } from './param-decoders.js';
+import type { PostCheck } from '../schema/behaviours.js';
+import type { EdgePost } from '../schema/definition.js';
+import { BY_PAGE } from '../schema/authors.js';
+import { jsonValue, linkProperties } from '../schema/param-decoders.js';
+import { friendsWall, membersOnly, ownNodeOnly } from './post-checks.js';
 
 /** Longest message the real service accepts on a post or comment. */
 const MESSAGE_LENGTH = 63_206;
@@ -17,7 +20,7 @@ export const PUBLISH = 'publish_actions';
 export const postToFeed: EdgePost = {
   scope: PUBLISH,
   creates: 'post',
-  allowed: 'friends',
+  check: friendsWall,
   params: [
     MESSAGE,
     { name: 'link', maxLength: 2048 },
@@ -50,7 +53,7 @@ export const postToFeed: EdgePost = {
 };
 
 /** `POST /<page>/feed`: a post on a page's wall, by the page itself (a page token) or by any visitor. */
-export const postToPageFeed: EdgePost = { ...postToFeed, allowed: undefined };
+export const postToPageFeed: EdgePost = { ...postToFeed, check: undefined };
 
 /** `POST /<object>/likes`: the viewer likes the object; liking twice keeps one like. */
 export const likeObject: EdgePost = {
@@ -97,8 +100,14 @@ function photoData(params: Record<string, unknown>, fallback?: Privacy): Record<
   return { ...(caption === undefined ? {} : { name: caption }), privacy };
 }
 
-/** A photo's story shows its caption to whoever may see the photo. */
-function photoStory(photo: Record<string, unknown>): Record<string, unknown> {
+/**
+ * A photo's story, unless the upload says `no_story`: it shows the caption to whoever may see the
+ * photo, and the image too, so it keeps the image's key (only the photo, which owns it, removes
+ * it). It is made through the uploader's app, which it names, as a post written through it does.
+ */
+function photoStory(params: Record<string, unknown>, photo: Record<string, unknown>, app: number): Record<string, unknown> | undefined {
+  if (params.no_story === 'true' || params.no_story === '1') return undefined;
+  const image = photo.image as { key: string } | undefined;
   return {
     type: 'photo',
     // The story's attachment shows the photo at its size.
@@ -106,6 +115,8 @@ function photoStory(photo: Record<string, unknown>): Record<string, unknown> {
     status_type: 'added_photos',
     ...(photo.name === undefined ? {} : { message: photo.name }),
     privacy: photo.privacy,
+    application: app,
+    ...(image ? { image: { key: image.key } } : {}),
   };
 }
 
@@ -113,11 +124,11 @@ function photoStory(photo: Record<string, unknown>): Record<string, unknown> {
 export const uploadPhoto: EdgePost = {
   scope: PUBLISH,
   creates: 'photo',
-  allowed: 'self',
+  check: ownNodeOnly,
   image: true,
   params: PHOTO_PARAMS,
   derive: (params) => photoData(params),
-  story: { assoc: PHOTO_STORIES, data: photoStory },
+  story: { type: 'post', lists: ['posts', 'feed'], assoc: PHOTO_STORIES, names: 'object_id', answer: 'post_id', data: photoStory },
   links: [{ assoc: 'photos', from: 'viewer', to: 'created' }],
 };
 
@@ -135,7 +146,7 @@ export const addPhotoToAlbum: EdgePost = {
 export const createAlbum: EdgePost = {
   scope: PUBLISH,
   creates: 'album',
-  allowed: 'self',
+  check: ownNodeOnly,
   params: [{ name: 'name', maxLength: 255 }, MESSAGE, { name: 'description', maxLength: MESSAGE_LENGTH }, PRIVACY],
   oneOf: ['name'],
   derive: (params) => {
@@ -205,7 +216,7 @@ const VIDEO_PARAMS = [
 export const uploadVideo: EdgePost = {
   scope: PUBLISH,
   creates: 'video',
-  allowed: 'self',
+  check: ownNodeOnly,
   video: true,
   params: VIDEO_PARAMS,
   derive: (params) => ({
@@ -217,10 +228,10 @@ export const uploadVideo: EdgePost = {
 };
 
 /** `POST /<page or group>/videos`: a video uploaded to a page its owner runs, or to a group by a member. */
-export function uploadVideoTo(allowed: 'self' | 'members'): EdgePost {
+export function uploadVideoTo(check: PostCheck): EdgePost {
   return {
     ...uploadVideo,
-    allowed,
+    check,
     links: [
       { assoc: 'videos_uploaded', from: 'viewer', to: 'created' },
       { assoc: 'videos', from: 'parent', to: 'created' },
@@ -231,7 +242,7 @@ export function uploadVideoTo(allowed: 'self' | 'members'): EdgePost {
 /** `POST /<group>/feed`: a member's post in the group, seen as widely as the group itself is. */
 export const postToGroup: EdgePost = {
   ...postToFeed,
-  allowed: 'members',
+  check: membersOnly,
   derive: (params, { parent }, group) => ({
     ...params,
     type: params.link ? 'link' : 'status',

@@ -3,10 +3,10 @@
  * message names, its action links and its attachment. Tags keep internal ids
  * (and the name they had when written); the ids are shown as the viewer's app sees them.
  */
-import type { StoredNode } from './stored-node.js';
-import { authorId } from './authors.js';
-import type { FieldContext } from './definition.js';
-import { imageKeyOf, photoSourceUrl, photoThumbnailUrl, PLACEHOLDER } from './media.js';
+import type { StoredNode } from '../schema/stored-node.js';
+import { authorId } from '../schema/authors.js';
+import type { FieldContext } from '../schema/definition.js';
+import { imageKeyOf, photoSourceUrl, photoThumbnailUrl, PLACEHOLDER } from '../schema/media.js';
 
 /** A stored tag: who is named, and for message tags where in the text. */
 interface StoredTag {
