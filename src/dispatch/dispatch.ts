@@ -49,7 +49,7 @@ async function respond(settings: DispatchSettings, request: GraphRequest, note: 
     if (outcome instanceof PlainText) return presentPlainText(outcome);
     const debug = [...notes].map((message): DebugMessage => ({ message, type: 'warning' }));
     const response = await presentValue(options, { method: normalised.method }, 200, outcome, {}, debug);
-    if (read.key !== undefined) settings.answers.remember(normalised, read.key, copyOf(response));
+    if (read.key !== undefined) settings.answers.remember(normalised, read.key, () => copyOf(response));
     return conditionally(response, ifNoneMatch);
   } catch (error) {
     if (!(error instanceof GraphError)) throw error;
