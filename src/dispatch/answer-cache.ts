@@ -49,18 +49,16 @@ export class AnswerCache {
 
   /**
    * Notes a read made under the request's stamp, unless the store has changed since; its answer
-   * is kept if the read was made before. `answer` gives the answer to keep, made only then.
+   * is kept (a copy of it) if the read was made before.
    */
-  remember(request: GraphRequest, key: string, answer: () => GraphResponse): void {
-    if (request.dataStamp === undefined || request.dataStamp !== this.stamp) return;
+  remember(request: GraphRequest, key: string, answer: GraphResponse): void {
+    const size = answer.body.length;
+    if (request.dataStamp === undefined || request.dataStamp !== this.stamp || size > MAX_ANSWER_BYTES) return;
     if (!this.seen.has(key)) {
       if (this.seen.size >= MAX_SEEN) this.seen.clear();
       this.seen.add(key);
       return;
     }
-    const kept = answer();
-    const size = kept.body.length;
-    if (size > MAX_ANSWER_BYTES) return;
     this.seen.delete(key);
     const earlier = this.answers.get(key);
     if (earlier !== undefined) {
@@ -68,7 +66,7 @@ export class AnswerCache {
       this.answers.delete(key);
     }
     if (this.answers.size >= MAX_ANSWERS || this.bytes + size > MAX_BYTES) this.forgetOldest(size);
-    this.answers.set(key, kept);
+    this.answers.set(key, copyOfAnswer(answer));
     this.bytes += size;
   }
 
@@ -86,6 +84,11 @@ export class AnswerCache {
       this.answers.delete(key);
     }
   }
+}
+
+/** Headers are changed per request (version, usage): each answer served or kept is a copy of its own. */
+export function copyOfAnswer(response: GraphResponse): GraphResponse {
+  return { ...response, headers: { ...response.headers } };
 }
 
 /**
