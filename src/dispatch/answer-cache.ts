@@ -7,6 +7,8 @@ const MAX_ANSWERS = 5_000;
 const MAX_BYTES = 32 * 1024 * 1024;
 /** A larger answer is made anew each time: it would push out many small ones. */
 const MAX_ANSWER_BYTES = 256 * 1024;
+/** Reads named once and not yet again, at most; past this they are all forgotten at once. */
+const MAX_SEEN = 20_000;
 
 /**
  * The answers of reads, remembered across requests while nothing in the store changes. The store's
@@ -16,11 +18,17 @@ const MAX_ANSWER_BYTES = 256 * 1024;
  * store: its token, the version that answers it, the second it is made (answers may depend on the
  * clock, e.g. an age range), where its links point, its path and every parameter.
  *
+ * An answer is kept the second time its read is made under the same stamp, and served from the
+ * third: a read made once (most of them, where every request asks something new) costs no copy,
+ * and no answer kept alive for the garbage collector to move and mark again and again.
+ *
  * Only the read itself is skipped: the token is still checked, the call counted, faults applied and
  * the request journaled, each time. Stores without a stamp (PostgreSQL) remember nothing.
  */
 export class AnswerCache {
   private readonly answers = new Map<string, GraphResponse>();
+  /** Reads made once under the stamp, by name. */
+  private readonly seen = new Set<string>();
   private stamp: string | undefined;
   private bytes = 0;
 
@@ -31,6 +39,7 @@ export class AnswerCache {
     if (stamp !== this.stamp) {
       // Something changed: nothing remembered may be served again.
       this.answers.clear();
+      this.seen.clear();
       this.bytes = 0;
       this.stamp = stamp;
       return undefined;
@@ -38,32 +47,63 @@ export class AnswerCache {
     return this.answers.get(key);
   }
 
-  /** Keeps an answer read under the request's stamp, unless the store has changed since. */
+  /**
+   * Notes a read made under the request's stamp, unless the store has changed since; its answer
+   * is kept (a copy of it) if the read was made before.
+   */
   remember(request: GraphRequest, key: string, answer: GraphResponse): void {
     const size = answer.body.length;
     if (request.dataStamp === undefined || request.dataStamp !== this.stamp || size > MAX_ANSWER_BYTES) return;
+    if (!this.seen.has(key)) {
+      if (this.seen.size >= MAX_SEEN) this.seen.clear();
+      this.seen.add(key);
+      return;
+    }
+    this.seen.delete(key);
     const earlier = this.answers.get(key);
     if (earlier !== undefined) {
       this.bytes -= earlier.body.length;
       this.answers.delete(key);
     }
-    while (this.answers.size > 0 && (this.answers.size >= MAX_ANSWERS || this.bytes + size > MAX_BYTES)) {
-      const [oldestKey, oldest] = this.answers.entries().next().value!;
-      this.bytes -= oldest.body.length;
-      this.answers.delete(oldestKey);
-    }
-    this.answers.set(key, answer);
+    if (this.answers.size >= MAX_ANSWERS || this.bytes + size > MAX_BYTES) this.forgetOldest(size);
+    this.answers.set(key, copyOfAnswer(answer));
     this.bytes += size;
   }
+
+  /**
+   * Forgets the oldest answers, a tenth of them at least, in one pass: a map keeps its deleted
+   * entries in its table until it grows again, so a search for the oldest from the start on
+   * every read, once full, would step over thousands of them.
+   */
+  private forgetOldest(incoming: number): void {
+    const keepCount = MAX_ANSWERS - Math.ceil(MAX_ANSWERS / 10);
+    const keepBytes = MAX_BYTES - Math.ceil(MAX_BYTES / 10);
+    for (const [key, answer] of this.answers) {
+      if (this.answers.size <= keepCount && this.bytes + incoming <= keepBytes) break;
+      this.bytes -= answer.body.length;
+      this.answers.delete(key);
+    }
+  }
+}
+
+/** Headers are changed per request (version, usage): each answer served or kept is a copy of its own. */
+export function copyOfAnswer(response: GraphResponse): GraphResponse {
+  return { ...response, headers: { ...response.headers } };
 }
 
 /**
  * What names a read: everything its answer depends on besides the store's content, the scheme
  * and host its links are written with among them. `now` is the request's clock in whole seconds.
+ * Each part is written after its length, so no two reads share a name whatever their text holds.
  */
 export function readKey(request: GraphRequest, answeringVersion: string, now: number): string {
-  const parts = [answeringVersion, String(now), request.linkBase, request.accessToken ?? '', request.components.join('/')];
-  for (const name in request.params) parts.push(name, request.params[name]!);
-  // Separators that a percent-decoded path or parameter may hold are escaped by JSON.
-  return JSON.stringify(parts);
+  let key = `${answeringVersion.length}:${answeringVersion}${now}:${request.linkBase.length}:${request.linkBase}`;
+  const token = request.accessToken ?? '';
+  key += `${token.length}:${token}`;
+  for (const component of request.components) key += `${component.length}/${component}`;
+  for (const name in request.params) {
+    const value = request.params[name]!;
+    key += `${name.length}=${name}${value.length}&${value}`;
+  }
+  return key;
 }

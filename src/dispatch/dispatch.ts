@@ -8,7 +8,7 @@ import type { ApiVersion } from '../schema/versions.js';
 import { runBatch } from './batch.js';
 import { callerKnown, journalAnswer, type CallerNote } from './control-hooks.js';
 import { conditionally, PlainText, presentError, presentPlainText, presentRedirect, presentValue, type DebugMessage, type GraphResponse } from './graph-response.js';
-import { readKey } from './answer-cache.js';
+import { copyOfAnswer, readKey } from './answer-cache.js';
 import { AnsweringVersion } from './api-version.js';
 import type { GraphRequest } from './graph-request.js';
 import { outputOptions } from './output-options.js';
@@ -44,12 +44,12 @@ async function respond(settings: DispatchSettings, request: GraphRequest, note: 
     const read: ReadKey = {};
     const outcome = await answer(settings, normalised, notes, note, version, read);
     const ifNoneMatch = normalised.headers['if-none-match'];
-    if (outcome instanceof RememberedRead) return conditionally(copyOf(outcome.response), ifNoneMatch);
+    if (outcome instanceof RememberedRead) return conditionally(copyOfAnswer(outcome.response), ifNoneMatch);
     if (outcome instanceof Redirect) return presentRedirect(outcome.location);
     if (outcome instanceof PlainText) return presentPlainText(outcome);
     const debug = [...notes].map((message): DebugMessage => ({ message, type: 'warning' }));
     const response = await presentValue(options, { method: normalised.method }, 200, outcome, {}, debug);
-    if (read.key !== undefined) settings.answers.remember(normalised, read.key, copyOf(response));
+    if (read.key !== undefined) settings.answers.remember(normalised, read.key, response);
     return conditionally(response, ifNoneMatch);
   } catch (error) {
     if (!(error instanceof GraphError)) throw error;
@@ -83,11 +83,6 @@ class RememberedRead {
 /** How a read that may be remembered is named in the answer cache, once its caller is known. */
 interface ReadKey {
   key?: string;
-}
-
-/** Headers are changed per request (version, usage): each answer gets its own copy. */
-function copyOf(response: GraphResponse): GraphResponse {
-  return { ...response, headers: { ...response.headers } };
 }
 
 /**

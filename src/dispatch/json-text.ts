@@ -30,18 +30,30 @@ function isOpenable(value: unknown): value is Record<string, unknown> | unknown[
   return value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
 }
 
-/** How many values the value holds, itself included, counting no further than `limit`. */
+/**
+ * How many values the value holds, itself included, counting no further than `limit`. It runs
+ * before every answer is written: members are read in place (answers are plain objects and
+ * arrays, with no inherited keys), and only objects wait their turn, so a count makes no arrays.
+ */
 export function partsUpTo(value: unknown, limit: number): number {
-  let count = 0;
-  const pending: unknown[] = [value];
+  let count = 1;
+  const pending: object[] = value !== null && typeof value === 'object' ? [value] : [];
   while (pending.length > 0 && count < limit) {
-    const next = pending.pop();
-    count += 1;
-    if (next !== null && typeof next === 'object') {
-      for (const member of Array.isArray(next) ? next : Object.values(next)) pending.push(member);
+    const next = pending.pop()!;
+    if (Array.isArray(next)) {
+      for (const member of next as unknown[]) {
+        count += 1;
+        if (member !== null && typeof member === 'object') pending.push(member);
+      }
+    } else {
+      for (const key in next) {
+        const member = (next as Record<string, unknown>)[key];
+        count += 1;
+        if (member !== null && typeof member === 'object') pending.push(member);
+      }
     }
   }
-  return count;
+  return Math.min(count, limit);
 }
 
 class SlicedWriter {

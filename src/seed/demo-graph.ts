@@ -175,6 +175,8 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
   });
   await store.setSetting('demo.app_id', String(app.id));
   await store.setSetting('demo.user_id', String(demoUserId));
+  // Written through ordinary writes, the graph is new to the database's planner.
+  await store.refreshStatistics();
   progress.complete();
 
   return {

@@ -26,6 +26,11 @@ export interface RecordStore {
    * store to throw away, as any partial import does.
    */
   bulkLoad(fill: (load: (records: readonly StoreRecord[]) => Promise<void>) => Promise<void>): Promise<void>;
+  /**
+   * After a graph was written in bulk through ordinary writes (a seeded demo graph): brings up to
+   * date what the database's query planner knows of its tables, as a bulk load does at its end.
+   */
+  refreshStatistics(): Promise<void>;
 }
 
 export type StoreRecord =

@@ -6,7 +6,7 @@ import type { Store } from '../../src/store/store.js';
 import type { Association, StoredObject } from '../../src/store/graph-store.js';
 import type { Position } from '../../src/store/page-request.js';
 import type { ObjectId } from '../../src/ids.js';
-import { openScratchStore } from '../helpers/test-store.js';
+import { openScratchStore, selectRows, testStoreKind } from '../helpers/test-store.js';
 
 const NOW = 1_700_000_000;
 const DAY = 86400;
@@ -93,6 +93,14 @@ describe('seedGraph', () => {
       await again.close();
       await other.close();
     }
+  });
+
+  it('leaves PostgreSQL statistics of the tables it filled, which its planner chooses plans by', { skip: testStoreKind !== 'postgres' }, async () => {
+    const analysed = await selectRows<{ table: string }>(
+      store,
+      `SELECT DISTINCT tablename AS table FROM pg_stats WHERE schemaname = current_schema() AND tablename IN ('objects', 'associations', 'counts', 'grants') ORDER BY tablename`,
+    );
+    assert.deepEqual(analysed.map(({ table }) => table), ['associations', 'counts', 'grants', 'objects']);
   });
 
   it('records the demo app and user in settings, with every demo scope granted', async () => {

@@ -61,25 +61,30 @@ export function postgresGraphReads(database: ReadingDatabase): GraphReads {
       ids: id1s,
       send: async (client, all) => (await client.query<PageRow>(pageQuery(request, all, withObjects))).rows,
     });
+    // Each object's data comes on one row of the statement, which may be a row of another read
+    // of the batch (page-query.ts).
+    const withData = new Map<ObjectId, PageRow>();
+    if (withObjects) for (const row of rows) if (row.object_data !== null && row.object_data !== undefined) withData.set(row.id2, row);
     for (const row of rows) {
       const page = pages.get(row.id1);
       // A row of another read in the batch is left to it.
       if (page === undefined) continue;
       page.push({ id1: row.owner ?? row.id1, type: request.type, id2: row.id2, time: row.time, data: row.data });
-      if (row.object_type === undefined || row.object_type === null || objects.has(row.id2)) continue;
+      const object = withData.get(row.id2);
+      if (object === undefined || object.object_type === undefined || object.object_type === null || objects.has(row.id2)) continue;
       objects.set(
         row.id2,
         toStoredObject({
           id: row.id2,
-          type: row.object_type,
-          owner: row.object_owner!,
-          created_time: row.object_created_time!,
-          updated_time: row.object_updated_time!,
-          data: row.object_data!,
+          type: object.object_type,
+          owner: object.object_owner!,
+          created_time: object.object_created_time!,
+          updated_time: object.object_updated_time!,
+          data: object.object_data!,
         }, decodedData),
       );
-      if (row.object_scopes !== undefined) grantedScopes.set(row.id2, row.object_scopes);
-      if (row.owner_scopes !== undefined && row.object_owner !== null && row.object_owner !== undefined) grantedScopes.set(row.object_owner, row.owner_scopes);
+      if (object.object_scopes !== undefined) grantedScopes.set(row.id2, object.object_scopes);
+      if (object.owner_scopes !== undefined && object.object_owner !== null && object.object_owner !== undefined) grantedScopes.set(object.object_owner, object.owner_scopes);
     }
     return { pages, objects, grantedScopes };
   }

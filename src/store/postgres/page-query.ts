@@ -95,8 +95,11 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
   const listed = oldest ? 'ASC' : 'DESC';
   // A `before` page is read backwards from the position; the outer ORDER BY turns it round.
   const scanned = request.before ? (oldest ? 'DESC' : 'ASC') : listed;
+  // An object listed on several pages (a person who liked many of the posts) comes with its data
+  // once: the data is most of a row, and would otherwise cross the wire and be decoded each time.
   const objectColumns = withObjects
-    ? ', o.type AS object_type, o.owner AS object_owner, o.created_time AS object_created_time, o.updated_time AS object_updated_time, o.data::text AS object_data'
+    ? ', o.type AS object_type, o.owner AS object_owner, o.created_time AS object_created_time, o.updated_time AS object_updated_time, ' +
+      'CASE WHEN row_number() OVER (PARTITION BY a.id2) = 1 THEN o.data::text END AS object_data'
     : '';
   const scan = `SELECT${through === undefined ? '' : ' a.id1 AS owner,'} a.id2, a.time, a.data FROM associations a
       WHERE ${conditions.join(' AND ')}

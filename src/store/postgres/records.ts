@@ -59,10 +59,26 @@ export function postgresRecordStore(database: PostgresDatabase): RecordStore {
         await fill(loader(copyRows));
       } finally {
         for (const { definition } of indexes) await pool.query(definition);
-        await pool.query('ANALYZE');
+        await analyze(pool);
       }
     },
+
+    async refreshStatistics() {
+      await database.ready;
+      await analyze(database.pool);
+    },
   };
+}
+
+/**
+ * Statistics of the tables as they are now. Without them (autovacuum may be off, or not yet
+ * round) PostgreSQL guesses every table tiny, and plans a page of friends who use the app as a
+ * walk over every grant of the app, thousands of index probes, rather than a few probes per friend.
+ */
+async function analyze(pool: pg.Pool): Promise<void> {
+  // The store's own tables: others may share the database under schemas of their own.
+  const { rows } = await pool.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`);
+  if (rows.length > 0) await pool.query(`ANALYZE ${rows.map(({ name }) => quoteIdentifier(name)).join(', ')}`);
 }
 
 /** One page of a table in primary-key order, after `after` when given. */

@@ -155,6 +155,8 @@ export function sqliteGraphStore(database: SqliteDatabase): GraphStore {
 
     async getCounts(type, id1s) {
       if (id1s.length === 0) return new Map();
+      // One list's count (a page's summary, the most common) is a point read, without json_each.
+      if (id1s.length === 1) return new Map([[id1s[0]!, statements.selectCount.get(id1s[0]!, type)?.count ?? 0]]);
       return zeroFilledCounts(id1s, statements.selectCounts.all(type, JSON.stringify(id1s)));
     },
 

@@ -50,6 +50,10 @@ export function sqliteRecordStore(db: Database.Database): RecordStore {
         db.pragma('wal_checkpoint(TRUNCATE)');
       }
     },
+
+    async refreshStatistics() {
+      // SQLite plans these reads from the indexes alone: with no statistics gathered, none go stale.
+    },
   };
 }
 
