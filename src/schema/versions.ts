@@ -183,6 +183,11 @@ export const VERSION_RULES = {
     source:
       'restfb batch/batch-first-error.json (a v2.3 answer without error_subcode); koala#402 and SSF error-100-badRequestUrl.json (2014–2015, none); sapegin/social-likes#206 (subcode 33, 2017). Loom keeps its recorded v2.4 answers, which carry it.',
   },
+  'video-status-fields': {
+    since: 'v2.4',
+    description: "A video's embeddable, privacy (with every list, as a post's in the earlier versions) and status fields exist.",
+    source: 'restfb fixture v2_4/video-newfields.json and its test of the fields new in v2.4; restfb Video.embeddable (@RestFB.GraphApi.Since 2.4)',
+  },
   'early-graph-fields': {
     until: 'v2.4',
     description:

@@ -112,11 +112,6 @@ const KNOWN: Record<string, string[]> = {
   'restfb v2_4/video-commentcount.json': [
     'empty comments.data',
   ],
-  'restfb v2_4/video-newfields.json': [
-    'unknown embeddable',
-    'unknown privacy',
-    'unknown status',
-  ],
 };
 
 const SEED_TIME = '2026-01-31';

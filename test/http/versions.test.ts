@@ -37,6 +37,7 @@ const BOUNDARIES: Record<RuleName, [string, string]> = {
   'comments-summary-can-comment': ['v2.3', 'v2.4'],
   'debug-token-type': ['v2.3', 'v2.4'],
   'unknown-object-subcode': ['v2.3', 'v2.4'],
+  'video-status-fields': ['v2.3', 'v2.4'],
 };
 
 describe('API versions over HTTP', () => {
