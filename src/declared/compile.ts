@@ -119,7 +119,7 @@ class Compiler {
       ...(decl.owns_media ? { ownsMedia: true } : {}),
       ...(deletesWith.length > 0 ? { deletesWith } : {}),
       defaultFields: defaults,
-      ...(decl.full_default_fields ? { fullDefaultFields: fullDefaultsOf(decl.full_default_fields) } : {}),
+      ...(decl.full_default_fields ? { fullDefaultFields: this.fullDefaults(decl.full_default_fields, `${at}.full_default_fields`) } : {}),
       fields,
       edges,
       writeRules,
@@ -341,6 +341,20 @@ class Compiler {
     return name as RuleName;
   }
 
+  fullDefaults(full: NonNullable<TypeDecl['full_default_fields']>, at: string): NonNullable<NodeTypeDef['fullDefaultFields']> {
+    const versions: Record<string, RuleName> = {};
+    for (const [name, rule] of Object.entries(full.versions ?? {})) {
+      if (![...full.names, ...(full.listed ?? [])].includes(name)) this.problem(`${at}.versions.${name}`, `"${name}" is not one of the default names`);
+      versions[name] = this.ruleName(rule, `${at}.versions.${name}`);
+    }
+    return {
+      names: full.names,
+      ...(full.listed ? { listed: full.listed } : {}),
+      ...(full.reference ? { reference: full.reference } : {}),
+      ...(full.versions ? { versions } : {}),
+    };
+  }
+
   /** Whether the field is a ref (stored, or the owner) to `target` (any type when absent). */
   isRefField(typeName: string, field: string, target?: string): boolean {
     const decl = this.declaration.types[typeName]?.fields?.[field];
@@ -424,9 +438,6 @@ class Compiler {
   }
 }
 
-function fullDefaultsOf(full: NonNullable<TypeDecl['full_default_fields']>): NonNullable<NodeTypeDef['fullDefaultFields']> {
-  return { names: full.names, ...(full.listed ? { listed: full.listed } : {}), ...(full.reference ? { reference: full.reference } : {}) };
-}
 
 function searchOf(search: NonNullable<TypeDecl['search']>): NonNullable<NodeTypeDef['search']> {
   return {

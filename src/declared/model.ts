@@ -226,9 +226,10 @@ export interface TypeDecl {
   default_fields?: string[];
   /**
    * Before v2.4: what a read without `fields` sends, in order; `listed`: what an item of an edge
-   * sends, when other than `names`; `reference`: what a ref field naming the node shows, when more than `default_fields`.
+   * sends, when other than `names`; `reference`: what a ref field naming the node shows, when more than `default_fields`;
+   * `versions`: a rule of the version table for each of those names that was a default only where the rule holds.
    */
-  full_default_fields?: { names: string[]; listed?: string[]; reference?: string[] };
+  full_default_fields?: { names: string[]; listed?: string[]; reference?: string[]; versions?: Record<string, string> };
   /** Deleting the node removes its uploaded file. */
   owns_media?: boolean;
   /** Storage keys of associations whose nodes go with the node. */

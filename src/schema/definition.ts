@@ -294,8 +294,10 @@ export interface NodeTypeDef {
    * in an edge showed their name; pages their category and name). `reference`: what a reference
    * to the node showed in those versions, when more than the minimal set (a page named by `from`
    * showed its category); fields only, like the minimal set. Names a version lacks are skipped.
+   * `versions`: names that were defaults only where a rule of versions.ts holds, though the field
+   * itself answers in every version (an event's privacy).
    */
-  fullDefaultFields?: { names: string[]; listed?: string[]; reference?: string[] };
+  fullDefaultFields?: { names: string[]; listed?: string[]; reference?: string[]; versions?: Record<string, RuleName> };
   fields: FieldDef[];
   edges: EdgeDef[];
   /**

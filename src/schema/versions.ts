@@ -183,6 +183,11 @@ export const VERSION_RULES = {
     source:
       'restfb batch/batch-first-error.json (a v2.3 answer without error_subcode); koala#402 and SSF error-100-badRequestUrl.json (2014–2015, none); sapegin/social-likes#206 (subcode 33, 2017). Loom keeps its recorded v2.4 answers, which carry it.',
   },
+  'event-privacy-default': {
+    until: 'v2.3',
+    description: "An event read by its own path without `fields` names its privacy; from v2.3 only when asked for.",
+    source: 'restfb fixtures v2_0/event.json (privacy among the defaults) and v2_3/issue252-event-1.json, v2_3/issue252-event-2.json (two events read without fields, neither with privacy)',
+  },
   'video-status-fields': {
     since: 'v2.4',
     description: "A video's embeddable, privacy (with every list, as a post's in the earlier versions) and status fields exist.",

@@ -106,9 +106,6 @@ const KNOWN: Record<string, string[]> = {
     'left out can_hide',
     'left out is_hidden',
   ],
-  'restfb v2_3/issue252-event-1.json': [
-    'extra privacy',
-  ],
   'restfb v2_4/video-commentcount.json': [
     'empty comments.data',
   ],

@@ -38,6 +38,7 @@ const BOUNDARIES: Record<RuleName, [string, string]> = {
   'debug-token-type': ['v2.3', 'v2.4'],
   'unknown-object-subcode': ['v2.3', 'v2.4'],
   'video-status-fields': ['v2.3', 'v2.4'],
+  'event-privacy-default': ['v2.2', 'v2.3'],
 };
 
 describe('API versions over HTTP', () => {
