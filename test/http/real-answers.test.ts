@@ -98,10 +98,6 @@ const KNOWN: Record<string, string[]> = {
   'fb_graph2 user/likes.json': [
     'unknown data[].created_time',
   ],
-  'fb_graph2 token_metadata/invalid_token.json': [
-    'empty data.scopes',
-    'missing data.expires_at',
-  ],
   'restfb v2_2/comment_canHide.json': [
     'left out can_hide',
     'left out is_hidden',
