@@ -102,9 +102,6 @@ const KNOWN: Record<string, string[]> = {
     'left out can_hide',
     'left out is_hidden',
   ],
-  'restfb v2_4/video-commentcount.json': [
-    'empty comments.data',
-  ],
 };
 
 const SEED_TIME = '2026-01-31';
