@@ -323,6 +323,10 @@ class Compiler {
       const { name, storage, of, versions } = decl.item_flag;
       extras.itemFlag = { name, assoc: storage, of, ...(versions === undefined ? {} : { versions: this.ruleName(versions, `${at}.item_flag.versions`) }) };
     }
+    if (decl.item_time) {
+      const { name, versions } = decl.item_time;
+      extras.itemTime = { name, ...(versions === undefined ? {} : { versions: this.ruleName(versions, `${at}.item_time.versions`) }) };
+    }
     if (decl.by_type) {
       const { default: fallback, storage, item_field: itemField } = decl.by_type;
       if (!Object.hasOwn(storage, fallback)) this.problem(`${at}.by_type.default`, `"${fallback}" is not one of the lists under by_type.storage`);
@@ -347,12 +351,8 @@ class Compiler {
       if (![...full.names, ...(full.listed ?? [])].includes(name)) this.problem(`${at}.versions.${name}`, `"${name}" is not one of the default names`);
       versions[name] = this.ruleName(rule, `${at}.versions.${name}`);
     }
-    return {
-      names: full.names,
-      ...(full.listed ? { listed: full.listed } : {}),
-      ...(full.reference ? { reference: full.reference } : {}),
-      ...(full.versions ? { versions } : {}),
-    };
+    const { names, listed, reference } = full;
+    return { names, ...(listed ? { listed } : {}), ...(reference ? { reference } : {}), ...(full.versions ? { versions } : {}) };
   }
 
   /** Whether the field is a ref (stored, or the owner) to `target` (any type when absent). */

@@ -195,6 +195,8 @@ export interface EdgeDecl {
   /** The `type` parameter picks the association list read. */
   /** A boolean each item carries: whether the item lists the node under `storage` (`of: item`), or the node the item. */
   item_flag?: { name: string; storage: string; of: 'item' | 'node'; versions?: string };
+  /** When each item was linked, which each item carries under this name (when a person liked the page). */
+  item_time?: { name: string; versions?: string };
   by_type?: { default: string; storage: Record<string, string>; item_field?: { name: string; values: Record<string, string>; versions?: string } };
   /** An edge behaviour of the code module (`behaviors`) answers the edge. */
   behavior?: string;

@@ -95,9 +95,6 @@ const KNOWN: Record<string, string[]> = {
     'missing data[].source',
     'missing paging.next',
   ],
-  'fb_graph2 user/likes.json': [
-    'unknown data[].created_time',
-  ],
   'restfb v2_2/comment_canHide.json': [
     'left out can_hide',
     'left out is_hidden',
