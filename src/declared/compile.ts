@@ -323,10 +323,8 @@ class Compiler {
       const { name, storage, of, versions } = decl.item_flag;
       extras.itemFlag = { name, assoc: storage, of, ...(versions === undefined ? {} : { versions: this.ruleName(versions, `${at}.item_flag.versions`) }) };
     }
-    if (decl.item_time) {
-      const { name, versions } = decl.item_time;
-      extras.itemTime = { name, ...(versions === undefined ? {} : { versions: this.ruleName(versions, `${at}.item_time.versions`) }) };
-    }
+    const itemTime = decl.item_time;
+    if (itemTime) extras.itemTime = { name: itemTime.name, ...(itemTime.versions ? { versions: this.ruleName(itemTime.versions, `${at}.item_time.versions`) } : {}) };
     if (decl.by_type) {
       const { default: fallback, storage, item_field: itemField } = decl.by_type;
       if (!Object.hasOwn(storage, fallback)) this.problem(`${at}.by_type.default`, `"${fallback}" is not one of the lists under by_type.storage`);
@@ -346,12 +344,11 @@ class Compiler {
   }
 
   fullDefaults(full: NonNullable<TypeDecl['full_default_fields']>, at: string): NonNullable<NodeTypeDef['fullDefaultFields']> {
-    const versions: Record<string, RuleName> = {};
-    for (const [name, rule] of Object.entries(full.versions ?? {})) {
-      if (![...full.names, ...(full.listed ?? [])].includes(name)) this.problem(`${at}.versions.${name}`, `"${name}" is not one of the default names`);
-      versions[name] = this.ruleName(rule, `${at}.versions.${name}`);
-    }
     const { names, listed, reference } = full;
+    const versions = Object.fromEntries(Object.entries(full.versions ?? {}).map(([name, rule]) => {
+      if (![...names, ...(listed ?? [])].includes(name)) this.problem(`${at}.versions.${name}`, `"${name}" is not one of the default names`);
+      return [name, this.ruleName(rule, `${at}.versions.${name}`)];
+    }));
     return { names, ...(listed ? { listed } : {}), ...(reference ? { reference } : {}), ...(full.versions ? { versions } : {}) };
   }
 
