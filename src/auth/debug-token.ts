@@ -35,7 +35,7 @@ export async function debugToken(store: Store, caller: Viewer, inputToken: strin
       },
     };
   }
-  const { error, record, userId } = inspection;
+  const { error, known, userId } = inspection;
   const nested: Record<string, unknown> = { message: error.message, code: error.code };
   if (error.subcode !== undefined) nested.subcode = error.subcode;
   if (!app) return { data: { error: nested, is_valid: false, scopes: [] } };
@@ -45,10 +45,10 @@ export async function debugToken(store: Store, caller: Viewer, inputToken: strin
       app_id: String(app.id),
       ...(typed ? { type: 'USER' } : {}),
       application: app.name,
-      expires_at: record?.expiresAt,
+      expires_at: known?.expiresAt,
       is_valid: false,
-      ...(typed ? { issued_at: record?.issuedAt } : {}),
-      scopes: record?.scopes ?? [],
+      ...(typed ? { issued_at: known?.issuedAt } : {}),
+      scopes: known?.scopes ?? [],
       user_id: userId === undefined ? undefined : scopedIdsFor(app).scope(userId),
     },
   };

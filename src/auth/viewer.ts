@@ -41,7 +41,14 @@ export interface Viewer {
 /** What a token stands for, or why it stands for nothing; what is known of a failed one comes along. */
 export type TokenInspection =
   | { valid: true; viewer: Viewer; record: TokenRecord | undefined }
-  | { valid: false; error: GraphError; app?: AppRecord; userId?: ObjectId; record?: TokenRecord };
+  | { valid: false; error: GraphError; app?: AppRecord; userId?: ObjectId; known?: KnownToken };
+
+/** What is kept of a token that no longer works: its expiry and scopes, and when it was issued if that is kept too. */
+interface KnownToken {
+  expiresAt: number;
+  scopes: readonly string[];
+  issuedAt?: number;
+}
 
 const idsByKey = new Map<string, AppScopedIds>();
 
@@ -109,7 +116,7 @@ export async function inspectToken(store: Store, token: string, now: number): Pr
   const app = apps.get(record.appId);
   if (!app) return { valid: false, error: GraphError.invalidToken() };
   const ids = scopedIdsFor(app);
-  const failed = (error: GraphError): TokenInspection => ({ valid: false, error, app, userId: record.userId ?? undefined, record });
+  const failed = (error: GraphError): TokenInspection => ({ valid: false, error, app, userId: record.userId ?? undefined, known: record });
   if (record.expiresAt !== 0 && record.expiresAt <= now) {
     return failed(GraphError.expiredToken(new Date(record.expiresAt * 1000), new Date(now * 1000)));
   }
@@ -133,7 +140,7 @@ async function inspectRevoked(store: Store, hash: string): Promise<TokenInspecti
   if (revoked && !app && (await store.getDeletedApps([revoked.appId])).has(revoked.appId)) return { valid: false, error: GraphError.appDeleted() };
   if (!revoked || !app) return { valid: false, error: GraphError.invalidToken() };
   const error = GraphError.appNotAuthorized(scopedIdsFor(app).scope(revoked.userId), app.id);
-  return { valid: false, error, app, userId: revoked.userId };
+  return { valid: false, error, app, userId: revoked.userId, known: revoked };
 }
 
 /** The app itself acting: what its app token stands for, and a client that proved itself with its secret. */

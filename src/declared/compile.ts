@@ -121,7 +121,7 @@ class Compiler {
       ...(decl.owns_media ? { ownsMedia: true } : {}),
       ...(deletesWith.length > 0 ? { deletesWith } : {}),
       defaultFields: defaults,
-      ...(decl.full_default_fields ? { fullDefaultFields: fullDefaultsOf(decl.full_default_fields) } : {}),
+      ...(decl.full_default_fields ? { fullDefaultFields: this.fullDefaults(decl.full_default_fields, `${at}.full_default_fields`) } : {}),
       fields,
       edges,
       writeRules,
@@ -325,6 +325,8 @@ class Compiler {
       const { name, storage, of, versions } = decl.item_flag;
       extras.itemFlag = { name, assoc: storage, of, ...(versions === undefined ? {} : { versions: this.ruleName(versions, `${at}.item_flag.versions`) }) };
     }
+    const itemTime = decl.item_time;
+    if (itemTime) extras.itemTime = { name: itemTime.name, ...(itemTime.versions ? { versions: this.ruleName(itemTime.versions, `${at}.item_time.versions`) } : {}) };
     if (decl.by_type) {
       const { default: fallback, storage, item_field: itemField } = decl.by_type;
       if (!Object.hasOwn(storage, fallback)) this.problem(`${at}.by_type.default`, `"${fallback}" is not one of the lists under by_type.storage`);
@@ -341,6 +343,15 @@ class Compiler {
   private ruleName(name: string, at: string): RuleName {
     if (!Object.hasOwn(VERSION_RULES, name)) this.problem(at, `"${name}" is not a rule of the version table`);
     return name as RuleName;
+  }
+
+  fullDefaults(full: NonNullable<TypeDecl['full_default_fields']>, at: string): NonNullable<NodeTypeDef['fullDefaultFields']> {
+    const { names, listed, reference } = full;
+    const versions = Object.fromEntries(Object.entries(full.versions ?? {}).map(([name, rule]) => {
+      if (![...names, ...(listed ?? [])].includes(name)) this.problem(`${at}.versions.${name}`, `"${name}" is not one of the default names`);
+      return [name, this.ruleName(rule, `${at}.versions.${name}`)];
+    }));
+    return { names, ...(listed ? { listed } : {}), ...(reference ? { reference } : {}), ...(full.versions ? { versions } : {}) };
   }
 
   /** Whether the field is a ref (stored, or the owner) to `target` (any type when absent). */
@@ -426,9 +437,6 @@ class Compiler {
   }
 }
 
-function fullDefaultsOf(full: NonNullable<TypeDecl['full_default_fields']>): NonNullable<NodeTypeDef['fullDefaultFields']> {
-  return { names: full.names, ...(full.listed ? { listed: full.listed } : {}), ...(full.reference ? { reference: full.reference } : {}) };
-}
 
 function searchOf(search: NonNullable<TypeDecl['search']>): NonNullable<NodeTypeDef['search']> {
   return {

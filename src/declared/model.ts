@@ -195,6 +195,8 @@ export interface EdgeDecl {
   /** The `type` parameter picks the association list read. */
   /** A boolean each item carries: whether the item lists the node under `storage` (`of: item`), or the node the item. */
   item_flag?: { name: string; storage: string; of: 'item' | 'node'; versions?: string };
+  /** When each item was linked, which each item carries under this name (when a person liked the page). */
+  item_time?: { name: string; versions?: string };
   by_type?: { default: string; storage: Record<string, string>; item_field?: { name: string; values: Record<string, string>; versions?: string } };
   /** An edge behaviour of the code module (`behaviors`) answers the edge. */
   behavior?: string;
@@ -226,9 +228,10 @@ export interface TypeDecl {
   default_fields?: string[];
   /**
    * Before v2.4: what a read without `fields` sends, in order; `listed`: what an item of an edge
-   * sends, when other than `names`; `reference`: what a ref field naming the node shows, when more than `default_fields`.
+   * sends, when other than `names`; `reference`: what a ref field naming the node shows, when more than `default_fields`;
+   * `versions`: a rule of the version table for each of those names that was a default only where the rule holds.
    */
-  full_default_fields?: { names: string[]; listed?: string[]; reference?: string[] };
+  full_default_fields?: { names: string[]; listed?: string[]; reference?: string[]; versions?: Record<string, string> };
   /** Deleting the node removes its uploaded file. */
   owns_media?: boolean;
   /** Storage keys of associations whose nodes go with the node. */

@@ -11,9 +11,9 @@ import {
 } from './posts.js';
 import { STANDARD_APP_EVENTS } from './app-events.js';
 import { eventLocation, eventVenue } from './event-place.js';
-import { postPrivacy } from './post-privacy.js';
+import { postPrivacy, videoPrivacy } from './post-privacy.js';
 import { albumLink, appLink, groupEmail, pageLink, photoLink, smallIcon } from './links.js';
-import { pageCover, photoImages, photoPicture, photoSource, videoEmbedHtml, videoFormats, videoPermalink, videoPicture, videoSource } from './media-fields.js';
+import { pageCover, photoImages, photoPicture, photoSource, videoEmbeddable, videoEmbedHtml, videoFormats, videoPermalink, videoPicture, videoSource, videoStatus } from './media-fields.js';
 import { pageAccountItems } from './page-accounts.js';
 import { ageRange, isVerified, nameFormat, profileLink, tokenForBusiness } from './person.js';
 import { friendRequestItems, placeTagItems, relativeItems, taggableFriendItems } from './person-items.js';
@@ -71,6 +71,7 @@ const graphCode: CodeModule = {
     viewerOwns, viewerIsPerson, canReply, never, isHidden, isPublished,
     photoLink, albumLink, pageLink, appLink, groupEmail, smallIcon, eventLocation, eventVenue,
     photoSource, photoPicture, photoImages, videoSource, videoPicture, videoEmbedHtml, videoFormats, videoPermalink, pageCover,
+    videoPrivacy, videoStatus, videoEmbeddable,
     postActions, postPicture, postFullPicture, postPrivacy, messageTags, messageTagList,
   },
   visibilities,

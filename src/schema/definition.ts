@@ -146,6 +146,8 @@ export interface EdgeDef {
    * person's events are those they attend, created, declined…; `default` applies without one.
    */
   itemFlag?: ItemFlag;
+  /** When each item was linked (a person liked the page), a datetime it carries by default and when `fields` names it. */
+  itemTime?: { name: string; versions?: RuleName };
   byType?: {
     default: string;
     assocs: Readonly<Record<string, string>>;
@@ -294,8 +296,9 @@ export interface NodeTypeDef {
    * in an edge showed their name; pages their category and name). `reference`: what a reference
    * to the node showed in those versions, when more than the minimal set (a page named by `from`
    * showed its category); fields only, like the minimal set. Names a version lacks are skipped.
+   * `versions`: names that were defaults only where a rule holds, though answered in every version.
    */
-  fullDefaultFields?: { names: string[]; listed?: string[]; reference?: string[] };
+  fullDefaultFields?: { names: string[]; listed?: string[]; reference?: string[]; versions?: Record<string, RuleName> };
   fields: FieldDef[];
   edges: EdgeDef[];
   /**

@@ -133,7 +133,8 @@ export class Schema {
   defaultFields(type: NodeTypeDef, version: ApiVersion, root: boolean): string[] {
     const full = type.fullDefaultFields;
     const names = !full || rules.has('minimal-default-fields', version) ? type.defaultFields : root ? full.names : (full.listed ?? full.names);
-    return names.filter((name) => this.field(type, name, version) ?? this.edge(type, name, version));
+    const defaultHere = (name: string) => full?.versions?.[name] === undefined || rules.has(full.versions[name], version);
+    return names.filter((name) => defaultHere(name) && (this.field(type, name, version) ?? this.edge(type, name, version)));
   }
 
   /**

@@ -183,12 +183,22 @@ export const VERSION_RULES = {
     source:
       'restfb batch/batch-first-error.json (a v2.3 answer without error_subcode); koala#402 and SSF error-100-badRequestUrl.json (2014–2015, none); sapegin/social-likes#206 (subcode 33, 2017). Loom keeps its recorded v2.4 answers, which carry it.',
   },
+  'event-privacy-default': {
+    until: 'v2.3',
+    description: "An event read by its own path without `fields` names its privacy; from v2.3 only when asked for.",
+    source: 'restfb fixtures v2_0/event.json (privacy among the defaults) and v2_3/issue252-event-1.json, v2_3/issue252-event-2.json (two events read without fields, neither with privacy)',
+  },
+  'video-status-fields': {
+    since: 'v2.4',
+    description: "A video's embeddable, privacy (with every list, as a post's in the earlier versions) and status fields exist.",
+    source: 'restfb fixture v2_4/video-newfields.json and its test of the fields new in v2.4; restfb Video.embeddable (@RestFB.GraphApi.Since 2.4)',
+  },
   'early-graph-fields': {
     until: 'v2.4',
     description:
-      "Fields the v2.0–v2.3 answers carried that Loom's v2.4 dialect leaves out: a page's can_post, has_added_app, is_community_page, founded and parking; an event's is_date_only and ticket_uri, and each guest's rsvp_status in its lists; a group's venue; `administrator` on a group's members and a person's groups (whether the person administers the group); a video's name (its title) and icon; a photo's backdated_time_granularity.",
+      "Fields the v2.0–v2.3 answers carried that Loom's v2.4 dialect leaves out: a page's can_post, has_added_app, is_community_page, founded and parking; an event's is_date_only and ticket_uri, and each guest's rsvp_status in its lists; a group's venue; `administrator` on a group's members and a person's groups (whether the person administers the group); a video's name (its title) and icon; a photo's backdated_time_granularity; when the person liked each page of their likes (created_time).",
     source:
-      'restfb fixtures v2_0/page.json, v2_0/event.json, v2_0/group.json, v2_1/photo-day.json, v2_3/issue252-event-1.json; fb_graph2 user/videos.json (v2.0) and event/attending.json (v2.1); facebook4j user/users.json. Loom keeps its recorded v2.4 answers as they are, so these stop at v2.4.',
+      'restfb fixtures v2_0/page.json, v2_0/event.json, v2_0/group.json, v2_1/photo-day.json, v2_3/issue252-event-1.json; fb_graph2 user/videos.json (v2.0), user/likes.json (v2.0) and event/attending.json (v2.1); facebook4j user/users.json. Loom keeps its recorded v2.4 answers as they are, so these stop at v2.4.',
   },
 } as const satisfies Record<string, VersionRule>;
 

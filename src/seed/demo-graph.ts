@@ -18,7 +18,7 @@ import { createPageCatalog } from './page-catalog.js';
 import { MAX_AGE, planLikers, planPeople, type Person } from './people.js';
 import { Random } from './random.js';
 import { writeAlbums } from './seed-albums.js';
-import { writeGatherings } from './seed-gatherings.js';
+import { writeGatherings, writeVideoComments } from './seed-gatherings.js';
 import type { SeedContext } from './seed-context.js';
 import { writeFriendships, writePageLikes, writeUsers } from './seed-people.js';
 import { linkPhotoPosts, writePostReactions, writePosts } from './seed-posts.js';
@@ -165,6 +165,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
   const userEdges = await writeUserEdges(random.fork('user-edges'), store, context, catalog, app.id);
 
   const places = await writePlaces(random.fork('places'), buffer, now);
+  const videoReactions = await writeVideoComments(random.fork('video-comments'), context, gatherings.videos);
 
   const demoUserId = userIds[0] as ObjectId;
   // Only the demo user gets a password: scrypt is slow on purpose, too slow for everyone.
@@ -191,11 +192,11 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
       appUsers,
       posts: posts.counts.posts,
       wallPosts: posts.counts.wallPosts,
-      comments: postReactions.comments + albums.counts.comments,
-      likes: postReactions.likes + albums.counts.likes,
+      comments: postReactions.comments + albums.counts.comments + videoReactions.comments,
+      likes: postReactions.likes + albums.counts.likes + videoReactions.likes,
       albums: albums.counts.albums,
       photos: albums.counts.photos,
-      ...gatherings,
+      ...gatherings.counts,
       ...pageGraph,
       ...userEdges,
       ...places,

@@ -14,7 +14,7 @@ import type { Person } from './people.js';
 import { CITIES, type City } from './places.js';
 import { privacyOf } from './privacy.js';
 import type { Random } from './random.js';
-import { chooseLikers, queueLikes } from './reactions.js';
+import { chooseLikers, queueComments, queueLikes } from './reactions.js';
 import type { SeedContext } from './seed-context.js';
 
 const HOUR = 3600;
@@ -34,11 +34,37 @@ const ANSWERS = [
   { guests: 'noreply', events: 'events_not_replied' },
 ] as const;
 
-export async function writeGatherings(random: Random, context: SeedContext): Promise<GatheringCounts> {
+/** A video written, for the comments written on it afterwards. */
+export interface VideoRecord {
+  id: ObjectId;
+  owner: number;
+  time: number;
+}
+
+export async function writeGatherings(random: Random, context: SeedContext): Promise<{ counts: GatheringCounts; videos: VideoRecord[] }> {
   const events = await writeEvents(random.fork('events'), context);
   const groups = await writeGroups(random.fork('groups'), context, events.ids);
   const videos = await writeVideos(random.fork('videos'), context);
-  return { events: events.ids.length, groups, videos };
+  return { counts: { events: events.ids.length, groups, videos: videos.length }, videos };
+}
+
+/**
+ * Comments on videos, written once every other object of the graph is, so that the ids of the
+ * rest stay as they were before videos had comments. Friends of the uploader comment on some
+ * videos; on each of the demo user's, so her uploaded videos show comments.
+ */
+export async function writeVideoComments(random: Random, context: SeedContext, videos: readonly VideoRecord[]): Promise<{ comments: number; likes: number }> {
+  const made = { comments: 0, likes: 0 };
+  for (const video of videos) {
+    const friends = context.friends[video.owner] ?? [];
+    const count = video.owner === 0 ? random.int(1, 4) : random.chance(0.6) ? 0 : random.int(1, 3);
+    const queued = queueComments(random, context, video.id, video.time, count, friends, friends);
+    made.comments += queued.comments;
+    made.likes += queued.likes;
+    await context.buffer.endUnit();
+  }
+  await context.buffer.flush();
+  return made;
 }
 
 /** `2015-07-18T19:00:00-0700`: the event's local time with its offset, as the service writes it. */
@@ -182,9 +208,9 @@ async function writeGroups(random: Random, context: SeedContext, events: readonl
   return count;
 }
 
-async function writeVideos(random: Random, context: SeedContext): Promise<number> {
+async function writeVideos(random: Random, context: SeedContext): Promise<VideoRecord[]> {
   const { buffer, people, userIds, friends, now } = context;
-  let count = 0;
+  const written: VideoRecord[] = [];
   for (let owner = 0; owner < people.length; owner++) {
     const uploads = owner === 0 ? 3 : random.chance(0.2) ? random.int(1, 3) : 0;
     for (let n = 0; n < uploads; n++) {
@@ -197,17 +223,16 @@ async function writeVideos(random: Random, context: SeedContext): Promise<number
         privacy: privacyOf(audience),
       };
       const ownerId = userIds[owner] as ObjectId;
-      const video = buffer.create({ type: 'video', owner: ownerId, createdTime: time, updatedTime: time, data });
+      const video = buffer.create({ type: 'video', owner: ownerId, createdTime: time, updatedTime: time, data }, (id) => written.push({ id, owner, time }));
       buffer.link('videos_uploaded', ownerId, video, time);
       // Friends in the video are tagged; the demo user's friends tag her in their first videos.
       const tagged = random.sample(friends[owner] ?? [], random.int(0, 3));
       if (owner !== 0 && n === 0 && (friends[0] ?? []).includes(owner) && !tagged.includes(0)) tagged.push(0);
       for (const person of tagged) buffer.link('videos_tagged', userIds[person] as ObjectId, video, time);
       queueLikes(random, context, video, time, chooseLikers(random, context, owner, random.int(0, 6), audience === 'EVERYONE'));
-      count++;
       await buffer.endUnit();
     }
   }
   await buffer.flush();
-  return count;
+  return written;
 }

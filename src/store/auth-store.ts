@@ -147,6 +147,8 @@ export interface RevokedToken {
   userId: ObjectId;
   /** The revoked token's own expiry (0: never); the record may be dropped once it has passed. */
   expiresAt: number;
+  /** The scopes the token carried when it was revoked. */
+  scopes: string[];
 }
 
 export type GrantStatus = 'granted' | 'declined';

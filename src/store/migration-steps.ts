@@ -289,6 +289,13 @@ const STEPS: readonly Step[] = [
   // PostgreSQL reads a page's rows from the table, which it keeps in the index's order anyway.
   { own: { sqlite: sqliteSteps.PAGES_FROM_INDEX } },
   { own: { sqlite: sqliteSteps.MEDIA_KEY_INDEXES, postgres: postgresSteps.MEDIA_KEY_INDEXES } },
+  {
+    description: 'revoked tokens keep their scopes, which debug_token still names for a token that no longer works',
+    sql: (d) => `
+      -- A JSON array of strings; tokens revoked before this step name none.
+      ALTER TABLE revoked_tokens ADD COLUMN scopes ${d.json} NOT NULL DEFAULT '[]';
+    `,
+  },
 ];
 
 /**

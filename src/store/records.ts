@@ -100,7 +100,7 @@ export interface RecordColumn {
   /** Whether the schema lets the column hold null (an object nobody owns, an app token's user). */
   nullable: boolean;
   /** The value of a record written by an earlier Loom, which did not have the field yet. */
-  absent?: number;
+  absent?: number | readonly [];
 }
 
 /** How the records of one kind map onto the rows of one table, the same in every store. */
@@ -169,7 +169,7 @@ export const RECORD_TABLES: Readonly<Record<TableKind, RecordTable>> = {
   },
   revokedToken: {
     table: 'revoked_tokens',
-    columns: [text('hash'), bigint('app_id', 'appId'), bigint('user_id', 'userId'), bigint('expires_at', 'expiresAt')],
+    columns: [text('hash'), bigint('app_id', 'appId'), bigint('user_id', 'userId'), bigint('expires_at', 'expiresAt'), { ...json('scopes'), absent: [] }],
     key: ['hash'],
   },
   deletedApp: { table: 'deleted_apps', columns: [bigint('id'), bigint('deleted_time', 'deletedTime')], key: ['id'] },

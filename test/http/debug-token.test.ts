@@ -94,6 +94,9 @@ describe('GET /debug_token', () => {
       subcode: 458,
     });
     assert.equal(revoked.user_id, fixture.scoped(fixture.users.dave));
+    // As for a token the person logged out of, what it carried is still named.
+    assert.deepEqual(revoked.scopes, ['public_profile', 'user_friends', 'email']);
+    assert.equal(typeof revoked.expires_at, 'number');
   });
 
   it("refuses to let another app inspect this app's tokens, either way round", async () => {

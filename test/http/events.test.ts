@@ -70,6 +70,15 @@ describe('events over HTTP', () => {
     assert.deepEqual(Object.keys(listed.body.data[0]), ['name', 'start_time', 'end_time', 'timezone', 'location', 'id', 'rsvp_status']);
   });
 
+  it('event-privacy-default: names its privacy without fields up to v2.2, only when asked from v2.3', async () => {
+    const party = String(graph.events.party);
+    assert.equal((await server.get(`/v2.2/${party}`, { access_token: token })).body.privacy, 'OPEN');
+    const current = await server.get(`/v2.3/${party}`, { access_token: token });
+    assert.equal(current.status, 200, current.text);
+    assert.deepEqual(Object.keys(current.body), ['id', 'description', 'end_time', 'is_date_only', 'name', 'owner', 'place', 'start_time', 'timezone', 'updated_time']);
+    assert.deepEqual((await server.get(`/v2.3/${party}`, { access_token: token, fields: 'privacy' })).body, { privacy: 'OPEN', id: party });
+  });
+
   it("says each guest's answer in the guest lists up to v2.3, and not from v2.4", async () => {
     const party = String(graph.events.party);
     const attending = await server.get(`/v2.3/${party}/maybe`, { access_token: token });

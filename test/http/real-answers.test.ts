@@ -95,27 +95,9 @@ const KNOWN: Record<string, string[]> = {
     'missing data[].source',
     'missing paging.next',
   ],
-  'fb_graph2 user/likes.json': [
-    'unknown data[].created_time',
-  ],
-  'fb_graph2 token_metadata/invalid_token.json': [
-    'empty data.scopes',
-    'missing data.expires_at',
-  ],
   'restfb v2_2/comment_canHide.json': [
     'left out can_hide',
     'left out is_hidden',
-  ],
-  'restfb v2_3/issue252-event-1.json': [
-    'extra privacy',
-  ],
-  'restfb v2_4/video-commentcount.json': [
-    'empty comments.data',
-  ],
-  'restfb v2_4/video-newfields.json': [
-    'unknown embeddable',
-    'unknown privacy',
-    'unknown status',
   ],
 };
 

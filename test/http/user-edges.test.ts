@@ -129,6 +129,20 @@ describe("a person's edges on the demo graph", () => {
     }
   });
 
+  it('names when each page was liked up to v2.3, by default and when asked, and not from v2.4', async () => {
+    const old = await get('/v2.0/me/likes', { limit: '3' });
+    assertOk(old);
+    assert.equal(old.body.data.length, 3);
+    for (const page of old.body.data) assert.match(page.created_time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000$/);
+    // Newest like first, so the times never rise down the list.
+    const times = old.body.data.map((page: { created_time: string }) => page.created_time);
+    assert.deepEqual([...times].sort().reverse(), times);
+    const asked = await get('/v2.3/me/likes', { limit: '1', fields: 'created_time' });
+    assert.deepEqual(asked.body.data, [{ id: old.body.data[0].id, created_time: times[0] }]);
+    assert.equal((await get('/v2.4/me/likes', { limit: '1', fields: 'created_time' })).status, 400, 'a page has no created_time in the v2.4 dialect');
+    assert.equal((await get('/v2.4/me/likes', { limit: '1' })).body.data[0].created_time, undefined);
+  });
+
   it('lists relatives with their relationship with user_relationships, and nothing without it', async () => {
     const reply = await get('/v2.4/me/family');
     assertOk(reply);

@@ -37,6 +37,8 @@ const BOUNDARIES: Record<RuleName, [string, string]> = {
   'comments-summary-can-comment': ['v2.3', 'v2.4'],
   'debug-token-type': ['v2.3', 'v2.4'],
   'unknown-object-subcode': ['v2.3', 'v2.4'],
+  'video-status-fields': ['v2.3', 'v2.4'],
+  'event-privacy-default': ['v2.2', 'v2.3'],
 };
 
 describe('API versions over HTTP', () => {

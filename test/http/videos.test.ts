@@ -190,6 +190,23 @@ describe('videos over HTTP', () => {
     assert.deepEqual(withScope.body, { title: 'Mine', id: own.body.id });
   });
 
+  it('video-status-fields: embeddable, privacy with every list, and status from v2.4; unknown before', async () => {
+    const id = String(graph.taggedVideo);
+    const read = await server.get(`/v2.4/${id}`, { access_token: token, fields: 'privacy,status,embeddable' });
+    assert.equal(read.status, 200, read.text);
+    assert.deepEqual(read.body, {
+      privacy: { description: 'Public', value: 'EVERYONE', friends: '', networks: '', allow: '', deny: '' },
+      status: { video_status: 'ready' },
+      embeddable: true,
+      id,
+    });
+    for (const field of ['privacy', 'status', 'embeddable']) {
+      const old = await server.get(`/v2.3/${id}`, { access_token: token, fields: field });
+      assert.equal(old.status, 400, `${field} in v2.3: ${old.text}`);
+      assert.equal(old.body.error.code, 100);
+    }
+  });
+
   it('likes and comments on a video, and shows its thumbnail', async () => {
     const id = String(graph.taggedVideo);
     assert.deepEqual((await server.form(`/v2.4/${id}/likes`, { access_token: token })).body, { success: true });
@@ -222,7 +239,7 @@ describe('videos over HTTP', () => {
   it('describes the Video node with metadata=1', async () => {
     const read = await server.get(`/v2.4/${graph.taggedVideo}`, { access_token: token, metadata: '1' });
     assert.deepEqual(read.body.metadata.fields.map((field: any) => field.name), [
-      'id', 'title', 'description', 'source', 'picture', 'length', 'format', 'embed_html', 'permalink_url', 'from', 'created_time', 'updated_time',
+      'id', 'title', 'description', 'source', 'picture', 'length', 'format', 'embed_html', 'embeddable', 'privacy', 'status', 'permalink_url', 'from', 'created_time', 'updated_time',
     ]);
     assert.deepEqual(Object.keys(read.body.metadata.connections), ['likes', 'comments', 'thumbnails']);
     assert.equal(read.body.metadata.type, 'video');

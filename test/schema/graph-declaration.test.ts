@@ -90,6 +90,11 @@ describe('the built-in Graph declaration', () => {
     assert.match(refusal(rule.main).message, /types\.user\.edges\.statuses\.versions: "statuses-forever" is not a rule of the version table/);
     const cover = copyWith('album.loom.yaml', (text) => text.replace('id_while: cover-photo-id', 'id_while: cover-photo-forever'));
     assert.match(refusal(cover.main).message, /types\.album\.fields\.cover_photo\.source\.ref\.id_while: "cover-photo-forever" is not a rule of the version table/);
+    const privacy = copyWith('event.loom.yaml', (text) => text.replace('versions: {privacy: event-privacy-default}', 'versions: {privacy: privacy-forever, cover_id: event-privacy-default}'));
+    assert.deepEqual(refusal(privacy.main).problems.map(({ key, message }) => ({ key, message })), [
+      { key: 'types.event.full_default_fields.versions.privacy', message: '"privacy-forever" is not a rule of the version table' },
+      { key: 'types.event.full_default_fields.versions.cover_id', message: '"cover_id" is not one of the default names' },
+    ]);
   });
 
   it('takes its permission catalogue from permissions.loom.yaml', () => {

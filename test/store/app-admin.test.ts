@@ -57,7 +57,7 @@ describe('the store administers apps', () => {
     assert.equal((await store.getObjects([app.id])).size, 0);
     assert.equal((await store.getGrants(app.id, [user])).size, 0);
     assert.equal(await store.findToken('h-doomed'), undefined);
-    assert.deepEqual(await store.findRevokedToken('h-doomed'), { hash: 'h-doomed', appId: app.id, userId: user, expiresAt: 0 });
+    assert.deepEqual(await store.findRevokedToken('h-doomed'), { hash: 'h-doomed', appId: app.id, userId: user, expiresAt: 0, scopes: ['public_profile'] });
     assert.deepEqual(await store.getDeletedApps([app.id, user]), new Set([app.id]));
     assert.equal((await store.getObjects([user])).size, 1, 'its test users stay');
     assert.equal(await store.deleteApp(app.id, 3000), false);

@@ -838,13 +838,13 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         assert.equal(await store.findToken(revoked.hash), undefined);
         assert.equal(await store.findToken(forever.hash), undefined);
         assert.deepEqual(await store.findToken(otherApp.hash), otherApp);
-        assert.deepEqual(await store.findRevokedToken(revoked.hash), { hash: revoked.hash, appId: 30, userId: 40, expiresAt: 5_000 });
+        assert.deepEqual(await store.findRevokedToken(revoked.hash), { hash: revoked.hash, appId: 30, userId: 40, expiresAt: 5_000, scopes: ['public_profile', 'user_friends'] });
         assert.equal(await store.findRevokedToken(otherApp.hash), undefined);
 
         // A later revocation, after the first token's own expiry, drops its record; a token that never expires stays.
         await store.revokeTokens(31, 40, 6_000);
         assert.equal(await store.findRevokedToken(revoked.hash), undefined);
-        assert.deepEqual(await store.findRevokedToken(forever.hash), { hash: forever.hash, appId: 30, userId: 40, expiresAt: 0 });
+        assert.deepEqual(await store.findRevokedToken(forever.hash), { hash: forever.hash, appId: 30, userId: 40, expiresAt: 0, scopes: ['public_profile', 'user_friends'] });
         assert.equal((await store.findRevokedToken(otherApp.hash))?.appId, 31);
       });
     });
@@ -1092,7 +1092,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
           { record: 'credentials', userId: user, email: `loaded.${user}@example.com`, passwordHash: 'scrypt$x' },
           { record: 'setting', key: `loaded.${user}`, value: 'yes' },
           { record: 'token', ...token },
-          { record: 'revokedToken', hash: `revoked${base}`.padEnd(64, '0'), appId: app, userId: user, expiresAt: 0 },
+          { record: 'revokedToken', hash: `revoked${base}`.padEnd(64, '0'), appId: app, userId: user, expiresAt: 0, scopes: ['email'] },
           { record: 'idSequence', last: 1 },
         ]);
 
@@ -1109,6 +1109,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         assert.equal((await store.getCredentials(user))?.passwordHash, 'scrypt$x');
         assert.equal(await store.getSetting(`loaded.${user}`), 'yes');
         assert.deepEqual(await store.findToken(token.hash), token);
+        assert.deepEqual((await store.findRevokedToken(`revoked${base}`.padEnd(64, '0')))?.scopes, ['email']);
         assert.equal((await store.findRevokedToken(`revoked${base}`.padEnd(64, '0')))?.userId, user);
 
         assert.ok((await createObject()) > base + 1500, 'new ids come after the loaded sequence');

@@ -16,6 +16,7 @@ import { loadSummaries } from './summaries.js';
 import { offsetPaging } from './offset-paging.js';
 import { timePaging } from './time-paging.js';
 import { rules } from '../../schema/versions.js';
+import { graphTime } from '../../clock/graph-time.js';
 import { unemulatedEdge, type UnemulatedAnswer } from '../../schema/unemulated.js';
 import { GraphError } from '../../errors.js';
 import { grantsKnownTo, rememberGrantedScopes } from '../access/person-grants.js';
@@ -61,13 +62,15 @@ export async function loadEdge(
   const declaredItemField = edge.byType?.itemField;
   const itemField = declaredItemField && rules.allows(declaredItemField.versions, context.version) ? declaredItemField : undefined;
   const itemFlag = edge.itemFlag && rules.allows(edge.itemFlag.versions, context.version) ? edge.itemFlag : undefined;
-  const children = withoutItemField(withoutItemField(request.children, itemField?.name), itemFlag?.name);
+  const itemTime = edge.itemTime && rules.allows(edge.itemTime.versions, context.version) ? edge.itemTime : undefined;
+  const children = withoutItemField(withoutItemField(withoutItemField(request.children, itemField?.name), itemFlag?.name), itemTime?.name);
   const rendered = await renderEdgeItems(context, edge, [...pages.values()].flatMap((page) => page.rows), { children, shape: request.itemShape }, nodes);
   const itemValue = itemField && listing.type !== undefined && wantsItemField(request.children, itemField.name) ? itemField.values[listing.type] : undefined;
   const withValue = itemValue === undefined ? rendered : (row: Association) => withField(rendered(row), itemField!.name, itemValue);
   const flagged = itemFlag && wantsItemField(request.children, itemFlag.name) ? await flagsOf(context, itemFlag, pages) : undefined;
+  const withTime = itemTime && wantsItemField(request.children, itemTime.name) ? (row: Association) => withField(withValue(row), itemTime.name, graphTime(row.time)) : withValue;
   const itemOf = (row: Association, parent: StoredObject) =>
-    flagged ? withField(withValue(row), itemFlag!.name, flagged.has(flagKey(itemFlag!, row, parent))) : withValue(row);
+    flagged ? withField(withTime(row), itemFlag!.name, flagged.has(flagKey(itemFlag!, row, parent))) : withTime(row);
 
   // The parameters the paging links repeat are the same for every parent: worked out once, when a page needs them.
   let linkParams: Record<string, string> | undefined;

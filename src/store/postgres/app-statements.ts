@@ -26,9 +26,9 @@ export const appStatements = {
   /** Moves the app's user tokens to revoked_tokens, where they stay to be answered for. */
   revokeTokensOfApp: statement(
     'revokeTokensOfApp',
-    `WITH moved AS (DELETE FROM tokens WHERE app_id = $1 RETURNING hash, app_id, user_id, expires_at)
-     INSERT INTO revoked_tokens (hash, app_id, user_id, expires_at) SELECT * FROM moved WHERE user_id IS NOT NULL
-     ON CONFLICT (hash) DO UPDATE SET app_id = excluded.app_id, user_id = excluded.user_id, expires_at = excluded.expires_at`,
+    `WITH moved AS (DELETE FROM tokens WHERE app_id = $1 RETURNING hash, app_id, user_id, expires_at, scopes)
+     INSERT INTO revoked_tokens (hash, app_id, user_id, expires_at, scopes) SELECT * FROM moved WHERE user_id IS NOT NULL
+     ON CONFLICT (hash) DO UPDATE SET app_id = excluded.app_id, user_id = excluded.user_id, expires_at = excluded.expires_at, scopes = excluded.scopes`,
   ),
   deleteGrantsOfApp: statement('deleteGrantsOfApp', 'DELETE FROM grants WHERE app_id = $1'),
   deleteAuthCodesOfApp: statement('deleteAuthCodesOfApp', 'DELETE FROM auth_codes WHERE app_id = $1'),

@@ -124,8 +124,8 @@ export function postgresAuthStore(database: PostgresDatabase): AuthStore {
     },
 
     async findRevokedToken(hash) {
-      const [row] = await database.rows<{ hash: string; app_id: number; user_id: number; expires_at: number }>(statements.selectRevokedToken, [hash]);
-      return row === undefined ? undefined : { hash: row.hash, appId: row.app_id, userId: row.user_id, expiresAt: row.expires_at };
+      const [row] = await database.rows<{ hash: string; app_id: number; user_id: number; expires_at: number; scopes: string[] }>(statements.selectRevokedToken, [hash]);
+      return row === undefined ? undefined : { hash: row.hash, appId: row.app_id, userId: row.user_id, expiresAt: row.expires_at, scopes: row.scopes };
     },
 
     async setGrants(appId, entries) {

@@ -159,12 +159,12 @@ export const statements = {
   revokeTokens: statement(
     'revokeTokens',
     `WITH moved AS (
-       DELETE FROM tokens WHERE app_id = $1 AND user_id = $2 RETURNING hash, app_id, user_id, expires_at
+       DELETE FROM tokens WHERE app_id = $1 AND user_id = $2 RETURNING hash, app_id, user_id, expires_at, scopes
      )
-     INSERT INTO revoked_tokens (hash, app_id, user_id, expires_at) SELECT * FROM moved
-     ON CONFLICT (hash) DO UPDATE SET app_id = excluded.app_id, user_id = excluded.user_id, expires_at = excluded.expires_at`,
+     INSERT INTO revoked_tokens (hash, app_id, user_id, expires_at, scopes) SELECT * FROM moved
+     ON CONFLICT (hash) DO UPDATE SET app_id = excluded.app_id, user_id = excluded.user_id, expires_at = excluded.expires_at, scopes = excluded.scopes`,
   ),
-  selectRevokedToken: statement('selectRevokedToken', 'SELECT hash, app_id, user_id, expires_at FROM revoked_tokens WHERE hash = $1'),
+  selectRevokedToken: statement('selectRevokedToken', 'SELECT hash, app_id, user_id, expires_at, scopes FROM revoked_tokens WHERE hash = $1'),
 
   deleteGrants: statement('deleteGrants', 'DELETE FROM grants WHERE app_id = $1 AND user_id = ANY($2::bigint[])'),
   insertGrants: statement(

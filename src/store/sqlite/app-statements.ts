@@ -12,8 +12,8 @@ export function prepareAppStatements(db: Database.Database) {
        WHERE id = ?`,
     ),
     revokeTokensOfApp: db.prepare<[ObjectId]>(
-      `INSERT OR REPLACE INTO revoked_tokens (hash, app_id, user_id, expires_at)
-       SELECT hash, app_id, user_id, expires_at FROM tokens WHERE app_id = ? AND user_id IS NOT NULL`,
+      `INSERT OR REPLACE INTO revoked_tokens (hash, app_id, user_id, expires_at, scopes)
+       SELECT hash, app_id, user_id, expires_at, scopes FROM tokens WHERE app_id = ? AND user_id IS NOT NULL`,
     ),
     deleteTokensOfApp: db.prepare<[ObjectId]>('DELETE FROM tokens WHERE app_id = ?'),
     deleteGrantsOfApp: db.prepare<[ObjectId]>('DELETE FROM grants WHERE app_id = ?'),

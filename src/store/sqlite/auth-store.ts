@@ -137,7 +137,7 @@ export function sqliteAuthStore(database: SqliteDatabase): AuthStore {
 
     async findRevokedToken(hash) {
       const row = statements.selectRevokedToken.get(hash);
-      return row === undefined ? undefined : { hash: row.hash, appId: row.app_id, userId: row.user_id, expiresAt: row.expires_at };
+      return row === undefined ? undefined : { hash: row.hash, appId: row.app_id, userId: row.user_id, expiresAt: row.expires_at, scopes: JSON.parse(row.scopes) as string[] };
     },
 
     async setGrants(appId, entries) {

@@ -15,6 +15,7 @@ interface RevokedTokenRow {
   app_id: number;
   user_id: number;
   expires_at: number;
+  scopes: string;
 }
 
 export interface GrantRow {
@@ -144,13 +145,13 @@ export function prepareStatements(db: Database.Database) {
     deleteTokens: db.prepare<[ObjectId, ObjectId]>('DELETE FROM tokens WHERE app_id = ? AND user_id = ?'),
     deleteTokensOfUser: db.prepare<[ObjectId]>('DELETE FROM tokens WHERE user_id = ?'),
     copyTokensToRevoked: db.prepare<[ObjectId, ObjectId]>(
-      `INSERT OR REPLACE INTO revoked_tokens (hash, app_id, user_id, expires_at)
-       SELECT hash, app_id, user_id, expires_at FROM tokens WHERE app_id = ? AND user_id = ?`,
+      `INSERT OR REPLACE INTO revoked_tokens (hash, app_id, user_id, expires_at, scopes)
+       SELECT hash, app_id, user_id, expires_at, scopes FROM tokens WHERE app_id = ? AND user_id = ?`,
     ),
     deleteRevokedTokensOfUser: db.prepare<[ObjectId]>('DELETE FROM revoked_tokens WHERE user_id = ?'),
     deleteStaleRevokedTokens: db.prepare<[number]>('DELETE FROM revoked_tokens WHERE expires_at != 0 AND expires_at <= ?'),
     selectRevokedToken: db.prepare<[string], RevokedTokenRow>(
-      'SELECT hash, app_id, user_id, expires_at FROM revoked_tokens WHERE hash = ?',
+      'SELECT hash, app_id, user_id, expires_at, scopes FROM revoked_tokens WHERE hash = ?',
     ),
 
     deleteGrants: db.prepare<[ObjectId, ObjectId]>('DELETE FROM grants WHERE app_id = ? AND user_id = ?'),
