@@ -26,6 +26,13 @@ export interface StoredLink {
   data: Record<string, unknown> | null;
 }
 
+/**
+ * Whom an object shows to by its own data, as the package reads it (a post's privacy setting):
+ * anyone, its owner alone, or its owner and the people its visibility's `circle` association links
+ * the owner to (the owner's friends).
+ */
+export type AudienceOf = (object: StoredNode) => 'everyone' | 'owner' | 'circle';
+
 /** An answer that is not a body but a pointer elsewhere: a picture edge sends the client to the image. */
 export class Redirect {
   constructor(readonly location: string) {}
