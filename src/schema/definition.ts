@@ -52,7 +52,7 @@ export type FieldSource =
   | { kind: 'count'; assoc: string; wrap?: string }
   /** Whether the viewer is among the object's `assoc` associations (`user_likes`); false for app tokens. */
   | { kind: 'viewerLinked'; assoc: string }
-  /** A fresh page token, for a viewer who administers the page and granted `manage_pages`; absent for anyone else. */
+  /** A fresh page token, for a viewer who administers the page and granted the permission that gives page tokens (Permissions.pageTokens); absent for anyone else. */
   | { kind: 'pageToken' }
   /** A sum kept in the counts table under `sum`; divided by the count of `per` when given (an average). */
   | { kind: 'counter'; sum: string; per?: string }
