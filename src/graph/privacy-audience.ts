@@ -3,7 +3,7 @@
  * public whatever it says: a page has no friends to share with.
  */
 import type { AudienceOf } from '../schema/behaviours.js';
-import { writtenByPage } from '../schema/authors.js';
+import { writtenByPage } from './page-authors.js';
 
 /** `data.privacy.value`: EVERYONE (anyone), SELF (the owner), ALL_FRIENDS or unset (the owner and friends). */
 export const privacySetting: AudienceOf = (object) => {

@@ -112,5 +112,10 @@ export interface WritePolicy {
   deletedWith(context: BehaviourContext, ids: readonly ObjectId[], limit: number): Promise<ObjectId[]>;
   /** The data of a node the viewer writes, as the package marks who wrote it (a page writes as itself). */
   asAuthor(context: BehaviourContext, data: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * Whether a node acting as itself wrote this one, by the mark `asAuthor` left (a page): no
+   * person's grants or app use govern it, and its compound id names the writer by its plain id.
+   */
+  writtenAsNode(object: StoredNode): boolean;
 }
 

@@ -90,7 +90,7 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
       const assoc = (type!.visibility as { circle: string }).circle;
       circles.set(assoc, [...(circles.get(assoc) ?? []), [viewerId, object.owner] as const]);
     }
-    const people = peopleLettingItShow(type, object, viewerId);
+    const people = peopleLettingItShow(context, type, object);
     if (people !== undefined) {
       appUsersNeeded.set(index, people);
       for (const person of people) needsAppUse.add(person);
@@ -124,13 +124,14 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
 /**
  * The people of whom at least one must use the viewer's app for the object to show, when its
  * type hides what people who never used the app wrote: its author, and those it was written to.
- * Undefined when it shows whoever wrote it: its type has no such rule, a page or nobody wrote
- * it, or the viewer wrote it or had it written to them.
+ * Undefined when it shows whoever wrote it: its type has no such rule, a node writing as itself
+ * (a page) or nobody wrote it, or the viewer wrote it or had it written to them.
  */
-function peopleLettingItShow(type: NodeTypeDef | undefined, object: StoredObject, viewerId: number | null): number[] | undefined {
+function peopleLettingItShow(context: ReadContext, type: NodeTypeDef | undefined, object: StoredObject): number[] | undefined {
   const rule = type?.nonUsers;
   if (rule === undefined || !('authored' in rule)) return undefined;
-  const author = personOwnerOf(object);
+  const viewerId = context.viewer.userId;
+  const author = personOwnerOf(context.schema.writePolicy, object);
   if (author === null || author === viewerId) return undefined;
   const to = rule.unlessTo === undefined ? undefined : object.data[rule.unlessTo];
   const addressed = Array.isArray(to) ? to.filter((id): id is number => typeof id === 'number') : [];
