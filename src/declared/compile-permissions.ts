@@ -25,6 +25,7 @@ export function compilePermissions(c: PermissionCompiler): Permissions {
 
   const list: PermissionDef[] = [];
   let alwaysGranted: string | undefined;
+  let pageTokens: string | undefined;
   for (const [name, { decl, at }] of entries) {
     if (typeof decl === 'string') {
       list.push({ name, description: decl });
@@ -41,6 +42,11 @@ export function compilePermissions(c: PermissionCompiler): Permissions {
       if (alwaysGranted !== undefined) c.problem(`${at}.always_granted`, `${alwaysGranted} is always granted already; at most one permission is`);
       else if (versions) c.problem(`${at}.always_granted`, 'a permission granted with every authorisation is offered in every version');
       alwaysGranted = name;
+    }
+    if (decl.page_tokens) {
+      if (pageTokens !== undefined) c.problem(`${at}.page_tokens`, `${pageTokens} gives page tokens already; at most one permission does`);
+      else permission.pageTokens = true;
+      pageTokens ??= name;
     }
     for (const [key, standsFor] of [['reads', decl.reads], ['as_page', decl.as_page]] as const) {
       if (standsFor === undefined) continue;

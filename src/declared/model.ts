@@ -58,7 +58,7 @@ type SourceDecl =
   | 'updated_time'
   /** The object's owner as a nested node. */
   | 'owner'
-  /** A fresh page token, for a viewer who administers the page and granted `manage_pages`. */
+  /** A fresh page token, for a viewer who administers the page and granted the permission marked `page_tokens`. */
   | 'page_token'
   /**
    * The number of items of an edge of this type (or, in `data: graph`, of associations of a
@@ -301,6 +301,8 @@ export type PermissionDecl =
       reads?: string;
       /** What a page token carries in its place when it acts as its page (publish_pages for publish_actions). */
       as_page?: string;
+      /** Granting it lets the app have page tokens of the pages the person administers (a `page_token` field); at most one permission does. */
+      page_tokens?: boolean;
     };
 
 /** A declaration as loaded: the merged model and where it came from. */

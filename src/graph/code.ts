@@ -12,6 +12,7 @@ import {
 import { STANDARD_APP_EVENTS } from './app-events.js';
 import { eventLocation, eventVenue } from './event-place.js';
 import { postPrivacy, videoPrivacy } from './post-privacy.js';
+import { privacySetting, privacyWord } from './privacy-audience.js';
 import { albumLink, appLink, groupEmail, pageLink, photoLink, smallIcon } from './links.js';
 import { pageCover, photoImages, photoPicture, photoSource, videoEmbeddable, videoEmbedHtml, videoFormats, videoPermalink, videoPicture, videoSource, videoStatus } from './media-fields.js';
 import { pageAccountItems } from './page-accounts.js';
@@ -30,6 +31,9 @@ import { canReply, isHidden, isPublished, never, viewerIsPerson, viewerOwns } fr
  */
 const PUBLIC_PROFILE = ['id', 'name', 'first_name', 'last_name', 'picture'];
 
+/** The association whose people see what a person shares with friends. */
+const FRIENDS = 'friends';
+
 /** What people who never used the app wrote stays closed to it, as their timeline does. */
 const theirOwn: NonUserRule = { authored: 'hidden' };
 
@@ -38,9 +42,9 @@ const visibilities: Record<string, CodeVisibility> = {
   owner: 'owner',
   person: { sees: 'public', nonUsers: { profile: PUBLIC_PROFILE } },
   /** `data.privacy.value`: EVERYONE, ALL_FRIENDS (the default) or SELF; written on an app user's wall, it shows whoever wrote it. */
-  postPrivacy: { sees: 'privacy', nonUsers: { authored: 'hidden', unlessTo: 'to' } },
+  postPrivacy: { sees: { audience: privacySetting, circle: FRIENDS }, nonUsers: { authored: 'hidden', unlessTo: 'to' } },
   /** `data.privacy` as the plain word albums show. */
-  albumPrivacy: { sees: 'privacyWord', nonUsers: theirOwn },
+  albumPrivacy: { sees: { audience: privacyWord, circle: FRIENDS }, nonUsers: theirOwn },
   // Comments written before the thread was stored name only their parent, which leads to it.
   // Whoever wrote one shows with it: a comment is seen as its thread is.
   commentThread: { follows: ['thread', 'parent'] },

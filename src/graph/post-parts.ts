@@ -4,7 +4,7 @@
  * (and the name they had when written); the ids are shown as the viewer's app sees them.
  */
 import type { StoredNode } from '../schema/stored-node.js';
-import { authorId } from '../schema/authors.js';
+import { authorId } from './page-authors.js';
 import type { FieldContext } from '../schema/definition.js';
 import { imageKeyOf, photoSourceUrl, photoThumbnailUrl, PLACEHOLDER } from '../schema/media.js';
 

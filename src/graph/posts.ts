@@ -5,7 +5,7 @@
  */
 import type { PostCheck } from '../schema/behaviours.js';
 import type { EdgePost } from '../schema/definition.js';
-import { BY_PAGE } from '../schema/authors.js';
+import { BY_PAGE } from './page-authors.js';
 import { jsonValue, linkProperties } from '../schema/param-decoders.js';
 import { friendsWall, membersOnly, ownNodeOnly } from './post-checks.js';
 

@@ -11,6 +11,7 @@ import type { ReadContext } from '../engine/request/context.js';
 import { listedFrom, requirePublisher, threadOf } from '../engine/write/mutations.js';
 import type { WritePolicy } from '../schema/behaviours.js';
 import type { StoredNode } from '../schema/stored-node.js';
+import { writtenByPage } from './page-authors.js';
 import { PUBLISH, writtenAsPage } from './posts.js';
 
 export const graphWrites: WritePolicy = {
@@ -30,6 +31,7 @@ export const graphWrites: WritePolicy = {
     return [...replies, ...comments];
   },
   asAuthor: (context: ReadContext, data) => (context.viewer.kind === 'page' ? writtenAsPage(data) : data),
+  writtenAsNode: writtenByPage,
 };
 
 /** Whether the node was written on this person's wall (a friend's post to their timeline). */

@@ -26,6 +26,13 @@ export interface StoredLink {
   data: Record<string, unknown> | null;
 }
 
+/**
+ * Whom an object shows to by its own data, as the package reads it (a post's privacy setting):
+ * anyone, its owner alone, or its owner and the people its visibility's `circle` association links
+ * the owner to (the owner's friends).
+ */
+export type AudienceOf = (object: StoredNode) => 'everyone' | 'owner' | 'circle';
+
 /** An answer that is not a body but a pointer elsewhere: a picture edge sends the client to the image. */
 export class Redirect {
   constructor(readonly location: string) {}
@@ -105,5 +112,10 @@ export interface WritePolicy {
   deletedWith(context: BehaviourContext, ids: readonly ObjectId[], limit: number): Promise<ObjectId[]>;
   /** The data of a node the viewer writes, as the package marks who wrote it (a page writes as itself). */
   asAuthor(context: BehaviourContext, data: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * Whether a node acting as itself wrote this one, by the mark `asAuthor` left (a page): no
+   * person's grants or app use govern it, and its compound id names the writer by its plain id.
+   */
+  writtenAsNode(object: StoredNode): boolean;
 }
 

@@ -4,7 +4,7 @@
  * declarations; the Graph API's are compiled from src/graph/graph-v2.4.loom.yaml, so adding a type
  * is adding a section of a declaration (and naming its code), never a change in the engine.
  */
-import type { AppPost, EdgeItems, PostCheck, ResolvePost, SpecialEdge, StoryData } from './behaviours.js';
+import type { AppPost, AudienceOf, EdgeItems, PostCheck, ResolvePost, SpecialEdge, StoryData } from './behaviours.js';
 import type { StoredNode } from './stored-node.js';
 import type { ApiVersion, RuleName, VersionBounds } from './versions.js';
 
@@ -52,7 +52,7 @@ export type FieldSource =
   | { kind: 'count'; assoc: string; wrap?: string }
   /** Whether the viewer is among the object's `assoc` associations (`user_likes`); false for app tokens. */
   | { kind: 'viewerLinked'; assoc: string }
-  /** A fresh page token, for a viewer who administers the page and granted `manage_pages`; absent for anyone else. */
+  /** A fresh page token, for a viewer who administers the page and granted the permission that gives page tokens (Permissions.pageTokens); absent for anyone else. */
   | { kind: 'pageToken' }
   /** A sum kept in the counts table under `sum`; divided by the count of `per` when given (an average). */
   | { kind: 'counter'; sum: string; per?: string }
@@ -218,10 +218,11 @@ export type Visibility =
   | 'public'
   /** Only its owner sees it (a person's friend lists). */
   | 'owner'
-  /** `data.privacy.value`: EVERYONE (anyone), ALL_FRIENDS (owner and friends), SELF (owner); ALL_FRIENDS when unset. */
-  | 'privacy'
-  /** `data.privacy` as the plain word albums show: `everyone` (anyone), `self` (owner), any other (`friends`) owner and friends. */
-  | 'privacyWord'
+  /**
+   * Decided by the object's own data through the package's code (the Graph's privacy settings):
+   * anyone, its owner alone, or its owner and those the `circle` association from the owner lists.
+   */
+  | { audience: AudienceOf; circle: string }
   /**
    * Seen by whoever may see another node: the one named by the first of these data fields that
    * holds an id (a comment follows the post or photo its conversation hangs under). Hidden from

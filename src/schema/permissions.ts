@@ -19,6 +19,8 @@ export interface PermissionDef {
   reads?: string;
   /** What a page token carries in its place when it acts as its page (publish_pages for publish_actions). */
   asPage?: string;
+  /** Granting it lets the app have page tokens of the pages the person administers (the Graph's manage_pages); at most one permission does. */
+  pageTokens?: true;
 }
 
 export interface PermissionGroupDef {
@@ -42,12 +44,17 @@ export class Permissions {
   /** In the order the declaration lists them. */
   readonly list: readonly PermissionDef[];
   readonly groups: readonly PermissionGroupDef[];
+  /** The permission that lets an app have a person's page tokens; none: no app has them. */
+  readonly pageTokens: string | undefined;
   private readonly byName: ReadonlyMap<string, PermissionDef>;
 
   constructor(list: readonly PermissionDef[], alwaysGranted: string, groups: readonly PermissionGroupDef[] = []) {
     this.list = list;
     this.groups = groups;
     this.alwaysGranted = alwaysGranted;
+    const pageTokens = list.filter((permission) => permission.pageTokens);
+    if (pageTokens.length > 1) throw new Error('Permissions: more than one permission gives page tokens');
+    this.pageTokens = pageTokens[0]?.name;
     this.byName = new Map(list.map((permission) => [permission.name, permission]));
     if (this.byName.size !== list.length) throw new Error('Permissions: a permission is declared twice');
     if (!this.byName.has(alwaysGranted)) throw new Error(`Permissions: the always granted "${alwaysGranted}" is not declared`);

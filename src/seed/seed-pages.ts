@@ -6,7 +6,8 @@
  */
 import type { Ref } from '../store/write-ops.js';
 import type { ObjectId } from '../ids.js';
-import { BY_PAGE, PAGE_ADMINS } from '../schema/authors.js';
+import { BY_PAGE } from '../graph/page-authors.js';
+import { PAGE_ADMINS } from '../schema/authors.js';
 import { ADMIN_PAGES, LINK_PREVIEWS, PAGE_REPLIES, PAGE_STATUSES, PREVIEW_SIZE, previewImageUrl, type AdminPage, type LinkPreview } from './admin-pages.js';
 import { privacyOf } from './privacy.js';
 import type { Random } from './random.js';

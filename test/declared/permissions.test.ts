@@ -72,6 +72,9 @@ describe('a declaration with permissions of its own', () => {
     assert.deepEqual(problemsOf(schema('  me: {description: Me., always_granted: true}\n  you: {description: You., always_granted: true}\n  see_size: The size.\n')), [
       '8 permissions.you.always_granted: me is always granted already; at most one permission is',
     ]);
+    assert.deepEqual(problemsOf(schema('  see_size: {description: The size., page_tokens: true}\n  act: {description: Act as a page., page_tokens: true}\n')), [
+      '8 permissions.act.page_tokens: see_size gives page tokens already; at most one permission does',
+    ]);
     assert.deepEqual(problemsOf(schema('  see_sizes: The sizes.\n')), ['11 types.thing.fields.size.scope: "see_size" is not one of the declared permissions']);
     assert.deepEqual(problemsOf(`${schema('  see_size: The size.\n')}scopes:\n  see_size: The size.\n`), ['7 permissions.see_size: is declared under scopes too']);
   });
@@ -84,8 +87,20 @@ describe('a declaration with permissions of its own', () => {
     const { permissions } = compileDeclaration(loaded.declaration, undefined, undefined, loaded.locate);
     assert.deepEqual(permissions.list.map((permission) => permission.name), ['public_profile', 'see_age', 'see_size']);
     assert.equal(permissions.alwaysGranted, 'public_profile', 'none marked always granted: public_profile is');
+    assert.equal(permissions.pageTokens, undefined, 'none marked page_tokens: no permission gives page tokens, so a page_token field shows nothing');
     assert.deepEqual(permissions.offered('v2.3').map((permission) => permission.name), ['public_profile', 'see_age']);
     assert.deepEqual(loaded.locate('permissions.see_size.until'), { file: join(dir, 'permissions.yaml'), line: 2 });
+  });
+});
+
+describe('the permission that gives page tokens', () => {
+  it('is the one marked page_tokens, so a page_token field answers to it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loom-permissions-'));
+    writeFileSync(join(dir, 'main.loom.yaml'), 'loom: 1\nname: p\nversion: 1\npermissions:\n  see_size: The size.\n  act_for_team: {description: Act for the teams the person leads., page_tokens: true}\ntypes:\n  thing:\n    fields:\n      size: {type: int, scope: see_size}\n');
+    const loaded = loadDeclaration(join(dir, 'main.loom.yaml'));
+    const { permissions } = compileDeclaration(loaded.declaration, undefined, undefined, loaded.locate);
+    assert.equal(permissions.pageTokens, 'act_for_team');
+    assert.equal(permissions.get('see_size')?.pageTokens, undefined);
   });
 });
 

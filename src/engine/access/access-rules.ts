@@ -16,7 +16,7 @@ export type VisibleIds = (ids: readonly number[], depth: number) => Promise<Set<
  * page wrote through a page token belongs to no person.
  */
 export function nodeOwner(context: ReadContext, object: StoredObject): number | null {
-  return object.type === context.schema.principal ? object.id : personOwnerOf(object);
+  return object.type === context.schema.principal ? object.id : personOwnerOf(context.schema.writePolicy, object);
 }
 
 /** The ids of the objects that pass the rule. */

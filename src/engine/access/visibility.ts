@@ -1,15 +1,16 @@
 import type { AccessRule, NodeTypeDef } from '../../schema/definition.js';
 import type { StoredObject } from '../../store/graph-store.js';
 import type { ReadContext } from '../request/context.js';
-import { personOwnerOf, writtenByPage } from '../../schema/authors.js';
+import { personOwnerOf } from '../../schema/authors.js';
 import { passingRule } from './access-rules.js';
 import { grantedScopesOf } from './person-grants.js';
 
 /**
- * Who may see an object; `followed`: whoever may see the object it follows; `members`: those its
- * type's members association lists; `rule`: its type's declared rule decides.
+ * Who may see an object; `circle`: its owner and those its type's circle association lists from
+ * the owner; `followed`: whoever may see the object it follows; `members`: those its type's
+ * members association lists; `rule`: its type's declared rule decides.
  */
-type Audience = 'everyone' | 'friends' | 'owner' | 'followed' | 'members' | 'rule';
+type Audience = 'everyone' | 'circle' | 'owner' | 'followed' | 'members' | 'rule';
 
 /**
  * How many objects deep following may go (a reply stored before threads were, via its comment,
@@ -19,33 +20,11 @@ const MAX_FOLLOW_DEPTH = 3;
 
 function audienceOf(type: NodeTypeDef | undefined, object: StoredObject): Audience {
   if (!type || type.visibility === 'public') return 'everyone';
-  // What a page publishes is public; a page has no friends to share with.
-  if (writtenByPage(object) && typeof type.visibility !== 'object') return 'everyone';
-  if (typeof type.visibility === 'object') {
-    if ('rule' in type.visibility) return 'rule';
-    if ('follows' in type.visibility) return 'followed';
-    return type.visibility.open.includes(String(object.data[type.visibility.word])) ? 'everyone' : 'members';
-  }
   if (type.visibility === 'owner') return 'owner';
-  if (type.visibility === 'privacyWord') {
-    switch (object.data.privacy) {
-      case 'everyone':
-        return 'everyone';
-      case 'self':
-        return 'owner';
-      default:
-        return 'friends';
-    }
-  }
-  const privacy = object.data.privacy as { value?: string } | undefined;
-  switch (privacy?.value) {
-    case 'EVERYONE':
-      return 'everyone';
-    case 'SELF':
-      return 'owner';
-    default:
-      return 'friends';
-  }
+  if ('rule' in type.visibility) return 'rule';
+  if ('follows' in type.visibility) return 'followed';
+  if ('audience' in type.visibility) return type.visibility.audience(object);
+  return type.visibility.open.includes(String(object.data[type.visibility.word])) ? 'everyone' : 'members';
 }
 
 /** The id of the object whose visibility this one follows (a comment's thread), if its type follows one. */
@@ -68,10 +47,10 @@ const NOTHING_FOUND: readonly [ReadonlySet<number>, ReadonlySet<string>, Readonl
 ];
 
 /**
- * The objects the viewer may see, in the order given: public ones, their own, friends-only ones
- * of their friends, and those that follow an object the viewer may see. What a person who never
+ * The objects the viewer may see, in the order given: public ones, their own, those shown to
+ * their owner's circle where the viewer is in it (a friend's friends-only post), and those that follow an object the viewer may see. What a person who never
  * used the viewer's app wrote is hidden from it where its type says so (NodeTypeDef.nonUsers);
- * such a person themselves is seen, with their public profile only (access.ts). Friendship and
+ * such a person themselves is seen, with their public profile only (access.ts). Circles and
  * app use are checked for the whole batch in one store call each, and the followed objects are
  * loaded (and checked) together, one store call per level of following.
  */
@@ -81,7 +60,8 @@ export async function visibleObjects(context: ReadContext, objects: readonly Sto
 
 async function visibleAt(context: ReadContext, objects: readonly StoredObject[], depth: number): Promise<StoredObject[]> {
   const viewerId = context.viewer.userId;
-  const needsFriendship = new Set<number>();
+  /** Per circle association, the (viewer, owner) pairs to look up. */
+  const circles = new Map<string, Array<readonly [number, number]>>();
   const needsAppUse = new Set<number>();
   const follows = new Map<number, number>();
   const ruled = new Map<NodeTypeDef, StoredObject[]>();
@@ -106,10 +86,11 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
       const followed = followedId(type!, object);
       if (followed !== undefined) follows.set(index, followed);
     }
-    if (audience === 'friends' && viewerId !== null && object.owner !== null && object.owner !== viewerId) {
-      needsFriendship.add(object.owner);
+    if (audience === 'circle' && viewerId !== null && object.owner !== null && object.owner !== viewerId) {
+      const assoc = (type!.visibility as { circle: string }).circle;
+      circles.set(assoc, [...(circles.get(assoc) ?? []), [viewerId, object.owner] as const]);
     }
-    const people = peopleLettingItShow(type, object, viewerId);
+    const people = peopleLettingItShow(context, type, object);
     if (people !== undefined) {
       appUsersNeeded.set(index, people);
       for (const person of people) needsAppUse.add(person);
@@ -117,12 +98,10 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
     return audience;
   });
   // Most often nothing needs looking up (the viewer reading herself, public objects): no store call, no wait.
-  const lookups = ruled.size + needsFriendship.size + needsAppUse.size + follows.size + membership.size;
-  const [passing, friendships, appUsers, visibleFollowed, members] = lookups === 0 ? NOTHING_FOUND : await Promise.all([
+  const lookups = ruled.size + circles.size + needsAppUse.size + follows.size + membership.size;
+  const [passing, inCircles, appUsers, visibleFollowed, members] = lookups === 0 ? NOTHING_FOUND : await Promise.all([
     passingRules(context, ruled, depth),
-    viewerId === null || needsFriendship.size === 0
-      ? new Set<string>()
-      : context.pages.existing('friends', [...needsFriendship].map((owner) => [viewerId, owner] as const)),
+    inCirclesOf(context, circles),
     appUsersAmong(context, needsAppUse),
     visibleIds(context, [...new Set(follows.values())], depth + 1),
     membersAmong(context, membership),
@@ -138,20 +117,21 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
     if (audience === 'members') return viewerId !== null && members.has(`${object.id}:${viewerId}`);
     if (viewerId === null || object.owner === null) return false;
     if (object.owner === viewerId) return true;
-    return audience === 'friends' && friendships.has(`${viewerId}:${object.owner}`);
+    return audience === 'circle' && inCircles.has(`${(context.schema.type(object.type)!.visibility as { circle: string }).circle}:${viewerId}:${object.owner}`);
   });
 }
 
 /**
  * The people of whom at least one must use the viewer's app for the object to show, when its
  * type hides what people who never used the app wrote: its author, and those it was written to.
- * Undefined when it shows whoever wrote it: its type has no such rule, a page or nobody wrote
- * it, or the viewer wrote it or had it written to them.
+ * Undefined when it shows whoever wrote it: its type has no such rule, a node writing as itself
+ * (a page) or nobody wrote it, or the viewer wrote it or had it written to them.
  */
-function peopleLettingItShow(type: NodeTypeDef | undefined, object: StoredObject, viewerId: number | null): number[] | undefined {
+function peopleLettingItShow(context: ReadContext, type: NodeTypeDef | undefined, object: StoredObject): number[] | undefined {
   const rule = type?.nonUsers;
   if (rule === undefined || !('authored' in rule)) return undefined;
-  const author = personOwnerOf(object);
+  const viewerId = context.viewer.userId;
+  const author = personOwnerOf(context.schema.writePolicy, object);
   if (author === null || author === viewerId) return undefined;
   const to = rule.unlessTo === undefined ? undefined : object.data[rule.unlessTo];
   const addressed = Array.isArray(to) ? to.filter((id): id is number => typeof id === 'number') : [];
@@ -181,6 +161,21 @@ export async function visibleIds(context: ReadContext, ids: readonly number[], d
   const loaded = await context.store.getObjects(ids);
   const visible = await visibleAt(context, [...loaded.values()], depth);
   return new Set(visible.map((object) => object.id));
+}
+
+/**
+ * Which (viewer, owner) pairs the circle associations hold, as `<association>:<viewer>:<owner>`:
+ * one lookup per association, side by side, through the request's memo of pairs.
+ */
+async function inCirclesOf(context: ReadContext, circles: ReadonlyMap<string, Array<readonly [number, number]>>): Promise<Set<string>> {
+  const found = await Promise.all([...circles].map(async ([assoc, pairs]) => [assoc, await context.pages.existing(assoc, dedupe(pairs))] as const));
+  return new Set(found.flatMap(([assoc, pairs]) => [...pairs].map((pair) => `${assoc}:${pair}`)));
+}
+
+/** The pairs once each (many objects of one owner ask the same). */
+function dedupe(pairs: ReadonlyArray<readonly [number, number]>): Array<readonly [number, number]> {
+  const seen = new Map(pairs.map((pair) => [`${pair[0]}:${pair[1]}`, pair] as const));
+  return [...seen.values()];
 }
 
 /** Which (node, viewer) pairs the nodes' members associations hold: one lookup per association type, side by side. */

@@ -2,7 +2,7 @@ import { GraphError } from '../../errors.js';
 import type { IdForm, NodeTypeDef } from '../../schema/definition.js';
 import type { StoredObject } from '../../store/graph-store.js';
 import type { ReadContext } from '../request/context.js';
-import { authorId, writtenByPage } from '../../schema/authors.js';
+import { writtenAsNode } from '../../schema/authors.js';
 import { visibleObjects } from '../access/visibility.js';
 import { rememberGrantedScopes } from '../access/person-grants.js';
 
@@ -12,8 +12,8 @@ interface NodeRef {
   form: IdForm;
   /** For compound post ids: the owner named by the prefix. */
   owner?: number;
-  /** For compound post ids: whether the prefix is a page's plain id rather than a person's scoped one. */
-  byPage?: boolean;
+  /** For compound post ids: whether the prefix is a plain id (of a node that wrote as itself, a page) rather than a person's scoped one. */
+  plainOwner?: boolean;
 }
 
 /** The id a client uses for this object: app-scoped for users, compound for posts, plain otherwise. */
@@ -23,7 +23,8 @@ export function externalId(context: ReadContext, type: NodeTypeDef, object: Stor
     case 'user':
       return ids.scope(object.id);
     case 'post':
-      return `${authorId(object, (id) => ids.scope(id))}_${object.id}`;
+      // What a node wrote as itself (a page) names it by its plain id; a person, by their scoped one.
+      return `${writtenAsNode(context.schema.writePolicy, object) ? String(object.owner ?? 0) : ids.scope(object.owner ?? 0)}_${object.id}`;
     case 'plain':
       return String(object.id);
   }
@@ -42,7 +43,7 @@ function parseNodeId(context: ReadContext, text: string): NodeRef | undefined {
   if (compound) {
     const owner = ids.unscope(compound[1]!);
     // A prefix that is no person's scoped id may be the plain id of the page that wrote the post.
-    if (owner === undefined) return { id: Number(compound[2]), form: 'post', owner: Number(compound[1]), byPage: true };
+    if (owner === undefined) return { id: Number(compound[2]), form: 'post', owner: Number(compound[1]), plainOwner: true };
     return { id: Number(compound[2]), form: 'post', owner };
   }
   if (/^\d{1,16}$/.test(text)) {
@@ -99,7 +100,7 @@ export async function loadRoots(
     const object = loaded.get(ref.id);
     const type = object && context.schema.type(object.type);
     const sameForm =
-      type?.idForm === ref.form && (ref.owner === undefined || (ref.owner === object?.owner && (ref.byPage ?? false) === writtenByPage(object)));
+      type?.idForm === ref.form && (ref.owner === undefined || (ref.owner === object?.owner && (ref.plainOwner ?? false) === writtenAsNode(context.schema.writePolicy, object)));
     if (!object || !type || !sameForm || !visible.has(object.id)) throw GraphError.objectNotFound(texts[index]!, method);
     return { object, type };
   });
