@@ -48,11 +48,12 @@ const NOTHING_FOUND: readonly [ReadonlySet<number>, ReadonlySet<string>, Readonl
 
 /**
  * The objects the viewer may see, in the order given: public ones, their own, those shown to
- * their owner's circle where the viewer is in it (a friend's friends-only post), and those that follow an object the viewer may see. What a person who never
- * used the viewer's app wrote is hidden from it where its type says so (NodeTypeDef.nonUsers);
- * such a person themselves is seen, with their public profile only (access.ts). Circles and
- * app use are checked for the whole batch in one store call each, and the followed objects are
- * loaded (and checked) together, one store call per level of following.
+ * their owner's circle where the viewer is in it (a friend's friends-only post), and those that
+ * follow an object the viewer may see. What a person who never used the viewer's app wrote is
+ * hidden from it where its type says so (NodeTypeDef.nonUsers); such a person themselves is
+ * seen, with their public profile only (access.ts). Circles and app use are checked for the
+ * whole batch in one store call each, and the followed objects are loaded (and checked)
+ * together, one store call per level of following.
  */
 export async function visibleObjects(context: ReadContext, objects: readonly StoredObject[]): Promise<StoredObject[]> {
   return visibleAt(context, objects, 0);
@@ -88,7 +89,9 @@ async function visibleAt(context: ReadContext, objects: readonly StoredObject[],
     }
     if (audience === 'circle' && viewerId !== null && object.owner !== null && object.owner !== viewerId) {
       const assoc = (type!.visibility as { circle: string }).circle;
-      circles.set(assoc, [...(circles.get(assoc) ?? []), [viewerId, object.owner] as const]);
+      const pairs = circles.get(assoc) ?? [];
+      pairs.push([viewerId, object.owner]);
+      circles.set(assoc, pairs);
     }
     const people = peopleLettingItShow(context, type, object);
     if (people !== undefined) {
