@@ -24,10 +24,9 @@ export function photoImages(object: StoredNode, context: FieldContext): Array<Re
   return [image];
 }
 
-/** The uploaded file's address; a video without uploaded bytes (the demo graph's) has none. */
-export function videoSource(object: StoredNode, context: FieldContext): string | undefined {
-  const key = videoKeyOf(object.data);
-  return key === undefined ? undefined : videoSourceUrl(context.publicUrl, key);
+/** The uploaded file's address; a video without uploaded bytes (the demo graph's) a placeholder clip's. */
+export function videoSource(object: StoredNode, context: FieldContext): string {
+  return videoSourceUrl(context.publicUrl, { id: object.id, key: videoKeyOf(object.data), length: object.data.length });
 }
 
 export function videoPicture(object: StoredNode, context: FieldContext): string {

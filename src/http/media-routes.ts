@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { MediaStore } from '../media/media-store.js';
 import { readCommitted } from '../media/media-sweep.js';
-import { placeholderSvg, silhouetteSvg } from '../media/placeholders.js';
+import { placeholderMp4, placeholderSvg, silhouetteSvg } from '../media/placeholders.js';
 import { videoContentType } from '../media/video-check.js';
 import type { Store } from '../store/store.js';
 
@@ -10,7 +10,7 @@ const FOREVER = 'public, max-age=31536000, immutable';
 
 /**
  * Images and videos: uploaded photos and videos by storage key (published here if a crash left a committed one
- * staged), drawn placeholders for photos without bytes, and the silhouette. Served without a token, as a CDN serves them, to `<img>` tags and redirects alike.
+ * staged), drawn placeholders for photos and videos without bytes, and the silhouette. Served without a token, as a CDN serves them, to `<img>` tags and redirects alike.
  */
 export async function mediaRoutes(app: FastifyInstance, { media, store }: { media: MediaStore; store: Store }): Promise<void> {
   app.get<{ Params: { key: string } }>('/media/photos/:key', async (request, reply) => {
@@ -26,7 +26,10 @@ export async function mediaRoutes(app: FastifyInstance, { media, store }: { medi
   });
 
   // The address holds all the drawing needs (`<photo id>-<width>x<height>.svg`), so nothing is read.
+  // A video's: `<video id>-<milliseconds>.mp4`.
   app.get<{ Params: { file: string } }>('/media/placeholders/:file', async (request, reply) => {
+    const clip = /^\d{1,15}-(\d{1,9})\.mp4$/.exec(request.params.file);
+    if (clip) return image(reply, 'video/mp4', placeholderMp4(Number(clip[1])));
     const match = /^(\d{1,15})-(\d{1,5})x(\d{1,5})\.svg$/.exec(request.params.file);
     if (!match) return notFound(reply);
     return image(reply, 'image/svg+xml', placeholderSvg(Number(match[1]), Number(match[2]), Number(match[3])));

@@ -1,6 +1,7 @@
 /**
  * Drawn images for what has no uploaded bytes: the demo graph's photos and people without a
- * profile picture. SVG keeps them tiny and sharp at any size.
+ * profile picture. SVG keeps them tiny and sharp at any size. The demo graph's videos get a
+ * placeholder clip the same way.
  */
 
 /** Calm colours; a photo always gets the same one, so a page of placeholders is not a flicker. */
@@ -26,4 +27,32 @@ export function silhouetteSvg(): string {
 <path d="M16 100 C16 72 32 62 50 62 C68 62 84 72 84 100 Z" fill="#ffffff"/>
 </svg>
 `;
+}
+
+/**
+ * An MP4 file with no pictures: `ftyp` and a movie header (`moov/mvhd`) recording the duration,
+ * which is what a client reading a video's container learns from it (and what an upload is checked
+ * by). Loom encodes no frames.
+ */
+export function placeholderMp4(milliseconds: number): Buffer {
+  const header = Buffer.alloc(100);
+  // Version 0, no flags, creation and modification times of zero; then the timescale (units a
+  // second), the duration in them, the rate (1.0), the volume (1.0) and the identity matrix.
+  header.writeUInt32BE(1000, 12);
+  header.writeUInt32BE(Math.min(milliseconds, 0xffffffff), 16);
+  header.writeUInt32BE(0x00010000, 20);
+  header.writeUInt16BE(0x0100, 24);
+  header.writeUInt32BE(0x00010000, 36);
+  header.writeUInt32BE(0x00010000, 52);
+  header.writeUInt32BE(0x40000000, 68);
+  header.writeUInt32BE(1, 96);
+  const brands = Buffer.from('isom\0\0\x02\0isomiso2mp41', 'latin1');
+  return Buffer.concat([box('ftyp', brands), box('moov', box('mvhd', header))]);
+}
+
+function box(type: string, body: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(8 + body.length, 0);
+  head.write(type, 4, 'latin1');
+  return Buffer.concat([head, body]);
 }

@@ -2,7 +2,8 @@
  * Where Loom serves images. Photos and the posts that show them point at the same files, so both
  * build their addresses here. An uploaded image is served under its random storage key (like a
  * CDN address: whoever has the address may fetch it, nobody can guess it); a photo without
- * uploaded bytes, such as the demo graph's, is drawn as a placeholder of its size.
+ * uploaded bytes, such as the demo graph's, is drawn as a placeholder of its size, and a video
+ * without them is a placeholder clip of its length.
  */
 
 export interface PhotoImage {
@@ -57,9 +58,22 @@ export function mediaKeyOf(data: Record<string, unknown>): string | undefined {
   return imageKeyOf(data) ?? videoKeyOf(data);
 }
 
-/** Address of an uploaded video's file. */
-export function videoSourceUrl(publicUrl: string, key: string): string {
-  return `${publicUrl}/media/videos/${key}`;
+export interface VideoFile {
+  id: number | string;
+  /** Storage key of the uploaded file; absent for videos without one. */
+  key?: string;
+  /** Seconds the placeholder of a video without a file records. */
+  length?: unknown;
+}
+
+/**
+ * Address of a video's file: the uploaded one, or for a video without bytes (the demo graph's) a
+ * placeholder clip whose address holds its duration in milliseconds, as a photo's holds its size.
+ */
+export function videoSourceUrl(publicUrl: string, video: VideoFile): string {
+  if (video.key) return `${publicUrl}/media/videos/${video.key}`;
+  const milliseconds = typeof video.length === 'number' && video.length > 0 ? Math.round(video.length * 1000) : 0;
+  return `${publicUrl}/media/placeholders/${video.id}-${milliseconds}.mp4`;
 }
 
 /** The frame a video is shown in: its thumbnail's size and its player's. */

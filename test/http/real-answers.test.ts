@@ -92,7 +92,6 @@ const KNOWN: Record<string, string[]> = {
   ],
   'fb_graph2 user/videos.json': [
     'link paging.previous: limit,since ≠ __paging_token,__previous,limit,since',
-    'missing data[].source',
     'missing paging.next',
   ],
   'restfb v2_2/comment_canHide.json': [

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import { Clock } from '../../src/clock/clock.js';
+import { inspectVideo } from '../../src/media/video-check.js';
 import { DEMO_SCOPES } from '../../src/seed/demo-scopes.js';
 import { seedGraph, type SeedResult } from '../../src/seed/demo-graph.js';
 import type { Store } from '../../src/store/store.js';
@@ -65,6 +66,13 @@ describe('events, groups and videos of the demo graph', () => {
     const uploaded = await read('me/videos', { type: 'uploaded', fields: 'title,length,from,likes.summary(true).limit(0)' });
     assert.equal(uploaded.data.length, 3);
     for (const video of uploaded.data) assert.ok(video.length > 0 && video.title);
+    // Seeded without bytes, each has a placeholder clip for its file, recording its length.
+    const files = await read('me/videos', { type: 'uploaded', fields: 'source,length' });
+    for (const video of files.data) {
+      const file = await fetch(video.source);
+      assert.equal(file.headers.get('content-type'), 'video/mp4');
+      assert.deepEqual(inspectVideo(Buffer.from(await file.arrayBuffer())), { contentType: 'video/mp4', length: video.length });
+    }
     const tagged = await read('me/videos', { fields: 'title,from' });
     assert.ok(tagged.data.length > 0, 'friends tagged her');
     assert.ok(result.counts.videos! >= 3);
