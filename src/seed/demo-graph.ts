@@ -25,6 +25,7 @@ import { linkPhotoPosts, writePostReactions, writePosts } from './seed-posts.js'
 import { SeedProgress } from './seed-progress.js';
 import { writePageGraph } from './seed-pages.js';
 import { writeUserEdges } from './seed-user-edges.js';
+import { writeSecondPages } from './seed-second-pages.js';
 import { writePlaces } from './seed-places.js';
 
 export interface SeedOptions {
@@ -166,6 +167,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
 
   const places = await writePlaces(random.fork('places'), buffer, now);
   const videoReactions = await writeVideoComments(random.fork('video-comments'), context, gatherings.videos);
+  const more = await writeSecondPages(random.fork('second-pages'), context, gatherings);
 
   const demoUserId = userIds[0] as ObjectId;
   // Only the demo user gets a password: scrypt is slow on purpose, too slow for everyone.
@@ -192,11 +194,13 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
       appUsers,
       posts: posts.counts.posts,
       wallPosts: posts.counts.wallPosts,
-      comments: postReactions.comments + albums.counts.comments + videoReactions.comments,
-      likes: postReactions.likes + albums.counts.likes + videoReactions.likes,
+      comments: postReactions.comments + albums.counts.comments + videoReactions.comments + more.comments,
+      likes: postReactions.likes + albums.counts.likes + videoReactions.likes + more.likes,
       albums: albums.counts.albums,
       photos: albums.counts.photos,
-      ...gatherings.counts,
+      events: gatherings.counts.events + more.events,
+      groups: gatherings.counts.groups + more.groups,
+      videos: gatherings.counts.videos + more.videos,
       ...pageGraph,
       ...userEdges,
       ...places,

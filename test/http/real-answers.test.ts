@@ -84,15 +84,14 @@ const KNOWN: Record<string, string[]> = {
   ],
   'fb_graph2 user/events.json': [
     'link paging.previous: __paging_token,limit,since ≠ __paging_token,__previous,limit,since',
-    'missing paging.next',
   ],
   'fb_graph2 user/groups.json': [
-    'missing paging.next',
+    'link paging.next: __after_id,icon_size,limit,offset ≠ __after_id,limit,offset',
     'unknown data[].bookmark_order',
   ],
   'fb_graph2 user/videos.json': [
+    'link paging.next: limit,until ≠ __paging_token,limit,until',
     'link paging.previous: limit,since ≠ __paging_token,__previous,limit,since',
-    'missing paging.next',
   ],
   'restfb v2_2/comment_canHide.json': [
     'left out can_hide',
