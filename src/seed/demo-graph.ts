@@ -18,6 +18,7 @@ import { createPageCatalog } from './page-catalog.js';
 import { MAX_AGE, planLikers, planPeople, type Person } from './people.js';
 import { Random } from './random.js';
 import { writeAlbums } from './seed-albums.js';
+import { writeClasses } from './seed-classes.js';
 import { writeGatherings, writeVideoComments } from './seed-gatherings.js';
 import type { SeedContext } from './seed-context.js';
 import { writeFriendships, writePageLikes, writeUsers } from './seed-people.js';
@@ -168,6 +169,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
   const places = await writePlaces(random.fork('places'), buffer, now);
   const videoReactions = await writeVideoComments(random.fork('video-comments'), context, gatherings.videos);
   const more = await writeSecondPages(random.fork('second-pages'), context, gatherings);
+  const classPages = await writeClasses(random.fork('classes'), context, profiles);
 
   const demoUserId = userIds[0] as ObjectId;
   // Only the demo user gets a password: scrypt is slow on purpose, too slow for everyone.
@@ -188,7 +190,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
     counts: {
       users,
       likerUsers: likerCount,
-      pages: catalog.size,
+      pages: catalog.size + classPages,
       friendships,
       pageLikes,
       appUsers,

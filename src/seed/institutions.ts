@@ -39,3 +39,10 @@ export const POSITIONS = [
   'Sales Associate', 'Logistics Coordinator', 'Mechanical Engineer', 'Customer Support Lead',
   'Research Scientist', 'Barista', 'Store Manager', 'Intern',
 ] as const;
+
+/** Classes people list with a school, by the kind of school (`education[].type`). */
+export const CLASSES = {
+  'High School': ['Freshman Homeroom', 'Junior Year Chemistry', 'Senior English Seminar', 'Varsity Debate', 'Jazz Band'],
+  College: ['Introduction to Statistics', 'Writing Seminar', 'Research Methods', 'Senior Thesis Workshop', 'Field Study Abroad'],
+  'Graduate School': ['Advanced Research Seminar', 'Teaching Practicum', 'Thesis Lab'],
+} as const;

@@ -67,9 +67,6 @@ const KNOWN: Record<string, string[]> = {
     'left out *.cover',
     'left out *.favorite_athletes',
   ],
-  'fb_graph2 user/me.json': [
-    'missing education[].classes',
-  ],
   'fb_graph2 user/feed.json': [
     'link paging.next: limit,until ≠ __paging_token,limit,until',
     'link paging.previous: limit,since ≠ __paging_token,__previous,limit,since',

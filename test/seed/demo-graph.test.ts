@@ -131,6 +131,16 @@ describe('seedGraph', () => {
     assert.equal(partner?.data.significant_other, result.demoUserId);
     const hometown = (data.hometown as { id: string }).id;
     assert.equal((await store.getObjects([Number(hometown)])).get(Number(hometown))?.type, 'page');
+    // Each school lists its classes, pages written last, as the v2.0 profile showed them.
+    const education = data.education as Array<{ type: string; classes?: Array<{ id: string; name: string }> }>;
+    assert.ok(education.length >= 2, 'a full education');
+    for (const entry of education) {
+      assert.ok(entry.classes !== undefined && entry.classes.length > 0, `classes at her ${entry.type}`);
+      for (const { id, name } of entry.classes) {
+        const page = (await store.getObjects([Number(id)])).get(Number(id));
+        assert.deepEqual([page?.type, page?.data.name], ['page', name]);
+      }
+    }
   });
 
   it('gives the demo user at least 20 friends, some using the app and some not', async () => {
