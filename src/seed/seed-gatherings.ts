@@ -236,7 +236,7 @@ async function writeGroups(random: Random, context: SeedContext, events: readonl
   const names = random.shuffle([...GROUP_NAMES]);
   const groups: GroupPlan[] = [];
   for (let index = 0; index < count; index++) {
-    // The demo user runs the first two groups, and no other.
+    // Of these, the demo user runs the first two (and those of seed-second-pages.ts).
     const admin = index < 2 || people.length === 1 ? 0 : random.int(1, people.length - 1);
     groups.push(createGroup(random, context, admin, groupName(names, index), 0));
     await buffer.endUnit();
