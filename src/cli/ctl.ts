@@ -1,4 +1,4 @@
-import { DEFAULT_PORT, envAdminKey, envPort } from '../config.js';
+import { DEFAULT_PORT, envValue } from '../config.js';
 import { ControlClient, type JournalItem } from '../control/control-client.js';
 import { parseCommandArgs, splitAction, UsageError } from './args.js';
 
@@ -55,10 +55,11 @@ Options:
 const SERVER_OPTIONS = { url: { type: 'string' }, 'admin-key': { type: 'string' } } as const;
 
 function client(values: { url?: string | undefined; 'admin-key'?: string | undefined }): ControlClient {
+  const envUrl = envValue('LOOM_URL');
   const [source, url] =
-    values.url !== undefined ? ['--url', values.url] : process.env.LOOM_URL ? ['LOOM_URL', process.env.LOOM_URL] : ['PORT', `http://127.0.0.1:${envPort() ?? DEFAULT_PORT}`];
+    values.url !== undefined ? ['--url', values.url] : envUrl !== undefined ? ['LOOM_URL', envUrl] : ['PORT', `http://127.0.0.1:${envValue('PORT') ?? DEFAULT_PORT}`];
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UsageError(`${source} must be the http:// or https:// address of a Loom server, such as http://127.0.0.1:8080, not "${url}"`);
-  return new ControlClient(url, values['admin-key'] ?? envAdminKey());
+  return new ControlClient(url, values['admin-key'] ?? envValue('LOOM_ADMIN_KEY'));
 }
 
 const print = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
