@@ -150,11 +150,7 @@ function number(name: string, value: string): number {
 }
 
 function faultFrom(values: CtlValues): Record<string, unknown> {
-  const match: Record<string, string> = {};
-  if (values.method !== undefined) match.method = values.method;
-  if (values.path !== undefined) match.path = values.path;
-  if (values['app-id'] !== undefined) match.app_id = values['app-id'];
-  if (values['user-id'] !== undefined) match.user_id = values['user-id'];
+  const match = givenFields(values, { method: 'method', path: 'path', 'app-id': 'app_id', 'user-id': 'user_id' });
   const fault: Record<string, unknown> = { match };
   if (values.preset !== undefined) fault.preset = values.preset;
   if (values.code !== undefined) {
@@ -172,12 +168,17 @@ function faultFrom(values: CtlValues): Record<string, unknown> {
 }
 
 function journalFilter(values: CtlValues): Record<string, string> {
-  const filter: Record<string, string> = {};
-  if (values.limit !== undefined) filter.limit = values.limit;
-  if (values.since !== undefined) filter.since = values.since;
-  if (values['app-id'] !== undefined) filter.app_id = values['app-id'];
-  if (values.status !== undefined) filter.status = values.status;
-  return filter;
+  return givenFields(values, { limit: 'limit', since: 'since', 'app-id': 'app_id', status: 'status' });
+}
+
+/** The string options among `fields` that were given, each under its field's name (option: field). */
+function givenFields<V extends Record<string, unknown>>(values: V, fields: Partial<Record<keyof V & string, string>>): Record<string, string> {
+  const given: Record<string, string> = {};
+  for (const [option, field] of Object.entries(fields)) {
+    const value = values[option];
+    if (typeof value === 'string' && field !== undefined) given[field] = value;
+  }
+  return given;
 }
 
 /** How often `requests --follow` asks for new entries. */
@@ -194,9 +195,7 @@ export async function requestsCommand(argv: string[]): Promise<void> {
   });
   if (values.help) return void process.stdout.write(requestsHelp);
   const control = client(values);
-  const filter: Record<string, string> = { limit: values.limit ?? '20' };
-  if (values['app-id'] !== undefined) filter.app_id = values['app-id'];
-  if (values.status !== undefined) filter.status = values.status;
+  const filter = { limit: values.limit ?? '20', ...givenFields(values, { 'app-id': 'app_id', status: 'status' }) };
   const show = (entry: JournalItem) => process.stdout.write(`${values.json ? JSON.stringify(entry) : describe(entry)}\n`);
   const first = await control.requests.list(filter);
   first.forEach(show);
