@@ -1,14 +1,11 @@
 import { appUpdateProblem, deleteApp, updateApp, type AppUpdate } from '../auth/app-admin.js';
 import { appAccessToken, appSecretProblem, fixedAppIdProblem, newAppSecret, registerApp } from '../auth/apps.js';
 import { registrableRedirectUri } from '../auth/redirect-uris.js';
-import { envDb } from '../config.js';
-import type { Store } from '../store/store.js';
 import { IdTakenError, SEQUENCE_ID_LIMIT, type AppRecord } from '../store/auth-store.js';
-import { openStore } from '../store/open-store.js';
 import { apiVersionOption } from './api-version-option.js';
 import { sharedClock } from '../control/control-plane.js';
 import { parseCommandArgs, positiveInteger, runAction, UsageError, type Action } from './args.js';
-import { openExistingStore } from './existing-store.js';
+import { withExistingStore, withStore } from './with-store.js';
 
 const MAX_NAME = 100;
 const MAX_REDIRECT_URIS = 20;
@@ -243,24 +240,6 @@ async function resetSecret(argv: string[]): Promise<void> {
       `The secret is shown only now; keep it private.`,
     ].join('\n') + '\n',
   );
-}
-
-async function withExistingStore<T>(db: string | undefined, use: (store: Store) => Promise<T>): Promise<T> {
-  const store = openExistingStore(db ?? envDb());
-  try {
-    return await use(store);
-  } finally {
-    await store.close();
-  }
-}
-
-async function withStore<T>(db: string | undefined, use: (store: Store) => Promise<T>): Promise<T> {
-  const store = openStore(db ?? envDb());
-  try {
-    return await use(store);
-  } finally {
-    await store.close();
-  }
 }
 
 function registrableUris(given: readonly string[]): string[] {

@@ -1,4 +1,4 @@
-import { DEFAULT_PORT, envAdminKey, envPort } from '../config.js';
+import { DEFAULT_PORT, envValue } from '../config.js';
 import { ControlClient, type JournalItem } from '../control/control-client.js';
 import { parseCommandArgs, splitAction, UsageError } from './args.js';
 
@@ -55,10 +55,11 @@ Options:
 const SERVER_OPTIONS = { url: { type: 'string' }, 'admin-key': { type: 'string' } } as const;
 
 function client(values: { url?: string | undefined; 'admin-key'?: string | undefined }): ControlClient {
+  const envUrl = envValue('LOOM_URL');
   const [source, url] =
-    values.url !== undefined ? ['--url', values.url] : process.env.LOOM_URL ? ['LOOM_URL', process.env.LOOM_URL] : ['PORT', `http://127.0.0.1:${envPort() ?? DEFAULT_PORT}`];
+    values.url !== undefined ? ['--url', values.url] : envUrl !== undefined ? ['LOOM_URL', envUrl] : ['PORT', `http://127.0.0.1:${envValue('PORT') ?? DEFAULT_PORT}`];
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UsageError(`${source} must be the http:// or https:// address of a Loom server, such as http://127.0.0.1:8080, not "${url}"`);
-  return new ControlClient(url, values['admin-key'] ?? envAdminKey());
+  return new ControlClient(url, values['admin-key'] ?? envValue('LOOM_ADMIN_KEY'));
 }
 
 const print = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -149,11 +150,7 @@ function number(name: string, value: string): number {
 }
 
 function faultFrom(values: CtlValues): Record<string, unknown> {
-  const match: Record<string, string> = {};
-  if (values.method !== undefined) match.method = values.method;
-  if (values.path !== undefined) match.path = values.path;
-  if (values['app-id'] !== undefined) match.app_id = values['app-id'];
-  if (values['user-id'] !== undefined) match.user_id = values['user-id'];
+  const match = givenFields(values, { method: 'method', path: 'path', 'app-id': 'app_id', 'user-id': 'user_id' });
   const fault: Record<string, unknown> = { match };
   if (values.preset !== undefined) fault.preset = values.preset;
   if (values.code !== undefined) {
@@ -171,12 +168,17 @@ function faultFrom(values: CtlValues): Record<string, unknown> {
 }
 
 function journalFilter(values: CtlValues): Record<string, string> {
-  const filter: Record<string, string> = {};
-  if (values.limit !== undefined) filter.limit = values.limit;
-  if (values.since !== undefined) filter.since = values.since;
-  if (values['app-id'] !== undefined) filter.app_id = values['app-id'];
-  if (values.status !== undefined) filter.status = values.status;
-  return filter;
+  return givenFields(values, { limit: 'limit', since: 'since', 'app-id': 'app_id', status: 'status' });
+}
+
+/** The string options among `fields` that were given, each under its field's name (option: field). */
+function givenFields<V extends Record<string, unknown>>(values: V, fields: Partial<Record<keyof V & string, string>>): Record<string, string> {
+  const given: Record<string, string> = {};
+  for (const [option, field] of Object.entries(fields)) {
+    const value = values[option];
+    if (typeof value === 'string' && field !== undefined) given[field] = value;
+  }
+  return given;
 }
 
 /** How often `requests --follow` asks for new entries. */
@@ -193,9 +195,7 @@ export async function requestsCommand(argv: string[]): Promise<void> {
   });
   if (values.help) return void process.stdout.write(requestsHelp);
   const control = client(values);
-  const filter: Record<string, string> = { limit: values.limit ?? '20' };
-  if (values['app-id'] !== undefined) filter.app_id = values['app-id'];
-  if (values.status !== undefined) filter.status = values.status;
+  const filter = { limit: values.limit ?? '20', ...givenFields(values, { 'app-id': 'app_id', status: 'status' }) };
   const show = (entry: JournalItem) => process.stdout.write(`${values.json ? JSON.stringify(entry) : describe(entry)}\n`);
   const first = await control.requests.list(filter);
   first.forEach(show);

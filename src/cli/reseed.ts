@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { envDb, envMediaDir } from '../config.js';
+import { envDb, envValue } from '../config.js';
 import { chooseMediaDir, defaultMediaDir } from '../media/media-folder.js';
 import { MediaFolderError, readOwner } from '../media/media-owner.js';
 import { ownMedia, removeOwnMedia, type OwnMedia } from '../media/media-release.js';
@@ -46,7 +46,7 @@ export async function reseedCommand(argv: string[]): Promise<void> {
   const demo = demoSeedOf(values);
   const problem = notSqliteFile(db);
   if (problem) throw new UsageError(`${db} ${problem}; reseed removes SQLite databases only`, { help: false });
-  const { media, leftAlone } = await mediaToRemove(db, values['media-dir'] ?? envMediaDir());
+  const { media, leftAlone } = await mediaToRemove(db, values['media-dir'] ?? envValue('LOOM_MEDIA_DIR'));
   const doomed = [db, `${db}-wal`, `${db}-shm`].filter((path) => existsSync(path));
   const shown = [...doomed, ...(media ? [media.whole ? media.folder : `${media.files.length} files of ${media.folder}`] : [])];
   if (shown.length > 0 && values.yes !== true && !(await confirmed(`Remove ${shown.join(', ')} and seed a new demo graph? [y/N] `))) {

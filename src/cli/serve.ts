@@ -10,21 +10,7 @@ import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { Clock } from '../clock/clock.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../control/journal.js';
 import { prepareGraph } from '../server/prepare-graph.js';
-import {
-  DEFAULT_PORT,
-  DEMO_SEED,
-  DEMO_USERS,
-  envAdminKey,
-  envBodyTimeout,
-  envDb,
-  envHeaderTimeout,
-  envMediaDir,
-  envMinBodyRate,
-  envPort,
-  envProfileHost,
-  envPublicUrl,
-  envTokenLifetime,
-} from '../config.js';
+import { DEFAULT_PORT, DEMO_SEED, DEMO_USERS, envDb, envValue } from '../config.js';
 import { DEFAULT_TIMEOUTS, type RequestTimeouts } from '../http/connection-limits.js';
 import { databaseNameOf } from '../media/media-folder.js';
 import { DEFAULT_MEDIA_SWEEP, type MediaSweepSettings } from '../media/media-sweeper.js';
@@ -62,7 +48,7 @@ const MAX_TIMEOUT = 86_400;
 
 /** `--min-body-rate`, else LOOM_MIN_BODY_RATE: whole bytes a second, 0 for no minimum. */
 function minBodyRate(flag: string | undefined): number {
-  for (const [name, value] of Object.entries({ '--min-body-rate': flag, LOOM_MIN_BODY_RATE: envMinBodyRate() })) {
+  for (const [name, value] of Object.entries({ '--min-body-rate': flag, LOOM_MIN_BODY_RATE: envValue('LOOM_MIN_BODY_RATE') })) {
     if (value === undefined) continue;
     if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
       throw new UsageError(`${name} must be a whole number of bytes a second (0: no minimum), not "${value}"`);
@@ -103,26 +89,26 @@ export async function serveCommand(argv: string[]): Promise<void> {
     'max-replica-lag': { type: 'string' },
   });
   if (values.help) return void process.stdout.write(serveHelp);
-  const port = values.port === '0' ? 0 : positiveIntegerFrom({ '--port': values.port, PORT: envPort() }, DEFAULT_PORT, MAX_PORT);
+  const port = values.port === '0' ? 0 : positiveIntegerFrom({ '--port': values.port, PORT: envValue('PORT') }, DEFAULT_PORT, MAX_PORT);
   const host = values.host ?? '127.0.0.1';
   const db = values.db ?? envDb();
   const replicas = replicaOptions(db, values['read-replica'], values['max-replica-lag']);
-  const publicUrl = baseUrlOption({ '--public-url': values['public-url'], LOOM_PUBLIC_URL: envPublicUrl() });
-  const profileHost = baseUrlOption({ '--profile-host': values['profile-host'], LOOM_PROFILE_HOST: envProfileHost() });
+  const publicUrl = baseUrlOption({ '--public-url': values['public-url'], LOOM_PUBLIC_URL: envValue('LOOM_PUBLIC_URL') });
+  const profileHost = baseUrlOption({ '--profile-host': values['profile-host'], LOOM_PROFILE_HOST: envValue('LOOM_PROFILE_HOST') });
   const tokenLifetime = positiveIntegerFrom(
-    { '--token-lifetime': values['token-lifetime'], LOOM_TOKEN_LIFETIME: envTokenLifetime() },
+    { '--token-lifetime': values['token-lifetime'], LOOM_TOKEN_LIFETIME: envValue('LOOM_TOKEN_LIFETIME') },
     SHORT_LIVED_SECONDS,
   );
   const workers = positiveInteger('workers', values.workers, 1);
   if (port === 0 && workers > 1) throw new UsageError('--port 0 serves from one process; name a port for --workers');
-  const adminKey = values['admin-key'] ?? envAdminKey();
+  const adminKey = values['admin-key'] ?? envValue('LOOM_ADMIN_KEY');
   const journalSize = positiveInteger('journal-size', values['journal-size'], DEFAULT_JOURNAL_SIZE);
   if (journalSize > MAX_JOURNAL_SIZE) throw new UsageError(`--journal-size must be at most ${MAX_JOURNAL_SIZE}`);
-  const givenMediaDir = values['media-dir'] ?? envMediaDir();
+  const givenMediaDir = values['media-dir'] ?? envValue('LOOM_MEDIA_DIR');
   if (givenMediaDir) mediaDirOption(givenMediaDir);
   const timeouts: RequestTimeouts = {
-    headerMs: 1000 * positiveIntegerFrom({ '--header-timeout': values['header-timeout'], LOOM_HEADER_TIMEOUT: envHeaderTimeout() }, DEFAULT_TIMEOUTS.headerMs / 1000, MAX_TIMEOUT),
-    bodyIdleMs: 1000 * positiveIntegerFrom({ '--body-timeout': values['body-timeout'], LOOM_BODY_TIMEOUT: envBodyTimeout() }, DEFAULT_TIMEOUTS.bodyIdleMs / 1000, MAX_TIMEOUT),
+    headerMs: 1000 * positiveIntegerFrom({ '--header-timeout': values['header-timeout'], LOOM_HEADER_TIMEOUT: envValue('LOOM_HEADER_TIMEOUT') }, DEFAULT_TIMEOUTS.headerMs / 1000, MAX_TIMEOUT),
+    bodyIdleMs: 1000 * positiveIntegerFrom({ '--body-timeout': values['body-timeout'], LOOM_BODY_TIMEOUT: envValue('LOOM_BODY_TIMEOUT') }, DEFAULT_TIMEOUTS.bodyIdleMs / 1000, MAX_TIMEOUT),
     minBodyRate: minBodyRate(values['min-body-rate']),
     bodyRateGraceMs: DEFAULT_TIMEOUTS.bodyRateGraceMs,
   };

@@ -1,11 +1,9 @@
-import { envDb } from '../config.js';
 import { Clock } from '../clock/clock.js';
-import { openStore } from '../store/open-store.js';
-import type { Store } from '../store/store.js';
 import { SUBSCRIBABLE_FIELDS } from '../webhooks/change-fields.js';
 import { deliveryFilter, describeDeliveries, MAX_LISTED_DELIVERIES } from '../webhooks/delivery-view.js';
 import { deliveryOf } from '../webhooks/notifications.js';
 import { parseCommandArgs, runAction, UsageError, type Action } from './args.js';
+import { withStore } from './with-store.js';
 
 export const webhooksHelp = `Usage: loom webhooks list [--json] [--db PATH|URL]
        loom webhooks deliveries [--app ID] [--status pending|delivered|failed] [--limit N] [--json] [--db PATH|URL]
@@ -100,13 +98,4 @@ async function sendTestCommand(argv: string[]): Promise<void> {
     return (await store.webhooks.listDeliveries({ appId: sub.appId, limit: 1 }))[0]?.id;
   });
   process.stdout.write(`Queued test delivery ${id} to ${object} subscribers of app ${appText}\n`);
-}
-
-async function withStore<T>(db: string | undefined, use: (store: Store) => Promise<T>): Promise<T> {
-  const store = openStore(db ?? envDb());
-  try {
-    return await use(store);
-  } finally {
-    await store.close();
-  }
 }

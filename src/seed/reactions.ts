@@ -60,6 +60,18 @@ export function queueLikes(
   }
 }
 
+/** How many comments and likes were queued. */
+export interface ReactionCounts {
+  comments: number;
+  likes: number;
+}
+
+/** Adds what one queueComments call queued to a step's running `counts`. */
+export function countReactions(counts: ReactionCounts, made: ReactionCounts): void {
+  counts.comments += made.comments;
+  counts.likes += made.likes;
+}
+
 /**
  * Queues `count` comments on the object `parent` (already written, so its id is known) by
  * people among `commenters`, each possibly liked by a few of `likerCandidates`. Seeded comments
@@ -74,7 +86,7 @@ export function queueComments(
   count: number,
   commenters: readonly number[],
   likerCandidates: readonly number[],
-): { comments: number; likes: number } {
+): ReactionCounts {
   if (commenters.length === 0) return { comments: 0, likes: 0 };
   const buffer: OpBuffer = context.buffer;
   const times: number[] = [];

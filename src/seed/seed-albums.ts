@@ -9,7 +9,7 @@ import { iconOf } from './post-content.js';
 import type { Person } from './people.js';
 import { privacyOf, type Audience } from './privacy.js';
 import type { Random } from './random.js';
-import { chooseLikers, queueComments, queueLikes } from './reactions.js';
+import { chooseLikers, countReactions, queueComments, queueLikes } from './reactions.js';
 import type { SeedContext } from './seed-context.js';
 
 const DAY = 86400;
@@ -134,9 +134,7 @@ export async function writeAlbums(
     counts.likes += likers.length;
     const friends = context.friends[photo.owner] ?? [];
     const commentCount = random.chance(0.85) ? 0 : random.int(1, 4);
-    const made = queueComments(random, context, photo.id, photo.time, commentCount, friends, friends);
-    counts.comments += made.comments;
-    counts.likes += made.likes;
+    countReactions(counts, queueComments(random, context, photo.id, photo.time, commentCount, friends, friends));
     context.progress.advance(reactionUnits);
     await buffer.endUnit();
   }

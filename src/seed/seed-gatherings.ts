@@ -14,7 +14,7 @@ import type { Person } from './people.js';
 import { CITIES, type City } from './places.js';
 import { privacyOf } from './privacy.js';
 import type { Random } from './random.js';
-import { chooseLikers, queueComments, queueLikes } from './reactions.js';
+import { chooseLikers, countReactions, queueComments, queueLikes, type ReactionCounts } from './reactions.js';
 import type { SeedContext } from './seed-context.js';
 
 const HOUR = 3600;
@@ -60,14 +60,12 @@ export async function writeGatherings(random: Random, context: SeedContext): Pro
  * rest stay as they were before videos had comments. Friends of the uploader comment on some
  * videos; on each of the demo user's, so her uploaded videos show comments.
  */
-export async function writeVideoComments(random: Random, context: SeedContext, videos: readonly VideoRecord[]): Promise<{ comments: number; likes: number }> {
-  const made = { comments: 0, likes: 0 };
+export async function writeVideoComments(random: Random, context: SeedContext, videos: readonly VideoRecord[]): Promise<ReactionCounts> {
+  const made: ReactionCounts = { comments: 0, likes: 0 };
   for (const video of videos) {
     const friends = context.friends[video.owner] ?? [];
     const count = video.owner === 0 ? random.int(1, 4) : random.chance(0.6) ? 0 : random.int(1, 3);
-    const queued = queueComments(random, context, video.id, video.time, count, friends, friends);
-    made.comments += queued.comments;
-    made.likes += queued.likes;
+    countReactions(made, queueComments(random, context, video.id, video.time, count, friends, friends));
     await context.buffer.endUnit();
   }
   await context.buffer.flush();

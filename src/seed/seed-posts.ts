@@ -9,7 +9,7 @@ import type { Person } from './people.js';
 import type { Audience } from './privacy.js';
 import type { PhotoRecord } from './seed-albums.js';
 import type { Random } from './random.js';
-import { chooseLikers, queueComments, queueLikes } from './reactions.js';
+import { chooseLikers, countReactions, queueComments, queueLikes, type ReactionCounts } from './reactions.js';
 import type { SeedContext } from './seed-context.js';
 
 const DAY = 86400;
@@ -115,9 +115,9 @@ export async function writePostReactions(
   context: SeedContext,
   posts: readonly PostRecord[],
   unitsPerPost: number,
-): Promise<{ comments: number; likes: number }> {
+): Promise<ReactionCounts> {
   const { buffer, friends } = context;
-  const counts = { comments: 0, likes: 0 };
+  const counts: ReactionCounts = { comments: 0, likes: 0 };
   for (const post of posts) {
     if (post.audience !== 'SELF') {
       const likers = chooseLikers(
@@ -136,9 +136,7 @@ export async function writePostReactions(
       const commenters = [...circle];
       if (post.wallOwner !== post.author || random.chance(0.2)) commenters.push(post.wallOwner);
       const commentCount = random.chance(0.5) ? 0 : random.skewed(1, 15, 4);
-      const made = queueComments(random, context, post.id, post.time, commentCount, commenters, circle);
-      counts.comments += made.comments;
-      counts.likes += made.likes;
+      countReactions(counts, queueComments(random, context, post.id, post.time, commentCount, commenters, circle));
     }
     context.progress.advance(unitsPerPost);
     await buffer.endUnit();

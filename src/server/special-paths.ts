@@ -9,7 +9,7 @@ import { answerSearch } from '../engine/read/search.js';
 import { readPublicPicture } from '../graph/public-picture.js';
 import { rules } from '../schema/versions.js';
 import type { CallbackRules } from '../webhooks/callback-url.js';
-import { answerWebhookEdge, WEBHOOK_EDGES } from '../webhooks/subscriptions-api.js';
+import { answerPageInstall, answerSubscriptions } from '../webhooks/subscriptions-api.js';
 
 const EVERY_METHOD = ['get', 'post', 'delete'] as const;
 
@@ -58,14 +58,14 @@ export function specialPaths(settings: Omit<DispatchSettings, 'paths'>, webhooks
       caller: 'none',
       answer: ({ id, params, linkBase }) => readPublicPicture(settings.readStore, settings.schema, settings.publicUrl ?? linkBase, id, params),
     },
-    ...[...WEBHOOK_EDGES].map(
-      (edge): SpecialPath => ({
-        path: `:id/${edge}`,
-        methods: EVERY_METHOD,
-        caller: 'token',
-        cached: true,
-        answer: (context, { id, method, params }) => answerWebhookEdge(context, webhooks, id, edge, method, params),
-      }),
-    ),
+    // Webhooks: an app's subscriptions, and the pages that send it their changes.
+    {
+      path: ':id/subscriptions',
+      methods: EVERY_METHOD,
+      caller: 'token',
+      cached: true,
+      answer: (context, { id, method, params }) => answerSubscriptions(context, webhooks, id, method, params),
+    },
+    { path: ':id/subscribed_apps', methods: EVERY_METHOD, caller: 'token', cached: true, answer: (context, { id, method }) => answerPageInstall(context, id, method) },
   ];
 }

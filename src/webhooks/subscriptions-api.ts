@@ -10,25 +10,8 @@ const SUCCESS = { success: true };
 /** Longest verify_token kept; it comes back to the callback on every handshake. */
 const MAX_VERIFY_TOKEN = 256;
 
-/** The Graph edges webhooks answer: an app's subscriptions and a page's installed apps. */
-export const WEBHOOK_EDGES = new Set(['subscriptions', 'subscribed_apps']);
-
-/**
- * `/<app>/subscriptions` (with the app token) and `/<page>/subscribed_apps`: what an app is
- * subscribed to, and which pages send it their changes.
- */
-export async function answerWebhookEdge(
-  context: ReadContext,
-  rules: CallbackRules,
-  idText: string,
-  edge: string,
-  method: 'get' | 'post' | 'delete',
-  params: Record<string, string>,
-): Promise<unknown> {
-  return edge === 'subscriptions' ? answerSubscriptions(context, rules, idText, method, params) : answerPageInstall(context, idText, method);
-}
-
-async function answerSubscriptions(
+/** `/<app>/subscriptions`, with the app token: what the app is subscribed to, listed, added to or removed. */
+export async function answerSubscriptions(
   context: ReadContext,
   rules: CallbackRules,
   idText: string,
@@ -68,8 +51,11 @@ async function answerSubscriptions(
   return SUCCESS;
 }
 
-/** The app (the caller's) installed on a page: it then hears of the page's subscribed fields. */
-async function answerPageInstall(context: ReadContext, idText: string, method: 'get' | 'post' | 'delete'): Promise<unknown> {
+/**
+ * `/<page>/subscribed_apps`: the app (the caller's) installed on a page, which then sends it its
+ * changes of the fields the app subscribed to.
+ */
+export async function answerPageInstall(context: ReadContext, idText: string, method: 'get' | 'post' | 'delete'): Promise<unknown> {
   const { viewer, store } = context;
   const pageId = /^\d{1,15}$/.test(idText) ? Number(idText) : undefined;
   const page = pageId === undefined ? undefined : (await store.getObjects([pageId])).get(pageId);

@@ -23,6 +23,7 @@ import type { PostgresDatabase } from './database.js';
 import { statements } from './statements.js';
 import { recordChange } from './webhook-queue.js';
 import { applyOps, tokenValues } from './write-batch.js';
+import { columnArrays } from './column-arrays.js';
 
 /** The auth records on PostgreSQL: apps, tokens, grants, credentials and authorization codes. */
 export function postgresAuthStore(database: PostgresDatabase): AuthStore {
@@ -185,14 +186,8 @@ export function postgresAuthStore(database: PostgresDatabase): AuthStore {
 
     async saveAuthCodes(codes) {
       if (codes.length === 0) return;
-      await database.rows(statements.insertAuthCodes, [
-        codes.map((code) => code.hash),
-        codes.map((code) => code.appId),
-        codes.map((code) => code.userId),
-        codes.map((code) => code.redirectUri),
-        codes.map((code) => JSON.stringify(code.scopes)),
-        codes.map((code) => code.expiresAt),
-      ]);
+      const columns = columnArrays(codes, (c) => c.hash, (c) => c.appId, (c) => c.userId, (c) => c.redirectUri, (c) => JSON.stringify(c.scopes), (c) => c.expiresAt);
+      await database.rows(statements.insertAuthCodes, columns);
     },
 
     async takeAuthCode(hash) {

@@ -3,6 +3,7 @@ import type { ObjectId } from '../../ids.js';
 import { KEPT_ATTEMPTS, type AttemptOutcome, type ChangeRecord, type DeliveryAttempt, type DeliveryFilter, type DeliveryRecord, type NewDelivery, type SubscriptionRecord, type WebhookStore } from '../webhook-store.js';
 import { statement, type Statement } from './statements.js';
 import { DELIVERY_COLUMNS, toChange, toDelivery, toSubscription, type ChangeRow, type DeliveryRow, type SubscriptionRow } from '../webhook-rows.js';
+import { columnArrays } from './column-arrays.js';
 
 /** How the webhook tables reach the store's pool: single statements, and work in one transaction. */
 export interface PostgresAccess {
@@ -104,14 +105,7 @@ export class PostgresWebhooks implements WebhookStore {
       if (deliveries.length > 0) {
         await client.query({
           ...s.insertDeliveries,
-          values: [
-            deliveries.map((d) => d.appId),
-            deliveries.map((d) => d.object),
-            deliveries.map((d) => d.callbackUrl),
-            deliveries.map((d) => d.body),
-            deliveries.map((d) => d.entryCount),
-            deliveries.map((d) => d.createdTime),
-          ],
+          values: columnArrays(deliveries, (d) => d.appId, (d) => d.object, (d) => d.callbackUrl, (d) => d.body, (d) => d.entryCount, (d) => d.createdTime),
         });
       }
       if (doneChanges.length > 0) await client.query({ ...s.deleteChanges, values: [doneChanges] });

@@ -4,6 +4,7 @@ import type { ObjectId } from '../../ids.js';
 import { filledData, mergeData, resolveId, CountLimitError, type NewObject, type WriteOp } from '../write-ops.js';
 import { statements, type Statement } from './statements.js';
 import { recordChange } from './webhook-queue.js';
+import { columnArrays } from './column-arrays.js';
 
 type Results = Array<ObjectId | boolean>;
 type AddAssoc = Extract<WriteOp, { op: 'addAssoc' }>;
@@ -118,14 +119,8 @@ async function applyStretch(client: pg.ClientBase, ops: readonly WriteOp[], star
 }
 
 async function insertObjects(client: pg.ClientBase, ids: readonly ObjectId[], objects: readonly NewObject[]): Promise<void> {
-  await run(client, statements.insertObjects, [
-    ids,
-    objects.map((o) => o.type),
-    objects.map((o) => o.owner),
-    objects.map((o) => o.createdTime),
-    objects.map((o) => o.updatedTime ?? o.createdTime),
-    objects.map((o) => JSON.stringify(o.data)),
-  ]);
+  const columns = columnArrays(objects, (o) => o.type, (o) => o.owner, (o) => o.createdTime, (o) => o.updatedTime ?? o.createdTime, (o) => JSON.stringify(o.data));
+  await run(client, statements.insertObjects, [ids, ...columns]);
 }
 
 /** `positions` are the ops' indexes in the batch, against which their refs are checked. */
@@ -212,16 +207,17 @@ async function checkCount(client: pg.ClientBase, op: Extract<WriteOp, { op: 'che
 /** The values of upsertTokens, each hash once (the last one given winning). */
 export function tokenValues(tokens: readonly TokenRecord[]): unknown[] {
   const latest = [...new Map(tokens.map((token) => [token.hash, token])).values()];
-  return [
-    latest.map((t) => t.hash),
-    latest.map((t) => t.kind),
-    latest.map((t) => t.appId),
-    latest.map((t) => t.userId),
-    latest.map((t) => JSON.stringify(t.scopes)),
-    latest.map((t) => t.issuedAt),
-    latest.map((t) => t.expiresAt),
-    latest.map((t) => t.pageId ?? null),
-  ];
+  return columnArrays(
+    latest,
+    (t) => t.hash,
+    (t) => t.kind,
+    (t) => t.appId,
+    (t) => t.userId,
+    (t) => JSON.stringify(t.scopes),
+    (t) => t.issuedAt,
+    (t) => t.expiresAt,
+    (t) => t.pageId ?? null,
+  );
 }
 
 async function deleteUser(client: pg.ClientBase, id: ObjectId, cascade: readonly string[]): Promise<boolean> {
