@@ -327,6 +327,8 @@ class Compiler {
     }
     const itemTime = decl.item_time;
     if (itemTime) extras.itemTime = { name: itemTime.name, ...(itemTime.versions ? { versions: this.ruleName(itemTime.versions, `${at}.item_time.versions`) } : {}) };
+    const itemData = decl.item_data;
+    if (itemData) extras.itemData = { name: itemData.name, ...(itemData.versions ? { versions: this.ruleName(itemData.versions, `${at}.item_data.versions`) } : {}) };
     if (decl.by_type) {
       const { default: fallback, storage, item_field: itemField } = decl.by_type;
       if (!Object.hasOwn(storage, fallback)) this.problem(`${at}.by_type.default`, `"${fallback}" is not one of the lists under by_type.storage`);

@@ -197,6 +197,8 @@ export interface EdgeDecl {
   item_flag?: { name: string; storage: string; of: 'item' | 'node'; versions?: string };
   /** When each item was linked, which each item carries under this name (when a person liked the page). */
   item_time?: { name: string; versions?: string };
+  /** A value the link to each item holds in its data under this name, which each item carries (a person's order of a group). */
+  item_data?: { name: string; versions?: string };
   by_type?: { default: string; storage: Record<string, string>; item_field?: { name: string; values: Record<string, string>; versions?: string } };
   /** An edge behaviour of the code module (`behaviors`) answers the edge. */
   behavior?: string;

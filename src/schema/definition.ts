@@ -148,6 +148,8 @@ export interface EdgeDef {
   itemFlag?: ItemFlag;
   /** When each item was linked (a person liked the page), a datetime it carries by default and when `fields` names it. */
   itemTime?: { name: string; versions?: RuleName };
+  /** A value the link to each item holds in its data under `name` (a person's order of a group), carried like `itemTime`; left out where the link holds none. */
+  itemData?: { name: string; versions?: RuleName };
   byType?: {
     default: string;
     assocs: Readonly<Record<string, string>>;

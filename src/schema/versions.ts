@@ -196,9 +196,9 @@ export const VERSION_RULES = {
   'early-graph-fields': {
     until: 'v2.4',
     description:
-      "Fields the v2.0–v2.3 answers carried that Loom's v2.4 dialect leaves out: a page's can_post, has_added_app, is_community_page, founded and parking; an event's is_date_only and ticket_uri, and each guest's rsvp_status in its lists; a group's venue; `administrator` on a group's members and a person's groups (whether the person administers the group); a video's name (its title) and icon; a photo's backdated_time_granularity; when the person liked each page of their likes (created_time).",
+      "Fields the v2.0–v2.3 answers carried that Loom's v2.4 dialect leaves out: a page's can_post, has_added_app, is_community_page, founded and parking; an event's is_date_only and ticket_uri, and each guest's rsvp_status in its lists; a group's venue; `administrator` on a group's members and a person's groups (whether the person administers the group), and bookmark_order on a person's groups (the group's place in their bookmarks); a video's name (its title) and icon; a photo's backdated_time_granularity; when the person liked each page of their likes (created_time).",
     source:
-      'restfb fixtures v2_0/page.json, v2_0/event.json, v2_0/group.json, v2_1/photo-day.json, v2_3/issue252-event-1.json; fb_graph2 user/videos.json (v2.0), user/likes.json (v2.0) and event/attending.json (v2.1); facebook4j user/users.json. Loom keeps its recorded v2.4 answers as they are, so these stop at v2.4.',
+      'restfb fixtures v2_0/page.json, v2_0/event.json, v2_0/group.json, v2_1/photo-day.json, v2_3/issue252-event-1.json; fb_graph2 user/videos.json (v2.0), user/likes.json (v2.0), user/groups.json (v2.0) and event/attending.json (v2.1); facebook4j user/users.json. Loom keeps its recorded v2.4 answers as they are, so these stop at v2.4.',
   },
 } as const satisfies Record<string, VersionRule>;
 

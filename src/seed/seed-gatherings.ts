@@ -181,8 +181,12 @@ async function writeGroups(random: Random, context: SeedContext, events: readonl
   await buffer.flush();
 
   // Members, posts that name their group, and hosted events, once the groups' ids are known.
+  // A person's bookmarks list the groups they run one after another, as the demo graph makes them.
+  const bookmarks = new Map<number, number>();
   for (const [index, { id, admin, privacy, created }] of groups.entries()) {
-    buffer.link('managed_groups', userIds[admin] as ObjectId, id, created);
+    const bookmarkOrder = (bookmarks.get(admin) ?? 0) + 1;
+    bookmarks.set(admin, bookmarkOrder);
+    buffer.link('managed_groups', userIds[admin] as ObjectId, id, created, { bookmark_order: bookmarkOrder });
     const members = [admin, ...random.sample(friends[admin] ?? [], random.int(3, 30)).filter((member) => member !== admin)];
     // The demo user also belongs to a group she does not run.
     if (index === 2 && !members.includes(0)) members.push(0);

@@ -86,7 +86,6 @@ const KNOWN: Record<string, string[]> = {
   ],
   'fb_graph2 user/groups.json': [
     'missing paging.next',
-    'unknown data[].bookmark_order',
   ],
   'fb_graph2 user/videos.json': [
     'link paging.previous: limit,since ≠ __paging_token,__previous,limit,since',
