@@ -188,6 +188,12 @@ export const VERSION_RULES = {
     description: "An event read by its own path without `fields` names its privacy; from v2.3 only when asked for.",
     source: 'restfb fixtures v2_0/event.json (privacy among the defaults) and v2_3/issue252-event-1.json, v2_3/issue252-event-2.json (two events read without fields, neither with privacy)',
   },
+  'comment-hiding': {
+    since: 'v2.2',
+    description:
+      'A comment read without `fields` by the page whose post it is on, through its token, names can_hide and is_hidden among its rich defaults; before, only when asked for.',
+    source: "restfb fixture v2_2/comment_canHide.json (a comment on a page's post, read by the page, with both); fb_graph2 post/comments.json (v2.0) and facebook4j post/comments_with_summary.json (v2.1), without",
+  },
   'video-status-fields': {
     since: 'v2.4',
     description: "A video's embeddable, privacy (with every list, as a post's in the earlier versions) and status fields exist.",

@@ -92,10 +92,6 @@ const KNOWN: Record<string, string[]> = {
     'missing data[].source',
     'missing paging.next',
   ],
-  'restfb v2_2/comment_canHide.json': [
-    'left out can_hide',
-    'left out is_hidden',
-  ],
 };
 
 const SEED_TIME = '2026-01-31';

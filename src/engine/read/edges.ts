@@ -1,6 +1,7 @@
 import { printFields } from '../../query/print.js';
 import type { Selection } from '../../query/selection.js';
-import type { EdgeDef, ItemFlag, NodeTypeDef } from '../../schema/definition.js';
+import type { EdgeDef, NodeTypeDef } from '../../schema/definition.js';
+import type { ItemFlag } from '../../schema/item-extras.js';
 import type { Association, StoredObject } from '../../store/graph-store.js';
 import type { PageRequest } from '../../store/page-request.js';
 import type { ReadContext } from '../request/context.js';
