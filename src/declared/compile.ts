@@ -12,6 +12,7 @@ import { DeclarationError, type DeclarationProblem } from './load.js';
 import type { CodeModule, Declaration, EdgeDecl, FieldDecl, RuleDecl, StorageKeys, TypeDecl } from './model.js';
 import { codeEntry } from './code-names.js';
 import { compilePermissions } from './compile-permissions.js';
+import { compileFullDefaults } from './compile-defaults.js';
 import { compilePost } from './compile-post.js';
 import { storageKeysOf } from './storage-keys.js';
 import { dataChecker, fieldKind, paramLength } from './validate.js';
@@ -121,7 +122,7 @@ class Compiler {
       ...(decl.owns_media ? { ownsMedia: true } : {}),
       ...(deletesWith.length > 0 ? { deletesWith } : {}),
       defaultFields: defaults,
-      ...(decl.full_default_fields ? { fullDefaultFields: this.fullDefaults(decl.full_default_fields, `${at}.full_default_fields`) } : {}),
+      ...(decl.full_default_fields ? { fullDefaultFields: compileFullDefaults(this, name, decl.full_default_fields, `${at}.full_default_fields`) } : {}),
       fields,
       edges,
       writeRules,
@@ -327,6 +328,8 @@ class Compiler {
     }
     const itemTime = decl.item_time;
     if (itemTime) extras.itemTime = { name: itemTime.name, ...(itemTime.versions ? { versions: this.ruleName(itemTime.versions, `${at}.item_time.versions`) } : {}) };
+    const itemData = decl.item_data;
+    if (itemData) extras.itemData = { name: itemData.name, ...(itemData.versions ? { versions: this.ruleName(itemData.versions, `${at}.item_data.versions`) } : {}) };
     if (decl.by_type) {
       const { default: fallback, storage, item_field: itemField } = decl.by_type;
       if (!Object.hasOwn(storage, fallback)) this.problem(`${at}.by_type.default`, `"${fallback}" is not one of the lists under by_type.storage`);
@@ -340,18 +343,9 @@ class Compiler {
     return extras;
   }
 
-  private ruleName(name: string, at: string): RuleName {
+  ruleName(name: string, at: string): RuleName {
     if (!Object.hasOwn(VERSION_RULES, name)) this.problem(at, `"${name}" is not a rule of the version table`);
     return name as RuleName;
-  }
-
-  fullDefaults(full: NonNullable<TypeDecl['full_default_fields']>, at: string): NonNullable<NodeTypeDef['fullDefaultFields']> {
-    const { names, listed, reference } = full;
-    const versions = Object.fromEntries(Object.entries(full.versions ?? {}).map(([name, rule]) => {
-      if (![...names, ...(listed ?? [])].includes(name)) this.problem(`${at}.versions.${name}`, `"${name}" is not one of the default names`);
-      return [name, this.ruleName(rule, `${at}.versions.${name}`)];
-    }));
-    return { names, ...(listed ? { listed } : {}), ...(reference ? { reference } : {}), ...(full.versions ? { versions } : {}) };
   }
 
   /** Whether the field is a ref (stored, or the owner) to `target` (any type when absent). */
@@ -399,6 +393,7 @@ class Compiler {
       if (this.ownerSourced(typeName, decl.follows)) this.problem(`${at}.follows`, `"${decl.follows}" is the owner; use owner or related`);
       return { kind: 'follows', key: this.refKey(typeName, decl.follows, `${at}.follows`) };
     }
+    if ('written_as_viewer' in decl) return { kind: 'nodeWroteOf', key: this.refKey(typeName, decl.written_as_viewer, `${at}.written_as_viewer`) };
     if ('owner_of' in decl) {
       if (this.ownerSourced(typeName, decl.owner_of)) return { kind: 'owner' };
       return { kind: 'ownerOf', key: this.refKey(typeName, decl.owner_of, `${at}.owner_of`) };
@@ -431,8 +426,11 @@ class Compiler {
     return this.declaration.types[typeName]?.fields?.[field]?.source === 'owner';
   }
 
+  /** A rule's ref field: a `ref<T>` field, or one whose stored id shows as one node (`source: {ref}`, as Graph fields declare it). */
   private refKey(typeName: string, field: string, at: string): string {
-    if (!this.isRefField(typeName, field)) this.problem(at, `"${field}" is not a ref field of ${typeName}`);
+    const source = this.declaration.types[typeName]?.fields?.[field]?.source;
+    const storedRef = typeof source === 'object' && 'ref' in source && source.ref.many !== true;
+    if (!this.isRefField(typeName, field) && !storedRef) this.problem(at, `"${field}" is not a ref field of ${typeName}`);
     return this.storage.fields[`${typeName}.${field}`] ?? field;
   }
 }

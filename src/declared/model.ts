@@ -46,6 +46,8 @@ export type RuleDecl =
   | { follows: string }
   /** The viewer owns the node the ref field names. */
   | { owner_of: string }
+  /** The viewer, acting as a node (a page through its token), wrote as itself the node the ref field names. */
+  | { written_as_viewer: string }
   /** The rule chosen by the value of an enum field. */
   | { by_field: string; cases: Record<string, RuleDecl>; default?: RuleDecl }
   /** Any one of the rules passes. */
@@ -197,6 +199,8 @@ export interface EdgeDecl {
   item_flag?: { name: string; storage: string; of: 'item' | 'node'; versions?: string };
   /** When each item was linked, which each item carries under this name (when a person liked the page). */
   item_time?: { name: string; versions?: string };
+  /** A value the link to each item holds in its data under this name, which each item carries (a person's order of a group). */
+  item_data?: { name: string; versions?: string };
   by_type?: { default: string; storage: Record<string, string>; item_field?: { name: string; values: Record<string, string>; versions?: string } };
   /** An edge behaviour of the code module (`behaviors`) answers the edge. */
   behavior?: string;
@@ -231,7 +235,7 @@ export interface TypeDecl {
    * sends, when other than `names`; `reference`: what a ref field naming the node shows, when more than `default_fields`;
    * `versions`: a rule of the version table for each of those names that was a default only where the rule holds.
    */
-  full_default_fields?: { names: string[]; listed?: string[]; reference?: string[]; versions?: Record<string, string> };
+  full_default_fields?: { names: string[]; listed?: string[]; reference?: string[]; versions?: Record<string, string>; shown_to?: Record<string, RuleDecl> };
   /** Deleting the node removes its uploaded file. */
   owns_media?: boolean;
   /** Storage keys of associations whose nodes go with the node. */

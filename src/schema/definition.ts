@@ -5,6 +5,7 @@
  * is adding a section of a declaration (and naming its code), never a change in the engine.
  */
 import type { AppPost, AudienceOf, EdgeItems, PostCheck, ResolvePost, SpecialEdge, StoryData } from './behaviours.js';
+import type { ItemFlag, ItemValue } from './item-extras.js';
 import type { StoredNode } from './stored-node.js';
 import type { ApiVersion, RuleName, VersionBounds } from './versions.js';
 
@@ -97,6 +98,8 @@ export type AccessRule =
   | { kind: 'follows'; key: string }
   /** The viewer owns the node a data key names. */
   | { kind: 'ownerOf'; key: string }
+  /** The viewer is a node acting as itself (a page, through its token) that wrote, as itself, the node a data key names. */
+  | { kind: 'nodeWroteOf'; key: string }
   /** The rule chosen by the value under a data key. */
   | { kind: 'byField'; key: string; cases: Record<string, AccessRule>; otherwise: AccessRule }
   | { kind: 'any'; rules: AccessRule[] };
@@ -146,8 +149,10 @@ export interface EdgeDef {
    * person's events are those they attend, created, declined…; `default` applies without one.
    */
   itemFlag?: ItemFlag;
-  /** When each item was linked (a person liked the page), a datetime it carries by default and when `fields` names it. */
-  itemTime?: { name: string; versions?: RuleName };
+  /** When each item was linked (a person liked the page), a datetime it carries. */
+  itemTime?: ItemValue;
+  /** A value the link to each item holds in its data under `name` (a person's order of a group); left out where the link holds none. */
+  itemData?: ItemValue;
   byType?: {
     default: string;
     assocs: Readonly<Record<string, string>>;
@@ -188,19 +193,6 @@ export interface EdgeDef {
   offsetPaging?: RuleName;
   /** In the API versions where this rule holds, paging links name the page's times (`until`, `since`) instead of showing cursors. */
   timePaging?: RuleName;
-}
-
-/**
- * A boolean each item of an edge carries beside its own fields, sent by default and whenever
- * `fields` names it: whether the item lists the node under `assoc` (`of: 'item'`: a member who
- * administers the group), or the node the item (`of: 'node'`). Read for a whole page at once.
- */
-export interface ItemFlag {
-  name: string;
-  assoc: string;
-  of: 'item' | 'node';
-  /** The items carry it only in the API versions where this rule holds. */
-  versions?: RuleName;
 }
 
 /**
@@ -298,8 +290,10 @@ export interface NodeTypeDef {
    * to the node showed in those versions, when more than the minimal set (a page named by `from`
    * showed its category); fields only, like the minimal set. Names a version lacks are skipped.
    * `versions`: names that were defaults only where a rule holds, though answered in every version.
+   * `shownTo`: names that were defaults only for a node whose viewer passes this rule (a comment's
+   * can_hide, for the page whose post it is on); asked for by name, they answer as any field.
    */
-  fullDefaultFields?: { names: string[]; listed?: string[]; reference?: string[]; versions?: Record<string, RuleName> };
+  fullDefaultFields?: { names: string[]; listed?: string[]; reference?: string[]; versions?: Record<string, RuleName>; shownTo?: Record<string, AccessRule> };
   fields: FieldDef[];
   edges: EdgeDef[];
   /**

@@ -4,7 +4,7 @@
  * schema is built, at start-up, rather than surfacing as odd answers to some later request.
  */
 import type { AppWrites, WritePolicy } from './behaviours.js';
-import type { EdgeDef, FieldDef, NodeTypeDef } from './definition.js';
+import type { AccessRule, EdgeDef, FieldDef, NodeTypeDef } from './definition.js';
 import { Permissions } from './permissions.js';
 import { DEFAULT_API_VERSION, PUBLISHED_VERSIONS, rules, type ApiVersion } from './versions.js';
 
@@ -135,6 +135,11 @@ export class Schema {
     const names = !full || rules.has('minimal-default-fields', version) ? type.defaultFields : root ? full.names : (full.listed ?? full.names);
     const defaultHere = (name: string) => full?.versions?.[name] === undefined || rules.has(full.versions[name], version);
     return names.filter((name) => defaultHere(name) && (this.field(type, name, version) ?? this.edge(type, name, version)));
+  }
+
+  /** The default names sent only to some viewers in this API version, with the read rule each needs (NodeTypeDef.fullDefaultFields). */
+  defaultsShownTo(type: NodeTypeDef, version: ApiVersion): Readonly<Record<string, AccessRule>> | undefined {
+    return rules.has('minimal-default-fields', version) ? undefined : type.fullDefaultFields?.shownTo;
   }
 
   /**

@@ -188,6 +188,12 @@ export const VERSION_RULES = {
     description: "An event read by its own path without `fields` names its privacy; from v2.3 only when asked for.",
     source: 'restfb fixtures v2_0/event.json (privacy among the defaults) and v2_3/issue252-event-1.json, v2_3/issue252-event-2.json (two events read without fields, neither with privacy)',
   },
+  'comment-hiding': {
+    since: 'v2.2',
+    description:
+      'A comment read without `fields` by the page whose post it is on, through its token, names can_hide and is_hidden among its rich defaults; before, only when asked for.',
+    source: "restfb fixture v2_2/comment_canHide.json (a comment on a page's post, read by the page, with both); fb_graph2 post/comments.json (v2.0) and facebook4j post/comments_with_summary.json (v2.1), without",
+  },
   'video-status-fields': {
     since: 'v2.4',
     description: "A video's embeddable, privacy (with every list, as a post's in the earlier versions) and status fields exist.",
@@ -196,9 +202,9 @@ export const VERSION_RULES = {
   'early-graph-fields': {
     until: 'v2.4',
     description:
-      "Fields the v2.0–v2.3 answers carried that Loom's v2.4 dialect leaves out: a page's can_post, has_added_app, is_community_page, founded and parking; an event's is_date_only and ticket_uri, and each guest's rsvp_status in its lists; a group's venue; `administrator` on a group's members and a person's groups (whether the person administers the group); a video's name (its title) and icon; a photo's backdated_time_granularity; when the person liked each page of their likes (created_time).",
+      "Fields the v2.0–v2.3 answers carried that Loom's v2.4 dialect leaves out: a page's can_post, has_added_app, is_community_page, founded and parking; an event's is_date_only and ticket_uri, and each guest's rsvp_status in its lists; a group's venue; `administrator` on a group's members and a person's groups (whether the person administers the group), and bookmark_order on a person's groups (the group's place in their bookmarks); a video's name (its title) and icon; a photo's backdated_time_granularity; when the person liked each page of their likes (created_time).",
     source:
-      'restfb fixtures v2_0/page.json, v2_0/event.json, v2_0/group.json, v2_1/photo-day.json, v2_3/issue252-event-1.json; fb_graph2 user/videos.json (v2.0), user/likes.json (v2.0) and event/attending.json (v2.1); facebook4j user/users.json. Loom keeps its recorded v2.4 answers as they are, so these stop at v2.4.',
+      'restfb fixtures v2_0/page.json, v2_0/event.json, v2_0/group.json, v2_1/photo-day.json, v2_3/issue252-event-1.json; fb_graph2 user/videos.json (v2.0), user/likes.json (v2.0), user/groups.json (v2.0) and event/attending.json (v2.1); facebook4j user/users.json. Loom keeps its recorded v2.4 answers as they are, so these stop at v2.4.',
   },
 } as const satisfies Record<string, VersionRule>;
 

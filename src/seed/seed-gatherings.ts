@@ -46,13 +46,15 @@ export interface Gatherings {
   counts: GatheringCounts;
   videos: VideoRecord[];
   groupNames: string[];
+  /** Each group admin's last bookmark order, which the groups written later carry on from. */
+  groupBookmarks: Map<number, number>;
 }
 
 export async function writeGatherings(random: Random, context: SeedContext): Promise<Gatherings> {
   const events = await writeEvents(random.fork('events'), context);
   const groups = await writeGroups(random.fork('groups'), context, events.ids);
   const videos = await writeVideos(random.fork('videos'), context);
-  return { counts: { events: events.ids.length, groups: groups.count, videos: videos.length }, videos, groupNames: groups.names };
+  return { counts: { events: events.ids.length, groups: groups.count, videos: videos.length }, videos, groupNames: groups.names, groupBookmarks: groups.bookmarks };
 }
 
 /**
@@ -204,10 +206,20 @@ export function createGroup(random: Random, context: SeedContext, admin: number,
 }
 
 /** Members (the demo user among them when `withDemoUser`), posts that name the group, and perhaps an event it hosts. */
-export function fillGroup(random: Random, context: SeedContext, group: GroupPlan, events: readonly ObjectId[], withDemoUser: boolean): void {
+export function fillGroup(
+  random: Random,
+  context: SeedContext,
+  group: GroupPlan,
+  events: readonly ObjectId[],
+  withDemoUser: boolean,
+  bookmarks: Map<number, number>,
+): void {
   const { buffer, userIds, friends, now } = context;
   const { id, admin, privacy, created } = group;
-  buffer.link('managed_groups', userIds[admin] as ObjectId, id, created);
+  // A person's bookmarks list the groups they run one after another, as the demo graph makes them.
+  const bookmarkOrder = (bookmarks.get(admin) ?? 0) + 1;
+  bookmarks.set(admin, bookmarkOrder);
+  buffer.link('managed_groups', userIds[admin] as ObjectId, id, created, { bookmark_order: bookmarkOrder });
   const members = [admin, ...random.sample(friends[admin] ?? [], random.int(3, 30)).filter((member) => member !== admin)];
   if (withDemoUser && !members.includes(0)) members.push(0);
   for (const member of members) buffer.link('members', id, userIds[member] as ObjectId, created + random.int(0, 30 * DAY));
@@ -228,7 +240,7 @@ export function fillGroup(random: Random, context: SeedContext, group: GroupPlan
   if (events.length > 0 && random.chance(0.5)) buffer.link('events', id, random.pick(events), created);
 }
 
-async function writeGroups(random: Random, context: SeedContext, events: readonly ObjectId[]): Promise<{ count: number; names: string[] }> {
+async function writeGroups(random: Random, context: SeedContext, events: readonly ObjectId[]): Promise<{ count: number; names: string[]; bookmarks: Map<number, number> }> {
   const { buffer, people } = context;
   const count = Math.min(GROUP_NAMES.length * 4, Math.max(3, Math.floor(people.length / 25)));
   const names = random.shuffle([...GROUP_NAMES]);
@@ -243,12 +255,13 @@ async function writeGroups(random: Random, context: SeedContext, events: readonl
 
   // Members, posts that name their group, and hosted events, once the groups' ids are known. The
   // demo user also belongs to a group she does not run.
+  const bookmarks = new Map<number, number>();
   for (const [index, group] of groups.entries()) {
-    fillGroup(random, context, group, events, index === 2);
+    fillGroup(random, context, group, events, index === 2, bookmarks);
     await buffer.endUnit();
   }
   await buffer.flush();
-  return { count, names };
+  return { count, names, bookmarks };
 }
 
 /**

@@ -68,7 +68,7 @@ async function moreGroups(random: Random, context: SeedContext, gatherings: Gath
   }
   await buffer.flush();
   for (const group of groups) {
-    fillGroup(random, context, group, events, false);
+    fillGroup(random, context, group, events, false, gatherings.groupBookmarks);
     await buffer.endUnit();
   }
   await buffer.flush();

@@ -80,14 +80,15 @@ export async function addMediaGraph(fixture: Fixture): Promise<MediaGraph> {
   const member = (group: number, person: number, time: number): WriteOp => ({ op: 'addAssoc', type: 'members', id1: group, id2: person, time });
   const [weaversPost] = await created([object('post', bob, { message: 'Warp and weft', privacy: { value: 'EVERYONE', description: 'Public' }, to: [weavers] }, 5)]);
   await store.write([
-    { op: 'addAssoc', type: 'managed_groups', id1: alice, id2: weavers!, time: t },
-    { op: 'addAssoc', type: 'managed_groups', id1: bob, id2: knitters!, time: t },
-    { op: 'addAssoc', type: 'managed_groups', id1: bob, id2: spinners!, time: t },
+    // Each link keeps the group's place in its admin's bookmarks.
+    { op: 'addAssoc', type: 'managed_groups', id1: alice, id2: weavers!, time: t, data: { bookmark_order: 1 } },
+    { op: 'addAssoc', type: 'managed_groups', id1: bob, id2: knitters!, time: t, data: { bookmark_order: 2 } },
+    { op: 'addAssoc', type: 'managed_groups', id1: bob, id2: spinners!, time: t, data: { bookmark_order: 1 } },
     member(weavers!, alice, t), member(weavers!, bob, t + 1), member(weavers!, friends[0]!, t + 2),
     member(knitters!, bob, t), member(knitters!, alice, t + 1),
     member(spinners!, bob, t),
     member(dyers!, bob, t),
-    { op: 'addAssoc', type: 'managed_groups', id1: bob, id2: dyers!, time: t },
+    { op: 'addAssoc', type: 'managed_groups', id1: bob, id2: dyers!, time: t, data: { bookmark_order: 3 } },
     { op: 'addAssoc', type: 'feed', id1: weavers!, id2: weaversPost!, time: now - 5 * DAY },
     { op: 'addAssoc', type: 'events', id1: weavers!, id2: party!, time: t },
   ]);

@@ -31,7 +31,7 @@ describe('groups over HTTP', () => {
   it('says up to v2.3 whether each member, and each of a person\'s groups, is administered by them', async () => {
     const managing = await fixture.aliceWith('user_managed_groups');
     const groups = await server.get('/v2.3/me/groups', { access_token: managing });
-    assert.deepEqual(groups.body.data, [{ name: 'Weavers', id: String(graph.groups.weavers), administrator: true }]);
+    assert.deepEqual(groups.body.data, [{ name: 'Weavers', id: String(graph.groups.weavers), administrator: true, bookmark_order: 1 }]);
     const members = await server.get(`/v2.3/${graph.groups.weavers}/members`, { access_token: managing, fields: 'id,administrator', limit: '100' });
     assert.equal(members.status, 200, members.text);
     const admins = members.body.data.filter((member: { administrator: boolean }) => member.administrator).map((member: { id: string }) => member.id);
@@ -40,6 +40,26 @@ describe('groups over HTTP', () => {
     const current = await server.get(`/v2.4/${graph.groups.weavers}/members`, { access_token: managing });
     for (const member of current.body.data) assert.equal(member.administrator, undefined);
     assert.equal((await server.get('/v2.4/me/groups', { access_token: managing, fields: 'administrator' })).status, 400);
+  });
+
+  it('says up to v2.3 where each of a person\'s groups sits in their bookmarks, on every page, and only when asked for or by default', async () => {
+    const bob = await fixture.tokenFor(fixture.users.bob, ['public_profile', 'user_managed_groups']);
+    const order = async (version: string, params: Record<string, string>) => {
+      const answer = await server.get(`/${version}/me/groups`, { access_token: bob, ...params });
+      assert.equal(answer.status, 200, answer.text);
+      return answer.body.data.map((group: { name?: string; bookmark_order?: number }) => [group.name, group.bookmark_order]);
+    };
+    const all = await order('v2.0', { limit: '10' });
+    assert.deepEqual(new Map(all), new Map([['Knitters', 2], ['Spinners', 1], ['Dyers', 3]]));
+    const [first, ...rest] = all;
+    assert.deepEqual(await order('v2.3', { limit: '1' }), [first]);
+    const next = (await server.get('/v2.2/me/groups', { access_token: bob, limit: '1' })).body.paging.next as string;
+    const after = await server.fetch(next.replace('limit=1', 'limit=2'));
+    assert.deepEqual(after.body.data.map((group: { name: string; bookmark_order: number }) => [group.name, group.bookmark_order]), rest);
+    assert.deepEqual(await order('v2.1', { fields: 'name,bookmark_order', limit: '10' }), all);
+    assert.deepEqual(await order('v2.1', { fields: 'name', limit: '10' }), all.map(([name]: [string]) => [name, undefined]));
+    assert.equal((await server.get('/v2.4/me/groups', { access_token: bob, fields: 'bookmark_order' })).status, 400);
+    assert.deepEqual(await order('v2.4', { limit: '10' }), all.map(([name]: [string]) => [name, undefined]));
   });
 
   it('reads the Group node in its v2.4 shape, with its members and feed', async () => {

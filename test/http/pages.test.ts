@@ -165,6 +165,29 @@ describe('pages that act', () => {
     assert.equal(Number(postNumber) > 0, true);
   });
 
+  it('comment-hiding: from v2.2 a comment read without fields by the page whose post it is on says can_hide and is_hidden', async () => {
+    const token = await pageToken();
+    const post = (await server.form('/v2.4/me/feed', { access_token: token, message: 'Rye on Fridays' })).body.id as string;
+    const comment = await server.form(`/v2.4/${post}/comments`, { access_token: fixture.aliceToken, message: 'Save me one' });
+    assert.equal(comment.status, 200, comment.text);
+    const plain = ['id', 'from', 'message', 'can_remove', 'created_time', 'like_count', 'user_likes'];
+    const keys = async (version: string, path: string, access: string) => {
+      const reply = await get(`/${version}/${path}`, { access_token: access });
+      assert.equal(reply.status, 200, reply.text);
+      return Object.keys(reply.body.data?.[0] ?? reply.body);
+    };
+    for (const version of ['v2.2', 'v2.3']) {
+      assert.deepEqual(await keys(version, comment.body.id, token), [...plain, 'can_hide', 'is_hidden'], version);
+      assert.deepEqual(await keys(version, `${post}/comments`, token), [...plain, 'can_hide', 'is_hidden'], `${version}, listed`);
+      assert.deepEqual(await keys(version, comment.body.id, fixture.aliceToken), plain, `${version}: not the author, who does not own the post`);
+    }
+    assert.deepEqual(await keys('v2.1', comment.body.id, token), plain);
+    assert.deepEqual(await keys('v2.4', comment.body.id, token), ['created_time', 'from', 'message', 'id']);
+    const asked = await get(`/v2.2/${comment.body.id}`, { access_token: fixture.aliceToken, fields: 'can_hide,is_hidden' });
+    assert.deepEqual(asked.body, { can_hide: false, is_hidden: false, id: comment.body.id }, 'asked for by name, anyone reads them');
+    await server.form(`/v2.4/${post}`, { access_token: token }, 'DELETE');
+  });
+
   it("lets a visitor post on a page's feed as themselves", async () => {
     const created = await server.form(`/v2.4/${bobsPage}/feed`, { access_token: fixture.aliceToken, message: 'Great repair, thank you', fields: 'from,to,status_type' });
     assert.equal(created.status, 200, created.text);

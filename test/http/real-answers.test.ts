@@ -61,11 +61,9 @@ const libraries: Library[] = readdirSync(FOLDER)
  */
 const KNOWN: Record<string, string[]> = {
   'facebook4j user/users.json': [
-    'extra *.email',
-    'extra *.timezone',
-    'extra *.verified',
+    // The recorded cover was the page's (a person's cover came only when asked for by name); the
+    // demo page has none, and asked for by name the demo person shows theirs.
     'left out *.cover',
-    'left out *.favorite_athletes',
   ],
   'fb_graph2 user/feed.json': [
     'link paging.next: limit,until ≠ __paging_token,limit,until',
@@ -84,15 +82,10 @@ const KNOWN: Record<string, string[]> = {
   ],
   'fb_graph2 user/groups.json': [
     'link paging.next: __after_id,icon_size,limit,offset ≠ __after_id,limit,offset',
-    'unknown data[].bookmark_order',
   ],
   'fb_graph2 user/videos.json': [
     'link paging.next: limit,until ≠ __paging_token,limit,until',
     'link paging.previous: limit,since ≠ __paging_token,__previous,limit,since',
-  ],
-  'restfb v2_2/comment_canHide.json': [
-    'left out can_hide',
-    'left out is_hidden',
   ],
 };
 

@@ -49,6 +49,33 @@ describe('permissions enforced from the schema', () => {
     }
   });
 
+  it("keeps a person's email, time zone and verified to themselves, whatever they granted the app", async () => {
+    const [erin] = (
+      await fixture.store.write([
+        { op: 'createObject', object: { type: 'user', owner: null, createdTime: 1, data: { name: 'Erin Eyre', email: 'erin@example.com', timezone: 2, verified: true, favorite_athletes: [{ id: '7', name: 'Ada Runner' }] } } },
+      ])
+    ).results as number[];
+    await fixture.store.write([
+      { op: 'addAssoc', type: 'friends', id1: erin!, id2: fixture.users.alice, time: 2 },
+      { op: 'addAssoc', type: 'friends', id1: fixture.users.alice, id2: erin!, time: 2 },
+    ]);
+    const own = await fixture.tokenFor(erin!, ['public_profile', 'user_friends', 'email', 'user_likes']);
+    const id = fixture.scoped(erin!);
+    const fields = 'name,email,timezone,verified';
+    const herself = await server.get('/v2.4/me', { access_token: own, fields });
+    assert.deepEqual(herself.body, { name: 'Erin Eyre', email: 'erin@example.com', timezone: 2, verified: true, id });
+    const byFriend = await server.get(`/v2.4/${id}`, { access_token: fixture.aliceToken, fields });
+    assert.deepEqual(byFriend.body, { name: 'Erin Eyre', id }, 'asked for by name, another person reads none of them');
+    const byApp = await server.get(`/v2.4/${id}`, { access_token: `${fixture.app.id}|${fixture.app.secret}`, fields });
+    assert.deepEqual(byApp.body, { name: 'Erin Eyre', id });
+    for (const version of ['v2.0', 'v2.3']) {
+      const rich = await server.get(`/${version}/${id}`, { access_token: fixture.aliceToken });
+      assert.deepEqual(Object.keys(rich.body), ['id', 'favorite_athletes', 'link', 'name', 'updated_time'], `${version}: the profile's defaults, less what is hers alone`);
+      const ownRich = await server.get(`/${version}/me`, { access_token: own });
+      assert.deepEqual(Object.keys(ownRich.body), ['id', 'email', 'favorite_athletes', 'link', 'name', 'timezone', 'updated_time', 'verified']);
+    }
+  });
+
   it('answers an edge without its permission with an empty page, and leaves it out when nested', async () => {
     const edges = [
       ['friends', 'user_friends'],

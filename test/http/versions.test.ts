@@ -39,6 +39,7 @@ const BOUNDARIES: Record<RuleName, [string, string]> = {
   'unknown-object-subcode': ['v2.3', 'v2.4'],
   'video-status-fields': ['v2.3', 'v2.4'],
   'event-privacy-default': ['v2.2', 'v2.3'],
+  'comment-hiding': ['v2.1', 'v2.2'],
 };
 
 describe('API versions over HTTP', () => {

@@ -3,7 +3,7 @@
  * store call for the batch (an association existence lookup, or one load of the nodes a field
  * names), so a page of a hundred nodes costs what one node does.
  */
-import { personOwnerOf } from '../../schema/authors.js';
+import { personOwnerOf, writtenAsNode } from '../../schema/authors.js';
 import type { AccessRule } from '../../schema/definition.js';
 import type { StoredObject } from '../../store/graph-store.js';
 import type { ReadContext } from '../request/context.js';
@@ -64,15 +64,19 @@ export async function passingRule(
         return typeof id === 'number' && visible.has(id);
       });
     }
-    case 'ownerOf': {
+    case 'ownerOf':
+    case 'nodeWroteOf': {
       const viewerId = viewer.userId;
       if (viewerId === null) return new Set();
+      // Only a node acting as itself (a page, through its token) is the author of what was written as a node.
+      const owned = (target: StoredObject) =>
+        rule.kind === 'ownerOf' ? nodeOwner(context, target) === viewerId : target.owner === viewerId && writtenAsNode(context.schema.writePolicy, target);
       const refs = objects.map((object) => object.data[rule.key]).filter((id): id is number => typeof id === 'number');
       const named = refs.length === 0 ? new Map<number, StoredObject>() : await context.objects.get([...new Set(refs)]);
       return all((object) => {
         const id = object.data[rule.key];
         const target = typeof id === 'number' ? named.get(id) : undefined;
-        return target !== undefined && nodeOwner(context, target) === viewerId;
+        return target !== undefined && owned(target);
       });
     }
     case 'byField': {

@@ -1,6 +1,7 @@
 import { printFields } from '../../query/print.js';
 import type { Selection } from '../../query/selection.js';
-import type { EdgeDef, ItemFlag, NodeTypeDef } from '../../schema/definition.js';
+import type { EdgeDef, NodeTypeDef } from '../../schema/definition.js';
+import type { ItemFlag } from '../../schema/item-extras.js';
 import type { Association, StoredObject } from '../../store/graph-store.js';
 import type { PageRequest } from '../../store/page-request.js';
 import type { ReadContext } from '../request/context.js';
@@ -63,14 +64,18 @@ export async function loadEdge(
   const itemField = declaredItemField && rules.allows(declaredItemField.versions, context.version) ? declaredItemField : undefined;
   const itemFlag = edge.itemFlag && rules.allows(edge.itemFlag.versions, context.version) ? edge.itemFlag : undefined;
   const itemTime = edge.itemTime && rules.allows(edge.itemTime.versions, context.version) ? edge.itemTime : undefined;
-  const children = withoutItemField(withoutItemField(withoutItemField(request.children, itemField?.name), itemFlag?.name), itemTime?.name);
+  const itemData = edge.itemData && rules.allows(edge.itemData.versions, context.version) ? edge.itemData : undefined;
+  const children = [itemField?.name, itemFlag?.name, itemTime?.name, itemData?.name].reduce(withoutItemField, request.children);
   const rendered = await renderEdgeItems(context, edge, [...pages.values()].flatMap((page) => page.rows), { children, shape: request.itemShape }, nodes);
   const itemValue = itemField && listing.type !== undefined && wantsItemField(request.children, itemField.name) ? itemField.values[listing.type] : undefined;
-  const withValue = itemValue === undefined ? rendered : (row: Association) => withField(rendered(row), itemField!.name, itemValue);
   const flagged = itemFlag && wantsItemField(request.children, itemFlag.name) ? await flagsOf(context, itemFlag, pages) : undefined;
-  const withTime = itemTime && wantsItemField(request.children, itemTime.name) ? (row: Association) => withField(withValue(row), itemTime.name, graphTime(row.time)) : withValue;
-  const itemOf = (row: Association, parent: StoredObject) =>
-    flagged ? withField(withTime(row), itemFlag!.name, flagged.has(flagKey(itemFlag!, row, parent))) : withTime(row);
+  // What each item carries beside its own fields, in this order.
+  const additions: Array<(row: Association, parent: StoredObject) => [string, unknown]> = [];
+  if (itemValue !== undefined) additions.push(() => [itemField!.name, itemValue]);
+  if (itemTime && wantsItemField(request.children, itemTime.name)) additions.push((row) => [itemTime.name, graphTime(row.time)]);
+  if (flagged) additions.push((row, parent) => [itemFlag!.name, flagged.has(flagKey(itemFlag!, row, parent))]);
+  if (itemData && wantsItemField(request.children, itemData.name)) additions.push((row) => [itemData.name, row.data?.[itemData.name]]);
+  const itemOf = (row: Association, parent: StoredObject) => withFields(rendered(row), additions.map((addition) => addition(row, parent)));
 
   // The parameters the paging links repeat are the same for every parent: worked out once, when a page needs them.
   let linkParams: Record<string, string> | undefined;
@@ -109,8 +114,12 @@ function wantsItemField(children: Selection[] | undefined, name: string): boolea
   return !children || children.length === 0 || children.some((selection) => selection.name === name);
 }
 
-function withField(item: Json | undefined, name: string, value: string | boolean): Json | undefined {
-  return item === undefined ? undefined : { ...item, [name]: value };
+/** The item with these fields after its own; a field without a value (null or absent) is left out. */
+function withFields(item: Json | undefined, fields: ReadonlyArray<[string, unknown]>): Json | undefined {
+  if (item === undefined || fields.length === 0) return item;
+  const out = { ...item };
+  for (const [name, value] of fields) if (value !== undefined && value !== null) out[name] = value;
+  return out;
 }
 
 /** The pairs of the listed pages linked under the flag's association: one store call for every parent. */

@@ -1,6 +1,6 @@
 import { GraphError } from '../../errors.js';
 import type { Selection } from '../../query/selection.js';
-import type { EdgeDef, FieldDef, NodeTypeDef } from '../../schema/definition.js';
+import type { AccessRule, EdgeDef, FieldDef, NodeTypeDef } from '../../schema/definition.js';
 import type { Schema } from '../../schema/registry.js';
 import type { ApiVersion } from '../../schema/versions.js';
 import { checkModifiers } from './edge-options.js';
@@ -23,10 +23,11 @@ const DEFAULT_ITEM: DefaultShape = { kind: 'item' };
 /**
  * One entry of a node's output, in output order, under its key: its name, or its `.as(alias)`.
  * `nested`: how the nodes it shows (a reference's node, an edge's items) are shown when its
- * selection names nothing inside them.
+ * selection names nothing inside them. `shownTo`: a default field sent only to a viewer who
+ * passes this rule on the node (NodeTypeDef.fullDefaultFields).
  */
 export type PlanEntry =
-  | { kind: 'field'; key: string; field: FieldDef; selection: Selection; nested: DefaultShape }
+  | { kind: 'field'; key: string; field: FieldDef; selection: Selection; nested: DefaultShape; shownTo?: AccessRule }
   | { kind: 'edge'; key: string; edge: EdgeDef; selection: Selection; nested: DefaultShape };
 
 const ALIAS = /^[A-Za-z_][A-Za-z0-9_]{0,99}$/;
@@ -47,6 +48,7 @@ export function planSelection(
   const implied = !selections || selections.length === 0;
   const requested = implied ? defaultNames(schema, version, type, shape).map(implicit) : selections;
   const referenced: DefaultShape = { kind: 'reference', within: shape.kind === 'reference' ? [...shape.within, type.name] : [] };
+  const shownTo = implied && shape.kind !== 'reference' ? schema.defaultsShownTo(type, version) : undefined;
   const entries: PlanEntry[] = [];
   const seen = new Set<string>();
   for (const selection of requested) {
@@ -55,7 +57,8 @@ export function planSelection(
     seen.add(key);
     const field = schema.field(type, selection.name, version);
     if (field) {
-      entries.push({ kind: 'field', key, field, selection, nested: referenced });
+      const rule = shownTo?.[field.name];
+      entries.push({ kind: 'field', key, field, selection, nested: referenced, ...(rule ? { shownTo: rule } : {}) });
       continue;
     }
     const edge = schema.edge(type, selection.name, version);

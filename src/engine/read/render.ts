@@ -71,7 +71,8 @@ async function renderColumn(
     if (objects.some((object) => access.lacksScope(object, entry.edge))) noteMissingScope(context, type, 'edge', entry.edge.name, entry.edge.scope);
     return loadNestedEdge(context, type, entry.edge, objects, allowed, entry.selection, entry.nested);
   }
-  const permitted = objects.filter((object) => access.readable(object, entry.field) && readers(object));
+  const shown = entry.shownTo ? await readersOf(context, entry.shownTo, objects) : () => true;
+  const permitted = objects.filter((object) => access.readable(object, entry.field) && readers(object) && shown(object));
   if (objects.some((object) => access.lacksScope(object, entry.field))) noteMissingScope(context, type, 'field', entry.field.name, entry.field.scope);
   return renderField(context, type, entry.field, permitted, entry.selection, entry.nested);
 }
