@@ -27,8 +27,12 @@ const MAX_SEEN = 20_000;
  */
 export class AnswerCache {
   private readonly answers = new Map<string, GraphResponse>();
-  /** Reads made once under the stamp, by name. */
-  private readonly seen = new Set<string>();
+  /**
+   * Reads made once under the stamp, by a small number made from the name (seenName): where most
+   * requests ask something new, every one adds to this set, and names of hundreds of characters
+   * kept here lived long enough for the garbage collector to copy and promote each of them.
+   */
+  private readonly seen = new Set<number>();
   private stamp: string | undefined;
   private bytes = 0;
 
@@ -54,12 +58,13 @@ export class AnswerCache {
   remember(request: GraphRequest, key: string, answer: GraphResponse): void {
     const size = answer.body.length;
     if (request.dataStamp === undefined || request.dataStamp !== this.stamp || size > MAX_ANSWER_BYTES) return;
-    if (!this.seen.has(key)) {
+    const name = seenName(key);
+    if (!this.seen.has(name)) {
       if (this.seen.size >= MAX_SEEN) this.seen.clear();
-      this.seen.add(key);
+      this.seen.add(name);
       return;
     }
-    this.seen.delete(key);
+    this.seen.delete(name);
     const earlier = this.answers.get(key);
     if (earlier !== undefined) {
       this.bytes -= earlier.body.length;
@@ -84,6 +89,17 @@ export class AnswerCache {
       this.answers.delete(key);
     }
   }
+}
+
+/**
+ * A read's name as a number small enough to be stored unboxed (30 bits of its FNV-1a hash). Two
+ * names that share it only make the later read's answer kept a read early: what is served is
+ * still found by the full name.
+ */
+function seenName(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+  return hash & 0x3fffffff;
 }
 
 /** Headers are changed per request (version, usage): each answer served or kept is a copy of its own. */

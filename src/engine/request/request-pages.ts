@@ -32,8 +32,9 @@ export class RequestPages {
 
   /** With the objects, the grants of people `grantsKnown` names may be left out (Store.getPagesWithObjects). */
   read(request: PageRequest, withObjects: boolean, grantsKnown?: (person: ObjectId) => boolean): Promise<PageRead> {
-    // A resumed read's positions are a Map, which JSON would write as `{}`: written as its entries.
-    const key = JSON.stringify([withObjects, request], (_name, value: unknown) => (value instanceof Map ? [...value] : value));
+    // A resumed read's positions are a Map, which JSON writes as `{}`: its entries go beside it.
+    // (No replacer: one makes JSON.stringify call back for every value of the request.)
+    const key = JSON.stringify([withObjects, request, request.resumeAt === undefined ? null : [...request.resumeAt]]);
     const known = this.reads.get(key);
     if (known !== undefined) return known;
     const read: Promise<PageRead> = withObjects

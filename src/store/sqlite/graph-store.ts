@@ -8,12 +8,16 @@ import { pageParams, pageSql, resumeParams, toAssociation, type AssociationRow, 
 import { SqliteSearch } from './search.js';
 import { sqliteWriteBatches } from './write-batch.js';
 
+/** Each condition of a page shape's bit in its statement's key (every one of them, or this does not compile). */
+const SHAPE_BITS: Record<keyof PageShape, number> = { after: 1, before: 2, since: 4, until: 8, granted: 16, oldest: 32, objects: 64 };
+const SHAPE_CONDITIONS = Object.keys(SHAPE_BITS) as Array<keyof PageShape>;
+
 /** The graph on SQLite: objects, associations and their counts, pages, search and the write batches. */
 export function sqliteGraphStore(database: SqliteDatabase): GraphStore {
   const { db, statements, decodedData, inSnapshot } = database;
   const fullText = new SqliteSearch(db);
   const writeBatch = sqliteWriteBatches(database);
-  const pageStatements = new Map<string, Database.Statement<[PageParams], AssociationRow>>();
+  const pageStatements = new Map<number, Database.Statement<[PageParams], AssociationRow>>();
 
   function readObjects(ids: readonly ObjectId[]): Map<ObjectId, StoredObject> {
     const objects = new Map<ObjectId, StoredObject>();
@@ -107,10 +111,9 @@ export function sqliteGraphStore(database: SqliteDatabase): GraphStore {
   }
 
   function pageStatement(shape: PageShape): Database.Statement<[PageParams], AssociationRow> {
-    const key = Object.entries(shape)
-      .filter(([, present]) => present)
-      .map(([name]) => name)
-      .join('+');
+    // One bit per condition: every page read looks its statement up, so the key makes no arrays or text.
+    let key = 0;
+    for (const condition of SHAPE_CONDITIONS) if (shape[condition]) key |= SHAPE_BITS[condition];
     let statement = pageStatements.get(key);
     if (statement === undefined) {
       statement = db.prepare<[PageParams], AssociationRow>(pageSql(shape)).raw(true);
