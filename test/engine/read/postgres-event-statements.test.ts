@@ -22,7 +22,9 @@ describe('round trips to PostgreSQL across events', { skip: testStoreKind !== 'p
     // need one more read of grants than the larger; more items never cost more statements.
     assert.ok(all.statements <= small.statements, `statements do not grow with the items: ${all.statements} > ${small.statements}`);
     // Shared state, the node, its events, their guests and walls, the walls' authors' use of the
-    // app, their likes with counts: the guests' and walls' statements may overlap or follow.
-    assert.ok(all.roundTrips >= 4 && all.roundTrips <= 7, `round trips: ${all.roundTrips}`);
+    // app, their likes with counts: the guests' and walls' statements may overlap or follow, the
+    // more so the busier the machine. Three levels wait on one another whatever the timing: the
+    // events, their guests and walls, the posts' likes.
+    assert.ok(all.roundTrips >= 3 && all.roundTrips <= 7, `round trips: ${all.roundTrips}`);
   });
 });
