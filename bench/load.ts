@@ -33,6 +33,8 @@ export interface LoadSummary {
   requests: number;
   /** Answers that were not 2xx, plus socket errors and timeouts. */
   failures: number;
+  /** What the failures were, for the message that stops the run: statuses and errors with their counts. */
+  failed: string;
   /** Values of the rotation put into requests (a few more than were answered). */
   rotated: number;
 }
@@ -51,7 +53,7 @@ interface AutocannonResult {
 type Autocannon = (
   options: Record<string, unknown>,
   done: (error: Error | null, result: AutocannonResult) => void,
-) => { stop(): void };
+) => { stop(): void; on(event: 'response', listener: (client: unknown, status: number) => void): void; on(event: 'reqError', listener: (error: Error) => void): void };
 
 function load(spec: LoadSpec): Promise<LoadSummary> {
   const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
@@ -67,6 +69,8 @@ function load(spec: LoadSpec): Promise<LoadSummary> {
     const [before, after] = template.split('{}') as [string, string];
     options.requests = [{ setupRequest: (request: Request) => ({ ...request, path: before + values[(from + rotated++) % values.length] + after }) }];
   }
+  const failed = new Map<string, number>();
+  const count = (kind: string) => failed.set(kind, (failed.get(kind) ?? 0) + 1);
   return new Promise((resolve, reject) => {
     const instance = autocannon(options, (error, result) => {
       if (error) return reject(error);
@@ -74,9 +78,14 @@ function load(spec: LoadSpec): Promise<LoadSummary> {
         requestsPerSecond: result.requests.average,
         requests: result.requests.total,
         failures: result.non2xx + result.errors + result.timeouts,
+        failed: [...failed].map(([kind, times]) => `${times} × ${kind}`).join(', '),
         rotated,
       });
     });
+    instance.on('response', (_client, status) => {
+      if (status < 200 || status > 299) count(`HTTP ${status}`);
+    });
+    instance.on('reqError', (error) => count(error.message));
     process.once('SIGTERM', () => instance.stop());
   });
 }

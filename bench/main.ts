@@ -190,7 +190,7 @@ async function main(): Promise<void> {
         const rotate = item.rotate === undefined ? undefined : { template: item.path, file: item.rotate, from };
         const url = rotate ? server.base : `${server.base}${item.path}`;
         const outcome = await runLoad({ url, seconds: duration, connections, method: item.method, body: item.body, rotate }, LOAD_CORE, enough);
-        if (outcome.failures > 0) throw new Error(`${item.name}: ${outcome.failures} failed requests`);
+        if (outcome.failures > 0) throw new Error(`${item.name}: ${outcome.failures} failed requests (${outcome.failed || 'timeouts'})`);
         rotated.set(item.name, from + outcome.rotated);
         return outcome;
       };
