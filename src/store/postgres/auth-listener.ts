@@ -54,9 +54,10 @@ export class AuthListener {
   /**
    * A change this process committed: known here at once. Resolves once every process listening
    * on the schema has heard of it, so that no process answers its next request from what it
-   * cached before. A notice reaches each listener at a moment of its own, so this one asks them
-   * all (a ping on the same queue, which every listener receives after the change's notice) and
-   * waits until each has answered.
+   * cached before. A notice reaches each listener at a moment of its own, so this one asks the
+   * others (a ping on the same queue, which every listener receives after the change's notice)
+   * and waits until each has answered; its own is not asked, as this process knows already, and
+   * with no other listening nothing is sent.
    */
   async changed(): Promise<void> {
     this.moved();
@@ -127,7 +128,7 @@ export class AuthListener {
     } else if (channel === PING) {
       // Notices come in the order they were sent, so every change before the ping is counted by now.
       const [schema, pinger, sequence] = payload.split(' ');
-      if (schema !== this.location.schema) return;
+      if (schema !== this.location.schema || Number(pinger) === backend) return;
       this.query(client, 'SELECT pg_notify($1, $2)', [pongChannel(Number(pinger)), `${backend} ${sequence}`]).catch(() => {});
     } else if (channel === pongChannel(backend)) {
       const [listener, sequence] = payload.split(' ').map(Number);
@@ -137,11 +138,11 @@ export class AuthListener {
     }
   }
 
-  /** Pings every listener of the schema that listens now, and resolves once each has answered. */
+  /** Pings every other listener of the schema that listens now, and resolves once each has answered. */
   private async pingAll(client: pg.Client): Promise<void> {
     const { rows } = await this.query<{ pid: number }>(
       client,
-      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND pid <> pg_backend_pid()',
       [this.name],
     );
     if (rows.length === 0) return;

@@ -7,19 +7,15 @@ import { quoteIdentifier } from './connection.js';
 /**
  * The undo log on PostgreSQL (see undo-log.ts): each change's trigger keeps the row as it was and
  * as it became, as the text of the table's row type, which reads back exactly (json keeps its
- * text, numbers their digits). Going back runs one generated function whose statements, one set
- * per table, are planned once. Every function here runs inside the caller's transaction.
+ * text, numbers their digits). Going back is one call of a generated function that does all of it
+ * on the server, its statements (one set per table) planned once: whatever the store holds, it
+ * costs two round trips in the caller's transaction. Every function here runs inside the
+ * caller's transaction.
  */
 
 /** First key of the two-key advisory lock that starting and stopping the log take turns on ("undo"). */
 const LOG_LOCK = 0x756e646f;
 const KEY_COLUMNS = MEDIA_KEY_PATHS.map((path) => ({ column: `${path[0]}_key`, path: `'{${path.join(',')}}'` }));
-
-interface LogState {
-  floor: number;
-  /** The tables the triggers log, locked while the log is gone back through. */
-  tables: string[];
-}
 
 interface SequenceValue {
   name: string;
@@ -40,17 +36,15 @@ export class PostgresUndoLog {
   /** Starts the log if it is off (a log of another layout is dropped first, with its marks). */
   async start(): Promise<void> {
     await this.client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOG_LOCK, this.schema]);
-    if (await this.state()) return;
+    if (await this.running()) return;
     await this.drop();
     const tables = await this.loggedTables();
     await this.deferrableReferences();
     await this.client.query(this.tablesSql());
     for (const table of tables) await this.client.query(await this.triggerSql(table));
     await this.client.query(await this.replaySql(tables));
-    await this.client.query(`INSERT INTO ${this.own('undo_state')} (id, format, floor, tables) VALUES (1, $1, 0, $2)`, [
-      await this.format(),
-      JSON.stringify(tables),
-    ]);
+    await this.client.query(this.goBackSql(tables));
+    await this.client.query(`INSERT INTO ${this.own('undo_state')} (id, format, floor) VALUES (1, $1, 0)`, [await this.format()]);
   }
 
   /**
@@ -74,46 +68,24 @@ export class PostgresUndoLog {
    * nothing changed. The mark moves to the end of the log, which is the state it names again.
    */
   async goBack(name: string): Promise<Undone | undefined> {
-    const state = await this.state();
-    if (!state) return undefined;
-    // Writers wait, and those under way finish first: nothing is written between the undo and its end.
-    await this.client.query(`LOCK TABLE ${[...state.tables, 'undo_log'].map(this.own).join(', ')} IN EXCLUSIVE MODE`);
-    const { rows } = await this.client.query<{ position: number; sequences: SequenceValue[] }>(
-      `SELECT position, sequences FROM ${this.own('undo_marks')} WHERE name = $1`,
-      [name],
-    );
-    const mark = rows[0];
-    if (!mark || mark.position < state.floor) return undefined;
-    const end = await this.position();
-    // A cascade logs the parent's delete before its children's, so the undo puts a child back
-    // before its parent: references are checked once all are back.
-    await this.client.query('SET CONSTRAINTS ALL DEFERRED');
-    await this.client.query(`SELECT ${this.own('undo_replay')}($1)`, [mark.position]);
-    for (const sequence of mark.sequences) {
-      await this.client.query('SELECT setval($1::regclass, $2, $3)', [this.own(sequence.name), sequence.last_value, sequence.is_called]);
-    }
-    // The undo's own rows name the files of the rows it removed or changed.
-    const { rows: keys } = await this.client.query<{ key: string }>(
-      KEY_COLUMNS.map(({ column }) => `SELECT ${column} AS key FROM ${this.own('undo_log')} WHERE seq > $1 AND ${column} IS NOT NULL`).join(' UNION '),
-      [end],
-    );
-    // Those rows were written after the mark gone back to: only a state marked since then, with
-    // no copy of its own to keep its files wanted, may need their files.
-    const { rowCount: needed } = await this.client.query(`SELECT 1 FROM ${this.own('undo_marks')} WHERE NOT copied AND position > $1 AND position <= $2`, [
-      mark.position,
-      end,
+    const { rows: exists } = await this.client.query<{ found: boolean }>('SELECT to_regprocedure($1) IS NOT NULL AS found', [
+      `${this.own('undo_go_back')}(text)`,
     ]);
-    if (needed === 0) {
-      await this.client.query(`UPDATE ${this.own('undo_log')} SET ${KEY_COLUMNS.map(({ column }) => `${column} = NULL`).join(', ')} WHERE seq > $1`, [end]);
+    if (!exists[0]!.found) return undefined;
+    const { rows } = await this.client.query<{ undone: { stale: true } | { keys: string[] } | null }>(`SELECT ${this.own('undo_go_back')}($1) AS undone`, [name]);
+    const undone = rows[0]!.undone;
+    if (undone === null) return undefined;
+    if ('stale' in undone) {
+      // Written under another layout: the log stops, with its marks.
+      await this.running();
+      return undefined;
     }
-    await this.client.query(`UPDATE ${this.own('undo_marks')} SET position = $1 WHERE name = $2`, [await this.position(), name]);
-    await this.prune();
-    return { mediaKeys: keys.map((row) => row.key) };
+    return { mediaKeys: undone.keys };
   }
 
   /** Forgets a mark (answers whether there was one); the log stops with the last. */
   async forget(name: string): Promise<boolean> {
-    if (!(await this.state())) return false;
+    if (!(await this.running())) return false;
     const { rowCount } = await this.client.query(`DELETE FROM ${this.own('undo_marks')} WHERE name = $1`, [name]);
     const { rowCount: left } = await this.client.query(`SELECT 1 FROM ${this.own('undo_marks')} LIMIT 1`);
     if (left === 0) {
@@ -142,16 +114,15 @@ export class PostgresUndoLog {
     await this.client.query(`DROP SEQUENCE IF EXISTS ${this.own('undo_log_seq')}`);
   }
 
-  /** The log's state when it runs in this layout; a log of another layout is stopped. */
-  private async state(): Promise<LogState | undefined> {
+  /** Whether the log runs in this layout; a log of another layout is stopped. */
+  private async running(): Promise<boolean> {
     const { rows: exists } = await this.client.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [this.own('undo_state')]);
-    if (exists[0]?.found == null) return undefined;
-    const { rows } = await this.client.query<{ format: string; floor: number; tables: string[] }>(`SELECT format, floor, tables FROM ${this.own('undo_state')}`);
-    const row = rows[0];
-    if (row && row.format === (await this.format())) return { floor: row.floor, tables: row.tables };
+    if (exists[0]?.found == null) return false;
+    const { rows } = await this.client.query<{ format: string }>(`SELECT format FROM ${this.own('undo_state')}`);
+    if (rows[0]?.format === (await this.format())) return true;
     await this.client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOG_LOCK, this.schema]);
     await this.drop();
-    return undefined;
+    return false;
   }
 
   /**
@@ -171,9 +142,7 @@ export class PostgresUndoLog {
 
   /** The last change logged so far. */
   private async position(): Promise<number> {
-    const { rows } = await this.client.query<{ position: number }>(
-      `SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS position FROM ${this.own('undo_log_seq')}`,
-    );
+    const { rows } = await this.client.query<{ position: number }>(`SELECT ${this.own('undo_position')}() AS position`);
     return rows[0]!.position;
   }
 
@@ -193,10 +162,7 @@ export class PostgresUndoLog {
 
   /** Drops the rows no mark needs: those up to the earliest mark. */
   private async prune(): Promise<void> {
-    const { rows } = await this.client.query<{ earliest: number | null }>(`SELECT min(position) AS earliest FROM ${this.own('undo_marks')}`);
-    const earliest = rows[0]?.earliest ?? (await this.position());
-    await this.client.query(`DELETE FROM ${this.own('undo_log')} WHERE seq <= $1`, [earliest]);
-    await this.client.query(`UPDATE ${this.own('undo_state')} SET floor = greatest(floor, $1)`, [earliest]);
+    await this.client.query(`SELECT ${this.own('undo_prune')}()`);
   }
 
   private async format(): Promise<string> {
@@ -239,7 +205,20 @@ export class PostgresUndoLog {
       -- copied: the marked state has a copy of its own (a snapshot), which keeps its files wanted.
       CREATE TABLE ${this.own('undo_marks')} (name text PRIMARY KEY, position bigint NOT NULL, sequences json NOT NULL, copied boolean NOT NULL);
       -- floor: no row at or below it is left, so a mark below it can no longer be gone back to.
-      CREATE TABLE ${this.own('undo_state')} (id integer PRIMARY KEY CHECK (id = 1), format text NOT NULL, floor bigint NOT NULL, tables json NOT NULL);
+      CREATE TABLE ${this.own('undo_state')} (id integer PRIMARY KEY CHECK (id = 1), format text NOT NULL, floor bigint NOT NULL);
+      -- The last change logged so far.
+      CREATE FUNCTION ${this.own('undo_position')}() RETURNS bigint LANGUAGE sql AS $$
+        SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM ${this.own('undo_log_seq')}
+      $$;
+      -- Drops the rows no mark needs: those up to the earliest mark.
+      CREATE FUNCTION ${this.own('undo_prune')}() RETURNS void LANGUAGE plpgsql AS $$
+      DECLARE
+        earliest bigint := coalesce((SELECT min(position) FROM ${this.own('undo_marks')}), ${this.own('undo_position')}());
+      BEGIN
+        DELETE FROM ${this.own('undo_log')} WHERE seq <= earliest;
+        UPDATE ${this.own('undo_state')} SET floor = greatest(floor, earliest);
+      END
+      $$;
       -- TRUNCATE fires no row triggers: what it emptied is not in the log, so no mark before it is reachable.
       CREATE FUNCTION ${this.own('undo_truncated')}() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -268,6 +247,56 @@ export class PostgresUndoLog {
       $$;
       CREATE TRIGGER ${quoteIdentifier(`undo_${table}`)} AFTER INSERT OR UPDATE OR DELETE ON ${name} FOR EACH ROW EXECUTE FUNCTION ${record}();
       CREATE TRIGGER ${quoteIdentifier(`undo_${table}_truncate`)} AFTER TRUNCATE ON ${name} FOR EACH STATEMENT EXECUTE FUNCTION ${this.own('undo_truncated')}();`;
+  }
+
+  /**
+   * The function that goes back to a mark, all on the server: null when the log no longer
+   * reaches the mark (and then nothing changed), {stale: true} when the store's tables were
+   * migrated since the log started, else the storage keys of the files the undone rows named.
+   */
+  private goBackSql(tables: string[]): string {
+    const log = this.own('undo_log');
+    const marks = this.own('undo_marks');
+    const position = `${this.own('undo_position')}()`;
+    return `
+      CREATE FUNCTION ${this.own('undo_go_back')}(mark_name text) RETURNS json LANGUAGE plpgsql AS $$
+      DECLARE
+        mark record;
+        ending bigint;
+        keys text[];
+      BEGIN
+        IF (SELECT format FROM ${this.own('undo_state')}) IS DISTINCT FROM
+           '${UNDO_FORMAT}.' || coalesce((SELECT max(version) FROM ${this.own('schema_migrations')}), 0) THEN
+          RETURN json_build_object('stale', true);
+        END IF;
+        -- Writers wait, and those under way finish first: nothing is written between the undo and its end.
+        LOCK TABLE ${[...tables, 'undo_log'].map(this.own).join(', ')} IN EXCLUSIVE MODE;
+        SELECT position, sequences INTO mark FROM ${marks} WHERE name = mark_name;
+        IF NOT FOUND OR mark.position < (SELECT floor FROM ${this.own('undo_state')}) THEN
+          RETURN NULL;
+        END IF;
+        ending := ${position};
+        -- A cascade logs the parent's delete before its children's, so the undo puts a child back
+        -- before its parent: references are checked once all are back.
+        SET CONSTRAINTS ALL DEFERRED;
+        PERFORM ${this.own('undo_replay')}(mark.position);
+        PERFORM setval(format('%I.%I', '${this.schema.replace(/'/g, "''")}', s.name)::regclass, s.last_value, s.is_called)
+           FROM json_to_recordset(mark.sequences) AS s(name text, last_value bigint, is_called boolean);
+        -- The undo's own rows name the files of the rows it removed or changed.
+        SELECT coalesce(array_agg(k.key), '{}') INTO keys FROM (
+          ${KEY_COLUMNS.map(({ column }) => `SELECT ${column} AS key FROM ${log} WHERE seq > ending AND ${column} IS NOT NULL`).join('\n          UNION ')}
+        ) k;
+        -- Those rows were written after the mark gone back to: only a state marked since then, with
+        -- no copy of its own to keep its files wanted, may need their files.
+        IF NOT EXISTS (SELECT 1 FROM ${marks} WHERE NOT copied AND position > mark.position AND position <= ending) THEN
+          UPDATE ${log} SET ${KEY_COLUMNS.map(({ column }) => `${column} = NULL`).join(', ')} WHERE seq > ending;
+        END IF;
+        -- The mark moves to the end of the log, which is the state it names again.
+        UPDATE ${marks} SET position = ${position} WHERE name = mark_name;
+        PERFORM ${this.own('undo_prune')}();
+        RETURN json_build_object('keys', keys);
+      END
+      $$;`;
   }
 
   /** The function that applies the log's rows after a position, newest first: static statements per table. */
