@@ -80,9 +80,6 @@ const KNOWN: Record<string, string[]> = {
   'fb_graph2 user/events.json': [
     'link paging.previous: __paging_token,limit,since ≠ __paging_token,__previous,limit,since',
   ],
-  'fb_graph2 user/groups.json': [
-    'link paging.next: __after_id,icon_size,limit,offset ≠ __after_id,limit,offset',
-  ],
   'fb_graph2 user/videos.json': [
     'link paging.next: limit,until ≠ __paging_token,limit,until',
     'link paging.previous: limit,since ≠ __paging_token,__previous,limit,since',
