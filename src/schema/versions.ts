@@ -192,7 +192,8 @@ export const VERSION_RULES = {
     since: 'v2.2',
     description:
       'A comment read without `fields` by the page whose post it is on, through its token, names can_hide and is_hidden among its rich defaults; before, only when asked for.',
-    source: "restfb fixture v2_2/comment_canHide.json (a comment on a page's post, read by the page, with both); fb_graph2 post/comments.json (v2.0) and facebook4j post/comments_with_summary.json (v2.1), without",
+    source:
+      "restfb fixture v2_2/comment_canHide.json (a comment on a page's post, read by the page, with both; v2_2/comment_noCanHide.json is the same comment edited by hand); fb_graph2 post/comments.json (v2.0) and facebook4j post/comments_with_summary.json (v2.1), without",
   },
   'video-status-fields': {
     since: 'v2.4',
