@@ -144,6 +144,12 @@ export const VERSION_RULES = {
     description: "An album's cover_photo is the photo's id, a string; from v2.4 the photo itself ({created_time, name, id}).",
     source: 'restfb fixtures v2_3/album-coverphoto.json ("cover_photo": "<id>") and v2_4/album-coverphoto.json ({created_time, name, id})',
   },
+  'cover-photo-node-id': {
+    since: 'v2.3',
+    description: "A page's cover names its photo as `id` besides `cover_id`; before, `cover_id` alone.",
+    source:
+      'restfb fixtures v1_0, v2_0 and v2_1 page.json and facebook4j user/users.json (cover_id, offset_x, offset_y, source); v2_3 issue252-event-1.json, v2_4 issue312-event.json and cover_photo.json (with id). No v2.2 capture at hand: Loom reads it as the older shape',
+  },
   'news-feed-and-mailbox': {
     until: 'v2.4',
     description: "A person's home (news feed), inbox, outbox and notifications edges answer; from v2.4 metadata=1 still lists them but they answer (#12) deprecated.",
