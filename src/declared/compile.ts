@@ -339,6 +339,7 @@ class Compiler {
     if (decl.behavior !== undefined) Object.assign(extras, codeEntry(this.code, 'behaviors', decl.behavior, `${at}.behavior`, this.problem));
     if (decl.served_while !== undefined) extras.servedWhile = this.ruleName(decl.served_while, `${at}.served_while`);
     if (decl.offset_paging !== undefined) extras.offsetPaging = this.ruleName(decl.offset_paging, `${at}.offset_paging`);
+    if (decl.offset_link !== undefined) extras.offsetLink = decl.offset_link;
     if (decl.time_paging !== undefined) extras.timePaging = this.ruleName(decl.time_paging, `${at}.time_paging`);
     return extras;
   }

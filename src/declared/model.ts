@@ -182,6 +182,8 @@ export interface EdgeDecl {
   served_while?: string;
   /** Where this rule holds, paging links count items (`offset`). */
   offset_paging?: string;
+  /** What the service added to those offset links besides the request's own parameters. */
+  offset_link?: Record<string, string>;
   /** Where this rule holds, paging links name times (`since`, `until`). */
   time_paging?: string;
   /** Association listing the whole conversation for `filter(stream)`. */

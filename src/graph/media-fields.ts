@@ -1,6 +1,7 @@
 /** The addresses and shapes of a photo's, a video's and a page cover's media, served by Loom itself. */
 import type { FieldContext } from '../schema/definition.js';
 import type { StoredNode } from '../schema/stored-node.js';
+import { rules } from '../schema/versions.js';
 import { imageKeyOf, photoSourceUrl, photoThumbnailUrl, VIDEO_FRAME, videoKeyOf, videoSourceUrl, videoThumbnailUrl, type PhotoImage } from '../schema/media.js';
 
 function imageOf(object: StoredNode): PhotoImage {
@@ -58,11 +59,12 @@ export function videoPermalink(object: StoredNode, context: FieldContext): strin
   return object.owner === null ? undefined : `/${context.userIdFor(object.owner)}/videos/${object.id}/`;
 }
 
-/** The cover as the real service shows it: the photo's id (twice), its offsets and its address. */
+/** The cover as the real service shows it: the photo's id (from v2.3 twice), its offsets and its address. */
 export function pageCover(object: StoredNode, context: FieldContext): Record<string, unknown> | undefined {
   const cover = object.data.cover as { cover_id?: unknown; offset_x?: unknown; offset_y?: unknown; width?: unknown; height?: unknown } | undefined;
   if (typeof cover !== 'object' || cover === null || typeof cover.cover_id !== 'number') return undefined;
   const id = String(cover.cover_id);
   const source = photoSourceUrl(context.publicUrl, { id, width: cover.width, height: cover.height });
-  return { cover_id: id, offset_x: cover.offset_x ?? 0, offset_y: cover.offset_y ?? 0, source, id };
+  const shown = { cover_id: id, offset_x: cover.offset_x ?? 0, offset_y: cover.offset_y ?? 0, source };
+  return rules.has('cover-photo-node-id', context.version) ? { ...shown, id } : shown;
 }

@@ -191,6 +191,8 @@ export interface EdgeDef {
   read?: AccessRule;
   /** In the API versions where this rule holds, paging links count items (`offset`) instead of showing cursors. */
   offsetPaging?: RuleName;
+  /** Parameters those offset links carry besides the request's (a person's groups: `icon_size`). */
+  offsetLink?: Readonly<Record<string, string>>;
   /** In the API versions where this rule holds, paging links name the page's times (`until`, `since`) instead of showing cursors. */
   timePaging?: RuleName;
 }

@@ -144,6 +144,12 @@ export const VERSION_RULES = {
     description: "An album's cover_photo is the photo's id, a string; from v2.4 the photo itself ({created_time, name, id}).",
     source: 'restfb fixtures v2_3/album-coverphoto.json ("cover_photo": "<id>") and v2_4/album-coverphoto.json ({created_time, name, id})',
   },
+  'cover-photo-node-id': {
+    since: 'v2.3',
+    description: "A page's cover names its photo as `id` besides `cover_id`; before, `cover_id` alone.",
+    source:
+      'restfb fixtures v1_0, v2_0 and v2_1 page.json and facebook4j user/users.json (cover_id, offset_x, offset_y, source); v2_3 issue252-event-1.json, v2_4 issue312-event.json and cover_photo.json (with id). No v2.2 capture at hand: Loom reads it as the older shape',
+  },
   'news-feed-and-mailbox': {
     until: 'v2.4',
     description: "A person's home (news feed), inbox, outbox and notifications edges answer; from v2.4 metadata=1 still lists them but they answer (#12) deprecated.",
@@ -192,7 +198,8 @@ export const VERSION_RULES = {
     since: 'v2.2',
     description:
       'A comment read without `fields` by the page whose post it is on, through its token, names can_hide and is_hidden among its rich defaults; before, only when asked for.',
-    source: "restfb fixture v2_2/comment_canHide.json (a comment on a page's post, read by the page, with both); fb_graph2 post/comments.json (v2.0) and facebook4j post/comments_with_summary.json (v2.1), without",
+    source:
+      "restfb fixture v2_2/comment_canHide.json (a comment on a page's post, read by the page, with both; v2_2/comment_noCanHide.json is the same comment edited by hand); fb_graph2 post/comments.json (v2.0) and facebook4j post/comments_with_summary.json (v2.1), without",
   },
   'video-status-fields': {
     since: 'v2.4',

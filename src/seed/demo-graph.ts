@@ -26,6 +26,7 @@ import { linkPhotoPosts, writePostReactions, writePosts } from './seed-posts.js'
 import { SeedProgress } from './seed-progress.js';
 import { writePageGraph } from './seed-pages.js';
 import { writeUserEdges } from './seed-user-edges.js';
+import { writePageCovers } from './seed-page-covers.js';
 import { writeSecondPages } from './seed-second-pages.js';
 import { writePlaces } from './seed-places.js';
 
@@ -170,6 +171,7 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
   const videoReactions = await writeVideoComments(random.fork('video-comments'), context, gatherings.videos);
   const more = await writeSecondPages(random.fork('second-pages'), context, gatherings);
   const classPages = await writeClasses(random.fork('classes'), context, profiles);
+  const pageCovers = await writePageCovers(random.fork('page-covers'), context, [...catalog.likeable, ...userEdges.likeablePages]);
 
   const demoUserId = userIds[0] as ObjectId;
   // Only the demo user gets a password: scrypt is slow on purpose, too slow for everyone.
@@ -204,7 +206,8 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
       groups: gatherings.counts.groups + more.groups,
       videos: gatherings.counts.videos + more.videos,
       ...pageGraph,
-      ...userEdges,
+      ...userEdges.counts,
+      pageCovers,
       ...places,
     },
   };

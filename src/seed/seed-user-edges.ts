@@ -49,7 +49,7 @@ export async function writeUserEdges(
   context: SeedContext,
   catalog: PageCatalog,
   appId: ObjectId,
-): Promise<UserEdgeCounts> {
+): Promise<{ counts: UserEdgeCounts; likeablePages: ObjectId[] }> {
   const places = await writePlacesAndPages(random.fork('pages'), context, catalog);
   const counts: UserEdgeCounts = {
     categoryLikes: await writeCategoryLikes(random.fork('likes'), store, context, catalog, places.extraPages),
@@ -63,7 +63,8 @@ export async function writeUserEdges(
   const posts = await writeTaggingPosts(random.fork('tags'), context, places.places, appUsers);
   counts.checkins = posts.checkins;
   counts.taggedPosts = posts.tagged;
-  return counts;
+  // The television shows and games written here join the catalog's pages that people like.
+  return { counts, likeablePages: places.extraPages.map((page) => page.id) };
 }
 
 /** Television shows and games to like, and venues to check in at (cities are places too). */

@@ -62,6 +62,27 @@ describe('groups over HTTP', () => {
     assert.deepEqual(await order('v2.4', { limit: '10' }), all.map(([name]: [string]) => [name, undefined]));
   });
 
+  it('carries icon_size=16 in the offset links of a person\'s groups up to v2.2, as the service did, and not in their members\' links', async () => {
+    const bob = await fixture.tokenFor(fixture.users.bob, ['public_profile', 'user_managed_groups']);
+    const first = await server.get('/v2.0/me/groups', { access_token: bob, limit: '1' });
+    assert.equal(first.status, 200, first.text);
+    const next = new URL(first.body.paging.next);
+    assert.deepEqual([...next.searchParams.keys()], ['icon_size', 'access_token', 'limit', 'offset', '__after_id']);
+    assert.equal(next.searchParams.get('icon_size'), '16');
+    // Followed, the link keeps it, and the page after links on from where it left off.
+    const second = await server.fetch(first.body.paging.next);
+    assert.equal(second.status, 200, second.text);
+    assert.notDeepEqual(second.body.data, first.body.data);
+    assert.equal(new URL(second.body.paging.previous).searchParams.get('icon_size'), '16');
+    const asked = await server.get('/v2.2/me/groups', { access_token: bob, limit: '1', icon_size: '50' });
+    assert.equal(new URL(asked.body.paging.next).searchParams.get('icon_size'), '50', 'the request\'s own value stays');
+    const current = await server.get('/v2.3/me/groups', { access_token: bob, limit: '1' });
+    assert.equal(new URL(current.body.paging.next).searchParams.get('icon_size'), null);
+    const members = await server.get(`/v2.2/${graph.groups.weavers}/members`, { access_token: bob, limit: '1' });
+    assert.equal(members.status, 200, members.text);
+    assert.equal(new URL(members.body.paging.next).searchParams.get('icon_size'), null);
+  });
+
   it('reads the Group node in its v2.4 shape, with its members and feed', async () => {
     const id = String(graph.groups.weavers);
     const read = await server.get(`/v2.4/${id}`, {

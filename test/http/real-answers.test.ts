@@ -60,11 +60,6 @@ const libraries: Library[] = readdirSync(FOLDER)
  * (a list the real answer filled), `link <path>: <parameters>` (another paging style), `status`.
  */
 const KNOWN: Record<string, string[]> = {
-  'facebook4j user/users.json': [
-    // The recorded cover was the page's (a person's cover came only when asked for by name); the
-    // demo page has none, and asked for by name the demo person shows theirs.
-    'left out *.cover',
-  ],
   'fb_graph2 user/feed.json': [
     'link paging.next: limit,until ≠ __paging_token,limit,until',
     'link paging.previous: limit,since ≠ __paging_token,__previous,limit,since',
@@ -79,9 +74,6 @@ const KNOWN: Record<string, string[]> = {
   ],
   'fb_graph2 user/events.json': [
     'link paging.previous: __paging_token,limit,since ≠ __paging_token,__previous,limit,since',
-  ],
-  'fb_graph2 user/groups.json': [
-    'link paging.next: __after_id,icon_size,limit,offset ≠ __after_id,limit,offset',
   ],
   'fb_graph2 user/videos.json': [
     'link paging.next: limit,until ≠ __paging_token,limit,until',

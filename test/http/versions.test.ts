@@ -28,6 +28,7 @@ const BOUNDARIES: Record<RuleName, [string, string]> = {
   'page-likes-count': ['v2.5', 'v2.6'],
   'page-fan-count': ['v2.5', 'v2.6'],
   'cover-photo-id': ['v2.3', 'v2.4'],
+  'cover-photo-node-id': ['v2.2', 'v2.3'],
   'news-feed-and-mailbox': ['v2.3', 'v2.4'],
   'event-location-venue': ['v2.2', 'v2.3'],
   'event-place': ['v2.2', 'v2.3'],
@@ -193,6 +194,25 @@ describe('API versions over HTTP', () => {
     const current = await server.get('/v2.3/me/friends', { access_token: token, limit: '2' });
     assert.deepEqual(Object.keys(current.body.paging), ['cursors', 'next']);
     assert.deepEqual(current.body.data, first.body.data);
+  });
+
+  it('cover-photo-node-id: a page cover names its photo by cover_id alone up to v2.2, by id as well from v2.3, shown by default in v2.0', async () => {
+    const photo = fixture.photos[0]!;
+    const cover = { cover_id: photo, offset_x: 0, offset_y: 12, width: 851, height: 315 };
+    const { results } = await fixture.store.write([
+      { op: 'createObject', object: { type: 'page', owner: null, createdTime: fixture.now, updatedTime: fixture.now, data: { name: 'Covered', category: 'Community', cover } } },
+    ]);
+    const page = String(results[0]);
+    const old = await server.get(`/v2.2/${page}`, { access_token: token, fields: 'cover' });
+    assert.equal(old.status, 200, old.text);
+    assert.deepEqual(Object.keys(old.body.cover), ['cover_id', 'offset_x', 'offset_y', 'source']);
+    assert.equal(old.body.cover.cover_id, String(photo));
+    assert.equal(old.body.cover.offset_y, 12);
+    const current = await server.get(`/v2.3/${page}`, { access_token: token, fields: 'cover' });
+    assert.deepEqual(current.body.cover, { ...old.body.cover, id: String(photo) });
+    // Read without fields, v2.0 to v2.3 send it among the page's defaults; v2.4 only when asked.
+    assert.deepEqual((await server.get(`/v2.0/${page}`, { access_token: token })).body.cover, old.body.cover);
+    assert.equal((await server.get(`/v2.4/${page}`, { access_token: token })).body.cover, undefined);
   });
 
   it('privacy-lists: a post privacy carries friends, networks, allow and deny up to v2.3, only what was set from v2.4', async () => {

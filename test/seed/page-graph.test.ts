@@ -55,6 +55,25 @@ describe('the demo graph: pages that act, link posts, tags and shares', () => {
     assert.equal((await server.fetch(cover.source)).status, 200);
   });
 
+  it('gives every page the demo user likes a cover: a photo of its own, in its Cover Photos album, shown by default in v2.0', async () => {
+    const likes = await server.get('/v2.4/me/likes', { access_token: token, limit: '100', fields: 'id,cover,albums{name,type,photos{id}}' });
+    assert.equal(likes.status, 200, likes.text);
+    assert.ok(likes.body.data.length >= 5, likes.text);
+    for (const page of likes.body.data) {
+      assert.ok(page.cover, `page ${page.id} has a cover`);
+      // A page people run has its own album's first photo as its cover; the others a Cover Photos album.
+      const album = page.albums.data.find((item: any) => item.photos.data.some((photo: any) => photo.id === page.cover.id));
+      assert.ok(album, `page ${page.id}: the cover is a photo of one of its albums`);
+      const photo = await server.get(`/v2.4/${page.cover.id}`, { access_token: token, fields: 'from,width' });
+      assert.equal(photo.body.from.id, page.id);
+      if (album.type === 'cover') assert.deepEqual([album.name, album.photos.data.length, photo.body.width], ['Cover Photos', 1, 851]);
+    }
+    assert.ok(likes.body.data.filter((page: any) => page.albums.data.some((item: any) => item.type === 'cover')).length >= 5);
+    const [first] = likes.body.data;
+    const plain = await server.get(`/v2.0/${first.id}`, { access_token: token });
+    assert.deepEqual(plain.body.cover, { cover_id: first.cover.id, offset_x: 0, offset_y: first.cover.offset_y, source: first.cover.source });
+  });
+
   it('holds link posts by the demo user with previews, tags, the app and shares', async () => {
     const posts = await server.get('/v2.4/me/posts', {
       access_token: token,

@@ -225,7 +225,9 @@ function pagingOf(
   const positioned = backwards || options.after !== undefined;
   const path = `/${externalId(context, parentType, parent)}/${edge.name}`;
   if (edge.offsetPaging && rules.has(edge.offsetPaging, context.version)) {
-    return offsetPaging({ link: (query) => context.link(path, { ...params, ...query }), before, after, page, options, positioned, backwards });
+    // What the service added to the link goes first; a parameter the request named keeps its value.
+    const link = (query: Record<string, string>) => context.link(path, { ...edge.offsetLink, ...params, ...query });
+    return offsetPaging({ link, before, after, page, options, positioned, backwards });
   }
   if (edge.timePaging && rules.has(edge.timePaging, context.version)) {
     // `previous` reads newer items than the page: an `until` the request carried would cut them off.
