@@ -49,7 +49,7 @@ describe('permissions enforced from the schema', () => {
     }
   });
 
-  it("keeps a person's email, time zone and verified to themselves, whatever they granted the app", async () => {
+  it("keeps a person's email, time zone and verified from other people, whatever they granted the app", async () => {
     const [erin] = (
       await fixture.store.write([
         { op: 'createObject', object: { type: 'user', owner: null, createdTime: 1, data: { name: 'Erin Eyre', email: 'erin@example.com', timezone: 2, verified: true, favorite_athletes: [{ id: '7', name: 'Ada Runner' }] } } },
@@ -67,7 +67,7 @@ describe('permissions enforced from the schema', () => {
     const byFriend = await server.get(`/v2.4/${id}`, { access_token: fixture.aliceToken, fields });
     assert.deepEqual(byFriend.body, { name: 'Erin Eyre', id }, 'asked for by name, another person reads none of them');
     const byApp = await server.get(`/v2.4/${id}`, { access_token: `${fixture.app.id}|${fixture.app.secret}`, fields });
-    assert.deepEqual(byApp.body, { name: 'Erin Eyre', id });
+    assert.deepEqual(byApp.body, { name: 'Erin Eyre', email: 'erin@example.com', id }, 'the app reads the email she granted it, not her time zone');
     for (const version of ['v2.0', 'v2.3']) {
       const rich = await server.get(`/${version}/${id}`, { access_token: fixture.aliceToken });
       assert.deepEqual(Object.keys(rich.body), ['id', 'favorite_athletes', 'link', 'name', 'updated_time'], `${version}: the profile's defaults, less what is hers alone`);
