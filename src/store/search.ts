@@ -49,6 +49,11 @@ export function announceReindex(counted: ReadonlyArray<{ type: string; objects: 
   if (objects > 0) onReindex({ types: counted.map((row) => row.type), objects });
 }
 
+/** The reindex in words, as the command line says it before it starts: "indexing 1,000 objects of types page, user for search…". */
+export function describeSearchReindex({ types, objects }: SearchReindex): string {
+  return `indexing ${objects.toLocaleString('en-US')} object${objects === 1 ? '' : 's'} of type${types.length === 1 ? '' : 's'} ${types.join(', ')} for search…`;
+}
+
 /** A row of the declaration table: one indexed key of a type, by role and place. */
 export interface SearchFieldRow {
   type: string;
