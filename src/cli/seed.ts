@@ -24,6 +24,9 @@ for large graphs (a million users in minutes and a few GB), gives each user a na
 --friends friends, --posts public posts and --likes likes per post from the
 author's friends, written in large transactions with the indexes built at the end.
 
+Either profile ends by building the graph's search index, in one pass (a line says
+how many objects it indexes), so the first "loom serve" on it starts at once.
+
 Options:
   --db PATH|URL  SQLite file or postgres:// URL to fill (default: $LOOM_DB or ./loom.db)
   --users N      number of users (default: ${DEMO_USERS})

@@ -40,6 +40,7 @@ import { loadDeclaration } from '../declared/load.js';
 import { sharedClock } from '../control/control-plane.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js';
 import { graphSchema } from '../graph/graph-schema.js';
+import { describeSearchReindex, type SearchReindex } from '../store/search.js';
 
 const MAX_PORT = 65_535;
 /** A day: a longer timeout is no timeout, and Node's timers hold at most about 24 days. */
@@ -169,7 +170,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (workers > 1) {
     // Built once here, without serving, so that every key the app makes is in the start state.
     const { mediaDir, database } = listen;
-    await (await buildApp({ store, mediaDir, database, recordStart: true, ...(listen.schema ? { schema: listen.schema } : {}) })).close();
+    await (await buildApp({ store, mediaDir, database, recordStart: true, onSearchReindex: announceReindex, ...(listen.schema ? { schema: listen.schema } : {}) })).close();
     await startWorkers(workers);
   } else {
     const address = (await serveRequests(store, listen, true)).server.address();
@@ -263,6 +264,11 @@ interface Listen {
   followSchema?: (authVersion: number) => Promise<Schema>;
 }
 
+/** A large reindex takes a while before the server listens: said first, so the wait is never silent. */
+function announceReindex(reindex: SearchReindex): void {
+  process.stderr.write(`loom: ${describeSearchReindex(reindex)}\n`);
+}
+
 async function serveRequests(store: Store, listen: Listen, recordStart = false, ephemeral?: { remove: () => void }): Promise<FastifyInstance> {
   const { port, host, publicUrl, profileHost, tokenLifetime, defaultVersion, mediaDir, database, mediaSweep, allowPrivatePhotoUrls, adminKey, journalSize, rateLimits, log, timeouts, webhooks } =
     listen;
@@ -280,6 +286,7 @@ async function serveRequests(store: Store, listen: Listen, recordStart = false, 
     mediaSweep: { ...mediaSweep, report: ephemeral !== undefined ? () => {} : reportSweep(mediaDir) },
     allowPrivatePhotoUrls,
     recordStart,
+    onSearchReindex: announceReindex,
     journalSize,
     rateLimits,
     ...(adminKey ? { adminKey } : {}),

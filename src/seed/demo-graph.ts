@@ -10,6 +10,7 @@ import { registerApp } from '../auth/apps.js';
 import { hashPassword, SALT_BYTES } from '../auth/passwords.js';
 import type { Store } from '../store/store.js';
 import type { UserGrants } from '../store/auth-store.js';
+import type { OnSearchReindex } from '../store/search.js';
 import type { ObjectId } from '../ids.js';
 import { appUserGrants, chooseAppUsers } from './app-users.js';
 import { buildFriendGraph } from './friend-graph.js';
@@ -29,6 +30,7 @@ import { writeUserEdges } from './seed-user-edges.js';
 import { writePageCovers } from './seed-page-covers.js';
 import { writeSecondPages } from './seed-second-pages.js';
 import { writePlaces } from './seed-places.js';
+import { indexSeededGraph } from './search-index.js';
 
 export interface SeedOptions {
   /** People in the social graph, the demo user included. */
@@ -37,6 +39,8 @@ export interface SeedOptions {
   /** Unix seconds: the graph's activity lies before it. */
   now: number;
   onProgress?: (done: number, total: number) => void;
+  /** Told before the seeded graph is indexed for search, once it is written. */
+  onSearchReindex?: OnSearchReindex;
 }
 
 export interface SeedResult {
@@ -181,10 +185,12 @@ export async function seedGraph(store: Store, options: SeedOptions): Promise<See
     passwordHash: await hashPassword(DEMO_PASSWORD, random.fork('password-salt').bytes(SALT_BYTES)),
   });
   await store.setSetting('demo.app_id', String(app.id));
-  await store.setSetting('demo.user_id', String(demoUserId));
   // Written through ordinary writes, the graph is new to the database's planner.
   await store.refreshStatistics();
   progress.complete();
+  await indexSeededGraph(store, options.onSearchReindex);
+  // Written last: the graph is complete once it is there.
+  await store.setSetting('demo.user_id', String(demoUserId));
 
   return {
     appId: app.id,

@@ -14,6 +14,7 @@ import { registerApp } from '../auth/apps.js';
 import { hashPassword, SALT_BYTES } from '../auth/passwords.js';
 import type { StoreRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
+import type { OnSearchReindex } from '../store/search.js';
 import type { ObjectId } from '../ids.js';
 import { APP_USER_BASE_SCOPES, DEMO_SCOPES } from './demo-scopes.js';
 import { DEMO_APP_NAME, DEMO_PASSWORD, type SeedResult } from './demo-graph.js';
@@ -21,6 +22,7 @@ import { FEMALE_FIRST_NAMES, LAST_NAMES, MALE_FIRST_NAMES } from './names.js';
 import { POST_CLOSERS, POST_MIDDLES, POST_OPENERS } from './phrases.js';
 import { privacyOf } from './privacy.js';
 import { Random } from './random.js';
+import { indexSeededGraph } from './search-index.js';
 
 export interface LeanProfile {
   /** Friends per person (even; fewer when there are not enough people). */
@@ -39,6 +41,8 @@ export interface LeanSeedOptions {
   now: number;
   profile?: Partial<LeanProfile>;
   onProgress?: (done: number, total: number) => void;
+  /** Told before the seeded graph is indexed for search, once it is written. */
+  onSearchReindex?: OnSearchReindex;
 }
 
 const DAY = 86_400;
@@ -144,6 +148,7 @@ export async function seedLeanGraph(store: Store, options: LeanSeedOptions): Pro
   const salt = random.fork('password-salt').bytes(SALT_BYTES);
   await store.setCredentials({ userId: demoUserId, email: demoEmail, passwordHash: await hashPassword(DEMO_PASSWORD, salt) });
   await store.setSetting('demo.app_id', String(app.id));
+  await indexSeededGraph(store, options.onSearchReindex);
   // Written last: the graph is complete once it is there.
   await store.setSetting('demo.user_id', String(demoUserId));
   return {

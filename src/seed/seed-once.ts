@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Clock } from '../clock/clock.js';
 import { isEmptyStore } from '../store/records.js';
+import { describeSearchReindex, type SearchReindex } from '../store/search.js';
 import type { Store } from '../store/store.js';
 import { seedGraph } from './demo-graph.js';
 import { seedLeanGraph, type LeanProfile } from './lean-graph.js';
@@ -73,10 +74,16 @@ async function lastObjectId(store: Store): Promise<number> {
 async function seedInto(store: Store, { users, seed, now, profile }: DemoSeed): Promise<Record<string, number>> {
   const progress = createProgress('Seeding the demo graph', process.stderr);
   const onProgress = (done: number, total: number) => progress.update(done, total);
+  // The index is built once the graph is written: the bar ends, and a line says what follows.
+  const onSearchReindex = (reindex: SearchReindex) => {
+    progress.finish();
+    const said = describeSearchReindex(reindex);
+    process.stderr.write(`${said.charAt(0).toUpperCase()}${said.slice(1)}\n`);
+  };
   const result =
     profile?.kind === 'lean'
-      ? await seedLeanGraph(store, { users, seed, now, profile, onProgress })
-      : await seedGraph(store, { users, seed, now, onProgress });
+      ? await seedLeanGraph(store, { users, seed, now, profile, onProgress, onSearchReindex })
+      : await seedGraph(store, { users, seed, now, onProgress, onSearchReindex });
   progress.finish();
   return result.counts;
 }

@@ -19,6 +19,7 @@ import { graphSchema } from '../graph/graph-schema.js';
 import { DEFAULT_API_VERSION, type ApiVersion } from '../schema/versions.js';
 import { databaseIdOf } from '../store/database-id.js';
 import { readingStore } from '../store/reading-store.js';
+import type { OnSearchReindex } from '../store/search.js';
 import type { Store } from '../store/store.js';
 import { withOutbox } from '../webhooks/outbox.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js';
@@ -70,6 +71,8 @@ export interface AppOptions extends HttpOptions {
    * delivery worker, stopped when the app closes.
    */
   webhooks?: Partial<WebhookSettings> & { deliver?: boolean };
+  /** Told, before it starts, that the store indexes stored objects for search again (a changed declaration). */
+  onSearchReindex?: OnSearchReindex;
 }
 
 /** The real service's limit for photo uploads. */
@@ -123,7 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   // The store indexes what the schema declares searchable; a type whose declaration changed
   // (or a database made before the index) is indexed from its stored objects here, once.
-  await store.declareSearchable(settings.schema.searchable());
+  await store.declareSearchable(settings.schema.searchable(), options.onSearchReindex);
   const app = await buildHttpApp(settings, options);
   app.addHook('onListen', async () => {
     const address = app.server.address();

@@ -1,6 +1,6 @@
 import type { ObjectId } from '../ids.js';
 import type { PageRequest } from './page-request.js';
-import type { SearchableType, SearchRequest } from './search.js';
+import type { OnSearchReindex, SearchableType, SearchRequest } from './search.js';
 import type { WriteOp, WriteResult } from './write-ops.js';
 
 /**
@@ -38,10 +38,12 @@ export interface GraphStore {
   /**
    * Makes the full-text index hold exactly these types, from these keys. A type whose
    * declaration changed (or that the index never held, as in a database made before it
-   * existed) is indexed again from its stored objects, in one transaction; from then on the
-   * database indexes each object in the transaction that writes it.
+   * existed) is indexed again from its stored objects, all such types in one pass over the
+   * objects, in one transaction; from then on the database indexes each object in the
+   * transaction that writes it. `onReindex`, when given, is told how many objects of which types
+   * are to be indexed before that pass starts (counting them costs a pass of its own).
    */
-  declareSearchable(types: readonly SearchableType[]): Promise<void>;
+  declareSearchable(types: readonly SearchableType[], onReindex?: OnSearchReindex): Promise<void>;
   /** Objects of one type whose indexed text holds every word, by ascending id; answered from the full-text index, never a scan. */
   search(request: SearchRequest): Promise<StoredObject[]>;
 }

@@ -32,6 +32,28 @@ export interface SearchRequest {
   grantedTo?: { appId: ObjectId; scope: string };
 }
 
+/** What a change of the declaration makes the store index again, told before it starts. */
+export interface SearchReindex {
+  /** The declared types indexed again that have stored objects, by name. */
+  types: readonly string[];
+  /** How many stored objects those types have: one pass over the objects table indexes them all. */
+  objects: number;
+}
+
+/** Told of a reindex before it starts, when it has objects to index (a large one takes a while). */
+export type OnSearchReindex = (reindex: SearchReindex) => void;
+
+/** Tells `onReindex` of a reindex, from the counts of stored objects by type, when it has any object to index. */
+export function announceReindex(counted: ReadonlyArray<{ type: string; objects: number }>, onReindex: OnSearchReindex): void {
+  const objects = counted.reduce((sum, row) => sum + row.objects, 0);
+  if (objects > 0) onReindex({ types: counted.map((row) => row.type), objects });
+}
+
+/** The reindex in words, as the command line says it before it starts: "indexing 1,000 objects of types page, user for search…". */
+export function describeSearchReindex({ types, objects }: SearchReindex): string {
+  return `indexing ${objects.toLocaleString('en-US')} object${objects === 1 ? '' : 's'} of type${types.length === 1 ? '' : 's'} ${types.join(', ')} for search…`;
+}
+
 /** A row of the declaration table: one indexed key of a type, by role and place. */
 export interface SearchFieldRow {
   type: string;

@@ -4,7 +4,7 @@ import { searchSql as postgresSearchSql } from '../../src/store/postgres/search.
 import { isPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { searchSql as sqliteSearchSql } from '../../src/store/sqlite/search.js';
 import { isSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import type { SearchableType } from '../../src/store/search.js';
+import type { SearchableType, SearchReindex } from '../../src/store/search.js';
 import type { Store } from '../../src/store/store.js';
 import type { ObjectId } from '../../src/ids.js';
 import { openScratchStore, selectRows } from '../helpers/test-store.js';
@@ -125,6 +125,43 @@ describe('full-text search in the store', () => {
     assert.deepEqual(ids(await store.search({ type: 'page', words: ['tidewater'], limit: 5 })), [id]);
     const [row] = await selectRows<{ n: number }>(store, 'SELECT count(*) AS n FROM search_fields');
     assert.ok(Number(row!.n) > 0);
+  });
+});
+
+describe('reindexing for search after the declaration changed', () => {
+  let store: Store;
+  const told: SearchReindex[] = [];
+  const tell = (reindex: SearchReindex) => void told.push(reindex);
+  before(async () => {
+    store = await openScratchStore();
+    // Nothing stored: nothing to say.
+    await store.declareSearchable([PAGES], tell);
+    assert.deepEqual(told, []);
+    await create(store, 'page', { name: 'Cormorant Hall', category: 'Venue' });
+    // Written before their types were declared, as by a seed or an import.
+    for (const name of ['Wren Cormorant', 'Ash Cormorant']) await create(store, 'user', { name });
+    await create(store, 'post', { name: 'Cormorant' });
+  });
+  after(() => store.close());
+
+  it('says, before it starts, how many objects of which types it indexes: every changed type together', async () => {
+    await store.declareSearchable([{ ...PAGES, fields: ['name'] }, PEOPLE, { type: 'group', fields: ['name'] }], tell);
+    // One reindex of both types that have objects; the group type has none.
+    assert.deepEqual(told.splice(0), [{ types: ['page', 'user'], objects: 3 }]);
+    assert.equal((await store.search({ type: 'user', words: ['cormorant'], limit: 10 })).length, 2);
+    assert.equal((await store.search({ type: 'page', words: ['cormorant'], limit: 10 })).length, 1);
+    assert.deepEqual(await store.search({ type: 'page', words: ['venue'], limit: 10 }), []);
+  });
+
+  it('says nothing when the declaration is the one the database holds', async () => {
+    await store.declareSearchable([{ ...PAGES, fields: ['name'] }, PEOPLE, { type: 'group', fields: ['name'] }], tell);
+    assert.deepEqual(told, []);
+  });
+
+  it('drops a type no longer declared without counting it', async () => {
+    await store.declareSearchable([{ ...PAGES, fields: ['name'] }], tell);
+    assert.deepEqual(told, []);
+    assert.deepEqual(await store.search({ type: 'user', words: ['cormorant'], limit: 10 }), []);
   });
 });
 

@@ -22,8 +22,8 @@ export function postgresGraphStore(database: PostgresDatabase): GraphStore {
       return { results: await (ops.some((op) => AUTH_OPS.has(op.op)) ? database.afterAuthChange(applied) : applied) };
     },
 
-    async declareSearchable(types) {
-      await database.transaction((client) => declareSearchable(client, types));
+    async declareSearchable(types, onReindex) {
+      await database.transaction((client) => declareSearchable(client, types, onReindex));
     },
   };
 }

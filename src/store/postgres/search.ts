@@ -1,29 +1,41 @@
 import type pg from 'pg';
 import { toStoredObject, type ObjectRow } from '../rows.js';
-import { changedSearchTypes, checkSearchRequest, nearTerms, searchFieldRows, type SearchableType, type SearchFieldRow, type SearchRequest } from '../search.js';
+import { changedSearchTypes, checkSearchRequest, nearTerms, searchFieldRows, announceReindex, type OnSearchReindex, type SearchableType, type SearchFieldRow, type SearchRequest } from '../search.js';
 import type { StoredObject } from '../graph-store.js';
 
 /** Second key of the advisory lock that makes processes declaring at once take turns. */
 const DECLARE_LOCK = 0x73726368;
 
 /**
- * Makes search_fields hold the declaration and reindexes, from the stored objects, each type
- * whose declaration changed; in the caller's transaction.
+ * Makes search_fields hold the declaration and reindexes, from the stored objects, the types
+ * whose declaration changed, all of them in one pass over the objects table (a type with no
+ * objects costs nothing more); in the caller's transaction.
  */
-export async function declareSearchable(client: pg.ClientBase, types: readonly SearchableType[]): Promise<void> {
+export async function declareSearchable(client: pg.ClientBase, types: readonly SearchableType[], onReindex?: OnSearchReindex): Promise<void> {
   const declared = searchFieldRows(types);
   await client.query('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))', [DECLARE_LOCK]);
   const { rows: stored } = await client.query<SearchFieldRow>('SELECT type, role, key, position FROM search_fields');
-  for (const type of changedSearchTypes(stored, declared)) {
-    const rows = declared.filter((row) => row.type === type);
-    await client.query('DELETE FROM search_fields WHERE type = $1', [type]);
-    await client.query(
-      `INSERT INTO search_fields (type, role, key, position)
-       SELECT $1, role, key, position FROM unnest($2::text[], $3::text[], $4::int[]) AS f (role, key, position)`,
-      [type, rows.map((row) => row.role), rows.map((row) => row.key), rows.map((row) => row.position)],
+  const changed = changedSearchTypes(stored, declared);
+  if (changed.length === 0) return;
+  const rows = declared.filter((row) => changed.includes(row.type));
+  // A type no longer declared is only dropped from the index; the declared ones are indexed again.
+  const indexed = [...new Set(rows.map((row) => row.type))];
+  if (onReindex && indexed.length > 0) {
+    const { rows: counted } = await client.query<{ type: string; objects: number }>(
+      'SELECT type, count(*)::int AS objects FROM objects WHERE type = ANY($1) GROUP BY type ORDER BY type',
+      [indexed],
     );
-    await client.query('DELETE FROM search_documents WHERE kind = $1', [type]);
-    await client.query('INSERT INTO search_documents SELECT d.* FROM objects o, search_document(o) d WHERE o.type = $1', [type]);
+    announceReindex(counted, onReindex);
+  }
+  await client.query('DELETE FROM search_fields WHERE type = ANY($1)', [changed]);
+  await client.query(
+    `INSERT INTO search_fields (type, role, key, position)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])`,
+    [rows.map((row) => row.type), rows.map((row) => row.role), rows.map((row) => row.key), rows.map((row) => row.position)],
+  );
+  await client.query('DELETE FROM search_documents WHERE kind = ANY($1)', [changed]);
+  if (indexed.length > 0) {
+    await client.query('INSERT INTO search_documents SELECT d.* FROM objects o, search_document(o) d WHERE o.type = ANY($1)', [indexed]);
   }
 }
 

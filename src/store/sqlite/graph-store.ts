@@ -183,8 +183,8 @@ export function sqliteGraphStore(database: SqliteDatabase): GraphStore {
       return new Map(statements.selectDeclaredIds.all(type, JSON.stringify(keys)).map((row) => [row.key, row.id]));
     },
 
-    async declareSearchable(types) {
-      fullText.declare(types);
+    async declareSearchable(types, onReindex) {
+      fullText.declare(types, onReindex);
     },
 
     async search(request) {

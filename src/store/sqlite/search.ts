@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { toStoredObject, type ObjectRow } from '../rows.js';
-import { changedSearchTypes, checkSearchRequest, nearTerms, searchFieldRows, type SearchableType, type SearchFieldRow, type SearchRequest } from '../search.js';
+import { changedSearchTypes, checkSearchRequest, nearTerms, searchFieldRows, announceReindex, type OnSearchReindex, type SearchableType, type SearchFieldRow, type SearchRequest } from '../search.js';
 import type { StoredObject } from '../graph-store.js';
 
 interface SearchParams {
@@ -24,26 +24,38 @@ interface SearchParams {
  */
 export class SqliteSearch {
   private readonly statements = new Map<string, Database.Statement<[SearchParams], ObjectRow>>();
-  private readonly reindex: Database.Transaction<(declared: SearchFieldRow[]) => void>;
+  private readonly reindex: Database.Transaction<(declared: SearchFieldRow[], onReindex?: OnSearchReindex) => void>;
 
   constructor(private readonly db: Database.Database) {
-    this.reindex = db.transaction((declared: SearchFieldRow[]) => {
+    // The changed types are indexed again together: one pass over the objects, however many.
+    this.reindex = db.transaction((declared: SearchFieldRow[], onReindex?: OnSearchReindex) => {
       const stored = db.prepare<[], SearchFieldRow>('SELECT type, role, key, position FROM search_fields').all();
-      for (const type of changedSearchTypes(stored, declared)) {
-        db.prepare('DELETE FROM search_fields WHERE type = ?').run(type);
-        const insert = db.prepare('INSERT INTO search_fields (type, role, key, position) VALUES (?, ?, ?, ?)');
-        for (const row of declared.filter((entry) => entry.type === type)) insert.run(row.type, row.role, row.key, row.position);
-        db.prepare('DELETE FROM search_index WHERE kind = ?').run(type);
-        db.prepare(
-          `INSERT INTO search_index (rowid, kind, latitude, longitude, body)
-           SELECT id, type, latitude, longitude, body FROM search_documents WHERE type = ?`,
-        ).run(type);
+      const changed = changedSearchTypes(stored, declared);
+      if (changed.length === 0) return;
+      const rows = declared.filter((row) => changed.includes(row.type));
+      // A type no longer declared is only dropped from the index; the declared ones are indexed again.
+      const indexed = JSON.stringify([...new Set(rows.map((row) => row.type))]);
+      if (onReindex && rows.length > 0) {
+        const counted = db
+          .prepare<[string], { type: string; objects: number }>(
+            'SELECT type, count(*) AS objects FROM objects WHERE type IN (SELECT value FROM json_each(?)) GROUP BY type ORDER BY type',
+          )
+          .all(indexed);
+        announceReindex(counted, onReindex);
       }
+      db.prepare('DELETE FROM search_fields WHERE type IN (SELECT value FROM json_each(?))').run(JSON.stringify(changed));
+      const insert = db.prepare('INSERT INTO search_fields (type, role, key, position) VALUES (?, ?, ?, ?)');
+      for (const row of rows) insert.run(row.type, row.role, row.key, row.position);
+      db.prepare('DELETE FROM search_index WHERE kind IN (SELECT value FROM json_each(?))').run(JSON.stringify(changed));
+      db.prepare(
+        `INSERT INTO search_index (rowid, kind, latitude, longitude, body)
+         SELECT id, type, latitude, longitude, body FROM search_documents WHERE type IN (SELECT value FROM json_each(?))`,
+      ).run(indexed);
     });
   }
 
-  declare(types: readonly SearchableType[]): void {
-    this.reindex.immediate(searchFieldRows(types));
+  declare(types: readonly SearchableType[], onReindex?: OnSearchReindex): void {
+    this.reindex.immediate(searchFieldRows(types), onReindex);
   }
 
   search(request: SearchRequest): StoredObject[] {
