@@ -5,7 +5,7 @@ import type { Association, GraphReads, PagesWithObjects, StoredObject } from '..
 import type { PageRequest } from '../page-request.js';
 import { toStoredObject, type ObjectRow } from '../rows.js';
 import { zeroFilledCounts } from '../store-results.js';
-import { pageQuery } from './page-query.js';
+import { pageColumns, pageQuery } from './page-query.js';
 import type { BatchedRead } from './read-batches.js';
 import { search } from './search.js';
 import { statements, type Statement } from './statements.js';
@@ -22,22 +22,11 @@ export interface ReadingDatabase {
   batchedRows<R extends pg.QueryResultRow>(read: BatchedRead): Promise<R[]>;
 }
 
-/** A row of a page query; the object_ columns come with `withObjects` (null when id2 names no object). */
-interface PageRow {
-  id1: number;
-  /** The row's own id1 in a merged page (PageRequest.through), where id1 is the id1 asked for. */
-  owner?: number;
-  id2: number;
-  time: number;
-  data: Record<string, unknown> | null;
-  object_type?: string | null;
-  object_owner?: number | null;
-  object_created_time?: number | null;
-  object_updated_time?: number | null;
-  object_data?: string | null;
-  object_scopes?: string[];
-  owner_scopes?: string[];
-}
+/**
+ * A row of a page query, its columns where `pageColumns` says: many rows come back per
+ * statement, and as arrays the driver builds no object for each.
+ */
+type PageRow = unknown[];
 
 /** The graph's reads on PostgreSQL: objects, pages, counts, declared keys and search. */
 export function postgresGraphReads(database: ReadingDatabase): GraphReads {
@@ -61,30 +50,36 @@ export function postgresGraphReads(database: ReadingDatabase): GraphReads {
       ids: id1s,
       send: async (client, all) => (await client.query<PageRow>(pageQuery(request, all, withObjects))).rows,
     });
+    const column = pageColumns(request);
+    const at = column.object;
     // Each object's data comes on one row of the statement, which may be a row of another read
     // of the batch (page-query.ts).
     const withData = new Map<ObjectId, PageRow>();
-    if (withObjects) for (const row of rows) if (row.object_data !== null && row.object_data !== undefined) withData.set(row.id2, row);
+    if (withObjects) for (const row of rows) if (row[at + 4] !== null) withData.set(row[column.id2] as number, row);
     for (const row of rows) {
-      const page = pages.get(row.id1);
+      const page = pages.get(row[column.id1] as number);
       // A row of another read in the batch is left to it.
       if (page === undefined) continue;
-      page.push({ id1: row.owner ?? row.id1, type: request.type, id2: row.id2, time: row.time, data: row.data });
-      const object = withData.get(row.id2);
-      if (object === undefined || object.object_type === undefined || object.object_type === null || objects.has(row.id2)) continue;
+      const id2 = row[column.id2] as number;
+      const id1 = (column.owner < 0 ? row[column.id1] : row[column.owner]) as number;
+      page.push({ id1, type: request.type, id2, time: row[column.time] as number, data: row[column.data] as Association['data'] });
+      const object = withData.get(id2);
+      if (object === undefined || object[at] === null || objects.has(id2)) continue;
+      const owner = object[at + 1] as number | null;
       objects.set(
-        row.id2,
+        id2,
         toStoredObject({
-          id: row.id2,
-          type: object.object_type,
-          owner: object.object_owner!,
-          created_time: object.object_created_time!,
-          updated_time: object.object_updated_time!,
-          data: object.object_data!,
+          id: id2,
+          type: object[at] as string,
+          owner,
+          created_time: object[at + 2] as number,
+          updated_time: object[at + 3] as number,
+          data: object[at + 4] as string,
         }, decodedData),
       );
-      if (object.object_scopes !== undefined) grantedScopes.set(row.id2, object.object_scopes);
-      if (object.owner_scopes !== undefined && object.object_owner !== null && object.object_owner !== undefined) grantedScopes.set(object.object_owner, object.owner_scopes);
+      if (request.grantsTo === undefined) continue;
+      grantedScopes.set(id2, object[column.objectScopes] as string[]);
+      if (owner !== null) grantedScopes.set(owner, object[column.objectScopes + 1] as string[]);
     }
     return { pages, objects, grantedScopes };
   }

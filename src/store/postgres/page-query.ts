@@ -5,6 +5,26 @@ export interface NamedQuery {
   name: string;
   text: string;
   values: unknown[];
+  /** Rows come as arrays in the order of `PageColumns`: the driver builds no object per row. */
+  rowMode: 'array';
+}
+
+/** Where each column of a page query's row is (`-1` for the owner when the page is not merged). */
+export interface PageColumns {
+  id1: number;
+  owner: number;
+  id2: number;
+  time: number;
+  data: number;
+  /** Then type, owner, created_time, updated_time and data of the object (with objects). */
+  object: number;
+  /** The scopes the object granted `grantsTo`, then those its owner granted (with objects and `grantsTo`). */
+  objectScopes: number;
+}
+
+export function pageColumns(request: PageRequest): PageColumns {
+  const merged = request.through === undefined ? 0 : 1;
+  return { id1: 0, owner: merged === 0 ? -1 : 1, id2: 1 + merged, time: 2 + merged, data: 3 + merged, object: 4 + merged, objectScopes: 9 + merged };
 }
 
 /**
@@ -121,5 +141,5 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
       ${page}
     ) a${withObjects ? '\n    LEFT JOIN objects o ON o.id = a.id2' : ''}
     ORDER BY p.n, a.time ${listed}, a.id2 ${listed}`;
-  return { name: `loom.page.${shape.join('+') || 'plain'}`, text, values };
+  return { name: `loom.page.${shape.join('+') || 'plain'}`, text, values, rowMode: 'array' };
 }
