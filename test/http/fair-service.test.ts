@@ -53,8 +53,14 @@ describe('fair service under expensive queries', () => {
         assert.equal(reply.status, 400, reply.text.slice(0, 200));
         assert.equal(reply.body.error.code, 1);
         assert.equal(reply.body.error.message, "Please reduce the amount of data you're asking for, then retry your request");
-        // A cheap request of the same token is still served.
-        assert.equal((await limited.get('/v2.4/me', { access_token: fixture.aliceToken, fields: 'id' })).status, 200);
+        // A cheap request of the same token is still served. The work budget counts the time
+        // between checkpoints, so on a machine loaded past its cores even a cheap request may
+        // overrun 50 ms once: the token is shown not refused if one of three is answered.
+        const cheap = [];
+        for (let attempt = 0; attempt < 3 && !cheap.includes(200); attempt++) {
+          cheap.push((await limited.get('/v2.4/me', { access_token: fixture.aliceToken, fields: 'id' })).status);
+        }
+        assert.ok(cheap.includes(200), `a cheap request answered ${cheap.join(', ')}`);
       }
     } finally {
       await strict.close();

@@ -8,7 +8,7 @@ export interface CostLimits {
   maxItems: number;
   /** Most bytes of field values and links one request renders. */
   maxBytes: number;
-  /** Most milliseconds of processor time one request works on the event loop, pauses (its own or others') not counted. */
+  /** Most milliseconds one request works on the event loop, pauses (its own or others') not counted. */
   maxWorkMs: number;
 }
 
@@ -24,12 +24,6 @@ export class CostBudget {
   private bytes = 0;
   private workMs = 0;
   private sliceStart: number;
-  /**
-   * The process's processor time when the slice began. A slice's work is its processor time
-   * (capped by its length): the event loop runs one request's slice at a time, so that is the
-   * request's own work, while on a busy machine the slice's length also holds other processes' turns.
-   */
-  private sliceCpu = process.cpuUsage();
   /** The pause every part of this request waits on once its slice is up, so they all pause together. */
   private pause: Promise<void> | undefined;
   private exceeded: GraphError | undefined;
@@ -70,12 +64,11 @@ export class CostBudget {
       }
       const worked = performance.now() - this.sliceStart;
       if (worked < SLICE_MS) return;
-      this.workMs += Math.min(worked, cpuMsSince(this.sliceCpu));
+      this.workMs += worked;
       if (this.workMs > this.limits.maxWorkMs) throw this.stop();
       this.pause = nextTurn().then(() => {
         this.pause = undefined;
         this.sliceStart = performance.now();
-        this.sliceCpu = process.cpuUsage();
       });
     }
   }
@@ -85,11 +78,6 @@ export class CostBudget {
     this.exceeded ??= new GraphError(1, "Please reduce the amount of data you're asking for, then retry your request");
     return this.exceeded;
   }
-}
-
-function cpuMsSince(start: NodeJS.CpuUsage): number {
-  const { user, system } = process.cpuUsage(start);
-  return (user + system) / 1000;
 }
 
 /**
