@@ -56,7 +56,7 @@ describe('fair service under expensive queries', () => {
         // A cheap request of the same token is still served. The work budget counts the time
         // between checkpoints, so on a machine loaded past its cores even a cheap request may
         // overrun 50 ms once: the token is shown not refused if one of three is answered.
-        const cheap = [];
+        const cheap: number[] = [];
         for (let attempt = 0; attempt < 3 && !cheap.includes(200); attempt++) {
           cheap.push((await limited.get('/v2.4/me', { access_token: fixture.aliceToken, fields: 'id' })).status);
         }
