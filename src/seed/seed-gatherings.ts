@@ -12,7 +12,7 @@ import {
 } from './gathering-phrases.js';
 import type { Person } from './people.js';
 import { CITIES, type City } from './places.js';
-import { privacyOf } from './privacy.js';
+import { privacyOf, type Audience } from './privacy.js';
 import type { Random } from './random.js';
 import { chooseLikers, countReactions, queueComments, queueLikes, type ReactionCounts } from './reactions.js';
 import type { SeedContext } from './seed-context.js';
@@ -117,7 +117,7 @@ export function createEvent(random: Random, context: SeedContext, host: number, 
 }
 
 async function writeEvents(random: Random, context: SeedContext): Promise<{ ids: ObjectId[] }> {
-  const { buffer, people, userIds, friends, now } = context;
+  const { buffer, people, friends, now } = context;
   const count = Math.min(200, Math.max(6, Math.floor(people.length / 10)));
   const ids: ObjectId[] = [];
   /** Each event's host and guests, in the order the events are created (the order of `ids`). */
@@ -146,14 +146,7 @@ async function writeEvents(random: Random, context: SeedContext): Promise<{ ids:
     for (let n = 0; n < posts; n++) {
       const author = random.pick(guestLists[index] ?? [0]);
       const time = now - random.int(HOUR, 9 * DAY);
-      const post = buffer.create({
-        type: 'post',
-        owner: userIds[author] as ObjectId,
-        createdTime: time,
-        updatedTime: time,
-        data: { message: random.pick(EVENT_WALL_POSTS), type: 'status', status_type: 'wall_post', privacy: privacyOf('EVERYONE'), to: [eventId] },
-      });
-      buffer.link('feed', eventId, post, time);
+      const post = writeWallPost(context, eventId, author, time, random.pick(EVENT_WALL_POSTS), 'EVERYONE');
       queueLikes(random, context, post, time, chooseLikers(random, context, author, random.int(0, 4), true));
     }
     await buffer.endUnit();
@@ -176,6 +169,20 @@ export function answer(context: SeedContext, event: Ref, guest: number, choice: 
 }
 
 /** A group as written: who runs it, who may read its posts, since when. */
+/** A person's status post on a gathering's wall (an event's or a group's), listed in its feed. */
+function writeWallPost(context: SeedContext, wall: ObjectId, author: number, time: number, message: string, privacy: Audience): Ref {
+  const { buffer, userIds } = context;
+  const post = buffer.create({
+    type: 'post',
+    owner: userIds[author] as ObjectId,
+    createdTime: time,
+    updatedTime: time,
+    data: { message, type: 'status', status_type: 'wall_post', privacy: privacyOf(privacy), to: [wall] },
+  });
+  buffer.link('feed', wall, post, time);
+  return post;
+}
+
 export interface GroupPlan {
   id: ObjectId;
   admin: number;
@@ -227,14 +234,7 @@ export function fillGroup(
   for (let n = 0; n < posts; n++) {
     const author = random.pick(members);
     const time = now - random.int(HOUR, 50 * DAY);
-    const post = buffer.create({
-      type: 'post',
-      owner: userIds[author] as ObjectId,
-      createdTime: time,
-      updatedTime: time,
-      data: { message: random.pick(GROUP_POSTS), type: 'status', status_type: 'wall_post', privacy: privacyOf(privacy === 'OPEN' ? 'EVERYONE' : 'ALL_FRIENDS'), to: [id] },
-    });
-    buffer.link('feed', id, post, time);
+    const post = writeWallPost(context, id, author, time, random.pick(GROUP_POSTS), privacy === 'OPEN' ? 'EVERYONE' : 'ALL_FRIENDS');
     queueLikes(random, context, post, time, random.sample(members, random.int(0, Math.min(5, members.length))).filter((liker) => liker !== author));
   }
   if (events.length > 0 && random.chance(0.5)) buffer.link('events', id, random.pick(events), created);
