@@ -1,5 +1,6 @@
 import type { GraphRequest } from './graph-request.js';
 import type { GraphResponse } from './graph-response.js';
+import { fnv1a } from '../text-hash.js';
 
 /** Answers remembered at most; past this the oldest are forgotten first. */
 const MAX_ANSWERS = 5_000;
@@ -97,9 +98,7 @@ export class AnswerCache {
  * still found by the full name.
  */
 function seenName(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
-  return hash & 0x3fffffff;
+  return fnv1a(key) & 0x3fffffff;
 }
 
 /** Headers are changed per request (version, usage): each answer served or kept is a copy of its own. */

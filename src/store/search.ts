@@ -81,12 +81,24 @@ export function searchFieldRows(types: readonly SearchableType[]): SearchFieldRo
   return rows;
 }
 
-/** The types whose rows differ between what the database holds and what is declared. */
-export function changedSearchTypes(stored: readonly SearchFieldRow[], declared: readonly SearchFieldRow[]): string[] {
+/** What a declaration makes the store do to its index: the types whose declaration changed, and their declared rows. */
+export interface SearchReindexPlan {
+  /** Types whose rows differ between the stored declaration and the new one; their index is dropped. */
+  changed: string[];
+  /** The new declaration's rows of those types. */
+  rows: SearchFieldRow[];
+  /** The changed types still declared, indexed again from their stored objects (a type no longer declared is only dropped). */
+  indexed: string[];
+}
+
+/** Compares the stored declaration with the new one, type by type, as both dialects reindex from it. */
+export function searchReindexPlan(stored: readonly SearchFieldRow[], declared: readonly SearchFieldRow[]): SearchReindexPlan {
   const text = (rows: readonly SearchFieldRow[], type: string) =>
     JSON.stringify(rows.filter((row) => row.type === type).map((row) => [row.role, row.key, row.position]).sort());
   const types = new Set([...stored, ...declared].map((row) => row.type));
-  return [...types].filter((type) => text(stored, type) !== text(declared, type)).sort();
+  const changed = [...types].filter((type) => text(stored, type) !== text(declared, type)).sort();
+  const rows = declared.filter((row) => changed.includes(row.type));
+  return { changed, rows, indexed: [...new Set(rows.map((row) => row.type))] };
 }
 
 /** Refuses a request the index cannot answer cheaply; the engine never sends one. */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { toStoredObject, type ObjectRow } from '../rows.js';
-import { changedSearchTypes, checkSearchRequest, nearTerms, searchFieldRows, announceReindex, type OnSearchReindex, type SearchableType, type SearchFieldRow, type SearchRequest } from '../search.js';
+import { searchReindexPlan, checkSearchRequest, nearTerms, searchFieldRows, announceReindex, type OnSearchReindex, type SearchableType, type SearchFieldRow, type SearchRequest } from '../search.js';
 import type { StoredObject } from '../graph-store.js';
 
 /** Second key of the advisory lock that makes processes declaring at once take turns. */
@@ -15,11 +15,8 @@ export async function declareSearchable(client: pg.ClientBase, types: readonly S
   const declared = searchFieldRows(types);
   await client.query('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))', [DECLARE_LOCK]);
   const { rows: stored } = await client.query<SearchFieldRow>('SELECT type, role, key, position FROM search_fields');
-  const changed = changedSearchTypes(stored, declared);
+  const { changed, rows, indexed } = searchReindexPlan(stored, declared);
   if (changed.length === 0) return;
-  const rows = declared.filter((row) => changed.includes(row.type));
-  // A type no longer declared is only dropped from the index; the declared ones are indexed again.
-  const indexed = [...new Set(rows.map((row) => row.type))];
   if (onReindex && indexed.length > 0) {
     const { rows: counted } = await client.query<{ type: string; objects: number }>(
       'SELECT type, count(*)::int AS objects FROM objects WHERE type = ANY($1) GROUP BY type ORDER BY type',

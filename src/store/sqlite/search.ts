@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { toStoredObject, type ObjectRow } from '../rows.js';
-import { changedSearchTypes, checkSearchRequest, nearTerms, searchFieldRows, announceReindex, type OnSearchReindex, type SearchableType, type SearchFieldRow, type SearchRequest } from '../search.js';
+import { searchReindexPlan, checkSearchRequest, nearTerms, searchFieldRows, announceReindex, type OnSearchReindex, type SearchableType, type SearchFieldRow, type SearchRequest } from '../search.js';
 import type { StoredObject } from '../graph-store.js';
 
 interface SearchParams {
@@ -30,11 +30,10 @@ export class SqliteSearch {
     // The changed types are indexed again together: one pass over the objects, however many.
     this.reindex = db.transaction((declared: SearchFieldRow[], onReindex?: OnSearchReindex) => {
       const stored = db.prepare<[], SearchFieldRow>('SELECT type, role, key, position FROM search_fields').all();
-      const changed = changedSearchTypes(stored, declared);
+      const plan = searchReindexPlan(stored, declared);
+      const { changed, rows } = plan;
       if (changed.length === 0) return;
-      const rows = declared.filter((row) => changed.includes(row.type));
-      // A type no longer declared is only dropped from the index; the declared ones are indexed again.
-      const indexed = JSON.stringify([...new Set(rows.map((row) => row.type))]);
+      const indexed = JSON.stringify(plan.indexed);
       if (onReindex && rows.length > 0) {
         const counted = db
           .prepare<[string], { type: string; objects: number }>(
