@@ -48,10 +48,9 @@ export function serverOptions(timeouts: RequestTimeouts, maxHeaderSize: number) 
  */
 export function refuseOversizedUploads(app: FastifyInstance, limits: UploadLimits): void {
   const maxBytes = uploadLimit(limits);
-  app.addHook('onRequest', async (request) => {
-    if (!request.headers['content-type']?.toLowerCase().startsWith('multipart/')) return;
-    const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) throw uploadTooLarge(maxBytes);
+  app.addHook('onRequest', (request, _reply, done) => {
+    const declared = request.headers['content-type']?.toLowerCase().startsWith('multipart/') ? Number(request.headers['content-length']) : NaN;
+    done(Number.isFinite(declared) && declared > maxBytes ? uploadTooLarge(maxBytes) : undefined);
   });
 }
 

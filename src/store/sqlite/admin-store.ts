@@ -7,7 +7,7 @@ import { SqliteSnapshots } from './snapshots.js';
 
 /** The installation around the graph on SQLite: settings, schema versions, the change channel, call counts, snapshots and media keys. */
 export function sqliteAdminStore(database: SqliteDatabase): AdminStore {
-  const { db, statements } = database;
+  const { db, statements, commits } = database;
   const callCounts = new SqliteCallCounts(db);
   const snapshots = new SqliteSnapshots(db);
   /** What versions() read last: no stamp yet, so the first call reads the auth version. */
@@ -51,6 +51,8 @@ export function sqliteAdminStore(database: SqliteDatabase): AdminStore {
     },
 
     async versions() {
+      // Nothing committed anywhere since the last read: the versions read then still hold.
+      if (lastVersions.data !== undefined && !commits.mayHaveChanged()) return lastVersions;
       const data = `${statements.selectOwnChanges.get()!}.${statements.selectDataVersion.get()!}`;
       // The auth tables' triggers move it on in the transaction of each change, made by any
       // process; while nothing changed at all, it did not move either. (Read after the stamp, it is

@@ -77,6 +77,7 @@ function sqliteStore(db: Database.Database): SqliteStore {
     ...sqliteRecordStore(db),
     webhooks: database.webhooks,
     async close() {
+      database.commits.close();
       if (db.open) db.close();
     },
   };

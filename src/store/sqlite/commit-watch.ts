@@ -1,0 +1,58 @@
+import type Database from 'better-sqlite3';
+import { closeSync, openSync, readSync } from 'node:fs';
+
+/**
+ * The WAL-index header: the first 136 bytes of the `-shm` file (two copies of the 48-byte header,
+ * then the checkpoint information). See https://www.sqlite.org/walformat.html ("The WAL-Index Header").
+ */
+const HEADER_BYTES = 136;
+
+/**
+ * Tells, for one read of a few bytes, whether any connection of any process may have committed
+ * since the last look. SQLite itself tells whether its snapshot is still current by comparing the
+ * WAL-index header in the `-shm` file: every commit rewrites it, and so does a reset of the WAL
+ * after a checkpoint. Reading it costs one system call, where `PRAGMA data_version` begins and
+ * ends a read transaction (two file locks, each a call of its own), which on every request was
+ * the largest single cost of answering from memory.
+ *
+ * A header read while a writer rewrites it only looks changed, which costs a real check, never a
+ * missed change. A database with no `-shm` file (in memory, or not in WAL mode) always may have
+ * changed. The file outlives nothing it watches: while this connection is open, SQLite keeps it.
+ */
+export class CommitWatch {
+  private readonly fd: number | undefined;
+  private readonly last = Buffer.alloc(HEADER_BYTES);
+  private readonly now = Buffer.alloc(HEADER_BYTES);
+
+  constructor(db: Database.Database) {
+    this.fd = shmFile(db);
+  }
+
+  /**
+   * Whether anything may have been committed since the last call that answered true (every call
+   * answers true until then). Ask before reading what a commit would change: a commit after
+   * this look and before that read shows at the next look.
+   */
+  mayHaveChanged(): boolean {
+    if (this.fd === undefined) return true;
+    const read = readSync(this.fd, this.now, 0, HEADER_BYTES, 0);
+    if (read === HEADER_BYTES && this.now.equals(this.last)) return false;
+    this.now.copy(this.last);
+    // A short read (a file being made) matches nothing: the next look checks again.
+    if (read !== HEADER_BYTES) this.last.fill(0xff);
+    return true;
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+  }
+}
+
+function shmFile(db: Database.Database): number | undefined {
+  if (db.memory || db.pragma('journal_mode', { simple: true }) !== 'wal') return undefined;
+  try {
+    return openSync(`${db.name}-shm`, 'r');
+  } catch {
+    return undefined;
+  }
+}
