@@ -47,7 +47,7 @@ function linkData(preview: LinkPreview): Record<string, unknown> {
 function pageData(page: AdminPage, random: Random): Record<string, unknown> {
   return {
     name: page.name,
-    category: page.category,
+    category: page.categoryList[0].name,
     category_list: page.categoryList,
     username: page.username,
     about: page.about,
