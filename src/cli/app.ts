@@ -4,7 +4,7 @@ import { registrableRedirectUri } from '../auth/redirect-uris.js';
 import { IdTakenError, SEQUENCE_ID_LIMIT, type AppRecord } from '../store/auth-store.js';
 import { apiVersionOption } from './api-version-option.js';
 import { sharedClock } from '../control/control-plane.js';
-import { parseCommandArgs, positiveInteger, runAction, UsageError, type Action } from './args.js';
+import { action, DB_JSON_OPTIONS, DB_OPTION, flagOptions, positiveInteger, runAction, UsageError, valueOptions, type Action, type ActionArgs } from './args.js';
 import { withExistingStore, withStore } from './with-store.js';
 
 const MAX_NAME = 100;
@@ -67,52 +67,39 @@ Example:
   curl "http://localhost:8080/v2.4/oauth/access_token?grant_type=client_credentials&client_id=ID&client_secret=SECRET"
 `;
 
-const DB_OPTION = { db: { type: 'string' } } as const;
-const COMMON_OPTIONS = { ...DB_OPTION, json: { type: 'boolean' } } as const;
 const CREATE_OPTIONS = {
-  ...COMMON_OPTIONS,
-  name: { type: 'string' },
-  'require-proof': { type: 'boolean' },
+  ...DB_JSON_OPTIONS,
+  ...valueOptions('name'),
+  ...flagOptions('require-proof'),
   'redirect-uri': { type: 'string', multiple: true },
-  business: { type: 'string' },
-  id: { type: 'string' },
-  secret: { type: 'string' },
-  'api-version': { type: 'string' },
+  ...valueOptions('business', 'id', 'secret', 'api-version'),
 } as const;
 const UPDATE_OPTIONS = {
-  db: { type: 'string' },
-  name: { type: 'string' },
-  'require-proof': { type: 'boolean' },
-  'no-require-proof': { type: 'boolean' },
+  ...valueOptions('db', 'name'),
+  ...flagOptions('require-proof', 'no-require-proof'),
   'redirect-uri': { type: 'string', multiple: true },
-  business: { type: 'string' },
-  'no-business': { type: 'boolean' },
-  namespace: { type: 'string' },
-  category: { type: 'string' },
-  restrictions: { type: 'string' },
-  'api-version': { type: 'string' },
-  'calls-per-hour': { type: 'string' },
+  ...valueOptions('business'),
+  ...flagOptions('no-business'),
+  ...valueOptions('namespace', 'category', 'restrictions', 'api-version', 'calls-per-hour'),
 } as const;
 const ACTIONS: Readonly<Record<string, Action>> = {
-  create: { options: CREATE_OPTIONS, run: createCommand },
-  list: { options: COMMON_OPTIONS, run: listCommand },
-  update: { options: UPDATE_OPTIONS, run: updateCommand },
-  delete: { options: DB_OPTION, run: deleteCommand },
-  'reset-secret': { options: COMMON_OPTIONS, run: resetSecret },
+  create: action(CREATE_OPTIONS, createCommand),
+  list: action(DB_JSON_OPTIONS, listCommand),
+  update: action(UPDATE_OPTIONS, updateCommand, { positionals: true }),
+  delete: action(DB_OPTION, deleteCommand, { positionals: true }),
+  'reset-secret': action(DB_JSON_OPTIONS, resetSecret, { positionals: true }),
 };
 
 export async function appCommand(argv: string[]): Promise<void> {
   return runAction(argv, ACTIONS, appHelp);
 }
 
-async function listCommand(argv: string[]): Promise<void> {
-  const { values } = parseCommandArgs(argv, COMMON_OPTIONS);
+async function listCommand({ values }: ActionArgs<typeof DB_JSON_OPTIONS>): Promise<void> {
   const apps = await withExistingStore(values.db, (store) => store.listApps());
   process.stdout.write(values.json ? listJson(apps) : listTable(apps));
 }
 
-async function createCommand(argv: string[]): Promise<void> {
-  const { values } = parseCommandArgs(argv, CREATE_OPTIONS);
+async function createCommand({ values }: ActionArgs<typeof CREATE_OPTIONS>): Promise<void> {
   const name = values.name?.trim() ?? '';
   if (name === '') throw new UsageError('--name is required');
   if (name.length > MAX_NAME) throw new UsageError(`--name must be at most ${MAX_NAME} characters`);
@@ -157,8 +144,7 @@ async function createCommand(argv: string[]): Promise<void> {
 }
 
 /** `loom app update ID …`: changes what is given, through the one function that changes apps. */
-async function updateCommand(argv: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(argv, UPDATE_OPTIONS, { positionals: true });
+async function updateCommand({ values, positionals }: ActionArgs<typeof UPDATE_OPTIONS>): Promise<void> {
   const id = existingId('update', positionals);
   if (values['require-proof'] && values['no-require-proof']) throw new UsageError('--require-proof and --no-require-proof exclude each other');
   if (values.business !== undefined && values['no-business']) throw new UsageError('--business and --no-business exclude each other');
@@ -189,8 +175,7 @@ function callsPerHourOption(value: string | undefined): number | null | undefine
 }
 
 /** `loom app delete ID`: through the one function that deletes apps. */
-async function deleteCommand(argv: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(argv, DB_OPTION, { positionals: true });
+async function deleteCommand({ values, positionals }: ActionArgs<typeof DB_OPTION>): Promise<void> {
   const id = existingId('delete', positionals);
   const deleted = await withExistingStore(values.db, async (store) => deleteApp(store, id, (await sharedClock(store)).now()));
   if (!deleted) throw new UsageError(`there is no app ${id}`, { help: false });
@@ -224,8 +209,7 @@ function restrictionsOption(text: string): Record<string, unknown> {
 }
 
 /** `app reset-secret ID`: a new random secret for the app, printed once like a new app's. */
-async function resetSecret(argv: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(argv, COMMON_OPTIONS, { positionals: true });
+async function resetSecret({ values, positionals }: ActionArgs<typeof DB_JSON_OPTIONS>): Promise<void> {
   const id = existingId('reset-secret', positionals);
   const secret = newAppSecret();
   // Through the one function that changes apps, as every change of a secret goes.

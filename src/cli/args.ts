@@ -21,6 +21,21 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 
 const HELP = { help: { type: 'boolean', short: 'h' } } as const;
 
+/** Options that each take a value (`--name VALUE`), in the order named. */
+export function valueOptions<const N extends string>(...names: N[]): Record<N, { type: 'string' }> {
+  return Object.fromEntries(names.map((name) => [name, { type: 'string' }])) as Record<N, { type: 'string' }>;
+}
+
+/** Options that take no value (`--name`, true when given), in the order named. */
+export function flagOptions<const N extends string>(...names: N[]): Record<N, { type: 'boolean' }> {
+  return Object.fromEntries(names.map((name) => [name, { type: 'boolean' }])) as Record<N, { type: 'boolean' }>;
+}
+
+/** `--db PATH|URL`: the database a command works on. */
+export const DB_OPTION = valueOptions('db');
+/** `--db` and `--json`, for an action that prints what it finds. */
+export const DB_JSON_OPTIONS = { ...DB_OPTION, ...flagOptions('json') };
+
 /**
  * The options and arguments of a command, in any order (`app delete --db x.db 5` as well as
  * `app delete 5 --db x.db`); after `--`, everything is an argument. A mistyped option is refused
@@ -73,6 +88,14 @@ export function splitAction(argv: string[], actions: Readonly<Record<string, Opt
 export interface Action {
   options: Options;
   run: (argv: string[]) => Promise<void>;
+}
+
+/** What an action is given: its options' values, and its arguments where it takes some. */
+export type ActionArgs<T extends Options> = ReturnType<typeof parseCommandArgs<T>>;
+
+/** An action that takes `options` (and arguments, with `positionals`), run with them parsed. */
+export function action<T extends Options>(options: T, run: (args: ActionArgs<T>) => Promise<void>, { positionals = false } = {}): Action {
+  return { options, run: async (argv) => run(parseCommandArgs(argv, options, { positionals })) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { DEFAULT_PORT, envValue } from '../config.js';
 import { ControlClient, type JournalItem } from '../control/control-client.js';
-import { parseCommandArgs, splitAction, UsageError } from './args.js';
+import { flagOptions, parseCommandArgs, splitAction, UsageError, valueOptions } from './args.js';
 
 export const ctlHelp = `Usage: loom ctl <call> [options] [--url URL] [--admin-key KEY]
 
@@ -52,7 +52,7 @@ Options:
   -h, --help       show this help
 `;
 
-const SERVER_OPTIONS = { url: { type: 'string' }, 'admin-key': { type: 'string' } } as const;
+const SERVER_OPTIONS = valueOptions('url', 'admin-key');
 
 function client(values: { url?: string | undefined; 'admin-key'?: string | undefined }): ControlClient {
   const envUrl = envValue('LOOM_URL');
@@ -121,24 +121,11 @@ export async function ctlCommand(argv: string[]): Promise<void> {
 
 const CTL_OPTIONS = {
   ...SERVER_OPTIONS,
-  now: { type: 'string' },
-  advance: { type: 'string' },
-  real: { type: 'boolean' },
-  method: { type: 'string' },
-  path: { type: 'string' },
-  'app-id': { type: 'string' },
-  'user-id': { type: 'string' },
-  preset: { type: 'string' },
-  code: { type: 'string' },
-  subcode: { type: 'string' },
-  status: { type: 'string' },
-  message: { type: 'string' },
-  transient: { type: 'boolean' },
-  'delay-ms': { type: 'string' },
-  times: { type: 'string' },
-  probability: { type: 'string' },
-  limit: { type: 'string' },
-  since: { type: 'string' },
+  ...valueOptions('now', 'advance'),
+  ...flagOptions('real'),
+  ...valueOptions('method', 'path', 'app-id', 'user-id', 'preset', 'code', 'subcode', 'status', 'message'),
+  ...flagOptions('transient'),
+  ...valueOptions('delay-ms', 'times', 'probability', 'limit', 'since'),
 } as const;
 
 type CtlValues = ReturnType<typeof parseCommandArgs<typeof CTL_OPTIONS>>['values'];
@@ -187,11 +174,8 @@ const FOLLOW_INTERVAL_MS = 500;
 export async function requestsCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(argv, {
     ...SERVER_OPTIONS,
-    follow: { type: 'boolean' },
-    json: { type: 'boolean' },
-    limit: { type: 'string' },
-    'app-id': { type: 'string' },
-    status: { type: 'string' },
+    ...flagOptions('follow', 'json'),
+    ...valueOptions('limit', 'app-id', 'status'),
   });
   if (values.help) return void process.stdout.write(requestsHelp);
   const control = client(values);

@@ -8,7 +8,7 @@ import { RECORD_KINDS, recordKey, TOKEN_KINDS, type RecordKey, type RecordKind, 
 import type { Store } from '../store/store.js';
 import { appliedDataPlan, NoAppliedSchemaError } from '../declared/data/applied-plan.js';
 import { exportDataLines } from '../declared/data/export.js';
-import { parseCommandArgs, UsageError } from './args.js';
+import { DB_OPTION, flagOptions, parseCommandArgs, UsageError } from './args.js';
 import { openExistingStore } from './existing-store.js';
 import { endLine, headerLine } from '../store/graph-file.js';
 import { createProgress } from '../seed/progress.js';
@@ -44,11 +44,8 @@ const PAGE = 1000;
 
 export async function exportCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(argv, {
-    db: { type: 'string' },
-    tokens: { type: 'boolean' },
-    secrets: { type: 'boolean' },
-    keys: { type: 'boolean' },
-    data: { type: 'boolean' },
+    ...DB_OPTION,
+    ...flagOptions('tokens', 'secrets', 'keys', 'data'),
   });
   if (values.help) return void process.stdout.write(exportHelp);
   if (values.data) {

@@ -4,7 +4,7 @@ import { LEAN_PROFILE } from '../seed/lean-graph.js';
 import { seedDemo, startOfToday, type DemoSeed, type SeedProfile } from '../seed/seed-once.js';
 import { openStore } from '../store/open-store.js';
 import { redactPassword } from '../store/redact-password.js';
-import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
+import { parseCommandArgs, positiveInteger, UsageError, valueOptions } from './args.js';
 
 /** Above this many users the lean profile is the default: the full one would take hours and tens of GB. */
 const FULL_PROFILE_MAX_USERS = 10_000;
@@ -41,14 +41,7 @@ Options:
 `;
 
 export const SEED_OPTIONS = {
-  db: { type: 'string' },
-  users: { type: 'string' },
-  seed: { type: 'string' },
-  now: { type: 'string' },
-  profile: { type: 'string' },
-  friends: { type: 'string' },
-  posts: { type: 'string' },
-  likes: { type: 'string' },
+  ...valueOptions('db', 'users', 'seed', 'now', 'profile', 'friends', 'posts', 'likes'),
 } as const;
 
 export async function seedCommand(argv: string[]): Promise<void> {

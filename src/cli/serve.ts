@@ -26,7 +26,7 @@ import { serveHelp } from './serve-help.js';
 import { redactPassword } from '../store/redact-password.js';
 import type { Store } from '../store/store.js';
 import type { AppRecord } from '../store/auth-store.js';
-import { parseCommandArgs, positiveInteger, positiveIntegerFrom, UsageError } from './args.js';
+import { flagOptions, parseCommandArgs, positiveInteger, positiveIntegerFrom, UsageError, valueOptions } from './args.js';
 import { issueToken } from './demo.js';
 import { findDemo } from '../seed/demo-app.js';
 import { seedDemo, startOfToday } from '../seed/seed-once.js';
@@ -61,33 +61,13 @@ function minBodyRate(flag: string | undefined): number {
 
 export async function serveCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(argv, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    db: { type: 'string' },
-    'media-dir': { type: 'string' },
-    'media-sweep-interval': { type: 'string' },
-    'public-url': { type: 'string' },
-    'profile-host': { type: 'string' },
-    'token-lifetime': { type: 'string' },
-    'no-demo': { type: 'boolean' },
-    'allow-private-photo-urls': { type: 'boolean' },
-    intercept: { type: 'boolean' },
-    workers: { type: 'string' },
-    'default-version': { type: 'string' },
-    'header-timeout': { type: 'string' },
-    'body-timeout': { type: 'string' },
-    'min-body-rate': { type: 'string' },
-    log: { type: 'string' },
-    'admin-key': { type: 'string' },
-    'journal-size': { type: 'string' },
-    ephemeral: { type: 'boolean' },
-    'rate-limits': { type: 'boolean' },
-    'allow-private-webhooks': { type: 'boolean' },
-    'webhook-window': { type: 'string' },
-    'webhook-retry-for': { type: 'string' },
-    schema: { type: 'string' },
+    ...valueOptions('port', 'host', 'db', 'media-dir', 'media-sweep-interval', 'public-url', 'profile-host', 'token-lifetime'),
+    ...flagOptions('no-demo', 'allow-private-photo-urls', 'intercept'),
+    ...valueOptions('workers', 'default-version', 'header-timeout', 'body-timeout', 'min-body-rate', 'log', 'admin-key', 'journal-size'),
+    ...flagOptions('ephemeral', 'rate-limits', 'allow-private-webhooks'),
+    ...valueOptions('webhook-window', 'webhook-retry-for', 'schema'),
     'read-replica': { type: 'string', multiple: true },
-    'max-replica-lag': { type: 'string' },
+    ...valueOptions('max-replica-lag'),
   });
   if (values.help) return void process.stdout.write(serveHelp);
   const port = values.port === '0' ? 0 : positiveIntegerFrom({ '--port': values.port, PORT: envValue('PORT') }, DEFAULT_PORT, MAX_PORT);

@@ -3,7 +3,7 @@ import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { scopedIdsFor } from '../auth/viewer.js';
 import { Schema } from '../schema/registry.js';
 import { redactPassword } from '../store/redact-password.js';
-import { parseCommandArgs, positiveInteger, UsageError } from './args.js';
+import { flagOptions, parseCommandArgs, positiveInteger, UsageError, valueOptions } from './args.js';
 import { findDemo } from '../seed/demo-app.js';
 import { issueToken } from './demo.js';
 import { openExistingStore } from './existing-store.js';
@@ -35,12 +35,8 @@ Example:
 
 export async function tokenCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(argv, {
-    db: { type: 'string' },
-    user: { type: 'string' },
-    scopes: { type: 'string' },
-    'expires-in': { type: 'string' },
-    principal: { type: 'string' },
-    json: { type: 'boolean' },
+    ...valueOptions('db', 'user', 'scopes', 'expires-in', 'principal'),
+    ...flagOptions('json'),
   });
   if (values.help) return void process.stdout.write(tokenHelp);
   const expiresIn = positiveInteger('expires-in', values['expires-in'], SHORT_LIVED_SECONDS);

@@ -2,7 +2,7 @@ import { Clock } from '../clock/clock.js';
 import { SUBSCRIBABLE_FIELDS } from '../webhooks/change-fields.js';
 import { deliveryFilter, describeDeliveries, MAX_LISTED_DELIVERIES } from '../webhooks/delivery-view.js';
 import { deliveryOf } from '../webhooks/notifications.js';
-import { parseCommandArgs, runAction, UsageError, type Action } from './args.js';
+import { action, DB_JSON_OPTIONS, DB_OPTION, runAction, UsageError, valueOptions, type Action, type ActionArgs } from './args.js';
 import { withStore } from './with-store.js';
 
 export const webhooksHelp = `Usage: loom webhooks list [--json] [--db PATH|URL]
@@ -29,22 +29,19 @@ Options:
   -h, --help     show this help
 `;
 
-const DB_OPTION = { db: { type: 'string' } } as const;
-const LIST_OPTIONS = { ...DB_OPTION, json: { type: 'boolean' } } as const;
-const DELIVERIES_OPTIONS = { ...LIST_OPTIONS, app: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' } } as const;
+const DELIVERIES_OPTIONS = { ...DB_JSON_OPTIONS, ...valueOptions('app', 'status', 'limit') };
 const ACTIONS: Readonly<Record<string, Action>> = {
-  list: { options: LIST_OPTIONS, run: listCommand },
-  deliveries: { options: DELIVERIES_OPTIONS, run: deliveriesCommand },
-  redeliver: { options: DB_OPTION, run: redeliverCommand },
-  'send-test': { options: DB_OPTION, run: sendTestCommand },
+  list: action(DB_JSON_OPTIONS, listCommand),
+  deliveries: action(DELIVERIES_OPTIONS, deliveriesCommand),
+  redeliver: action(DB_OPTION, redeliverCommand, { positionals: true }),
+  'send-test': action(DB_OPTION, sendTestCommand, { positionals: true }),
 };
 
 export async function webhooksCommand(argv: string[]): Promise<void> {
   return runAction(argv, ACTIONS, webhooksHelp);
 }
 
-async function listCommand(argv: string[]): Promise<void> {
-  const { values } = parseCommandArgs(argv, LIST_OPTIONS);
+async function listCommand({ values }: ActionArgs<typeof DB_JSON_OPTIONS>): Promise<void> {
   const subscriptions = await withStore(values.db, (store) => store.webhooks.listSubscriptions());
   if (values.json) {
     const data = subscriptions.map((sub) => ({ app_id: String(sub.appId), object: sub.object, callback_url: sub.callbackUrl, fields: sub.fields, active: sub.active }));
@@ -55,8 +52,7 @@ async function listCommand(argv: string[]): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-async function deliveriesCommand(argv: string[]): Promise<void> {
-  const { values } = parseCommandArgs(argv, DELIVERIES_OPTIONS);
+async function deliveriesCommand({ values }: ActionArgs<typeof DELIVERIES_OPTIONS>): Promise<void> {
   const filter = deliveryFilter({ app_id: values.app, status: values.status, limit: values.limit ?? '20' });
   if (typeof filter === 'string') throw new UsageError(filter.replace(/^(app_id|status|limit)/, (name) => `--${name === 'app_id' ? 'app' : name}`));
   const described = await withStore(values.db, async (store) => describeDeliveries(store, await store.webhooks.listDeliveries(filter)));
@@ -71,8 +67,7 @@ async function deliveriesCommand(argv: string[]): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-async function redeliverCommand(argv: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(argv, DB_OPTION, { positionals: true });
+async function redeliverCommand({ values, positionals }: ActionArgs<typeof DB_OPTION>): Promise<void> {
   const [idText, ...extra] = positionals;
   if (idText === undefined || extra.length > 0 || !/^\d{1,15}$/.test(idText)) throw new UsageError('say which delivery: loom webhooks redeliver ID');
   const found = await withStore(values.db, (store) => store.webhooks.redeliver(Number(idText)));
@@ -80,8 +75,7 @@ async function redeliverCommand(argv: string[]): Promise<void> {
   process.stdout.write(`Delivery ${idText} will be sent again\n`);
 }
 
-async function sendTestCommand(argv: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(argv, DB_OPTION, { positionals: true });
+async function sendTestCommand({ values, positionals }: ActionArgs<typeof DB_OPTION>): Promise<void> {
   const [appText, object, field, ...extra] = positionals;
   if (appText === undefined || object === undefined || field === undefined || extra.length > 0) throw new UsageError('say loom webhooks send-test APP OBJECT FIELD');
   if (!/^\d{1,16}$/.test(appText)) throw new UsageError(`"${appText}" is not an app id`);

@@ -55,17 +55,12 @@ const visibilities: Record<string, CodeVisibility> = {
 };
 
 const behaviors: Record<string, EdgeBehavior> = {
-  picture: { special: picture },
-  permissions: { special: permissions },
-  idsForBusiness: { special: idsForBusiness },
-  thumbnails: { special: thumbnails },
-  attachments: { special: attachments },
-  friendRequest: { items: friendRequestItems },
-  testUser: { items: testUserItems },
-  pageAccount: { items: pageAccountItems },
-  relative: { items: relativeItems },
-  taggableFriend: { items: taggableFriendItems },
-  placeTag: { items: placeTagItems },
+  // Edges answered wholly by code of their own.
+  picture: { special: picture }, permissions: { special: permissions }, idsForBusiness: { special: idsForBusiness },
+  thumbnails: { special: thumbnails }, attachments: { special: attachments },
+  // Edges whose items code makes from what is stored.
+  friendRequest: { items: friendRequestItems }, testUser: { items: testUserItems }, pageAccount: { items: pageAccountItems },
+  relative: { items: relativeItems }, taggableFriend: { items: taggableFriendItems }, placeTag: { items: placeTagItems },
   appEventTypes: { catalogue: STANDARD_APP_EVENTS },
 };
 

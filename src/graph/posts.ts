@@ -136,10 +136,7 @@ export const uploadPhoto: EdgePost = {
 export const addPhotoToAlbum: EdgePost = {
   ...uploadPhoto,
   derive: (params, { parent }, album) => ({ ...photoData(params, privacyOfWord(album.privacy)), album: parent }),
-  links: [
-    { assoc: 'photos', from: 'viewer', to: 'created' },
-    { assoc: 'album_photos', from: 'parent', to: 'created' },
-  ],
+  links: [...uploadPhoto.links, { assoc: 'album_photos', from: 'parent', to: 'created' }],
 };
 
 /** `POST /me/albums`: a new, empty album of the viewer's. */

@@ -3,11 +3,15 @@
  * fields a page shows (every name, address and number is invented), and what they post.
  */
 
+interface Category {
+  id: string;
+  name: string;
+}
+
 export interface AdminPage {
   name: string;
-  category: string;
-  /** The listing categories, with ids in the style of the real ones. */
-  categoryList: Array<{ id: string; name: string }>;
+  /** The listing categories, with ids in the style of the real ones; the first is the page's category. */
+  categoryList: [Category, ...Category[]];
   username: string;
   about: string;
   description: string;
@@ -18,64 +22,64 @@ export interface AdminPage {
   hours?: Record<string, string>;
 }
 
+/** Where a page in Harbor City, the invented town every page is in, stands. */
+function inHarborCity(street: string, zip: string, latitude: number, longitude: number): AdminPage['location'] {
+  return { street, city: 'Harbor City', country: 'United States', zip, latitude, longitude };
+}
+
 const WEEKDAY_HOURS = { mon_1_open: '07:00', mon_1_close: '18:00', tue_1_open: '07:00', tue_1_close: '18:00', wed_1_open: '07:00', wed_1_close: '18:00', thu_1_open: '07:00', thu_1_close: '18:00', fri_1_open: '07:00', fri_1_close: '19:00', sat_1_open: '08:00', sat_1_close: '14:00' };
 
 export const ADMIN_PAGES: readonly AdminPage[] = [
   {
     name: 'Harbor Light Bakery',
-    category: 'Bakery',
     categoryList: [{ id: '197871390225897', name: 'Bakery' }, { id: '128673187201735', name: 'Cafe' }],
     username: 'harborlightbakery',
     about: 'Sourdough, pastries and coffee by the water since 2009.',
     description: 'A neighbourhood bakery baking everything on site each morning: naturally leavened breads, seasonal tarts and the cardamom buns people queue for on Saturdays.',
     website: 'https://harborlight.example.com',
     phone: '+1 555 0142',
-    location: { street: '12 Quay Street', city: 'Harbor City', country: 'United States', zip: '94011', latitude: 37.8021, longitude: -122.4187 },
+    location: inHarborCity('12 Quay Street', '94011', 37.8021, -122.4187),
     hours: WEEKDAY_HOURS,
   },
   {
     name: 'Quiet Trails Photography',
-    category: 'Photographer',
     categoryList: [{ id: '181045748599578', name: 'Photographer' }],
     username: 'quiettrailsphoto',
     about: 'Landscape and trail photography, prints and workshops.',
     description: 'Photographs of the coast and the hills around it, printed on archival paper, and weekend workshops for anyone with a camera and good shoes.',
     website: 'https://quiettrails.example.com',
     phone: '+1 555 0178',
-    location: { street: '48 Ridge Road', city: 'Harbor City', country: 'United States', zip: '94015', latitude: 37.7893, longitude: -122.4012 },
+    location: inHarborCity('48 Ridge Road', '94015', 37.7893, -122.4012),
   },
   {
     name: 'The Lantern Reading Club',
-    category: 'Community Organization',
     categoryList: [{ id: '2612', name: 'Community Organization' }, { id: '192511100766680', name: 'Book Club' }],
     username: 'lanternreadingclub',
     about: 'One book a month, read together on the first Thursday.',
     description: 'An open reading club meeting at the public library. Anyone is welcome, whether or not they finished the book.',
     website: 'https://lantern-club.example.com',
     phone: '+1 555 0119',
-    location: { street: '3 Library Square', city: 'Harbor City', country: 'United States', zip: '94010', latitude: 37.7955, longitude: -122.4101 },
+    location: inHarborCity('3 Library Square', '94010', 37.7955, -122.4101),
   },
   {
     name: 'Northside Cycling Collective',
-    category: 'Sports & Recreation',
     categoryList: [{ id: '186982054657561', name: 'Sports & Recreation' }],
     username: 'northsidecycling',
     about: 'Group rides for every pace, every Sunday at 8.',
     description: 'A volunteer-run cycling group with a slow, a steady and a fast ride each week, plus a repair evening on Wednesdays.',
     website: 'https://northside-cycling.example.com',
     phone: '+1 555 0163',
-    location: { street: '90 Mill Lane', city: 'Harbor City', country: 'United States', zip: '94018', latitude: 37.8112, longitude: -122.3954 },
+    location: inHarborCity('90 Mill Lane', '94018', 37.8112, -122.3954),
   },
   {
     name: 'Copper Kettle Café',
-    category: 'Cafe',
     categoryList: [{ id: '128673187201735', name: 'Cafe' }],
     username: 'copperkettlecafe',
     about: 'Tea, soup and board games.',
     description: 'A small café with a long tea list, a soup of the day and a shelf of board games to borrow.',
     website: 'https://copperkettle.example.com',
     phone: '+1 555 0107',
-    location: { street: '5 Market Row', city: 'Harbor City', country: 'United States', zip: '94012', latitude: 37.7988, longitude: -122.4233 },
+    location: inHarborCity('5 Market Row', '94012', 37.7988, -122.4233),
     hours: WEEKDAY_HOURS,
   },
 ];

@@ -23,6 +23,7 @@ import { POST_CLOSERS, POST_MIDDLES, POST_OPENERS } from './phrases.js';
 import { privacyOf } from './privacy.js';
 import { Random } from './random.js';
 import { indexSeededGraph } from './search-index.js';
+import { DAY, YEAR } from './durations.js';
 
 export interface LeanProfile {
   /** Friends per person (even; fewer when there are not enough people). */
@@ -45,8 +46,6 @@ export interface LeanSeedOptions {
   onSearchReindex?: OnSearchReindex;
 }
 
-const DAY = 86_400;
-const YEAR = 365 * DAY;
 /** Records per load call, each its own transaction. */
 const CHUNK = 100_000;
 const PRIVACY = privacyOf('EVERYONE');

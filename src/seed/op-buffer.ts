@@ -40,6 +40,15 @@ export class OpBuffer {
     if (this.ops.length >= this.batchSize) await this.flush();
   }
 
+  /** Writes each item as a unit of its own, then whatever is left. */
+  async eachUnit<T>(items: Iterable<T>, write: (item: T) => void): Promise<void> {
+    for (const item of items) {
+      write(item);
+      await this.endUnit();
+    }
+    await this.flush();
+  }
+
   async flush(): Promise<void> {
     if (this.ops.length === 0) return;
     const ops = this.ops;

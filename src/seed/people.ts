@@ -7,6 +7,7 @@ import { CITIES } from './places.js';
 import { FEMALE_FIRST_NAMES, LAST_NAMES, MALE_FIRST_NAMES } from './names.js';
 import type { Random } from './random.js';
 import { COUPLE_STATUSES, SINGLE_STATUSES } from './phrases.js';
+import { DAY, YEAR } from './durations.js';
 
 export type Gender = 'male' | 'female';
 
@@ -36,8 +37,6 @@ export interface Person {
 const MIN_AGE = 15;
 export const MAX_AGE = 70;
 
-const DAY = 86400;
-const YEAR = 365 * DAY;
 /** Accounts are older than the six months of posts, so nobody posts before joining. */
 const MIN_ACCOUNT_AGE = 200 * DAY;
 const MAX_ACCOUNT_AGE = 9 * YEAR;

@@ -12,37 +12,26 @@ export interface City {
   timezone: number;
 }
 
+/** The cities, as `[name, region]`, of one country and UTC offset, where users have the locale given. */
+function citiesOf(country: string, locale: string, timezone: number, places: ReadonlyArray<readonly [string, string]>): City[] {
+  return places.map(([name, region]) => ({ name, region, country, locale, timezone }));
+}
+
 export const CITIES: readonly City[] = [
-  { name: 'Portland', region: 'Oregon', country: 'United States', locale: 'en_US', timezone: -8 },
-  { name: 'Seattle', region: 'Washington', country: 'United States', locale: 'en_US', timezone: -8 },
-  { name: 'Sacramento', region: 'California', country: 'United States', locale: 'en_US', timezone: -8 },
-  { name: 'San Diego', region: 'California', country: 'United States', locale: 'en_US', timezone: -8 },
-  { name: 'Denver', region: 'Colorado', country: 'United States', locale: 'en_US', timezone: -7 },
-  { name: 'Tucson', region: 'Arizona', country: 'United States', locale: 'en_US', timezone: -7 },
-  { name: 'Austin', region: 'Texas', country: 'United States', locale: 'en_US', timezone: -6 },
-  { name: 'Madison', region: 'Wisconsin', country: 'United States', locale: 'en_US', timezone: -6 },
-  { name: 'Minneapolis', region: 'Minnesota', country: 'United States', locale: 'en_US', timezone: -6 },
-  { name: 'St. Louis', region: 'Missouri', country: 'United States', locale: 'en_US', timezone: -6 },
-  { name: 'Nashville', region: 'Tennessee', country: 'United States', locale: 'en_US', timezone: -6 },
-  { name: 'Atlanta', region: 'Georgia', country: 'United States', locale: 'en_US', timezone: -5 },
-  { name: 'Pittsburgh', region: 'Pennsylvania', country: 'United States', locale: 'en_US', timezone: -5 },
-  { name: 'Baltimore', region: 'Maryland', country: 'United States', locale: 'en_US', timezone: -5 },
-  { name: 'Providence', region: 'Rhode Island', country: 'United States', locale: 'en_US', timezone: -5 },
-  { name: 'Burlington', region: 'Vermont', country: 'United States', locale: 'en_US', timezone: -5 },
-  { name: 'Toronto', region: 'Ontario', country: 'Canada', locale: 'en_US', timezone: -5 },
-  { name: 'Halifax', region: 'Nova Scotia', country: 'Canada', locale: 'en_US', timezone: -4 },
-  { name: 'Leeds', region: 'England', country: 'United Kingdom', locale: 'en_GB', timezone: 0 },
-  { name: 'Bristol', region: 'England', country: 'United Kingdom', locale: 'en_GB', timezone: 0 },
-  { name: 'Glasgow', region: 'Scotland', country: 'United Kingdom', locale: 'en_GB', timezone: 0 },
-  { name: 'Cork', region: 'Munster', country: 'Ireland', locale: 'en_GB', timezone: 0 },
-  { name: 'Lisbon', region: 'Lisboa', country: 'Portugal', locale: 'pt_PT', timezone: 0 },
-  { name: 'Lyon', region: 'Auvergne-Rhône-Alpes', country: 'France', locale: 'fr_FR', timezone: 1 },
-  { name: 'Nantes', region: 'Pays de la Loire', country: 'France', locale: 'fr_FR', timezone: 1 },
-  { name: 'Leipzig', region: 'Saxony', country: 'Germany', locale: 'de_DE', timezone: 1 },
-  { name: 'Freiburg', region: 'Baden-Württemberg', country: 'Germany', locale: 'de_DE', timezone: 1 },
-  { name: 'Valencia', region: 'Valencian Community', country: 'Spain', locale: 'es_ES', timezone: 1 },
-  { name: 'Utrecht', region: 'Utrecht', country: 'Netherlands', locale: 'nl_NL', timezone: 1 },
-  { name: 'Melbourne', region: 'Victoria', country: 'Australia', locale: 'en_GB', timezone: 10 },
+  ...citiesOf('United States', 'en_US', -8, [['Portland', 'Oregon'], ['Seattle', 'Washington'], ['Sacramento', 'California'], ['San Diego', 'California']]),
+  ...citiesOf('United States', 'en_US', -7, [['Denver', 'Colorado'], ['Tucson', 'Arizona']]),
+  ...citiesOf('United States', 'en_US', -6, [['Austin', 'Texas'], ['Madison', 'Wisconsin'], ['Minneapolis', 'Minnesota'], ['St. Louis', 'Missouri'], ['Nashville', 'Tennessee']]),
+  ...citiesOf('United States', 'en_US', -5, [['Atlanta', 'Georgia'], ['Pittsburgh', 'Pennsylvania'], ['Baltimore', 'Maryland'], ['Providence', 'Rhode Island'], ['Burlington', 'Vermont']]),
+  ...citiesOf('Canada', 'en_US', -5, [['Toronto', 'Ontario']]),
+  ...citiesOf('Canada', 'en_US', -4, [['Halifax', 'Nova Scotia']]),
+  ...citiesOf('United Kingdom', 'en_GB', 0, [['Leeds', 'England'], ['Bristol', 'England'], ['Glasgow', 'Scotland']]),
+  ...citiesOf('Ireland', 'en_GB', 0, [['Cork', 'Munster']]),
+  ...citiesOf('Portugal', 'pt_PT', 0, [['Lisbon', 'Lisboa']]),
+  ...citiesOf('France', 'fr_FR', 1, [['Lyon', 'Auvergne-Rhône-Alpes'], ['Nantes', 'Pays de la Loire']]),
+  ...citiesOf('Germany', 'de_DE', 1, [['Leipzig', 'Saxony'], ['Freiburg', 'Baden-Württemberg']]),
+  ...citiesOf('Spain', 'es_ES', 1, [['Valencia', 'Valencian Community']]),
+  ...citiesOf('Netherlands', 'nl_NL', 1, [['Utrecht', 'Utrecht']]),
+  ...citiesOf('Australia', 'en_GB', 10, [['Melbourne', 'Victoria']]),
 ];
 
 /** How a city page and a `{id, name}` reference name the city. */

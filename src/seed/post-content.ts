@@ -30,6 +30,11 @@ function statusMessage(random: Random): string {
   return body + random.pick(POST_CLOSERS);
 }
 
+/** A post announcing photos, its story telling what was added. */
+function photoPost(story: string, privacy: ReturnType<typeof privacyOf>): Record<string, unknown> {
+  return { story, privacy, type: 'photo', status_type: 'added_photos', icon: iconOf('photo') };
+}
+
 /** `wallOwnerId` is the user whose wall a `wall` post is on. */
 export function postData(
   random: Random,
@@ -55,24 +60,12 @@ export function postData(
     }
     case 'photos': {
       const count = random.int(2, 9);
-      const data: Record<string, unknown> = {
-        story: `${author.name} added ${count} new photos.`,
-        privacy,
-        type: 'photo',
-        status_type: 'added_photos',
-        icon: iconOf('photo'),
-      };
+      const data = photoPost(`${author.name} added ${count} new photos.`, privacy);
       if (random.chance(0.4)) data.message = random.pick(PHOTO_CAPTIONS);
       return data;
     }
     case 'profilePicture':
-      return {
-        story: `${author.name} updated ${possessive(author)} profile picture.`,
-        privacy,
-        type: 'photo',
-        status_type: 'added_photos',
-        icon: iconOf('photo'),
-      };
+      return photoPost(`${author.name} updated ${possessive(author)} profile picture.`, privacy);
     case 'wall':
       if (wallOwnerId === undefined) throw new Error('a wall post needs the wall owner');
       return {

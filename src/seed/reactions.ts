@@ -8,8 +8,7 @@ import type { OpBuffer } from './op-buffer.js';
 import { COMMENTS } from './phrases.js';
 import type { Random } from './random.js';
 import type { SeedContext } from './seed-context.js';
-
-const DAY = 86400;
+import { DAY } from './durations.js';
 
 /** A moment after `time`: strongly skewed towards the first hours, at most `window` later. */
 function reactionTime(random: Random, time: number, now: number, window: number): number {
@@ -61,10 +60,7 @@ export function queueLikes(
 }
 
 /** How many comments and likes were queued. */
-export interface ReactionCounts {
-  comments: number;
-  likes: number;
-}
+export type ReactionCounts = Record<'comments' | 'likes', number>;
 
 /** Adds what one queueComments call queued to a step's running `counts`. */
 export function countReactions(counts: ReactionCounts, made: ReactionCounts): void {

@@ -11,9 +11,7 @@ import { privacyOf, type Audience } from './privacy.js';
 import type { Random } from './random.js';
 import { chooseLikers, countReactions, queueComments, queueLikes } from './reactions.js';
 import type { SeedContext } from './seed-context.js';
-
-const DAY = 86400;
-const YEAR = 365 * DAY;
+import { DAY, YEAR } from './durations.js';
 
 interface AlbumPlan {
   id: ObjectId;
@@ -33,12 +31,7 @@ export interface PhotoRecord {
   audience: Audience;
 }
 
-export interface AlbumCounts {
-  albums: number;
-  photos: number;
-  comments: number;
-  likes: number;
-}
+export type AlbumCounts = Record<'albums' | 'photos' | 'comments' | 'likes', number>;
 
 /** Shares of the phase's progress units taken by each step. */
 const STEP_SHARES = { albums: 0.1, photos: 0.5, covers: 0.05, reactions: 0.35 };

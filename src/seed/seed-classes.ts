@@ -10,10 +10,9 @@ import type { PageRef } from './page-catalog.js';
 import type { Person } from './people.js';
 import type { Random } from './random.js';
 import type { SeedContext } from './seed-context.js';
+import { YEAR } from './durations.js';
 
 type SchoolType = keyof typeof CLASSES;
-
-const YEAR = 365 * 86400;
 
 /** Writes the class pages and the classes of each profile's schools; returns how many pages. */
 export async function writeClasses(random: Random, context: SeedContext, profiles: ReadonlyArray<Record<string, unknown>>): Promise<number> {

@@ -16,15 +16,9 @@ import { privacyOf, type Audience } from './privacy.js';
 import type { Random } from './random.js';
 import { chooseLikers, countReactions, queueComments, queueLikes, type ReactionCounts } from './reactions.js';
 import type { SeedContext } from './seed-context.js';
+import { HOUR, DAY } from './durations.js';
 
-const HOUR = 3600;
-const DAY = 86400;
-
-interface GatheringCounts {
-  events: number;
-  groups: number;
-  videos: number;
-}
+type GatheringCounts = Record<'events' | 'groups' | 'videos', number>;
 
 /** The answers a guest may give, with the lists keeping them (see graph/posts.ts). */
 export const ANSWERS = [

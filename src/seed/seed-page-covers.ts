@@ -10,8 +10,8 @@ import { iconOf } from './post-content.js';
 import { privacyOf } from './privacy.js';
 import type { Random } from './random.js';
 import type { SeedContext } from './seed-context.js';
+import { DAY } from './durations.js';
 
-const DAY = 86400;
 /** The size of a page cover, as the service cropped them. */
 const COVER_PHOTO = { width: 851, height: 315 };
 

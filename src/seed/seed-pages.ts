@@ -14,17 +14,12 @@ import type { Random } from './random.js';
 import { queueComments, queueLikes } from './reactions.js';
 import type { SeedContext } from './seed-context.js';
 import { iconOf } from './post-content.js';
+import { DAY } from './durations.js';
 
-const DAY = 86400;
 /** How many of the pages the demo user administers. */
 const DEMO_ADMIN_PAGES = 2;
 
-export interface PageGraphCounts {
-  adminPages: number;
-  pagePosts: number;
-  linkPosts: number;
-  sharedPosts: number;
-}
+export type PageGraphCounts = Record<'adminPages' | 'pagePosts' | 'linkPosts' | 'sharedPosts', number>;
 
 interface WrittenPost {
   id: ObjectId;
@@ -52,7 +47,7 @@ function linkData(preview: LinkPreview): Record<string, unknown> {
 function pageData(page: AdminPage, random: Random): Record<string, unknown> {
   return {
     name: page.name,
-    category: page.category,
+    category: page.categoryList[0].name,
     category_list: page.categoryList,
     username: page.username,
     about: page.about,

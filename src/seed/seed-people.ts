@@ -7,8 +7,7 @@ import { EmailBook, fullProfile, likerProfile } from './profile.js';
 import type { Random } from './random.js';
 import type { SeedContext } from './seed-context.js';
 import type { SeedProgress } from './seed-progress.js';
-
-const DAY = 86400;
+import { DAY } from './durations.js';
 
 /**
  * Writes the people (the demo user first, so she gets the first user id) and then the extra

@@ -54,10 +54,7 @@ const PLACES_PER_CITY = 4;
 /** How far from the city's centre a place may lie, in degrees (about 3 km). */
 const SPREAD = 0.03;
 
-export interface PlaceCounts {
-  placeTopics: number;
-  places: number;
-}
+export type PlaceCounts = Record<'placeTopics' | 'places', number>;
 
 export async function writePlaces(random: Random, buffer: OpBuffer, now: number): Promise<PlaceCounts> {
   const created = now - 5 * 365 * 86400;

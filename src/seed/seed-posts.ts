@@ -11,8 +11,8 @@ import type { PhotoRecord } from './seed-albums.js';
 import type { Random } from './random.js';
 import { chooseLikers, countReactions, queueComments, queueLikes, type ReactionCounts } from './reactions.js';
 import type { SeedContext } from './seed-context.js';
+import { DAY } from './durations.js';
 
-const DAY = 86400;
 const POSTING_WINDOW = 182 * DAY;
 const DEMO_POPULAR_POSTS = 3;
 /** Fewest likes of each of the demo user's popular posts (when there are that many people). */
@@ -34,10 +34,7 @@ export interface PostRecord {
   showsPhoto: boolean;
 }
 
-export interface PostCounts {
-  posts: number;
-  wallPosts: number;
-}
+export type PostCounts = Record<'posts' | 'wallPosts', number>;
 
 function postCountOf(random: Random, person: number): number {
   return person === 0 ? random.int(25, 35) : random.skewed(5, 40, 2.2);

@@ -12,10 +12,8 @@ import {
   ANSWERS, answer, createEvent, createGroup, createVideo, fillGroup, groupName, pickAnswer, writeVideoComments,
   type Gatherings, type GroupPlan, type VideoRecord,
 } from './seed-gatherings.js';
+import { HOUR, DAY, YEAR } from './durations.js';
 
-const HOUR = 3600;
-const DAY = 86400;
-const YEAR = 365 * DAY;
 /** How many more of each: with those written before, more than one page of the default size. */
 export const SECOND_PAGE_ITEMS = 25;
 

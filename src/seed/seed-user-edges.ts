@@ -21,21 +21,14 @@ import {
   TAGGED_MESSAGES,
   VENUES,
 } from './user-edge-content.js';
+import { DAY } from './durations.js';
 
-const DAY = 86400;
 /** People whose liked pages are read back in one store call. */
 const READ_CHUNK = 200;
 /** More than anyone likes: every liked page of a person comes back in one page. */
 const MOST_LIKES = 1000;
 
-export interface UserEdgeCounts {
-  categoryLikes: number;
-  relatives: number;
-  friendLists: number;
-  checkins: number;
-  taggedPosts: number;
-  friendRequests: number;
-}
+export type UserEdgeCounts = Record<'categoryLikes' | 'relatives' | 'friendLists' | 'checkins' | 'taggedPosts' | 'friendRequests', number>;
 
 interface PlaceRef {
   id: string;
@@ -160,7 +153,7 @@ async function writeFamilies(random: Random, context: SeedContext): Promise<numb
   const { buffer, now, people, userIds, friends } = context;
   const related = new Set<string>();
   let relatives = 0;
-  for (let a = 0; a < people.length; a++) {
+  await buffer.eachUnit(people.keys(), (a) => {
     const wanted = a === 0 ? 3 : random.chance(0.25) ? random.int(1, 2) : 0;
     const candidates = (friends[a] ?? []).filter((b) => b !== people[a]!.partner && !related.has(`${a}:${b}`));
     for (const b of random.sample(candidates, wanted)) {
@@ -173,9 +166,7 @@ async function writeFamilies(random: Random, context: SeedContext): Promise<numb
       related.add(`${a}:${b}`).add(`${b}:${a}`);
       relatives += 2;
     }
-    await buffer.endUnit();
-  }
-  await buffer.flush();
+  });
   return relatives;
 }
 
@@ -183,9 +174,9 @@ async function writeFamilies(random: Random, context: SeedContext): Promise<numb
 async function writeFriendLists(random: Random, context: SeedContext): Promise<number> {
   const { buffer, now, people, userIds, friends } = context;
   let lists = 0;
-  for (let person = 0; person < people.length; person++) {
+  await buffer.eachUnit(people.keys(), (person) => {
     const own = friends[person] ?? [];
-    if (own.length < 3) continue;
+    if (own.length < 3) return;
     const kinds = person === 0 ? FRIEND_LISTS : random.chance(0.2) ? FRIEND_LISTS.slice(0, 1) : [];
     for (const kind of kinds) {
       const time = random.int((people[person] as Person).joinedTime, now - DAY);
@@ -196,9 +187,7 @@ async function writeFriendLists(random: Random, context: SeedContext): Promise<n
       }
       lists++;
     }
-    await buffer.endUnit();
-  }
-  await buffer.flush();
+  });
   return lists;
 }
 

@@ -4,6 +4,14 @@
  * each of these stands, is ../migration-steps.ts.
  */
 
+/** Triggers that move the auth version on at every insert, update and delete in these tables, a line each. */
+function authVersionTriggers(tables: readonly string[]): string {
+  const events = ['INSERT', 'UPDATE', 'DELETE'];
+  return tables
+    .flatMap((table) => events.map((event) => `CREATE TRIGGER ${table}_changed_on_${event.toLowerCase()} AFTER ${event} ON ${table} BEGIN UPDATE auth_version SET version = version + 1; END;`))
+    .join('\n      ');
+}
+
 export const AUTH_CHANGES = {
   description: 'a version of the auth tables, moved on by every change to them, for the caches of tokens',
   sql: `
@@ -15,18 +23,7 @@ export const AUTH_CHANGES = {
         version INTEGER NOT NULL
       );
       INSERT INTO auth_version (id, version) VALUES (1, 0);
-      CREATE TRIGGER apps_changed_on_insert AFTER INSERT ON apps BEGIN UPDATE auth_version SET version = version + 1; END;
-      CREATE TRIGGER apps_changed_on_update AFTER UPDATE ON apps BEGIN UPDATE auth_version SET version = version + 1; END;
-      CREATE TRIGGER apps_changed_on_delete AFTER DELETE ON apps BEGIN UPDATE auth_version SET version = version + 1; END;
-      CREATE TRIGGER tokens_changed_on_insert AFTER INSERT ON tokens BEGIN UPDATE auth_version SET version = version + 1; END;
-      CREATE TRIGGER tokens_changed_on_update AFTER UPDATE ON tokens BEGIN UPDATE auth_version SET version = version + 1; END;
-      CREATE TRIGGER tokens_changed_on_delete AFTER DELETE ON tokens BEGIN UPDATE auth_version SET version = version + 1; END;
-      CREATE TRIGGER grants_changed_on_insert AFTER INSERT ON grants BEGIN UPDATE auth_version SET version = version + 1; END;
-      CREATE TRIGGER grants_changed_on_update AFTER UPDATE ON grants BEGIN UPDATE auth_version SET version = version + 1; END;
-      CREATE TRIGGER grants_changed_on_delete AFTER DELETE ON grants BEGIN UPDATE auth_version SET version = version + 1; END;
-      CREATE TRIGGER credentials_changed_on_insert AFTER INSERT ON credentials BEGIN UPDATE auth_version SET version = version + 1; END;
-      CREATE TRIGGER credentials_changed_on_update AFTER UPDATE ON credentials BEGIN UPDATE auth_version SET version = version + 1; END;
-      CREATE TRIGGER credentials_changed_on_delete AFTER DELETE ON credentials BEGIN UPDATE auth_version SET version = version + 1; END;
+      ${authVersionTriggers(['apps', 'tokens', 'grants', 'credentials'])}
     `,
 };
 
