@@ -12,6 +12,8 @@ export function sqliteAdminStore(database: SqliteDatabase): AdminStore {
   const snapshots = new SqliteSnapshots(db);
   /** What versions() read last: no stamp yet, so the first call reads the auth version. */
   let lastVersions: StoreVersions = { auth: 0, data: undefined };
+  /** The commits' generation versions() read them under. */
+  let readUnder: number | undefined;
 
   return {
     async getSetting(key) {
@@ -52,7 +54,9 @@ export function sqliteAdminStore(database: SqliteDatabase): AdminStore {
 
     async versions() {
       // Nothing committed anywhere since the last read: the versions read then still hold.
-      if (lastVersions.data !== undefined && !commits.mayHaveChanged()) return lastVersions;
+      const generation = commits.generation();
+      if (generation === readUnder) return lastVersions;
+      readUnder = generation;
       const data = `${statements.selectOwnChanges.get()!}.${statements.selectDataVersion.get()!}`;
       // The auth tables' triggers move it on in the transaction of each change, made by any
       // process; while nothing changed at all, it did not move either. (Read after the stamp, it is

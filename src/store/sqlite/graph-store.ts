@@ -4,38 +4,51 @@ import type { Association, GraphStore, ObjectsWithGrants, PagesWithObjects, Stor
 import type { PageRequest, Through } from '../page-request.js';
 import { zeroFilledCounts } from '../store-results.js';
 import type { SqliteDatabase } from './database.js';
+import type { ReadThrough } from './object-cache.js';
 import { pageParams, pageSql, resumeParams, toAssociation, type AssociationRow, type PageParams, type PageShape } from './page-query.js';
 import { SqliteSearch } from './search.js';
 import { sqliteWriteBatches } from './write-batch.js';
 
 /** Each condition of a page shape's bit in its statement's key (every one of them, or this does not compile). */
-const SHAPE_BITS: Record<keyof PageShape, number> = { after: 1, before: 2, since: 4, until: 8, granted: 16, oldest: 32, objects: 64 };
+const SHAPE_BITS: Record<keyof PageShape, number> = { after: 1, before: 2, since: 4, until: 8, granted: 16, oldest: 32 };
 const SHAPE_CONDITIONS = Object.keys(SHAPE_BITS) as Array<keyof PageShape>;
 
 /** The graph on SQLite: objects, associations and their counts, pages, search and the write batches. */
 export function sqliteGraphStore(database: SqliteDatabase): GraphStore {
-  const { db, statements, decodedData, inSnapshot } = database;
+  const { db, statements, decodedData, inSnapshot, objectCache } = database;
   const fullText = new SqliteSearch(db);
   const writeBatch = sqliteWriteBatches(database);
   const pageStatements = new Map<number, Database.Statement<[PageParams], AssociationRow>>();
 
-  function readObjects(ids: readonly ObjectId[]): Map<ObjectId, StoredObject> {
+  /**
+   * The objects of these ids that exist: those `cache` holds from it, the others in one statement
+   * (and into the cache).
+   */
+  function readObjects(ids: readonly ObjectId[], cache: ReadThrough | undefined): Map<ObjectId, StoredObject> {
     const objects = new Map<ObjectId, StoredObject>();
-    if (ids.length === 0) return objects;
-    const rows = ids.length === 1 ? [statements.selectObject.get(ids[0]!)] : statements.selectObjects.all(JSON.stringify(ids));
+    const missing: ObjectId[] = [];
+    for (const id of ids) {
+      const known = cache?.get(id);
+      if (known !== undefined) objects.set(id, known);
+      else missing.push(id);
+    }
+    if (missing.length === 0) return objects;
+    const rows = missing.length === 1 ? [statements.selectObject.get(missing[0]!)] : statements.selectObjects.all(JSON.stringify(missing));
     for (const row of rows) {
       if (row === undefined) continue;
       const [id, type, owner, createdTime, updatedTime, data] = row;
-      objects.set(id, { id, type, owner, createdTime, updatedTime, data: decodedData.decode(id, data) });
+      const object: StoredObject = { id, type, owner, createdTime, updatedTime, data: decodedData.decode(id, data) };
+      objects.set(id, object);
+      cache?.remember(object);
     }
     return objects;
   }
 
   /**
-   * The pages of the request; with `objects`, also the object of each id2 listed, put there. The
-   * caller holds the snapshot they are read in.
+   * The pages of the request; with `objects`, also the object of each id2 listed, put there (from
+   * `cache` where it holds them). The caller holds the snapshot they are read in.
    */
-  function readPages(request: PageRequest, objects?: Map<ObjectId, StoredObject>): Map<ObjectId, Association[]> {
+  function readPages(request: PageRequest, objects?: Map<ObjectId, StoredObject>, cache?: ReadThrough): Map<ObjectId, Association[]> {
     const pages = new Map<ObjectId, Association[]>();
     if (request.id1s.length === 0) return pages;
     if (!Number.isInteger(request.limit) || request.limit < 0) {
@@ -48,30 +61,25 @@ export function sqliteGraphStore(database: SqliteDatabase): GraphStore {
       until: request.until !== undefined,
       granted: request.id2GrantedTo !== undefined,
       oldest: request.order === 'oldest',
-      objects: objects !== undefined,
     };
     const statement = pageStatement(shape);
     const params = pageParams(request);
-    // Every object a scan brought along; a merged page keeps those of the rows it shows.
-    const scanned = new Map<ObjectId, StoredObject>();
     const scan = (owner: ObjectId): Association[] => {
       params.id1 = owner;
-      return statement.all(params).map(([id2, time, data, type, objectOwner, createdTime, updatedTime, objectData]) => {
-        if (typeof type === 'string' && !scanned.has(id2)) {
-          const decoded = decodedData.decode(id2, objectData!);
-          scanned.set(id2, { id: id2, type, owner: objectOwner!, createdTime: createdTime!, updatedTime: updatedTime!, data: decoded });
-        }
-        return toAssociation(owner, request.type, id2, time, data);
-      });
+      return statement.all(params).map(([id2, time, data]) => toAssociation(owner, request.type, id2, time, data));
     };
+    const listed: ObjectId[] = [];
     for (const id1 of request.id1s) {
       resumeParams(params, request, id1);
       const rows = request.through === undefined ? scan(id1) : mergedScan(id1, request.through, shape, request.limit, scan);
       // A `before` page is read backwards from the position, then turned to the list's order.
       if (shape.before) rows.reverse();
       pages.set(id1, rows);
-      if (objects !== undefined) for (const row of rows) if (scanned.has(row.id2)) objects.set(row.id2, scanned.get(row.id2)!);
+      for (const row of rows) listed.push(row.id2);
     }
+    // The objects come by id after the pages: most are held already, and a person's profile is
+    // most of what a page's rows would otherwise carry each time.
+    if (objects !== undefined) for (const [id, object] of readObjects(listed, cache)) objects.set(id, object);
     return pages;
   }
 
@@ -124,13 +132,14 @@ export function sqliteGraphStore(database: SqliteDatabase): GraphStore {
 
   return {
     async getObjects(ids) {
-      return readObjects(ids);
+      return readObjects(ids, objectCache.current());
     },
 
     async getObjectsWithGrants(ids, appId) {
       let result: ObjectsWithGrants | undefined;
+      const cache = objectCache.current();
       inSnapshot(() => {
-        const objects = readObjects(ids);
+        const objects = readObjects(ids, cache);
         result = { objects, grantedScopes: readGrantedScopes(appId, objects, undefined) };
       });
       return result!;
@@ -147,9 +156,10 @@ export function sqliteGraphStore(database: SqliteDatabase): GraphStore {
     async getPagesWithObjects(request, grantsKnown) {
       // In process, separate reads cost no more than one; reading them in one snapshot keeps them consistent.
       let result: PagesWithObjects | undefined;
+      const cache = objectCache.current();
       inSnapshot(() => {
         const objects = new Map<ObjectId, StoredObject>();
-        const pages = readPages(request, objects);
+        const pages = readPages(request, objects, cache);
         const grantedScopes = request.grantsTo === undefined ? new Map<number, string[]>() : readGrantedScopes(request.grantsTo, objects, grantsKnown);
         result = { pages, objects, grantedScopes };
       });

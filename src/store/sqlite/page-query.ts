@@ -2,20 +2,10 @@ import type { Association } from '../graph-store.js';
 import type { PageRequest } from '../page-request.js';
 
 /**
- * A row of a page as an array (raw), cheaper to hand over than an object: id2, time, data, and
- * with `objects` the columns of id2's object (null when there is none). Its id1 and type are the
- * scan's own, so SQLite need not hand them back.
+ * A row of a page as an array (raw), cheaper to hand over than an object: id2, time and data. Its
+ * id1 and type are the scan's own, so SQLite need not hand them back.
  */
-export type AssociationRow = [
-  id2: number,
-  time: number,
-  data: string | null,
-  objectType?: string | null,
-  objectOwner?: number | null,
-  objectCreatedTime?: number | null,
-  objectUpdatedTime?: number | null,
-  objectData?: string | null,
-];
+export type AssociationRow = [id2: number, time: number, data: string | null];
 
 /** Which optional conditions a page query carries; each combination is one prepared statement. */
 export interface PageShape {
@@ -25,8 +15,6 @@ export interface PageShape {
   until: boolean;
   granted: boolean;
   oldest: boolean;
-  /** Each row brings its id2's object along. */
-  objects: boolean;
 }
 
 export type PageParams = Record<string, number | string>;
@@ -34,8 +22,7 @@ export type PageParams = Record<string, number | string>;
 /**
  * The page query of one shape: a range scan of associations_by_time for a single id1, which
  * covers every column of the association read (no lookup in its table). Row-value comparisons
- * on (time, id2) match the index order, so equal times are split by id2. With `objects`, each
- * row's object is joined by its primary key: one statement where a page and its objects took two.
+ * on (time, id2) match the index order, so equal times are split by id2.
  */
 export function pageSql(shape: PageShape): string {
   const conditions = ['a.id1 = @id1', 'a.type = @type'];
@@ -54,11 +41,9 @@ export function pageSql(shape: PageShape): string {
   const forwards = shape.oldest ? 'ASC' : 'DESC';
   const backwards = shape.oldest ? 'DESC' : 'ASC';
   const direction = shape.before ? backwards : forwards;
-  const objectColumns = shape.objects ? ', o.type, o.owner, o.created_time, o.updated_time, o.data' : '';
-  const objectJoin = shape.objects ? ' LEFT JOIN objects o ON o.id = a.id2' : '';
   // The limit goes in through CAST: SQLite plans with the value of a bare LIMIT parameter, so
   // binding it again (every scan) would prepare the statement anew each time.
-  return `SELECT a.id2, a.time, a.data${objectColumns} FROM associations a${objectJoin}
+  return `SELECT a.id2, a.time, a.data FROM associations a
     WHERE ${conditions.join(' AND ')}
     ORDER BY a.time ${direction}, a.id2 ${direction} LIMIT CAST(@limit AS INTEGER)`;
 }
