@@ -126,7 +126,7 @@ describe('SQLite store', () => {
     });
   });
 
-  it("shows the objects another connection changed at the next read, pages' objects too", async () => {
+  it("shows the objects and counts another connection changed at the next read, pages' objects too", async () => {
     const file = freshPath();
     await withStore(file, async (store) => {
       const { results } = await store.write([
@@ -139,9 +139,18 @@ describe('SQLite store', () => {
       // Read twice, so that the second read may take what the first one read.
       assert.equal(await friendName(), 'Bob');
       assert.equal(await friendName(), 'Bob');
-      await withStore(file, (other) => other.write([{ op: 'updateObject', id: bob!, data: { name: 'Robert' }, updatedTime: 2 }]));
+      const friendCounts = async () => [...(await store.getCounts('friends', [ann!, bob!])).values()];
+      assert.deepEqual(await friendCounts(), [1, 0]);
+      assert.deepEqual(await friendCounts(), [1, 0]);
+      await withStore(file, (other) =>
+        other.write([
+          { op: 'updateObject', id: bob!, data: { name: 'Robert' }, updatedTime: 2 },
+          { op: 'addAssoc', type: 'friends', id1: bob!, id2: ann!, time: 6 },
+        ]),
+      );
       assert.equal(await friendName(), 'Robert');
       assert.equal((await store.getObjects([bob!])).get(bob!)?.data.name, 'Robert');
+      assert.deepEqual(await friendCounts(), [1, 1]);
     });
   });
 

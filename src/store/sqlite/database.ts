@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { DecodedData } from '../decoded-data.js';
 import { CommitWatch } from './commit-watch.js';
-import { ObjectCache } from './object-cache.js';
+import { ReadCache } from './read-cache.js';
 import { SqliteRowWrites } from './row-writes.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { SqliteWebhooks } from './webhook-queue.js';
@@ -10,7 +10,7 @@ import { SqliteWebhooks } from './webhook-queue.js';
  * What the roles of the SQLite store share: the connection and its prepared statements, the
  * decoded data of objects read lately, the row writes that the graph's write batches and the auth
  * records both make, the webhook tables, whose outbox a change of grants writes to in its own
- * transaction, and the watch on commits with the objects read since the last one.
+ * transaction, and the watch on commits with what was read since the last one.
  */
 export class SqliteDatabase {
   readonly statements: Statements;
@@ -21,8 +21,8 @@ export class SqliteDatabase {
   readonly inSnapshot: (work: () => void) => void;
   /** Whether any process may have committed since an earlier look. */
   readonly commits: CommitWatch;
-  /** Objects read while nothing has been committed since. */
-  readonly objectCache: ObjectCache;
+  /** Objects and counts read while nothing has been committed since. */
+  readonly readCache: ReadCache;
 
   constructor(readonly db: Database.Database) {
     this.statements = prepareStatements(db);
@@ -30,6 +30,6 @@ export class SqliteDatabase {
     this.webhooks = new SqliteWebhooks(db);
     this.inSnapshot = db.transaction((work: () => void) => work());
     this.commits = new CommitWatch(db);
-    this.objectCache = new ObjectCache(db, this.commits);
+    this.readCache = new ReadCache(db, this.commits);
   }
 }

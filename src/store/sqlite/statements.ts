@@ -88,9 +88,6 @@ export function prepareStatements(db: Database.Database) {
       `SELECT a.id2 FROM associations a WHERE a.id1 = ? AND a.type = ?
          AND EXISTS (SELECT 1 FROM grants g WHERE g.app_id = ? AND g.user_id = a.id2 AND g.scope = ? AND g.status = 'granted')`,
     ),
-    selectCounts: db.prepare<[string, string], { id1: number; count: number }>(
-      'SELECT id1, count FROM counts WHERE type = ? AND id1 IN (SELECT value FROM json_each(?))',
-    ),
     selectCount: db.prepare<[ObjectId, string], { count: number }>('SELECT count FROM counts WHERE id1 = ? AND type = ?'),
     incrementCount: db.prepare<[ObjectId, string]>(
       `INSERT INTO counts (id1, type, count) VALUES (?, ?, 1)
