@@ -4,9 +4,12 @@
  * and the key, so a mistake is found in the editor rather than by a puzzling answer later.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
-import { LineCounter, isMap, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type * as AjvModule from 'ajv';
+import type { Document, LineCounter, Node as YamlNode } from 'yaml';
+import type * as YamlModule from 'yaml';
 import type { Declaration, LoadedDeclaration } from './model.js';
 import { describeSystemError } from '../errors.js';
 
@@ -40,8 +43,19 @@ const MAX_FILES = 64;
 /** The sections whose entries included files add to the main file's, each name declared in one file only. */
 const MERGED = ['types', 'permissions', 'permission_groups'];
 
-const schemaJson = JSON.parse(readFileSync(new URL('../../../loom-schema.json', import.meta.url), 'utf8')) as object;
-const validateFile = new Ajv({ allErrors: true, strict: false }).compile(schemaJson);
+// The YAML parser and the JSON Schema checker are loaded when a file is first read: a process whose
+// declarations all come from a cache (load-cache.ts) starts without them (~140 modules).
+const require = createRequire(import.meta.url);
+let yamlModule: typeof YamlModule | undefined;
+const yaml = (): typeof YamlModule => (yamlModule ??= require('yaml') as typeof YamlModule);
+
+/** The checker of `loom-schema.json`, compiled when a file is first checked. */
+let fileValidator: ValidateFunction | undefined;
+function validateFile(): ValidateFunction {
+  const { Ajv } = require('ajv') as typeof AjvModule;
+  fileValidator ??= new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('../../../loom-schema.json', import.meta.url), 'utf8')) as object);
+  return fileValidator;
+}
 
 interface ParsedFile {
   file: string;
@@ -89,7 +103,7 @@ export function loadDeclaration(path: string): LoadedDeclaration {
     const path = named ? [section!, named, ...rest.slice(named.split('.').length - 1)] : key.split('.');
     return { file: parsed.file, line: parsed.lineOf(path) };
   };
-  return { declaration, file: main, text: JSON.stringify(declaration), locate };
+  return { declaration, file: main, files: files.map((parsed) => parsed.file), text: JSON.stringify(declaration), locate };
 }
 
 /** Parses a declaration held in memory (the text `schema apply` recorded); includes were already merged into it. */
@@ -114,6 +128,7 @@ function parseFile(file: string, problems: DeclarationProblem[]): ParsedFile | u
 
 function parseText(file: string, text: string, problems: DeclarationProblem[]): ParsedFile | undefined {
   // JSON is YAML 1.2, so one parser covers both and gives lines for either.
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (document.errors.length > 0) {
@@ -138,7 +153,7 @@ function lineOf(document: Document, counter: LineCounter, path: readonly (string
     if (node && typeof node === 'object' && 'range' in node && node.range) {
       // A key's line is more useful than its value's (a block mapping starts on the next line).
       const parent = prefix.length === 0 ? undefined : length === 1 ? document.contents : document.getIn(prefix.slice(0, -1), true);
-      if (isMap(parent)) {
+      if (yaml().isMap(parent)) {
         const pair = parent.items.find((item) => (item.key as { value?: unknown } | null)?.value === prefix[prefix.length - 1]);
         const keyRange = (pair?.key as YamlNode | undefined)?.range;
         if (keyRange) return counter.linePos(keyRange[0]).line;
@@ -159,8 +174,9 @@ function checkShape(parsed: ParsedFile, isMain: boolean, problems: DeclarationPr
       }
     }
   }
-  if (validateFile(value)) return;
-  for (const error of pickErrors(validateFile.errors ?? [])) {
+  const validate = validateFile();
+  if (validate(value)) return;
+  for (const error of pickErrors(validate.errors ?? [])) {
     const path = error.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
     const key = error.keyword === 'additionalProperties'
       ? [...path, (error.params as { additionalProperty: string }).additionalProperty]

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { pgDriver } from './pg-driver.js';
 import type { AdminStore } from '../admin-store.js';
 import { schemaVersionOf, type SchemaVersionRow } from '../rows.js';
 import { LIVE_SETTING_PREFIX } from '../snapshots.js';
@@ -54,7 +54,7 @@ export function postgresAdminStore(database: PostgresDatabase): AdminStore {
     async changeSchemaAlone(work) {
       await database.ready;
       // A connection of its own holds the lock, so the work may use every connection of the pool.
-      const client = new pg.Client({ connectionString: database.location.connectionString, application_name: 'loom-schema-apply' });
+      const client = new (pgDriver().Client)({ connectionString: database.location.connectionString, application_name: 'loom-schema-apply' });
       await client.connect();
       try {
         await client.query('BEGIN');

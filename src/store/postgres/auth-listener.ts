@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './pg-driver.js';
 import { quoteIdentifier, type PostgresLocation } from './connection.js';
 
 /** The channel the auth tables' triggers notify on (see the migrations). */
@@ -89,7 +90,7 @@ export class AuthListener {
   /** Starts listening; resolves once it listens, or has failed to (it tries again on the next call). */
   start(): Promise<void> {
     if (this.client !== undefined || this.closed) return Promise.resolve();
-    const client = new pg.Client({ connectionString: this.location.connectionString, application_name: 'loom-auth-listener' });
+    const client = new (pgDriver().Client)({ connectionString: this.location.connectionString, application_name: 'loom-auth-listener' });
     this.client = client;
     // The listening connection's backend, known once connected, names the channel of its pongs.
     let backend = 0;

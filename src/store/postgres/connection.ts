@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './pg-driver.js';
 import { redactPassword } from '../redact-password.js';
 
 /**
@@ -69,14 +70,15 @@ export function quoteIdentifier(name: string): string {
  * columns as numbers: Loom's ids and counts stay below 2^53 by design.
  */
 export function createPool(location: PostgresLocation): pg.Pool {
-  const pool = new pg.Pool({
+  const driver = pgDriver();
+  const pool = new driver.Pool({
     connectionString: location.connectionString,
     max: location.poolSize,
     application_name: 'loom',
     options: `-c search_path=${quoteIdentifier(location.schema)}`,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8 ? Number : (pg.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
+        oid === INT8 ? Number : (driver.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
     },
   });
   // An idle connection that breaks (a server restart, an administrator's kill) is dropped by the
