@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { envDb } from '../config.js';
-import { authorityDirFor, INTERCEPTED_HOSTS, openCertificateAuthority, writeBundle } from '../intercept/certificate-authority.js';
+import { openCertificateAuthority, writeBundle } from '../intercept/certificate-authority.js';
+import { authorityDirFor, INTERCEPTED_HOSTS } from '../intercept/intercepted-hosts.js';
 import { parseCommandArgs } from './args.js';
 
 /** Where Debian-family systems keep the authorities they trust, as one PEM file. */

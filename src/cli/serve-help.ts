@@ -1,5 +1,5 @@
 import { DEFAULT_TIMEOUTS } from '../http/connection-limits.js';
-import { INTERCEPTED_HOSTS } from '../intercept/certificate-authority.js';
+import { INTERCEPTED_HOSTS } from '../intercept/intercepted-hosts.js';
 import { DEFAULT_MEDIA_SWEEP } from '../media/media-sweeper.js';
 import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { DEFAULT_WEBHOOK_SETTINGS } from '../webhooks/settings.js';

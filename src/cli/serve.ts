@@ -17,7 +17,8 @@ import { DEFAULT_MEDIA_SWEEP, type MediaSweepSettings } from '../media/media-swe
 import { claimedMediaDir, reportSweep } from './serve-media.js';
 import { DEMO_PASSWORD } from '../seed/demo-graph.js';
 import { buildApp } from '../server/build-app.js';
-import { authorityDirFor, INTERCEPTED_HOSTS, openCertificateAuthority, type HostCredentials } from '../intercept/certificate-authority.js';
+import { authorityDirFor, INTERCEPTED_HOSTS, type HostCredentials } from '../intercept/intercepted-hosts.js';
+import type { CertificateAuthority } from '../intercept/certificate-authority.js';
 import { Schema } from '../schema/registry.js';
 import { openStore } from '../store/open-store.js';
 import { isPostgresStore } from '../store/postgres/postgres-store.js';
@@ -41,6 +42,11 @@ import { sharedClock } from '../control/control-plane.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js';
 import { graphSchema } from '../graph/graph-schema.js';
 import { describeSearchReindex, type SearchReindex } from '../store/search.js';
+
+/** The intercept's authority; its X.509 libraries load only for a server that intercepts. */
+async function openCertificateAuthority(dir: string): Promise<CertificateAuthority> {
+  return (await import('../intercept/certificate-authority.js')).openCertificateAuthority(dir);
+}
 
 const MAX_PORT = 65_535;
 /** A day: a longer timeout is no timeout, and Node's timers hold at most about 24 days. */

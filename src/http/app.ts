@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { parseQueryString } from '../dispatch/graph-request.js';
 import { GraphError } from '../errors.js';
-import type { HostCredentials } from '../intercept/certificate-authority.js';
+import type { HostCredentials } from '../intercept/intercepted-hosts.js';
 import type { Schema } from '../schema/registry.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';

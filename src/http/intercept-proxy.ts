@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import { createSecureContext, TLSSocket } from 'node:tls';
 import type { FastifyRequest } from 'fastify';
 import { GraphError } from '../errors.js';
-import { INTERCEPTED_HOSTS, type HostCredentials } from '../intercept/certificate-authority.js';
+import { INTERCEPTED_HOSTS, type HostCredentials } from '../intercept/intercepted-hosts.js';
 import { errorBody } from '../dispatch/error-envelope.js';
 
 /** The base of the links written in answers to intercepted requests, so clients follow them back through the proxy. */

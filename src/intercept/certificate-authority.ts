@@ -2,21 +2,12 @@
 import 'reflect-metadata';
 import { randomBytes, webcrypto } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describeSystemError } from '../errors.js';
+import { INTERCEPTED_HOSTS, type HostCredentials } from './intercepted-hosts.js';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { GeneralName, GeneralSubtree, GeneralSubtrees, id_ce_nameConstraints, NameConstraints } from '@peculiar/asn1-x509';
 import * as x509 from '@peculiar/x509';
-
-/** The hosts Graph API clients hard-code; the only names Loom's authority may ever vouch for. */
-export const INTERCEPTED_HOSTS = ['graph.facebook.com', 'graph.beta.facebook.com', 'graph-video.facebook.com'] as const;
-
-/** What a TLS server needs to answer for the intercepted hosts. */
-export interface HostCredentials {
-  /** PEM of the host certificate followed by the authority's. */
-  cert: string;
-  key: string;
-}
 
 export interface CertificateAuthority {
   /** Path of the authority's public certificate (PEM), for NODE_EXTRA_CA_CERTS and the like. */
@@ -36,15 +27,6 @@ const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
 const KEY_PARAMS = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
-
-/**
- * Where a database's authority lives: beside a SQLite file (`loom.db` → `loom.db-ca/`), or
- * `loom-ca/` in the working directory for a PostgreSQL URL, which has no folder of its own.
- */
-export function authorityDirFor(db: string): string {
-  if (/^postgres(ql)?:\/\//i.test(db)) return resolve('loom-ca');
-  return resolve(dirname(db), `${basename(db)}-ca`);
-}
 
 /**
  * The authority kept in `dir`, created on first use. Its key never leaves the directory, which
