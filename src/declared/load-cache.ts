@@ -2,9 +2,9 @@
  * A loaded declaration kept as JSON, keyed by the text of every file it was read from. Reading
  * and checking the YAML costs a process a few hundred milliseconds (the parser, the compiled
  * `loom-schema.json` checker); the built-in Graph declaration is the same in every process, so
- * each process after the first reads the JSON instead. A changed, added or missing file, or a
- * cache that cannot be read, means the files are loaded again; a cache that cannot be written
- * (a read-only install) only costs the time.
+ * each process after the first reads the JSON instead. A changed, added or missing file, a
+ * changed loader or `loom-schema.json`, or a cache that cannot be read, means the files are loaded
+ * again; a cache that cannot be written (a read-only install) only costs the time.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -15,15 +15,19 @@ import type { Declaration, LoadedDeclaration } from './model.js';
 interface CacheRecord {
   /** The files read, relative to the main file's folder, main file first. */
   files: string[];
-  /** Hash of every file's name and text, in that order. */
+  /** Hash of the loader and every file's name and text, in that order. */
   hash: string;
   declaration: Declaration;
 }
 
-/** Hash of the files' names and texts; undefined when one cannot be read. */
+/** What reads a declaration: a declaration loaded by another version of them is loaded again. */
+const LOADER = [new URL('./load.js', import.meta.url), new URL('../../../loom-schema.json', import.meta.url)];
+
+/** Hash of the loader and the files' names and texts; undefined when one cannot be read. */
 function hashFiles(folder: string, files: readonly string[]): string | undefined {
   const hash = createHash('sha256');
   try {
+    for (const file of LOADER) hash.update(`${readFileSync(file, 'utf8')}\0`);
     for (const file of files) hash.update(`${file}\0${readFileSync(resolve(folder, file), 'utf8')}\0`);
   } catch {
     return undefined;
