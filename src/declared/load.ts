@@ -52,8 +52,11 @@ const yaml = (): typeof YamlModule => (yamlModule ??= require('yaml') as typeof 
 /** The checker of `loom-schema.json`, compiled when a file is first checked. */
 let fileValidator: ValidateFunction | undefined;
 function validateFile(): ValidateFunction {
-  const { Ajv } = require('ajv') as typeof AjvModule;
-  fileValidator ??= new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('../../../loom-schema.json', import.meta.url), 'utf8')) as object);
+  if (fileValidator === undefined) {
+    const { Ajv } = require('ajv') as typeof AjvModule;
+    const schema = JSON.parse(readFileSync(new URL('../../../loom-schema.json', import.meta.url), 'utf8')) as object;
+    fileValidator = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  }
   return fileValidator;
 }
 

@@ -21,7 +21,11 @@ const post = async (path: string, token: string, fields: Record<string, string> 
 };
 
 before(async () => {
-  s = await declaredServer(BOOKCLUB_YAML.replace('code: ./bookclub.code.js', 'code: ./bookclub.code.mjs'), { 'bookclub.code.mjs': BOOKCLUB_CODE });
+  // A JSON field checked by a JSON Schema of its own, beside the book club's fields.
+  const moods = "      moods: {type: json, schema: {type: array, items: {type: string}, maxItems: 3}, write: owner, description: How it felt.}\n";
+  const yaml = BOOKCLUB_YAML.replace('code: ./bookclub.code.js', 'code: ./bookclub.code.mjs').replace('      created_time: {type: datetime, source: created_time, description: When the review was written.}\n', (line) => moods + line);
+  assert.notEqual(yaml.indexOf('moods:'), -1);
+  s = await declaredServer(yaml, { 'bookclub.code.mjs': BOOKCLUB_CODE });
   await s.put([
     { type: 'member', key: 'ana', data: { handle: 'ana', name: 'Ana Souza' } },
     { type: 'member', key: 'ben', data: { handle: 'ben', name: 'Ben Okafor' } },
@@ -167,5 +171,15 @@ describe('writes to declared types', () => {
     assert.deepEqual(fields.find((field) => field.name === 'isbn'), { name: 'isbn', description: 'The 13-digit ISBN.', type: 'string' });
     assert.deepEqual(fields.find((field) => field.name === 'authors')?.type, 'list<string>');
     assert.deepEqual(Object.keys(book.body.metadata.connections), ['reviews']);
+  });
+
+  it('checks a JSON field against its declared JSON Schema', async () => {
+    const created = await post(`/${s.shown('pp')}/reviews`, cy, { rating: '5', body: 'Warm.', moods: '["wry","warm"]' });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const read = await s.get(`/${created.body.id}`, cy, { fields: 'moods' });
+    assert.deepEqual(read.body.moods, ['wry', 'warm']);
+    const refused = await post(`/${s.shown('pp')}/reviews`, cy, { rating: '5', body: 'Warm.', moods: '["wry",1]' });
+    assert.equal(refused.body.error?.code, 100, JSON.stringify(refused.body));
+    assert.match(refused.body.error.message, /moods does not match its schema/);
   });
 });
