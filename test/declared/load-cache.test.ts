@@ -32,6 +32,8 @@ describe('a cached declaration', () => {
     const first = loadDeclarationCached(main, cache);
     assert.deepEqual(first.declaration, loadDeclaration(main).declaration);
     assert.ok(existsSync(cache));
+    // What the cache gives is what the files give, value for value.
+    assert.deepStrictEqual(loadDeclarationCached(main, cache).declaration, loadDeclaration(main).declaration);
     // The record is what the next load returns: edited in place (its key untouched), the edit shows.
     const record = JSON.parse(readFileSync(cache, 'utf8')) as { declaration: { types: { placetopic: { fields: { name: { description: string } } } } } };
     record.declaration.types.placetopic.fields.name.description = 'From the cache.';
