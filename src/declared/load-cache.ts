@@ -7,7 +7,7 @@
  * again; a cache that cannot be written (a read-only install) only costs the time.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { loadDeclaration } from './load.js';
 import type { Declaration, LoadedDeclaration } from './model.js';
@@ -58,6 +58,7 @@ function writeCache(cacheFile: string, folder: string, loaded: LoadedDeclaration
     renameSync(partial, cacheFile);
   } catch {
     // Not writable: every process loads the files, as without a cache.
+    rmSync(partial, { force: true });
   }
 }
 
