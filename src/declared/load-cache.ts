@@ -20,22 +20,36 @@ interface CacheRecord {
   declaration: Declaration;
 }
 
+/** A file of the declaration: its name relative to the main file's folder, and its text. */
+interface Source {
+  name: string;
+  text: string;
+}
+
 /** What reads a declaration: a declaration loaded by another version of them is loaded again. */
 const LOADER = [new URL('./load.js', import.meta.url), new URL('../../../loom-schema.json', import.meta.url)];
+/** The loader's text as this process runs it, read once. */
+let loaderText: string | undefined;
 
-/** Hash of the loader and the files' names and texts; undefined when one cannot be read. */
-function hashFiles(folder: string, files: readonly string[]): string | undefined {
-  const hash = createHash('sha256');
-  try {
-    for (const file of LOADER) hash.update(`${readFileSync(file, 'utf8')}\0`);
-    for (const file of files) hash.update(`${file}\0${readFileSync(resolve(folder, file), 'utf8')}\0`);
-  } catch {
-    return undefined;
-  }
+/** The cache's key for these sources, under this process's loader. */
+function keyOf(sources: readonly Source[]): string {
+  loaderText ??= LOADER.map((file) => readFileSync(file, 'utf8')).join('\0');
+  const hash = createHash('sha256').update(`${loaderText}\0`);
+  for (const { name, text } of sources) hash.update(`${name}\0${text}\0`);
   return hash.digest('hex');
 }
 
-function readCache(cacheFile: string, folder: string): CacheRecord | undefined {
+/** The files as they are now; undefined when one cannot be read. */
+function readSources(folder: string, names: readonly string[]): Source[] | undefined {
+  try {
+    return names.map((name) => ({ name, text: readFileSync(resolve(folder, name), 'utf8') }));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The record and its files, while every file reads as it did when the record was made. */
+function readCache(cacheFile: string, folder: string): { record: CacheRecord; sources: Source[] } | undefined {
   let record: CacheRecord;
   try {
     record = JSON.parse(readFileSync(cacheFile, 'utf8')) as CacheRecord;
@@ -43,14 +57,14 @@ function readCache(cacheFile: string, folder: string): CacheRecord | undefined {
     return undefined;
   }
   if (!Array.isArray(record.files) || record.files.length === 0) return undefined;
-  return hashFiles(folder, record.files) === record.hash ? record : undefined;
+  const sources = readSources(folder, record.files);
+  return sources !== undefined && keyOf(sources) === record.hash ? { record, sources } : undefined;
 }
 
 function writeCache(cacheFile: string, folder: string, loaded: LoadedDeclaration): void {
-  const files = loaded.files.map((file) => relative(folder, file));
-  const hash = hashFiles(folder, files);
-  if (hash === undefined) return;
-  const record: CacheRecord = { files, hash, declaration: loaded.declaration };
+  // Keyed by the texts that were parsed, not read again: a file saved meanwhile makes the key miss.
+  const sources = loaded.sources.map(({ file, text }) => ({ name: relative(folder, file), text }));
+  const record: CacheRecord = { files: sources.map((source) => source.name), hash: keyOf(sources), declaration: loaded.declaration };
   // Written whole under another name first: a process reading meanwhile sees the old or the new record.
   const partial = `${cacheFile}.${process.pid}`;
   try {
@@ -66,18 +80,18 @@ function writeCache(cacheFile: string, folder: string, loaded: LoadedDeclaration
 export function loadDeclarationCached(path: string, cacheFile: string): LoadedDeclaration {
   const main = resolve(path);
   const folder = dirname(main);
-  const record = readCache(cacheFile, folder);
-  if (record === undefined) {
+  const cached = readCache(cacheFile, folder);
+  if (cached === undefined) {
     const loaded = loadDeclaration(main);
     writeCache(cacheFile, folder, loaded);
     return loaded;
   }
-  const { declaration } = record;
+  const { declaration } = cached.record;
   let located: LoadedDeclaration | undefined;
   return {
     declaration,
     file: main,
-    files: record.files.map((file) => resolve(folder, file)),
+    sources: cached.sources.map(({ name, text }) => ({ file: resolve(folder, name), text })),
     text: JSON.stringify(declaration),
     // Lines are only asked for a problem found after loading; the files are read again to find them.
     locate: (key) => (located ??= loadDeclaration(main)).locate(key),

@@ -106,7 +106,7 @@ export function loadDeclaration(path: string): LoadedDeclaration {
     const path = named ? [section!, named, ...rest.slice(named.split('.').length - 1)] : key.split('.');
     return { file: parsed.file, line: parsed.lineOf(path) };
   };
-  return { declaration, file: main, files: files.map((parsed) => parsed.file), text: JSON.stringify(declaration), locate };
+  return { declaration, file: main, sources: files.map(({ file, text }) => ({ file, text })), text: JSON.stringify(declaration), locate };
 }
 
 /** Parses a declaration held in memory (the text `schema apply` recorded); includes were already merged into it. */

@@ -316,8 +316,8 @@ export interface LoadedDeclaration {
   declaration: Declaration;
   /** Absolute path of the main file. */
   file: string;
-  /** Absolute paths of every file read: the main file, then its includes. */
-  files: string[];
+  /** Every file read, by absolute path, with the text that was parsed: the main file, then its includes. */
+  sources: Array<{ file: string; text: string }>;
   /** The merged declaration (includes folded in) as JSON text: what `schema apply` records and hashes. */
   text: string;
   /** The file and line of a dotted key (`types.review.fields.rating`), for problems found after loading. */

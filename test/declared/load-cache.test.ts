@@ -40,8 +40,8 @@ describe('a cached declaration', () => {
     writeFileSync(cache, JSON.stringify(record));
     const second = loadDeclarationCached(main, cache);
     assert.equal(placetopicName(second.declaration), 'From the cache.');
-    assert.deepEqual(second.files, first.files);
-    assert.equal(second.files.length, readdirSync(dirname(main)).filter((name) => name.endsWith('.yaml')).length);
+    assert.deepEqual(second.sources, first.sources);
+    assert.equal(second.sources.length, readdirSync(dirname(main)).filter((name) => name.endsWith('.yaml')).length);
   });
 
   it('is read again from the files when an included file changes, and refreshed', () => {
