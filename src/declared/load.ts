@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type * as AjvModule from 'ajv';
 import type { Document, LineCounter, Node as YamlNode } from 'yaml';
 import type * as YamlModule from 'yaml';
+import { compileJsonSchema } from './json-schema.js';
 import type { Declaration, LoadedDeclaration } from './model.js';
 import { describeSystemError } from '../errors.js';
 
@@ -43,8 +43,8 @@ const MAX_FILES = 64;
 /** The sections whose entries included files add to the main file's, each name declared in one file only. */
 const MERGED = ['types', 'permissions', 'permission_groups'];
 
-// The YAML parser and the JSON Schema checker are loaded when a file is first read: a process whose
-// declarations all come from a cache (load-cache.ts) starts without them (~140 modules).
+// The YAML parser is loaded when a file is first read, as the JSON Schema checker is: a process
+// whose declarations all come from a cache (load-cache.ts) starts without them (~140 modules).
 const require = createRequire(import.meta.url);
 let yamlModule: typeof YamlModule | undefined;
 const yaml = (): typeof YamlModule => (yamlModule ??= require('yaml') as typeof YamlModule);
@@ -53,9 +53,8 @@ const yaml = (): typeof YamlModule => (yamlModule ??= require('yaml') as typeof 
 let fileValidator: ValidateFunction | undefined;
 function validateFile(): ValidateFunction {
   if (fileValidator === undefined) {
-    const { Ajv } = require('ajv') as typeof AjvModule;
     const schema = JSON.parse(readFileSync(new URL('../../../loom-schema.json', import.meta.url), 'utf8')) as object;
-    fileValidator = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    fileValidator = compileJsonSchema(schema, { allErrors: true });
   }
   return fileValidator;
 }

@@ -4,10 +4,9 @@
  * validators from the code module see the whole node. Every refusal is (#100) naming the field
  * and the limit.
  */
-import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
-import type * as AjvModule from 'ajv';
 import { GraphError } from '../errors.js';
+import { compileJsonSchema } from './json-schema.js';
 import type { FieldDecl, StorageKeys, TypeDecl } from './model.js';
 
 /** Longest parameter accepted for any field (a `max_length` may only lower it). */
@@ -32,10 +31,6 @@ export function fieldKind(type: string | undefined): FieldKind {
   return ref ? { base: 'ref', list: list !== null, ref: ref[1]! } : { base: one, list: list !== null };
 }
 
-// Loaded when a declared field first has a JSON Schema: most processes never need the checker.
-const require = createRequire(import.meta.url);
-const ajv = (): typeof AjvModule => require('ajv') as typeof AjvModule;
-
 type Validator = (data: Record<string, unknown>) => string | null | undefined;
 
 /**
@@ -51,7 +46,7 @@ export function dataChecker(
   const fields = Object.entries(decl.fields ?? {}).filter(([, field]) => field.source === undefined && field.computed === undefined);
   const keyOf = (name: string) => storage.fields[`${typeName}.${name}`]!;
   const jsonChecks = new Map<string, ValidateFunction>();
-  for (const [name, field] of fields) if (field.schema) jsonChecks.set(name, new (ajv().Ajv)({ strict: false }).compile(field.schema));
+  for (const [name, field] of fields) if (field.schema) jsonChecks.set(name, compileJsonSchema(field.schema));
   return (changes, current) => {
     const stored: Record<string, unknown> = {};
     const named: Record<string, unknown> = {};
