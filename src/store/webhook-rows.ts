@@ -22,6 +22,7 @@ export interface ChangeRow {
   field: string;
   time: number;
   app_id: number | null;
+  lease_until: number;
 }
 
 export interface DeliveryRow {
@@ -55,7 +56,7 @@ export function toSubscription(row: SubscriptionRow): SubscriptionRecord {
 }
 
 export function toChange(row: ChangeRow): ChangeRecord {
-  return { id: row.id, subject: row.subject, field: row.field, time: row.time, appId: row.app_id };
+  return { id: row.id, subject: row.subject, field: row.field, time: row.time, appId: row.app_id, leaseUntil: row.lease_until };
 }
 
 export function toDelivery(row: DeliveryRow): DeliveryRecord {

@@ -26,7 +26,15 @@ export interface ChangeRecord {
   time: number;
   /** Set when the change concerns one app only (a permission granted to it). */
   appId: ObjectId | null;
+  /**
+   * When the claim that took the change lets go of it. It also tells claims apart: another claim
+   * can take the row only once this time has passed, and then sets a later one.
+   */
+  leaseUntil: number;
 }
+
+/** A change as its claim took it: what `queueDeliveries` checks is still held. */
+export type ClaimedChange = Pick<ChangeRecord, 'id' | 'leaseUntil'>;
 
 export interface NewDelivery {
   appId: ObjectId;
@@ -89,8 +97,13 @@ export interface WebhookStore {
 
   /** Up to `limit` changes nobody holds, oldest first, each leased until `now + leaseSeconds`. */
   claimChanges(limit: number, now: number, leaseSeconds: number): Promise<ChangeRecord[]>;
-  /** Queues the deliveries, due at once, and removes the changes they came from, in one transaction. */
-  queueDeliveries(deliveries: readonly NewDelivery[], doneChanges: readonly number[]): Promise<void>;
+  /**
+   * Queues the deliveries, due at once, and removes the changes they came from, in one transaction,
+   * when the claims that took those changes still hold every one of them. When a lease ran out and
+   * another process claimed a change since, that process makes its notification: nothing is queued
+   * here, the changes still held are let go for the next claim, and the answer is false.
+   */
+  queueDeliveries(deliveries: readonly NewDelivery[], doneChanges: readonly ClaimedChange[]): Promise<boolean>;
   /** Up to `limit` pending deliveries due by `now` that nobody holds, each leased until `now + leaseSeconds`. */
   claimDeliveries(limit: number, now: number, leaseSeconds: number): Promise<DeliveryRecord[]>;
   /** Records an attempt (keeping the last KEPT_ATTEMPTS) and its outcome, and releases the lease. */

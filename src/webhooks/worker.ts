@@ -55,8 +55,10 @@ export class DeliveryWorker {
       const changes = await this.store.webhooks.claimChanges(CHANGE_CLAIM_SIZE, now, this.settings.leaseSeconds);
       if (changes.length === 0) break;
       const deliveries = await notificationsFor(this.store, changes, now);
-      await this.store.webhooks.queueDeliveries(deliveries, changes.map((change) => change.id));
-      if (changes.length < CHANGE_CLAIM_SIZE || this.repeating.stopped) break;
+      // Not queued when a lease ran out mid-way and another process took a change over: the changes
+      // still held were let go, and the next claim takes them again.
+      const queued = await this.store.webhooks.queueDeliveries(deliveries, changes);
+      if ((queued && changes.length < CHANGE_CLAIM_SIZE) || this.repeating.stopped) break;
     }
     for (;;) {
       const due = await this.store.webhooks.claimDeliveries(CLAIM_SIZE, this.clock.now(), this.settings.leaseSeconds);

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { ObjectId } from '../../ids.js';
-import { KEPT_ATTEMPTS, type AttemptOutcome, type ChangeRecord, type DeliveryAttempt, type DeliveryFilter, type DeliveryRecord, type NewDelivery, type SubscriptionRecord, type WebhookStore } from '../webhook-store.js';
+import { KEPT_ATTEMPTS, type AttemptOutcome, type ChangeRecord, type ClaimedChange, type DeliveryAttempt, type DeliveryFilter, type DeliveryRecord, type NewDelivery, type SubscriptionRecord, type WebhookStore } from '../webhook-store.js';
 import { statement, type Statement } from './statements.js';
 import { DELIVERY_COLUMNS, toChange, toDelivery, toSubscription, type ChangeRow, type DeliveryRow, type SubscriptionRow } from '../webhook-rows.js';
 import { columnArrays } from './column-arrays.js';
@@ -34,7 +34,18 @@ const s = {
     'claimChanges',
     `UPDATE webhook_changes SET lease_until = $2 + $3 WHERE id IN (
        SELECT id FROM webhook_changes WHERE lease_until <= $2 ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-     RETURNING id, subject, field, time, app_id`,
+     RETURNING id, subject, field, time, app_id, lease_until`,
+  ),
+  // Locked until the transaction ends, so no claim can take them between this check and the writes.
+  lockHeldChanges: statement(
+    'lockHeldChanges',
+    `SELECT c.id FROM webhook_changes c JOIN unnest($1::bigint[], $2::bigint[]) AS x(id, lease)
+       ON c.id = x.id AND c.lease_until = x.lease FOR UPDATE OF c`,
+  ),
+  releaseHeldChanges: statement(
+    'releaseHeldChanges',
+    `UPDATE webhook_changes c SET lease_until = 0 FROM unnest($1::bigint[], $2::bigint[]) AS x(id, lease)
+       WHERE c.id = x.id AND c.lease_until = x.lease`,
   ),
   insertDeliveries: statement(
     'insertDeliveries',
@@ -100,15 +111,24 @@ export class PostgresWebhooks implements WebhookStore {
     return rows.map(toChange).sort((a, b) => a.id - b.id);
   }
 
-  async queueDeliveries(deliveries: readonly NewDelivery[], doneChanges: readonly number[]): Promise<void> {
-    await this.db.transaction(async (client) => {
+  async queueDeliveries(deliveries: readonly NewDelivery[], doneChanges: readonly ClaimedChange[]): Promise<boolean> {
+    return this.db.transaction(async (client) => {
+      if (doneChanges.length > 0) {
+        const claims = columnArrays(doneChanges, (change) => change.id, (change) => change.leaseUntil);
+        const held = await client.query({ ...s.lockHeldChanges, values: claims });
+        if (held.rowCount !== doneChanges.length) {
+          await client.query({ ...s.releaseHeldChanges, values: claims });
+          return false;
+        }
+      }
       if (deliveries.length > 0) {
         await client.query({
           ...s.insertDeliveries,
           values: columnArrays(deliveries, (d) => d.appId, (d) => d.object, (d) => d.callbackUrl, (d) => d.body, (d) => d.entryCount, (d) => d.createdTime),
         });
       }
-      if (doneChanges.length > 0) await client.query({ ...s.deleteChanges, values: [doneChanges] });
+      if (doneChanges.length > 0) await client.query({ ...s.deleteChanges, values: [doneChanges.map((change) => change.id)] });
+      return true;
     });
   }
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ObjectId } from '../../ids.js';
-import { KEPT_ATTEMPTS, type AttemptOutcome, type ChangeRecord, type DeliveryAttempt, type DeliveryFilter, type DeliveryRecord, type NewDelivery, type SubscriptionRecord, type WebhookStore } from '../webhook-store.js';
+import { KEPT_ATTEMPTS, type AttemptOutcome, type ChangeRecord, type ClaimedChange, type DeliveryAttempt, type DeliveryFilter, type DeliveryRecord, type NewDelivery, type SubscriptionRecord, type WebhookStore } from '../webhook-store.js';
 import { DELIVERY_COLUMNS, toChange, toDelivery, toSubscription, type ChangeRow, type DeliveryRow, type SubscriptionRow } from '../webhook-rows.js';
 import { decoded } from '../rows.js';
 
@@ -29,10 +29,12 @@ export class SqliteWebhooks implements WebhookStore {
       deleteOne: db.prepare<[number, string]>('DELETE FROM webhook_subscriptions WHERE app_id = ? AND object = ?'),
       setActive: db.prepare<[number, number, string]>('UPDATE webhook_subscriptions SET active = ? WHERE app_id = ? AND object = ?'),
       freeChanges: db.prepare<[number, number], ChangeRow>(
-        'SELECT id, subject, field, time, app_id FROM webhook_changes WHERE lease_until <= ? ORDER BY id LIMIT ?',
+        'SELECT id, subject, field, time, app_id, lease_until FROM webhook_changes WHERE lease_until <= ? ORDER BY id LIMIT ?',
       ),
       leaseChange: db.prepare<[number, number]>('UPDATE webhook_changes SET lease_until = ? WHERE id = ?'),
+      heldChange: db.prepare<[number, number], { id: number }>('SELECT id FROM webhook_changes WHERE id = ? AND lease_until = ?'),
       deleteChange: db.prepare<[number]>('DELETE FROM webhook_changes WHERE id = ?'),
+      releaseHeldChange: db.prepare<[number, number]>('UPDATE webhook_changes SET lease_until = 0 WHERE id = ? AND lease_until = ?'),
       insertDelivery: db.prepare<[number, string, string, string, number, number]>(
         `INSERT INTO webhook_deliveries (app_id, object, callback_url, body, entry_count, created_time, status, next_attempt_at)
          VALUES (?, ?, ?, ?, ?, ?, 'pending', 0)`,
@@ -58,14 +60,23 @@ export class SqliteWebhooks implements WebhookStore {
     };
     this.claimChangesTx = db.transaction((limit: number, now: number, leaseSeconds: number) => {
       const rows = this.s.freeChanges.all(now, limit);
-      for (const row of rows) this.s.leaseChange.run(now + leaseSeconds, row.id);
+      for (const row of rows) {
+        row.lease_until = now + leaseSeconds;
+        this.s.leaseChange.run(row.lease_until, row.id);
+      }
       return rows;
     });
-    this.queueTx = db.transaction((deliveries: readonly NewDelivery[], doneChanges: readonly number[]) => {
+    this.queueTx = db.transaction((deliveries: readonly NewDelivery[], doneChanges: readonly ClaimedChange[]): boolean => {
+      // The transaction holds the write lock, so no claim can come between this check and the writes.
+      if (!doneChanges.every((change) => this.s.heldChange.get(change.id, change.leaseUntil))) {
+        for (const change of doneChanges) this.s.releaseHeldChange.run(change.id, change.leaseUntil);
+        return false;
+      }
       for (const d of deliveries) {
         this.s.insertDelivery.run(d.appId, d.object, d.callbackUrl, d.body, d.entryCount, d.createdTime);
       }
-      for (const id of doneChanges) this.s.deleteChange.run(id);
+      for (const change of doneChanges) this.s.deleteChange.run(change.id);
+      return true;
     });
     this.claimDeliveriesTx = db.transaction((limit: number, now: number, leaseSeconds: number) => {
       const rows = this.s.dueDeliveries.all(now, now, limit);
@@ -106,8 +117,8 @@ export class SqliteWebhooks implements WebhookStore {
     return this.claimChangesTx.immediate(limit, now, leaseSeconds).map(toChange);
   }
 
-  async queueDeliveries(deliveries: readonly NewDelivery[], doneChanges: readonly number[]): Promise<void> {
-    this.queueTx.immediate(deliveries, doneChanges);
+  async queueDeliveries(deliveries: readonly NewDelivery[], doneChanges: readonly ClaimedChange[]): Promise<boolean> {
+    return this.queueTx.immediate(deliveries, doneChanges);
   }
 
   async claimDeliveries(limit: number, now: number, leaseSeconds: number): Promise<DeliveryRecord[]> {
