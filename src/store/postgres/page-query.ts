@@ -32,10 +32,11 @@ export function pageColumns(request: PageRequest): PageColumns {
  * associations_by_time, so every page costs an index range scan and the whole level one round
  * trip. Row-value comparisons on (time, id2) follow the index order, so equal times are split
  * by id2. Each combination of optional conditions is its own prepared statement. `withObjects`
- * joins each id2's object (its columns prefixed `object_`, null when there is none), and with
- * `grantsTo` the permissions the object and its owner granted the app (`object_scopes`,
- * `owner_scopes`): a range of the grants' primary key per row, read after each scan has stopped
- * at its limit, so it never changes which rows are read.
+ * joins each id2's object (its columns prefixed `object_`, null when there is none; its data
+ * only on the first row that lists it), and with `grantsTo` the permissions the object and its
+ * owner granted the app (`object_scopes`, `owner_scopes`, on that same row): a lookup of the
+ * grants per object, made after each scan has stopped at its limit, so it never changes which
+ * rows are read.
  */
 export function pageQuery(request: PageRequest, id1s: readonly number[], withObjects = false): NamedQuery {
   const values: unknown[] = [id1s, request.type, request.limit];
@@ -103,6 +104,10 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
   }
   if (oldest) shape.push('oldest');
   if (withObjects) shape.push('objects');
+  // An object listed on several pages (a person who liked many of the posts) comes with its data,
+  // and the permissions it and its owner granted, on one row only: the data is most of a row and
+  // would otherwise cross the wire and be decoded each time, and the permissions cost a subquery each.
+  const once = (column: string) => `CASE WHEN row_number() OVER same_object = 1 THEN ${column} END`;
   let grantColumns = '';
   if (withObjects && request.grantsTo !== undefined) {
     shape.push('grants');
@@ -110,16 +115,14 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
     // As JSON, which decodes natively: an array of text decodes a character at a time in JavaScript.
     const granted = (person: string) =>
       `to_json(ARRAY(SELECT g.scope FROM grants g WHERE g.app_id = ${app}::bigint AND g.user_id = ${person} AND g.status = 'granted'))`;
-    grantColumns = `, ${granted('o.id')} AS object_scopes, ${granted('o.owner')} AS owner_scopes`;
+    grantColumns = `, ${once(granted('o.id'))} AS object_scopes, ${once(granted('o.owner'))} AS owner_scopes`;
   }
   const listed = oldest ? 'ASC' : 'DESC';
   // A `before` page is read backwards from the position; the outer ORDER BY turns it round.
   const scanned = request.before ? (oldest ? 'DESC' : 'ASC') : listed;
-  // An object listed on several pages (a person who liked many of the posts) comes with its data
-  // once: the data is most of a row, and would otherwise cross the wire and be decoded each time.
   const objectColumns = withObjects
     ? ', o.type AS object_type, o.owner AS object_owner, o.created_time AS object_created_time, o.updated_time AS object_updated_time, ' +
-      'CASE WHEN row_number() OVER (PARTITION BY a.id2) = 1 THEN o.data::text END AS object_data'
+      `${once('o.data::text')} AS object_data`
     : '';
   const scan = `SELECT${through === undefined ? '' : ' a.id1 AS owner,'} a.id2, a.time, a.data FROM associations a
       WHERE ${conditions.join(' AND ')}
@@ -139,7 +142,7 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
     FROM unnest($1::bigint[]${resumeColumns}) WITH ORDINALITY AS p (id1, ${resumed === undefined ? '' : 'resume_time, resume_id2, '}n)
     CROSS JOIN LATERAL (
       ${page}
-    ) a${withObjects ? '\n    LEFT JOIN objects o ON o.id = a.id2' : ''}
+    ) a${withObjects ? '\n    LEFT JOIN objects o ON o.id = a.id2\n    WINDOW same_object AS (PARTITION BY a.id2)' : ''}
     ORDER BY p.n, a.time ${listed}, a.id2 ${listed}`;
   return { name: `loom.page.${shape.join('+') || 'plain'}`, text, values, rowMode: 'array' };
 }
