@@ -165,8 +165,9 @@ async function main(): Promise<void> {
         const port = await freePort();
         // No request log, like the other servers measured: the table compares answering, not logging.
         // A media folder of its own: a folder belongs to one database, and these are two.
-        const args = [loomBin, 'serve', '--db', db, '--port', String(port), '--no-demo', '--log', 'off', '--media-dir', join(dir, `media-${port}`)];
-        return startServer(name, process.execPath, args, port, '/v2.4/me', SERVER_CORE);
+        const args = ['serve', '--db', db, '--port', String(port), '--no-demo', '--log', 'off', '--media-dir', join(dir, `media-${port}`)];
+        // Started as people start it: bin/loom's first line carries the process's V8 settings.
+        return startServer(name, loomBin, args, port, '/v2.4/me', SERVER_CORE);
       };
       const byName: Record<string, Server> = {};
       const helloPort = await freePort();

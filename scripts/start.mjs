@@ -23,10 +23,10 @@ for (const signal of SIGNALS) {
   });
 }
 
-/** Runs node with `args` in the project's folder, its output this process's own. */
-function run(args) {
+/** Runs `file` with `args` in the project's folder, its output this process's own. */
+function run(file, args) {
   return new Promise((resolve) => {
-    current = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+    current = spawn(file, args, { cwd: root, stdio: 'inherit' });
     current.once('exit', (code, signal) => {
       current = undefined;
       resolve({ code, signal });
@@ -41,8 +41,8 @@ function endAs({ code, signal }) {
   process.kill(process.pid, signal);
 }
 
-const built = await run([tsc, '-b', '.', 'web/explorer']);
+const built = await run(process.execPath, [tsc, '-b', '.', 'web/explorer']);
 if (stoppedBy !== undefined) endAs({ code: null, signal: stoppedBy });
 else if (built.code !== 0 || built.signal !== null) endAs(built);
-// With the V8 setting of bin/loom's first line, which node run this way does not read.
-else endAs(await run(['--max-semi-space-size=32', 'bin/loom', 'serve', ...process.argv.slice(2)]));
+// bin/loom itself, not node with it: its first line carries the server's V8 settings.
+else endAs(await run('bin/loom', ['serve', ...process.argv.slice(2)]));

@@ -1,6 +1,7 @@
 /**
  * `npm start` without a terminal, stopped as a process manager or a script stops it: the server
- * must stop with npm, whether the signal reaches npm alone or its whole process group.
+ * must stop with npm, whether the signal reaches npm alone or its whole process group. The server
+ * runs with the V8 settings of bin/loom's first line.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -62,6 +63,9 @@ async function serveAndInterrupt(target: 'npm' | 'group'): Promise<void> {
     await until(() => /This database holds no demo graph/.test(output) || exited, `npm start did not serve: ${output}`, 120_000);
     assert.equal(exited, false, output);
     assert.equal(await portIsFree(port), false, 'the server listens');
+    // Started as bin/loom itself, whose first line gives the server its young generation.
+    const server = groupMembers(npm.pid!).find((member) => / bin\/loom serve /.test(member));
+    assert.match(server ?? '', /^\d+ node --max-semi-space-size=32 bin\/loom serve /, groupMembers(npm.pid!).join('; '));
 
     process.kill(target === 'npm' ? npm.pid! : -npm.pid!, 'SIGINT');
     await until(() => exited, `npm start did not end on a SIGINT to ${target}; still running: ${groupMembers(npm.pid!).join('; ')}`, 30_000);
