@@ -89,11 +89,17 @@ export function cutSlowBodies(
     done();
   });
   app.server.on('timeout', (socket: Socket) => {
-    const pending = waiting.get(socket);
-    // A request read in full is being worked on: its own cost budget bounds it, not this timeout.
-    if (pending && pending.request.raw.complete && !pending.reply.sent) return;
-    if (!pending) return void socket.destroy();
-    cut(pending, stalledBody(timeouts));
+    // After the event loop was held up (a long piece of work, a busy machine), the timer fires
+    // before that turn reads what arrived meanwhile: the socket is judged once the turn has read it.
+    const readBefore = socket.bytesRead;
+    setImmediate(() => {
+      if (socket.destroyed || socket.bytesRead > readBefore) return;
+      const pending = waiting.get(socket);
+      // A request read in full is being worked on: its own cost budget bounds it, not this timeout.
+      if (pending && pending.request.raw.complete && !pending.reply.sent) return;
+      if (!pending) return void socket.destroy();
+      cut(pending, stalledBody(timeouts));
+    });
   });
 }
 

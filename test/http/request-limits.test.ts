@@ -66,6 +66,27 @@ describe('slow, stalled, oversized and malformed requests', () => {
     assert.match(JSON.parse(answer.body).id, /^\d+_\d+$/);
   });
 
+  it('keeps a connection whose request arrived while the server was held up past the idle timeout', async () => {
+    const quick = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), timeouts: { headerMs: 1000, bodyIdleMs: 50 } });
+    try {
+      const answer = await rawExchange(quick.url, async (socket) => {
+        // Accepted, and its idle timer running, before the request is sent.
+        await sleep(20);
+        // This process is the server's too. Sent after this turn's reads, and the event loop then
+        // held up well past the 50 ms timer: the next turn's timers run before its reads.
+        setImmediate(() => {
+          socket.write(`GET /v2.4/me?access_token=${fixture.aliceToken} HTTP/1.1\r\nHost: ${new URL(quick.url).host}\r\nConnection: close\r\n\r\n`);
+          const until = performance.now() + 200;
+          while (performance.now() < until);
+        });
+      }, 5000);
+      assert.equal(answer.status, 200, answer.body);
+      assert.match(JSON.parse(answer.body).id, /^\d+$/);
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('never times out a request whose work takes longer than the body timeout', async () => {
     const quick = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), timeouts: { headerMs: 1000, bodyIdleMs: 50 } });
     try {
