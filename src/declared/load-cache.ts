@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { loadDeclaration } from './load.js';
+import { DECLARATION_SCHEMA, loadDeclaration } from './load.js';
 import type { Declaration, LoadedDeclaration } from './model.js';
 
 interface CacheRecord {
@@ -27,7 +27,7 @@ interface Source {
 }
 
 /** What reads a declaration: a declaration loaded by another version of them is loaded again. */
-const LOADER = [new URL('./load.js', import.meta.url), new URL('../../../loom-schema.json', import.meta.url)];
+const LOADER = [new URL('./load.js', import.meta.url), DECLARATION_SCHEMA];
 /** The loader's text as this process runs it, read once. */
 let loaderText: string | undefined;
 

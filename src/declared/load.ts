@@ -49,11 +49,14 @@ const require = createRequire(import.meta.url);
 let yamlModule: typeof YamlModule | undefined;
 const yaml = (): typeof YamlModule => (yamlModule ??= require('yaml') as typeof YamlModule);
 
+/** `loom-schema.json`, shipped beside the package: what every declaration file must match. */
+export const DECLARATION_SCHEMA = new URL('../../../loom-schema.json', import.meta.url);
+
 /** The checker of `loom-schema.json`, compiled when a file is first checked. */
 let fileValidator: ValidateFunction | undefined;
 function validateFile(): ValidateFunction {
   if (fileValidator === undefined) {
-    const schema = JSON.parse(readFileSync(new URL('../../../loom-schema.json', import.meta.url), 'utf8')) as object;
+    const schema = JSON.parse(readFileSync(DECLARATION_SCHEMA, 'utf8')) as object;
     fileValidator = compileJsonSchema(schema, { allErrors: true });
   }
   return fileValidator;

@@ -120,6 +120,7 @@ export class PostgresWebhooks implements WebhookStore {
           await client.query({ ...s.releaseHeldChanges, values: claims });
           return false;
         }
+        await client.query({ ...s.deleteChanges, values: [claims[0]] });
       }
       if (deliveries.length > 0) {
         await client.query({
@@ -127,7 +128,6 @@ export class PostgresWebhooks implements WebhookStore {
           values: columnArrays(deliveries, (d) => d.appId, (d) => d.object, (d) => d.callbackUrl, (d) => d.body, (d) => d.entryCount, (d) => d.createdTime),
         });
       }
-      if (doneChanges.length > 0) await client.query({ ...s.deleteChanges, values: [doneChanges.map((change) => change.id)] });
       return true;
     });
   }

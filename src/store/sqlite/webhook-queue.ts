@@ -72,10 +72,10 @@ export class SqliteWebhooks implements WebhookStore {
         for (const change of doneChanges) this.s.releaseHeldChange.run(change.id, change.leaseUntil);
         return false;
       }
+      for (const change of doneChanges) this.s.deleteChange.run(change.id);
       for (const d of deliveries) {
         this.s.insertDelivery.run(d.appId, d.object, d.callbackUrl, d.body, d.entryCount, d.createdTime);
       }
-      for (const change of doneChanges) this.s.deleteChange.run(change.id);
       return true;
     });
     this.claimDeliveriesTx = db.transaction((limit: number, now: number, leaseSeconds: number) => {
