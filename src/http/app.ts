@@ -20,6 +20,7 @@ import { mediaRoutes } from './media-routes.js';
 import { sendError } from './reply.js';
 import type { AppSettings } from './settings.js';
 import { cutSlowBodies } from './slow-bodies.js';
+import { writeAtTurnEnd } from './turn-writes.js';
 import { largestFile, MAX_FILES } from './uploads.js';
 
 /** How the HTTP server takes requests: what the Graph answers with is in its settings. */
@@ -132,13 +133,13 @@ export async function buildHttpApp(settings: AppSettings, options: HttpOptions):
   if (options.intercept) interceptConnect(app.server, options.intercept);
 
   // Every answer names its version and trace id; Graph answers write their own type and caching (graph-response.ts).
-  // Callback style: no promise per request.
+  // It is then sent with the other answers of its turn (turn-writes.ts). Callback style: no promise per request.
   app.addHook('onSend', (request, reply, payload, done) => {
     // Graph answers name the version that answered; everything else answers in the server's.
     if (!reply.hasHeader('facebook-api-version')) reply.header('facebook-api-version', settings.defaultVersion);
     reply.header('x-fb-trace-id', request.id);
     if (!request.raw.complete) settleEarlyAnswer(request, reply);
-    done(null, payload);
+    writeAtTurnEnd(() => done(null, payload));
   });
 
   if (options.logger) {
