@@ -139,7 +139,14 @@ export async function buildHttpApp(settings: AppSettings, options: HttpOptions):
     if (!reply.hasHeader('facebook-api-version')) reply.header('facebook-api-version', settings.defaultVersion);
     reply.header('x-fb-trace-id', request.id);
     if (!request.raw.complete) settleEarlyAnswer(request, reply);
-    writeAtTurnEnd(() => done(null, payload));
+    writeAtTurnEnd(() => {
+      // What sending throws goes where Fastify sends an error its hook threw, as before it waited.
+      try {
+        done(null, payload);
+      } catch (error) {
+        done(error as Error);
+      }
+    });
   });
 
   if (options.logger) {

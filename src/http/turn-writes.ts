@@ -11,7 +11,7 @@
 /** The writes of answers made in this turn so far, in the order they were made. */
 let waiting: Array<() => void> = [];
 
-/** Runs `write` at the end of this turn, with the other answers made in it. */
+/** Runs `write` at the end of this turn, with the other answers made in it; `write` must not throw. */
 export function writeAtTurnEnd(write: () => void): void {
   if (waiting.length === 0) setImmediate(writeAll);
   waiting.push(write);
