@@ -3,9 +3,9 @@
  * reads are done (as Redis sends its replies just before it waits for more). A client that has
  * nothing left to read sleeps, and each answer written to it wakes it up again, which the kernel
  * does inside the write: on a virtual machine that wake-up is an interrupt to another core, and
- * it cost more than the whole work of a small answer. Answers written back to back find a client
- * that is already awake. An answer waits no more than the rest of its turn: on an idle server,
- * that is nothing.
+ * for a small answer (`GET /me`) it took about as long as all the rest of the answer's work.
+ * Answers written back to back find a client that is already awake. An answer waits no more
+ * than the rest of its turn: on an idle server, that is nothing.
  */
 
 /** The writes of answers made in this turn so far, in the order they were made. */
@@ -19,7 +19,7 @@ export function writeAtTurnEnd(write: () => void): void {
 
 function writeAll(): void {
   const writes = waiting;
-  // Answers made while these are written (none are, today) wait for the next turn.
+  // An answer made while these are written waits for the next turn.
   waiting = [];
   for (const write of writes) write();
 }
