@@ -206,7 +206,7 @@ async function writeJsonServerFile(store: Store, path: string): Promise<number[]
  * Copies every record of the SQLite graph into an empty PostgreSQL store, as `loom import` loads
  * one: in bulk, so the copy ends with the planner's statistics of its tables. Without them a page
  * of friends who use the app was planned as a walk over all of the app's grants, and measured at
- * a fiftieth of its real rate.
+ * a twenty-fourth of its real rate (72 requests/s against 1,754).
  */
 async function copyGraph(from: Store, to: Store): Promise<void> {
   await to.bulkLoad(async (load) => {
