@@ -67,16 +67,18 @@ describe('slow, stalled, oversized and malformed requests', () => {
   });
 
   it('keeps a connection whose request arrived while the server was held up past the idle timeout', async () => {
-    const quick = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), timeouts: { headerMs: 1000, bodyIdleMs: 50 } });
+    const quick = await startServer(fixture.store, { clock: Clock.frozenAt(fixture.now), timeouts: { headerMs: 1000, bodyIdleMs: 100 } });
+    // The idle timer starts when the server accepts the connection. The request goes out as soon
+    // as that has happened: a pause of the client's own could outlast the timer on a busy machine.
+    const accepted = once(quick.app.server, 'connection');
     try {
       const answer = await rawExchange(quick.url, async (socket) => {
-        // Accepted, and its idle timer running, before the request is sent.
-        await sleep(20);
+        await accepted;
         // This process is the server's too. Sent after this turn's reads, and the event loop then
-        // held up well past the 50 ms timer: the next turn's timers run before its reads.
+        // held up well past the 100 ms timer: the next turn's timers run before its reads.
         setImmediate(() => {
           socket.write(`GET /v2.4/me?access_token=${fixture.aliceToken} HTTP/1.1\r\nHost: ${new URL(quick.url).host}\r\nConnection: close\r\n\r\n`);
-          const until = performance.now() + 200;
+          const until = performance.now() + 300;
           while (performance.now() < until);
         });
       }, 5000);
