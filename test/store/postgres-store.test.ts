@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AuthListener } from '../../src/store/postgres/auth-listener.js';
+import { parsePostgresLocation } from '../../src/store/postgres/connection.js';
 import { latestVersion } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore, PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SEQUENCE_ID_LIMIT } from '../../src/store/auth-store.js';
@@ -188,5 +191,22 @@ describe('PostgreSQL store', { skip: testPostgresUrl === undefined && 'LOOM_TEST
       const { results } = await store!.write([{ op: 'createObject', object: { type: 'user', owner: null, createdTime: 1, data: {} } }]);
       assert.equal(results[0], below + 1);
     });
+  });
+
+  it('closes at any moment, even while its auth listener is still connecting', async () => {
+    const location = scratchLocation('postgres');
+    await withStores(location, 1, async () => {});
+    // A store closed just after it opened meets its listener here: connecting, not yet listening.
+    const listener = new AuthListener(parsePostgresLocation(location));
+    const started = listener.start().then(() => 'settled');
+    const closed = listener.close().then(() => 'settled');
+    const waited = new AbortController();
+    const outcome = await Promise.race([
+      Promise.all([started, closed]),
+      sleep(10_000, 'still waiting after 10 s', { signal: waited.signal }).catch(() => 'no longer waiting'),
+    ]);
+    waited.abort();
+    assert.deepEqual(outcome, ['settled', 'settled']);
+    assert.equal(listener.current() !== listener.current(), true, 'a closed listener hears nothing, so it never answers the same version twice');
   });
 });

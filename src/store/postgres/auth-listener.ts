@@ -28,6 +28,8 @@ export class AuthListener {
   private listening = false;
   private client: pg.Client | undefined;
   private closed = false;
+  /** The start under way, or the last one: it always resolves, listening or not. */
+  private starting: Promise<void> = Promise.resolve();
   private pings = 0;
   private readonly pending = new Map<number, Ping>();
   /** The listening connection's backend process id, which names the channel of its pongs. */
@@ -84,6 +86,9 @@ export class AuthListener {
     this.closed = true;
     this.listening = false;
     for (const ping of this.pending.values()) ping.done();
+    // The driver never settles a connect that end() interrupts, and the start would wait for ever:
+    // a connection under way is let finish, and the start then ends it, seeing the listener closed.
+    await this.starting;
     await this.client?.end().catch(() => {});
   }
 
@@ -105,7 +110,7 @@ export class AuthListener {
     };
     client.on('error', lost);
     client.on('end', lost);
-    return client
+    this.starting = client
       .connect()
       .then(() => this.query<{ pid: number }>(client, 'SELECT pg_backend_pid() AS pid'))
       .then(({ rows }) => {
@@ -121,6 +126,7 @@ export class AuthListener {
         this.moved();
         this.listening = true;
       }, lost);
+    return this.starting;
   }
 
   private heard(client: pg.Client, backend: number, { channel, payload = '' }: pg.Notification): void {
