@@ -113,4 +113,19 @@ describe('statements sent to PostgreSQL', { skip: testStoreKind !== 'postgres' &
     assert.equal(new Set(results.slice(0, 500)).size, 500);
     assert.ok(results.slice(500).every((result) => result === true));
   });
+
+  it('sends the reads of one kind that one turn asks for as one statement, each answered with its own', async () => {
+    const { alice, bob } = fixture.users;
+    // A connection is open and idle, so a read need not wait for one.
+    await store.getObjects([alice]);
+    counter.reset();
+    const first = store.getObjects([alice]);
+    // Bob's is asked later in the same turn, as the next request read in that turn would ask it.
+    // The pool has connections to spare: only waiting for the end of the turn puts the two together.
+    for (let step = 0; step < 5; step++) await new Promise((resolve) => process.nextTick(resolve));
+    const [ofAlice, ofBob] = await Promise.all([first, store.getObjects([bob])]);
+    assert.equal(counter.statements(), 1);
+    assert.deepEqual([...ofAlice.keys()], [alice]);
+    assert.deepEqual([...ofBob.keys()], [bob]);
+  });
 });
