@@ -87,7 +87,7 @@ export class AuthListener {
     this.listening = false;
     for (const ping of this.pending.values()) ping.done();
     // The driver never settles a connect that end() interrupts, and the start would wait for ever:
-    // a connection under way is let finish, and the start then ends it, seeing the listener closed.
+    // a connection under way is let finish first.
     await this.starting;
     await this.client?.end().catch(() => {});
   }
@@ -120,7 +120,9 @@ export class AuthListener {
       // Named only once it listens: a process that finds it by its name may count on its answer.
       .then(() => this.query(client, `SET application_name = '${this.name}'`))
       .then(() => {
-        if (this.client !== client || this.closed) return void client.end().catch(() => {});
+        // Closed meanwhile: close() ends the connection once this start has settled.
+        if (this.closed) return;
+        if (this.client !== client) return void client.end().catch(() => {});
         this.backend = backend;
         // Whatever was cached before now may have missed a notification.
         this.moved();
