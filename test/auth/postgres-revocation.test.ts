@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { recordConsent } from '../../src/auth/grants.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
@@ -21,6 +24,8 @@ describe('a token revoked through one process is refused by another that hears o
   let app: AppRecord;
   let user: number;
   const servers: RunningServe[] = [];
+  /** The media folder the servers share (otherwise one named after the database, in the working directory). */
+  const mediaDir = mkdtempSync(join(tmpdir(), 'loom-revocation-media-'));
   /** The backends of the second process's listening connections. */
   let lateListeners: number[] = [];
 
@@ -34,9 +39,9 @@ describe('a token revoked through one process is refused by another that hears o
     app = await store.createApp({ name: 'Revocations', secret: randomBytes(16).toString('hex'), idKey: randomBytes(16).toString('hex'), createdTime: now });
     const { results } = await store.write([{ op: 'createObject', object: { type: 'user', owner: null, createdTime: now, data: { name: 'Bob Brook' } } }]);
     user = results[0] as number;
-    servers.push(await startServe('--db', cluster.primary, '--no-demo'));
+    servers.push(await startServe('--db', cluster.primary, '--no-demo', '--media-dir', mediaDir));
     const known = new Set(await listeners());
-    servers.push(await startServe('--db', cluster.primary, '--no-demo'));
+    servers.push(await startServe('--db', cluster.primary, '--no-demo', '--media-dir', mediaDir));
     lateListeners = (await listeners()).filter((pid) => !known.has(pid));
     assert.ok(lateListeners.length > 0, 'the second process listens');
   });
@@ -44,6 +49,7 @@ describe('a token revoked through one process is refused by another that hears o
     await Promise.all(servers.map((server) => server.stop()));
     await store?.close();
     cluster?.stop();
+    rmSync(mediaDir, { recursive: true, force: true });
   });
 
   it('removing the app through the first process refuses the token in the second at once', async () => {
