@@ -1,3 +1,4 @@
+import { setImmediate as endOfTurn } from 'node:timers/promises';
 import type pg from 'pg';
 
 /** One read of rows keyed by id: the same statement serves any set of ids (`= ANY($1)`). */
@@ -47,7 +48,7 @@ export class ReadBatches {
   private async send(read: BatchedRead, ids: Set<number>): Promise<pg.QueryResultRow[]> {
     let client: pg.PoolClient;
     try {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await endOfTurn();
       client = await this.pool.connect();
     } finally {
       // Sent from here on (or failed): later reads start a batch of their own.
