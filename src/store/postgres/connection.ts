@@ -67,7 +67,10 @@ export function quoteIdentifier(name: string): string {
 
 /**
  * A pool whose connections resolve table names in the location's schema, and return bigint
- * columns as numbers: Loom's ids and counts stay below 2^53 by design.
+ * columns as numbers: Loom's ids and counts stay below 2^53 by design. Every prepared statement
+ * keeps one generic plan: each is a lookup by key or an index range whose plan does not depend
+ * on its values, and planning a page query afresh for each execution (PostgreSQL's choice when a
+ * generic plan looks dearer than the first custom ones) costs more than running it.
  */
 export function createPool(location: PostgresLocation): pg.Pool {
   const driver = pgDriver();
@@ -75,7 +78,7 @@ export function createPool(location: PostgresLocation): pg.Pool {
     connectionString: location.connectionString,
     max: location.poolSize,
     application_name: 'loom',
-    options: `-c search_path=${quoteIdentifier(location.schema)}`,
+    options: `-c search_path=${quoteIdentifier(location.schema)} -c plan_cache_mode=force_generic_plan`,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8 ? Number : (driver.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,

@@ -56,6 +56,14 @@ export function postgresGraphReads(database: ReadingDatabase): GraphReads {
     // of the batch (page-query.ts).
     const withData = new Map<ObjectId, PageRow>();
     if (withObjects) for (const row of rows) if (row[at + 4] !== null) withData.set(row[column.id2] as number, row);
+    // So do an owner's grants, on the first row of the owner's objects.
+    const ownerScopes = new Map<ObjectId, string[]>();
+    if (withObjects && request.grantsTo !== undefined) {
+      for (const row of rows) {
+        const [owner, scopes] = [row[at + 1] as number | null, row[column.objectScopes + 1] as string[] | null];
+        if (owner !== null && scopes !== null) ownerScopes.set(owner, scopes);
+      }
+    }
     for (const row of rows) {
       const page = pages.get(row[column.id1] as number);
       // A row of another read in the batch is left to it.
@@ -79,7 +87,8 @@ export function postgresGraphReads(database: ReadingDatabase): GraphReads {
       );
       if (request.grantsTo === undefined) continue;
       grantedScopes.set(id2, object[column.objectScopes] as string[]);
-      if (owner !== null) grantedScopes.set(owner, object[column.objectScopes + 1] as string[]);
+      const scopes = owner === null ? undefined : ownerScopes.get(owner);
+      if (scopes !== undefined) grantedScopes.set(owner!, scopes);
     }
     return { pages, objects, grantedScopes };
   }

@@ -18,7 +18,10 @@ export interface PageColumns {
   data: number;
   /** Then type, owner, created_time, updated_time and data of the object (with objects). */
   object: number;
-  /** The scopes the object granted `grantsTo`, then those its owner granted (with objects and `grantsTo`). */
+  /**
+   * The scopes the object granted `grantsTo` (on the row with its data), then those its owner
+   * granted (on one row per owner), with objects and `grantsTo`.
+   */
   objectScopes: number;
 }
 
@@ -33,10 +36,10 @@ export function pageColumns(request: PageRequest): PageColumns {
  * trip. Row-value comparisons on (time, id2) follow the index order, so equal times are split
  * by id2. Each combination of optional conditions is its own prepared statement. `withObjects`
  * joins each id2's object (its columns prefixed `object_`, null when there is none; its data
- * only on the first row that lists it), and with `grantsTo` the permissions the object and its
- * owner granted the app (`object_scopes`, `owner_scopes`, on that same row): a lookup of the
- * grants per object, made after each scan has stopped at its limit, so it never changes which
- * rows are read.
+ * only on the first row that lists it), and with `grantsTo` the permissions the object granted
+ * the app (`object_scopes`, on that same row) and those its owner granted (`owner_scopes`, on the
+ * first row of each owner): a lookup of the grants per object and per owner, made after each scan
+ * has stopped at its limit, so it never changes which rows are read.
  */
 export function pageQuery(request: PageRequest, id1s: readonly number[], withObjects = false): NamedQuery {
   const values: unknown[] = [id1s, request.type, request.limit];
@@ -107,15 +110,18 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
   // An object listed on several pages (a person who liked many of the posts) comes with its data,
   // and the permissions it and its owner granted, on one row only: the data is most of a row and
   // would otherwise cross the wire and be decoded each time, and the permissions cost a subquery each.
-  const once = (column: string) => `CASE WHEN row_number() OVER same_object = 1 THEN ${column} END`;
+  const once = (column: string, window = 'same_object') => `CASE WHEN row_number() OVER ${window} = 1 THEN ${column} END`;
   let grantColumns = '';
+  const windows = ['same_object AS (PARTITION BY a.id2)'];
   if (withObjects && request.grantsTo !== undefined) {
     shape.push('grants');
     const app = parameter(request.grantsTo);
     // As JSON, which decodes natively: an array of text decodes a character at a time in JavaScript.
     const granted = (person: string) =>
       `to_json(ARRAY(SELECT g.scope FROM grants g WHERE g.app_id = ${app}::bigint AND g.user_id = ${person} AND g.status = 'granted'))`;
-    grantColumns = `, ${once(granted('o.id'))} AS object_scopes, ${once(granted('o.owner'))} AS owner_scopes`;
+    // A page of one person's posts has one owner: its grants are looked up once, not once a post.
+    grantColumns = `, ${once(granted('o.id'))} AS object_scopes, ${once(granted('o.owner'), 'same_owner')} AS owner_scopes`;
+    windows.push('same_owner AS (PARTITION BY o.owner)');
   }
   const listed = oldest ? 'ASC' : 'DESC';
   // A `before` page is read backwards from the position; the outer ORDER BY turns it round.
@@ -142,7 +148,7 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
     FROM unnest($1::bigint[]${resumeColumns}) WITH ORDINALITY AS p (id1, ${resumed === undefined ? '' : 'resume_time, resume_id2, '}n)
     CROSS JOIN LATERAL (
       ${page}
-    ) a${withObjects ? '\n    LEFT JOIN objects o ON o.id = a.id2\n    WINDOW same_object AS (PARTITION BY a.id2)' : ''}
+    ) a${withObjects ? '\n    LEFT JOIN objects o ON o.id = a.id2\n    WINDOW ' + windows.join(', ') : ''}
     ORDER BY p.n, a.time ${listed}, a.id2 ${listed}`;
   return { name: `loom.page.${shape.join('+') || 'plain'}`, text, values, rowMode: 'array' };
 }
