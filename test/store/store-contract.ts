@@ -361,6 +361,16 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         assert.deepEqual(knowing.grantedScopes.get(stranger), []);
         assert.deepEqual(knowing.grantedScopes.get(post), []);
         if (knowing.grantedScopes.has(author)) assert.deepEqual(granted(knowing.grantedScopes, author), ['public_profile', 'user_posts']);
+
+        // An owner listed on no page comes along too, once for all of its objects.
+        const writer = await createObject();
+        const drafts = [await createObject('post', { message: 'a' }, writer), await createObject('post', { message: 'b' }, writer)];
+        await store.setGrants(app.id, [{ userId: writer, grants: [{ scope: 'user_posts', status: 'granted' }] }]);
+        const shelf = await createObject();
+        await addAssociations(shelf, 'likes', drafts.map((id2, i) => ({ id2, time: 200 + i })));
+        const owned = await store.getPagesWithObjects({ type: 'likes', id1s: [shelf, list], limit: 10, grantsTo: app.id });
+        assert.deepEqual(granted(owned.grantedScopes, writer), ['user_posts']);
+        assert.deepEqual(granted(owned.grantedScopes, author), ['public_profile', 'user_posts']);
       });
 
       it('reads each id1 on from its own position when resumed, in either direction, merged lists too', async () => {
