@@ -88,7 +88,7 @@ export function postgresGraphReads(database: ReadingDatabase): GraphReads {
       if (request.grantsTo === undefined) continue;
       grantedScopes.set(id2, object[column.objectScopes] as string[]);
       const scopes = owner === null ? undefined : ownerScopes.get(owner);
-      if (scopes !== undefined) grantedScopes.set(owner!, scopes);
+      if (owner !== null && scopes !== undefined) grantedScopes.set(owner, scopes);
     }
     return { pages, objects, grantedScopes };
   }

@@ -107,9 +107,10 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
   }
   if (oldest) shape.push('oldest');
   if (withObjects) shape.push('objects');
-  // An object listed on several pages (a person who liked many of the posts) comes with its data,
-  // and the permissions it and its owner granted, on one row only: the data is most of a row and
-  // would otherwise cross the wire and be decoded each time, and the permissions cost a subquery each.
+  // An object listed on several pages (a person who liked many of the posts) comes with its data
+  // and the permissions it granted on one row only, and an owner with its permissions on one row
+  // only: the data is most of a row and would otherwise cross the wire and be decoded each time,
+  // and the permissions cost a subquery each.
   const once = (column: string, window = 'same_object') => `CASE WHEN row_number() OVER ${window} = 1 THEN ${column} END`;
   let grantColumns = '';
   const windows = ['same_object AS (PARTITION BY a.id2)'];
@@ -119,7 +120,6 @@ export function pageQuery(request: PageRequest, id1s: readonly number[], withObj
     // As JSON, which decodes natively: an array of text decodes a character at a time in JavaScript.
     const granted = (person: string) =>
       `to_json(ARRAY(SELECT g.scope FROM grants g WHERE g.app_id = ${app}::bigint AND g.user_id = ${person} AND g.status = 'granted'))`;
-    // A page of one person's posts has one owner: its grants are looked up once, not once a post.
     grantColumns = `, ${once(granted('o.id'))} AS object_scopes, ${once(granted('o.owner'), 'same_owner')} AS owner_scopes`;
     windows.push('same_owner AS (PARTITION BY o.owner)');
   }
