@@ -59,13 +59,28 @@ export function spawnLoomWithEnv(env: NodeJS.ProcessEnv, ...args: string[]): Run
   };
 }
 
-/** A port nothing listens on right now. */
+/**
+ * Ports below the range the system hands out on its own (32768 and up on Linux, 49152 and up on
+ * macOS and Windows). A port the system chose would be free only until it chose it again, for
+ * another test's server listening on port 0 or for an outgoing connection, and a `loom serve`
+ * that seeds before it listens leaves it seconds to do so. Here only another call of freePort
+ * may pick it, one chance in 12,000 for each call.
+ */
+const OWN_PORTS = { first: 20_000, count: 12_000 };
+
+/** A port nothing listens on right now, and which nothing but freePort gives out. */
 export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = OWN_PORTS.first + Math.floor(Math.random() * OWN_PORTS.count);
+    if (await canListen(port)) return port;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
 
