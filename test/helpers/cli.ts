@@ -68,7 +68,7 @@ export function spawnLoomWithEnv(env: NodeJS.ProcessEnv, ...args: string[]): Run
  */
 const OWN_PORTS = { first: 20_000, count: 12_000 };
 
-/** A port nothing listens on right now, and which nothing but freePort gives out. */
+/** A port nothing listens on right now, and which the system does not give out on its own. */
 export async function freePort(): Promise<number> {
   for (;;) {
     const port = OWN_PORTS.first + Math.floor(Math.random() * OWN_PORTS.count);
