@@ -1,11 +1,10 @@
 import type { ObjectId } from '../ids.js';
 
 /**
- * The auth records: apps, tokens (kept as their hashes), grants, sign-in credentials and OAuth
- * authorization codes. A change to any of them moves the auth version (AdminStore.versions), so
- * every process's caches of them learn of it.
+ * The apps, the first of the auth records: a change to any of them moves the auth version
+ * (AdminStore.versions), so every process's caches of them learn of it.
  */
-export interface AuthStore {
+export interface AppStore {
   createApp(app: NewApp): Promise<AppRecord>;
   getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>>;
   listApps(): Promise<AppRecord[]>;
@@ -25,7 +24,14 @@ export interface AuthStore {
   deleteApp(id: ObjectId, now: number): Promise<boolean>;
   /** Which of these ids belonged to an app that was deleted. */
   getDeletedApps(ids: readonly ObjectId[]): Promise<Set<ObjectId>>;
+}
 
+/**
+ * The auth records of the apps' users: tokens (kept as their hashes), grants, sign-in
+ * credentials and OAuth authorization codes. A change to any of them moves the auth version, as
+ * one to an app does.
+ */
+export interface AuthStore {
   /** Saves tokens (one or many) in one call, one transaction; a hash saved again replaces its record. */
   saveTokens(tokens: readonly TokenRecord[]): Promise<void>;
   findToken(hash: string): Promise<TokenRecord | undefined>;
@@ -49,6 +55,8 @@ export interface AuthStore {
   updateGrants(appId: ObjectId, userId: ObjectId, changes: readonly Grant[], options?: GrantUpdateOptions): Promise<Grant[]>;
   /** Each user's grants for the app (users without any are absent). */
   getGrants(appId: ObjectId, userIds: readonly ObjectId[]): Promise<Map<ObjectId, Grant[]>>;
+  /** Every user's grants for the app, as getGrants answers them; none when the app holds more than `limit` grants. */
+  getAppGrants(appId: ObjectId, limit: number): Promise<Map<ObjectId, Grant[]> | undefined>;
 
   /** Sets (or replaces) a user's sign-in email and password hash. Fails if another user has the email. */
   setCredentials(credentials: Credentials): Promise<void>;

@@ -9,7 +9,7 @@ import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/
 import { Clock } from '../../src/clock/clock.js';
 import { issueUserToken } from '../../src/auth/tokens.js';
 import type { Store } from '../../src/store/store.js';
-import { countingStore } from './counting-store.js';
+import { countingStore, type StoreCall } from './counting-store.js';
 import { buildFixture, type Fixture } from './fixture.js';
 import { startServer, type TestServer } from './server.js';
 import { startWireCounter, type WireCounter } from './wire-counter.js';
@@ -22,6 +22,8 @@ export interface CallCountingServer {
   server: TestServer;
   /** The names of the store's methods called, in order, since a test last emptied the list. */
   calls: string[];
+  /** The store's methods called, with their arguments, since a test last emptied the list. */
+  withArgs: StoreCall[];
   /** Empties `calls` with nothing remembered from earlier requests, so what follows is a cold read's count. */
   countFromCold(): Promise<void>;
   /** The store calls of a cold read, sorted, and the answer of GET /me with these fields as Alice. */
@@ -35,6 +37,7 @@ export function useCallCountingServer(prepare?: Prepare): CallCountingServer {
     await prepare?.(state.fixture);
     const counting = countingStore(state.fixture.store);
     state.calls = counting.calls;
+    state.withArgs = counting.withArgs;
     state.server = await startServer(counting.store, { clock: Clock.frozenAt(state.fixture.now) });
   });
   after(async () => {
@@ -44,6 +47,7 @@ export function useCallCountingServer(prepare?: Prepare): CallCountingServer {
   state.countFromCold = async () => {
     await forgetAcrossRequests(state.fixture, state.fixture.store, state.server);
     state.calls.length = 0;
+    state.withArgs.length = 0;
   };
   state.storeCalls = async (fields) => {
     await state.countFromCold();

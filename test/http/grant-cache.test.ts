@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import type { PageRequest } from '../../src/store/page-request.js';
+import { useCallCountingServer } from '../helpers/counted-server.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { useFixtureServer } from '../helpers/fixture-server.js';
 import { type TestServer } from '../helpers/server.js';
@@ -43,5 +45,54 @@ describe('who uses the app, as later requests see it', () => {
 
     await fixture.tokenFor(fixture.users.carol, ['public_profile']);
     assert.equal((await likers()).get(carolsName), true, 'she came back');
+  });
+});
+
+// A server read many times with no change to grants reads the app's grants whole, once: its reads
+// then bring no one's grants along, and still answer as a cold server does.
+describe("the app's grants, read whole", () => {
+  const counted = useCallCountingServer(async (fixture) => {
+    await fixture.store.write([{ op: 'addAssoc', type: 'likes', id1: fixture.posts.bobs, id2: fixture.users.carol, time: fixture.now - 5 }]);
+  });
+  const wide = 'friends.limit(50){name,link,posts.limit(5){message,likes.limit(10){name,link}}}';
+
+  it('are read once enough people were checked, and then answer as grants read person by person did', async () => {
+    const { fixture, server, calls, withArgs } = counted;
+    const bobsPost = fixture.postId(fixture.posts.bobs, fixture.users.bob);
+    // Each read its own URL (a parameter Loom ignores), so the answer cache answers none of them.
+    let round = 0;
+    const read = async (path: string, fields: string) => {
+      round += 1;
+      const reply = await server.get(path, { access_token: fixture.aliceToken, fields, round: String(round) });
+      assert.equal(reply.status, 200, reply.text);
+      return reply.body;
+    };
+    await counted.countFromCold();
+    const cold = await read('/v2.4/me', wide);
+    const coldLikers = await read(`/v2.4/${bobsPost}/likes`, 'name,link');
+    assert.ok(coldLikers.data.some((liker: { link?: string }) => liker.link === undefined), 'Carol shows by her public profile');
+    let reads = 1;
+    while (!calls.includes('getAppGrants')) {
+      assert.deepEqual(await read('/v2.4/me', wide), cold);
+      reads += 1;
+      assert.ok(reads <= 100, 'the grants are read whole after a thousand people were checked');
+    }
+    assert.deepEqual(calls.filter((method) => method === 'getAppGrants'), ['getAppGrants'], 'once');
+
+    withArgs.length = 0;
+    assert.deepEqual(await read('/v2.4/me', wide), cold);
+    assert.deepEqual(await read(`/v2.4/${bobsPost}/likes`, 'name,link'), coldLikers);
+    const pageReads = withArgs.filter((call) => call.method === 'getPagesWithObjects');
+    assert.ok(pageReads.length > 0);
+    for (const call of pageReads) assert.equal((call.args[0] as PageRequest).grantsTo, undefined, 'no page brings grants along');
+    assert.deepEqual(withArgs.filter((call) => call.method === 'getGrants' || call.method === 'getAppGrants'), []);
+    withArgs.length = 0;
+    assert.equal((await read(`/v2.4/${fixture.scoped(fixture.users.bob)}`, 'name,link')).name, 'Bob Brook');
+    assert.deepEqual(withArgs.map((call) => call.method).filter((method) => method.startsWith('getObjects')), ['getObjects'], 'a person by id comes without their grants');
+
+    // Carol starts using the app: her grants change, and the next read must not answer from the whole read.
+    await fixture.tokenFor(fixture.users.carol, ['public_profile']);
+    const joined = await read(`/v2.4/${bobsPost}/likes`, 'name,link');
+    assert.ok(joined.data.every((liker: { link?: string }) => liker.link !== undefined), 'Carol shows in full');
   });
 });

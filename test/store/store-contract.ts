@@ -906,6 +906,20 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         assert.deepEqual(grantedScopes.get(quiet), [], 'grants to another app are not these');
       });
 
+      it("reads an app's grants whole, or none past the limit", async () => {
+        const [app, otherApp, user, otherUser] = [911, 912, 913, 914];
+        await store.setGrants(app, [
+          { userId: user, grants: [{ scope: 'public_profile', status: 'granted' }, { scope: 'email', status: 'declined' }] },
+          { userId: otherUser, grants: [{ scope: 'public_profile', status: 'granted' }] },
+        ]);
+        await store.setGrants(otherApp, [{ userId: user, grants: [{ scope: 'user_posts', status: 'granted' }] }]);
+        const whole = await store.getAppGrants(app, 3);
+        assert.deepEqual(whole, await store.getGrants(app, [user, otherUser]), 'as getGrants answers them, declined ones too');
+        assert.deepEqual([...whole.keys()].sort(), [user, otherUser].sort(), "another app's grants are not these");
+        assert.equal(await store.getAppGrants(app, 2), undefined, 'three grants are more than two');
+        assert.deepEqual(await store.getAppGrants(915, 3), new Map(), 'an app no one used');
+      });
+
       it('applies the entries of one call in order: a user listed twice keeps the last entry', async () => {
         const [app, user, otherUser] = [905, 906, 907];
         await store.setGrants(app, [

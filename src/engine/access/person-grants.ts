@@ -1,6 +1,6 @@
 import { grantedScopes } from '../../auth/grants.js';
 import type { ReadContext } from '../request/context.js';
-import { grantCacheOf, type GrantCache } from './grant-cache.js';
+import { grantCacheOf, MAX_GRANTS_READ_WHOLE, type GrantCache } from './grant-cache.js';
 
 /**
  * The permissions each of these people granted the viewer's app, as this request knows them. Each
@@ -15,6 +15,7 @@ export async function grantedScopesOf(context: ReadContext, people: Iterable<num
   let missing = asked.filter((person) => !known.has(person));
   const appId = context.viewer.app.id;
   const shared = sharedCache(context);
+  if (shared?.countChecks(context.authVersion!, appId, asked.length)) await readWholeGrants(context, shared);
   if (shared !== undefined && missing.length > 0) {
     for (const [person, scopes] of shared.known(context.authVersion!, appId, missing)) known.set(person, scopes);
     missing = missing.filter((person) => !known.has(person));
@@ -67,6 +68,25 @@ export function grantsKnownTo(context: ReadContext): (person: number) => boolean
   const appId = context.viewer.app.id;
   const version = context.authVersion!;
   return (person) => context.grantedScopes.has(person) || (shared !== undefined && shared.has(version, appId, person));
+}
+
+/**
+ * Whether this request knows what everyone granted the viewer's app: pages then bring no one's
+ * grants along, and a node by id comes without its person's.
+ */
+export function allGrantsKnown(context: ReadContext): boolean {
+  return sharedCache(context)?.hasWhole(context.authVersion!, context.viewer.app.id) === true;
+}
+
+/**
+ * Reads the app's grants whole into the shared cache, once the grants have been checked often
+ * under one auth version; an app with too many grants stays read person by person.
+ */
+async function readWholeGrants(context: ReadContext, shared: GrantCache): Promise<void> {
+  const appId = context.viewer.app.id;
+  const grants = await context.store.getAppGrants(appId, MAX_GRANTS_READ_WHOLE);
+  if (grants === undefined) return;
+  shared.rememberWhole(context.authVersion!, appId, new Map([...grants].map(([person, granted]) => [person, grantedScopes(granted)] as const)));
 }
 
 /** Only a read that writes nothing trusts its auth version, and so may use what other requests read under it. */

@@ -20,7 +20,7 @@ import { rules } from '../../schema/versions.js';
 import { graphTime } from '../../clock/graph-time.js';
 import { unemulatedEdge, type UnemulatedAnswer } from '../../schema/unemulated.js';
 import { GraphError } from '../../errors.js';
-import { grantsKnownTo, rememberGrantedScopes } from '../access/person-grants.js';
+import { allGrantsKnown, grantsKnownTo, rememberGrantedScopes } from '../access/person-grants.js';
 
 export interface EdgeRequest {
   /** Paging options as written: query parameters for an edge path, modifiers for a nested edge. */
@@ -171,7 +171,8 @@ function pageRequestOf(context: ReadContext, edge: EdgeDef, listing: Listing, id
     // The timelines of people who never used the viewer's app stay closed to it: their lists are left out.
     through: edge.through === undefined ? undefined : { type: edge.through, grantedTo: { appId: context.viewer.app.id, scope: context.schema.permissions.alwaysGranted } },
     id2GrantedTo: edge.itemsGranted ? { appId: context.viewer.app.id, scope: edge.itemsGranted } : undefined,
-    grantsTo: itemsAreNodes(edge) ? context.viewer.app.id : undefined,
+    // Grants of the people listed come along, unless the request knows everyone's already.
+    grantsTo: itemsAreNodes(edge) && !allGrantsKnown(context) ? context.viewer.app.id : undefined,
   };
 }
 

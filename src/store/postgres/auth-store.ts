@@ -3,6 +3,7 @@ import {
   IdTakenError,
   SEQUENCE_ID_LIMIT,
   type AppRecord,
+  type AppStore,
   type AuthStore,
   type GrantStatus,
 } from '../auth-store.js';
@@ -26,7 +27,7 @@ import { applyOps, tokenValues } from './write-batch.js';
 import { columnArrays } from './column-arrays.js';
 
 /** The auth records on PostgreSQL: apps, tokens, grants, credentials and authorization codes. */
-export function postgresAuthStore(database: PostgresDatabase): AuthStore {
+export function postgresAuthStore(database: PostgresDatabase): AppStore & AuthStore {
   async function getApps(ids: readonly ObjectId[]): Promise<Map<ObjectId, AppRecord>> {
     const apps = new Map<ObjectId, AppRecord>();
     if (ids.length === 0) return apps;
@@ -168,6 +169,11 @@ export function postgresAuthStore(database: PostgresDatabase): AuthStore {
     async getGrants(appId, userIds) {
       if (userIds.length === 0) return new Map();
       return grantsByUser(await database.rows<{ user_id: number; scope: string; status: GrantStatus }>(statements.selectGrants, [appId, userIds]));
+    },
+
+    async getAppGrants(appId, limit) {
+      const rows = await database.rows<{ user_id: number; scope: string; status: GrantStatus }>(statements.selectAppGrants, [appId, limit + 1]);
+      return rows.length > limit ? undefined : grantsByUser(rows);
     },
 
     async setCredentials(credentials) {

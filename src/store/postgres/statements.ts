@@ -188,6 +188,7 @@ export const statements = {
     'selectGrants',
     `SELECT user_id, scope, status FROM grants WHERE app_id = $1 AND user_id = ANY($2::bigint[]) ORDER BY user_id, scope`,
   ),
+  selectAppGrants: statement('selectAppGrants', 'SELECT user_id, scope, status FROM grants WHERE app_id = $1 ORDER BY user_id, scope LIMIT $2'),
 
   upsertCredentials: statement(
     'upsertCredentials',

@@ -1,5 +1,5 @@
 import type { ObjectId } from '../../ids.js';
-import type { AppChanges, AppRecord, AuthCode, AuthStore, Grant, GrantUpdateOptions, NewApp, TokenRecord, UserGrants } from '../auth-store.js';
+import type { AppChanges, AppRecord, AppStore, AuthCode, AuthStore, Grant, GrantUpdateOptions, NewApp, TokenRecord, UserGrants } from '../auth-store.js';
 import { toAppRecord, toAuthCode, toCredentials, toTokenRecord } from '../rows.js';
 import { appData, createdAppRecord, grantsByUser } from '../store-results.js';
 import { changedScopes } from '../write-ops.js';
@@ -7,7 +7,7 @@ import { prepareAppStatements } from './app-statements.js';
 import type { SqliteDatabase } from './database.js';
 
 /** The auth records on SQLite: apps, tokens, grants, credentials and authorization codes. */
-export function sqliteAuthStore(database: SqliteDatabase): AuthStore {
+export function sqliteAuthStore(database: SqliteDatabase): AppStore & AuthStore {
   const { db, statements, writes, webhooks } = database;
   const appStatements = prepareAppStatements(db);
 
@@ -151,6 +151,11 @@ export function sqliteAuthStore(database: SqliteDatabase): AuthStore {
     async getGrants(appId, userIds) {
       if (userIds.length === 0) return new Map();
       return grantsByUser(statements.selectGrants.all(appId, JSON.stringify(userIds)));
+    },
+
+    async getAppGrants(appId, limit) {
+      const rows = statements.selectAppGrants.all(appId, limit + 1);
+      return rows.length > limit ? undefined : grantsByUser(rows);
     },
 
     async setCredentials(credentials) {

@@ -163,6 +163,7 @@ export function prepareStatements(db: Database.Database) {
       `SELECT user_id, scope FROM grants
        WHERE app_id = ? AND status = 'granted' AND user_id IN (SELECT value FROM json_each(?))`,
     ),
+    selectAppGrants: db.prepare<[ObjectId, number], GrantRow>('SELECT user_id, scope, status FROM grants WHERE app_id = ? ORDER BY user_id, scope LIMIT ?'),
     selectGrants: db.prepare<[ObjectId, string], GrantRow>(
       `SELECT user_id, scope, status FROM grants
        WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))
