@@ -77,15 +77,18 @@ describe("the app's grants, read whole", () => {
       reads += 1;
       assert.ok(reads <= 100, 'the grants are read whole after a thousand people were checked');
     }
-    assert.deepEqual(calls.filter((method) => method === 'getAppGrants'), ['getAppGrants'], 'once');
-
-    withArgs.length = 0;
-    assert.deepEqual(await read('/v2.4/me', wide), cold);
-    assert.deepEqual(await read(`/v2.4/${bobsPost}/likes`, 'name,link'), coldLikers);
-    const pageReads = withArgs.filter((call) => call.method === 'getPagesWithObjects');
-    assert.ok(pageReads.length > 0);
-    for (const call of pageReads) assert.equal((call.args[0] as PageRequest).grantsTo, undefined, 'no page brings grants along');
-    assert.deepEqual(withArgs.filter((call) => call.method === 'getGrants' || call.method === 'getAppGrants'), []);
+    // No request waits for that read: the ones after it find everyone known.
+    const bringsGrants = () => withArgs.some((call) => call.method === 'getPagesWithObjects' && (call.args[0] as PageRequest).grantsTo !== undefined);
+    for (let after = 0; ; after += 1) {
+      assert.ok(after < 20, 'pages still bring grants along');
+      withArgs.length = 0;
+      assert.deepEqual(await read('/v2.4/me', wide), cold);
+      assert.deepEqual(await read(`/v2.4/${bobsPost}/likes`, 'name,link'), coldLikers);
+      if (!bringsGrants()) break;
+    }
+    assert.ok(withArgs.some((call) => call.method === 'getPagesWithObjects'));
+    assert.deepEqual(withArgs.filter((call) => call.method === 'getGrants'), [], 'no grants read person by person');
+    assert.deepEqual(calls.filter((method) => method === 'getAppGrants'), ['getAppGrants'], 'read whole once');
     withArgs.length = 0;
     assert.equal((await read(`/v2.4/${fixture.scoped(fixture.users.bob)}`, 'name,link')).name, 'Bob Brook');
     assert.deepEqual(withArgs.map((call) => call.method).filter((method) => method.startsWith('getObjects')), ['getObjects'], 'a person by id comes without their grants');

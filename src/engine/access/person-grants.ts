@@ -15,7 +15,7 @@ export async function grantedScopesOf(context: ReadContext, people: Iterable<num
   let missing = asked.filter((person) => !known.has(person));
   const appId = context.viewer.app.id;
   const shared = sharedCache(context);
-  if (shared?.countChecks(context.authVersion!, appId, asked.length)) await readWholeGrants(context, shared);
+  countChecks(context, shared, asked.length);
   if (shared !== undefined && missing.length > 0) {
     for (const [person, scopes] of shared.known(context.authVersion!, appId, missing)) known.set(person, scopes);
     missing = missing.filter((person) => !known.has(person));
@@ -44,6 +44,7 @@ export async function grantedScopesOf(context: ReadContext, people: Iterable<num
  */
 export function rememberGrantedScopes(context: ReadContext, granted: ReadonlyMap<number, readonly string[]>): void {
   const shared = sharedCache(context);
+  countChecks(context, shared, granted.size);
   const appId = context.viewer.app.id;
   const unknown = [...granted.keys()].filter((person) => !context.grantedScopes.has(person));
   const known = shared?.known(context.authVersion!, appId, unknown);
@@ -79,9 +80,15 @@ export function allGrantsKnown(context: ReadContext): boolean {
 }
 
 /**
- * Reads the app's grants whole into the shared cache, once the grants have been checked often
- * under one auth version; an app with too many grants stays read person by person.
+ * Counts people whose grants a request checked or a page brought along, and once enough were
+ * under one auth version, reads the app's grants whole into the shared cache. No request waits
+ * for that read: the requests after it find everyone known. If it fails, or the app holds too
+ * many grants, grants go on being read person by person.
  */
+function countChecks(context: ReadContext, shared: GrantCache | undefined, people: number): void {
+  if (shared?.countChecks(context.authVersion!, context.viewer.app.id, people)) readWholeGrants(context, shared).catch(() => undefined);
+}
+
 async function readWholeGrants(context: ReadContext, shared: GrantCache): Promise<void> {
   const appId = context.viewer.app.id;
   const grants = await context.store.getAppGrants(appId, MAX_GRANTS_READ_WHOLE);
