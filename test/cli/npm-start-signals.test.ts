@@ -65,7 +65,7 @@ async function serveAndInterrupt(target: 'npm' | 'group'): Promise<void> {
     assert.equal(await portIsFree(port), false, 'the server listens');
     // Started as bin/loom itself, whose first line gives the server its young generation.
     const server = groupMembers(npm.pid!).find((member) => / bin\/loom serve /.test(member));
-    assert.match(server ?? '', /^\d+ node --max-semi-space-size=32 bin\/loom serve /, groupMembers(npm.pid!).join('; '));
+    assert.match(server ?? '', /^\d+ node --max-semi-space-size=48 bin\/loom serve /, groupMembers(npm.pid!).join('; '));
 
     process.kill(target === 'npm' ? npm.pid! : -npm.pid!, 'SIGINT');
     await until(() => exited, `npm start did not end on a SIGINT to ${target}; still running: ${groupMembers(npm.pid!).join('; ')}`, 30_000);
