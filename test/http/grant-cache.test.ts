@@ -98,4 +98,20 @@ describe("the app's grants, read whole", () => {
     const joined = await read(`/v2.4/${bobsPost}/likes`, 'name,link');
     assert.ok(joined.data.every((liker: { link?: string }) => liker.link !== undefined), 'Carol shows in full');
   });
+
+  it('are read whole on a server that only lists people, whatever of them it already knew', async () => {
+    const { fixture, server, calls } = counted;
+    await counted.countFromCold();
+    const friends = async (round: number) => {
+      const reply = await server.get('/v2.4/me/friends', { access_token: fixture.aliceToken, fields: 'name', round: String(round) });
+      assert.equal(reply.status, 200, reply.text);
+      return reply.body;
+    };
+    const cold = await friends(0);
+    assert.ok(cold.data.length >= 25, `Alice's friends who use the app: ${cold.data.length}`);
+    for (let round = 1; !calls.includes('getAppGrants'); round += 1) {
+      assert.ok(round <= 100, 'the friends listed count toward reading the grants whole');
+      assert.deepEqual(await friends(round), cold);
+    }
+  });
 });

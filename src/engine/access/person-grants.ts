@@ -15,7 +15,7 @@ export async function grantedScopesOf(context: ReadContext, people: Iterable<num
   let missing = asked.filter((person) => !known.has(person));
   const appId = context.viewer.app.id;
   const shared = sharedCache(context);
-  countChecks(context, shared, asked.length);
+  countGrantChecks(context, asked.length);
   if (shared !== undefined && missing.length > 0) {
     for (const [person, scopes] of shared.known(context.authVersion!, appId, missing)) known.set(person, scopes);
     missing = missing.filter((person) => !known.has(person));
@@ -44,7 +44,6 @@ export async function grantedScopesOf(context: ReadContext, people: Iterable<num
  */
 export function rememberGrantedScopes(context: ReadContext, granted: ReadonlyMap<number, readonly string[]>): void {
   const shared = sharedCache(context);
-  countChecks(context, shared, granted.size);
   const appId = context.viewer.app.id;
   const unknown = [...granted.keys()].filter((person) => !context.grantedScopes.has(person));
   const known = shared?.known(context.authVersion!, appId, unknown);
@@ -80,12 +79,14 @@ export function allGrantsKnown(context: ReadContext): boolean {
 }
 
 /**
- * Counts people whose grants a request checked or a page brought along, and once enough were
- * under one auth version, reads the app's grants whole into the shared cache. No request waits
- * for that read: the requests after it find everyone known. If it fails, or the app holds too
- * many grants, grants go on being read person by person.
+ * Counts the people (or their objects) whose grants a request needed: checked here, or wanted
+ * along with a page or with nodes read by id, whether or not the store had to read them. Once
+ * enough were under one auth version, reads the app's grants whole into the shared cache. No
+ * request waits for that read: the requests after it find everyone known. If it fails, or the
+ * app holds too many grants, grants go on being read person by person.
  */
-function countChecks(context: ReadContext, shared: GrantCache | undefined, people: number): void {
+export function countGrantChecks(context: ReadContext, people: number): void {
+  const shared = sharedCache(context);
   if (shared?.countChecks(context.authVersion!, context.viewer.app.id, people)) readWholeGrants(context, shared).catch(() => undefined);
 }
 

@@ -20,7 +20,7 @@ import { rules } from '../../schema/versions.js';
 import { graphTime } from '../../clock/graph-time.js';
 import { unemulatedEdge, type UnemulatedAnswer } from '../../schema/unemulated.js';
 import { GraphError } from '../../errors.js';
-import { allGrantsKnown, grantsKnownTo, rememberGrantedScopes } from '../access/person-grants.js';
+import { allGrantsKnown, countGrantChecks, grantsKnownTo, rememberGrantedScopes } from '../access/person-grants.js';
 
 export interface EdgeRequest {
   /** Paging options as written: query parameters for an edge path, modifiers for a nested edge. */
@@ -148,6 +148,7 @@ async function loadPages(
     // authors) granted the viewer's app, which decide what of them shows: one round trip per level.
     async (pageRequest) => {
       const read = await readPage(context, pageRequest, edge);
+      if (pageRequest.grantsTo !== undefined) countGrantChecks(context, read.objects?.size ?? 0);
       if (read.grantedScopes) rememberGrantedScopes(context, read.grantedScopes);
       return read;
     },

@@ -4,7 +4,7 @@ import type { StoredObject } from '../../store/graph-store.js';
 import type { ReadContext } from '../request/context.js';
 import { writtenAsNode } from '../../schema/authors.js';
 import { visibleObjects } from '../access/visibility.js';
-import { allGrantsKnown, rememberGrantedScopes } from '../access/person-grants.js';
+import { allGrantsKnown, countGrantChecks, rememberGrantedScopes } from '../access/person-grants.js';
 
 /** A node id as a client wrote it, decoded: which object, in which id form, owned by whom. */
 interface NodeRef {
@@ -114,6 +114,7 @@ export async function loadRoots(
 async function loadNodes(context: ReadContext, ids: readonly number[]): Promise<Map<number, StoredObject>> {
   if (ids.every((id) => id === context.viewer.userId) || allGrantsKnown(context)) return context.store.getObjects(ids);
   const { objects, grantedScopes } = await context.store.getObjectsWithGrants(ids, context.viewer.app.id);
+  countGrantChecks(context, objects.size);
   rememberGrantedScopes(context, grantedScopes);
   return objects;
 }
