@@ -149,11 +149,7 @@ export class AuthListener {
 
   /** Pings every other listener of the schema that listens now, and resolves once each has answered. */
   private async pingAll(client: pg.Client): Promise<void> {
-    const { rows } = await this.query<{ pid: number }>(
-      client,
-      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND pid <> pg_backend_pid()',
-      [this.name],
-    );
+    const { rows } = await this.query<{ pid: number }>(client, LISTENERS, [this.name]);
     if (rows.length === 0) return;
     const sequence = ++this.pings;
     let ping!: Ping;
@@ -178,12 +174,21 @@ export class AuthListener {
     await answered;
   }
 
-  private query<R extends pg.QueryResultRow>(client: pg.Client, text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
-    const result = this.lastQuery.then(() => client.query<R>(text, values));
+  private query<R extends pg.QueryResultRow>(client: pg.Client, query: string | pg.QueryConfig, values: unknown[] = []): Promise<pg.QueryResult<R>> {
+    const result = this.lastQuery.then(() => client.query<R>(query, values));
     this.lastQuery = result.catch(() => {});
     return result;
   }
 }
+
+/**
+ * The other listeners of the schema: prepared once per listening connection, since planning a
+ * query of pg_stat_activity costs about a millisecond, and every auth change asks it.
+ */
+const LISTENERS: pg.QueryConfig = {
+  name: 'loom.listeners',
+  text: 'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND pid <> pg_backend_pid()',
+};
 
 /** The channel a listener hears the answers to its own pings on. */
 function pongChannel(backend: number): string {
