@@ -907,7 +907,8 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
       });
 
       it("reads an app's grants whole, or none past the limit", async () => {
-        const [app, otherApp, user, otherUser] = [911, 912, 913, 914];
+        // Ids of their own: the grant updates below write grants of apps 911 and 912.
+        const [app, otherApp, user, otherUser] = [941, 942, 943, 944];
         await store.setGrants(app, [
           { userId: user, grants: [{ scope: 'public_profile', status: 'granted' }, { scope: 'email', status: 'declined' }] },
           { userId: otherUser, grants: [{ scope: 'public_profile', status: 'granted' }] },
@@ -917,7 +918,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         assert.deepEqual(whole, await store.getGrants(app, [user, otherUser]), 'as getGrants answers them, declined ones too');
         assert.deepEqual([...whole.keys()].sort(), [user, otherUser].sort(), "another app's grants are not these");
         assert.equal(await store.getAppGrants(app, 2), undefined, 'three grants are more than two');
-        assert.deepEqual(await store.getAppGrants(915, 3), new Map(), 'an app no one used');
+        assert.deepEqual(await store.getAppGrants(945, 3), new Map(), 'an app no one used');
       });
 
       it('applies the entries of one call in order: a user listed twice keeps the last entry', async () => {

@@ -54,13 +54,14 @@ export function postgresGraphReads(database: ReadingDatabase): GraphReads {
     const at = column.object;
     // Each object's data comes on one row of the statement, which may be a row of another read
     // of the batch (page-query.ts).
-    const withData = new Map<ObjectId, PageRow>();
-    if (withObjects) for (const row of rows) if (row[at + 4] !== null) withData.set(row[column.id2] as number, row);
     // So do an owner's grants, on the first row of the owner's objects.
+    const withData = new Map<ObjectId, PageRow>();
     const ownerScopes = new Map<ObjectId, string[]>();
-    if (withObjects && request.grantsTo !== undefined) {
+    const withGrants = request.grantsTo !== undefined;
+    if (withObjects) {
       for (const row of rows) {
-        const [owner, scopes] = [row[at + 1] as number | null, row[column.objectScopes + 1] as string[] | null];
+        if (row[at + 4] !== null) withData.set(row[column.id2] as number, row);
+        const [owner, scopes] = [row[at + 1] as number | null, withGrants ? (row[column.objectScopes + 1] as string[] | null) : null];
         if (owner !== null && scopes !== null) ownerScopes.set(owner, scopes);
       }
     }
@@ -85,7 +86,7 @@ export function postgresGraphReads(database: ReadingDatabase): GraphReads {
           data: object[at + 4] as string,
         }, decodedData),
       );
-      if (request.grantsTo === undefined) continue;
+      if (!withGrants) continue;
       grantedScopes.set(id2, object[column.objectScopes] as string[]);
       const scopes = owner === null ? undefined : ownerScopes.get(owner);
       if (owner !== null && scopes !== undefined) grantedScopes.set(owner, scopes);
