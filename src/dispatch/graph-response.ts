@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { GraphError } from '../errors.js';
 import type { ApiVersion } from '../schema/versions.js';
 import { reformatTimes } from './date-format.js';
@@ -69,7 +69,7 @@ export async function presentValue(
   const text = jsonText(shaped, indentOf(options));
   const response = serialise(options, status, typeof text === 'string' ? text : await text, extraHeaders);
   if (conditions.method !== 'get' || status !== 200) return response;
-  response.headers.ETag = `"${createHash('sha1').update(response.body).digest('hex')}"`;
+  response.headers.ETag = `"${hash('sha1', response.body, 'hex')}"`;
   return conditionally(response, conditions.ifNoneMatch);
 }
 

@@ -70,6 +70,11 @@ function traceId(): string {
   return traceBytes.toString('base64url', traceOffset - 8, traceOffset);
 }
 
+/** What a route with a JSON schema would meet: Loom answers in the Graph envelope, never through Fastify's validation. */
+function noRouteSchemas(): never {
+  throw new Error('Loom routes declare no JSON schemas: request checks answer in the Graph error envelope');
+}
+
 /**
  * The Fastify app that serves `settings`: its routes, body parsers, limits and hooks. Background
  * work and the settings themselves are the composition root's (src/server).
@@ -85,6 +90,9 @@ export async function buildHttpApp(settings: AppSettings, options: HttpOptions):
     genReqId: traceId,
     requestIdHeader: false,
     routerOptions: { querystringParser: parseQueryString },
+    // No route declares a JSON schema: Fastify's own compilers (Ajv, fast-json-stringify) are never
+    // needed, and naming these keeps every server start from loading them.
+    schemaController: { compilersFactory: { buildValidator: noRouteSchemas, buildSerializer: noRouteSchemas } },
     ...serverOptions(timeouts, MAX_HEADER_BYTES),
     clientErrorHandler: (error, socket) => answerClientError(error, socket, settings.defaultVersion),
     // A path that does not decode (`/v2.4/%ZZ`) is answered like any other bad request, without echoing it.

@@ -69,6 +69,19 @@ describe('cursor paging over HTTP', () => {
     assert.equal(next.searchParams.get('access_token'), token);
   });
 
+  it('writes link parameters in the form encoding, escaping what a query must not hold as it is', async () => {
+    // Every parameter is repeated; the field expression holds braces, parentheses, commas and a
+    // space, and an unknown parameter holds characters each escaped in its own way.
+    const odd = "it's (nearly) ~done! é*-._";
+    const reply = await server.get(`/v2.4/${popular}/likes`, { access_token: token, fields: 'name,picture.width(20){url}', limit: '2', note: odd });
+    const next = new URL(reply.body.paging.next);
+    assert.equal(next.searchParams.get('note'), odd);
+    assert.equal(next.searchParams.get('fields'), 'name,picture.width(20){url}');
+    // Byte for byte what URLSearchParams writes for the same parameters.
+    assert.equal(next.search.slice(1), new URLSearchParams([...next.searchParams]).toString());
+    assert.match(next.search, /note=it%27s\+%28nearly%29\+%7Edone%21\+%C3%A9\*-\._&/);
+  });
+
   it('pages backwards with before and previous', async () => {
     const first = await server.get(`/v2.4/${popular}/likes`, { access_token: token, limit: '10' });
     const second = await server.fetch(first.body.paging.next);
