@@ -157,10 +157,8 @@ export class ControlPlane {
     const undone = await this.store.restoreSnapshot(START_SNAPSHOT);
     if (!undone) throw new GraphError(100, '(#100) This server recorded no start state to reset to', { status: 409 });
     await removeUnreferenced(this.store, this.media, undone.mediaKeys);
-    await this.change((state) => {
-      delete state.clock;
-      state.faults = [];
-    });
+    // The whole live state is the start's again: written as it is, without reading what it was.
+    await this.replace({ faults: [] });
     this.journal.clear();
   }
 
@@ -195,10 +193,23 @@ export class ControlPlane {
 
   /** Reads the live state, changes it and writes it back as a new version, then uses it here. */
   private change(mutate: (state: LiveState) => void): Promise<void> {
-    const run = async () => {
+    return this.write(async () => {
       const text = await this.store.getSetting(LIVE_KEY);
       const state: LiveState = text === undefined ? { version: '', faults: [] } : (JSON.parse(text) as LiveState);
       mutate(state);
+      return state;
+    });
+  }
+
+  /** Writes `state` as the live state's new version, whatever it was, then uses it here. */
+  private replace(state: Omit<LiveState, 'version'>): Promise<void> {
+    return this.write(async () => ({ ...state, version: '' }));
+  }
+
+  /** Writes the state `next` makes as a new version, one write at a time in this process, then uses it here. */
+  private write(next: () => Promise<LiveState>): Promise<void> {
+    const run = async () => {
+      const state = await next();
       state.version = randomBytes(8).toString('hex');
       await this.store.setSetting(LIVE_KEY, JSON.stringify(state));
       this.adopt(state);

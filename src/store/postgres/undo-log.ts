@@ -340,6 +340,29 @@ export class PostgresUndoLog {
 }
 
 /** Which of these keys an old row in the undo log points at: files a mark may bring back. */
+/** SQLSTATE of a call of a function that does not exist (no log was ever started here). */
+const UNDEFINED_FUNCTION = '42883';
+
+/**
+ * Goes back to the named mark in one round trip: the call is a statement, and so a transaction,
+ * of its own, whose every step runs on the server (undo_go_back). Undefined when it did nothing:
+ * no log, no mark the log reaches, or a log of another layout; a restore in a transaction of its
+ * own (PostgresUndoLog.goBack, then a snapshot's copy) then tells which, and does what each asks.
+ */
+export async function goBackAtOnce(pool: pg.Pool, schema: string, name: string): Promise<Undone | undefined> {
+  try {
+    const { rows } = await pool.query<{ undone: { stale: true } | { keys: string[] } | null }>(
+      `SELECT ${quoteIdentifier(schema)}.undo_go_back($1) AS undone`,
+      [name],
+    );
+    const undone = rows[0]?.undone;
+    return undone && 'keys' in undone ? { mediaKeys: undone.keys } : undefined;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === UNDEFINED_FUNCTION) return undefined;
+    throw error;
+  }
+}
+
 export async function findLoggedMediaKeys(pool: pg.Pool, schema: string, keys: readonly string[]): Promise<string[]> {
   const log = `${quoteIdentifier(schema)}.undo_log`;
   const { rows: exists } = await pool.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [log]);
