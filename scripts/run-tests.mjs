@@ -58,11 +58,12 @@ if (process.env.LOOM_TEST_PG) {
 }
 
 // The longest files start first, so the run does not wait on one that started last. Their lengths
-// are those of the last run on this machine, kept beside the build; files not timed yet go first,
-// those on PostgreSQL before those on SQLite (a file takes longer there, and the longest files of
-// a first run, in store/ and webhooks/, would otherwise start last).
+// are those of the last run on this machine, kept beside the build; before a first run, those the
+// project keeps (scripts/test-times.json, a slow machine's) order them. Files timed by neither go
+// first, those on PostgreSQL before those on SQLite (a file takes longer there).
 const timesFile = 'dist/test-times.json';
-const times = existsSync(timesFile) ? JSON.parse(readFileSync(timesFile, 'utf8')) : {};
+const keptTimes = JSON.parse(readFileSync('scripts/test-times.json', 'utf8'));
+const times = { ...keptTimes, ...(existsSync(timesFile) ? JSON.parse(readFileSync(timesFile, 'utf8')) : {}) };
 const key = (job) => `${job.store} ${job.file}`;
 const untimed = (job) => (job.store === 'postgres' ? 2e9 : 1e9);
 jobs.sort((a, b) => (times[key(b)] ?? untimed(b)) - (times[key(a)] ?? untimed(a)));
