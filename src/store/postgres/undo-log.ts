@@ -9,8 +9,8 @@ import { quoteIdentifier } from './connection.js';
  * as it became, as the text of the table's row type, which reads back exactly (json keeps its
  * text, numbers their digits). Going back is one call of a generated function that does all of it
  * on the server, its statements (one set per table) planned once: whatever the store holds, it
- * costs two round trips in the caller's transaction. Every function here runs inside the
- * caller's transaction.
+ * costs one round trip, as a statement of its own (goBackAtOnce), or two in a caller's
+ * transaction. Every method of PostgresUndoLog runs inside the caller's transaction.
  */
 
 /** First key of the two-key advisory lock that starting and stopping the log take turns on ("undo"). */
