@@ -195,4 +195,3 @@ function formComponent(text: string): string {
 function wellFormed(text: string): string {
   return (text as string & { toWellFormed(): string }).toWellFormed();
 }
-

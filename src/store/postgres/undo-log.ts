@@ -339,7 +339,6 @@ export class PostgresUndoLog {
   }
 }
 
-/** Which of these keys an old row in the undo log points at: files a mark may bring back. */
 /** SQLSTATE of a call of a function that does not exist (no log was ever started here). */
 const UNDEFINED_FUNCTION = '42883';
 
@@ -363,6 +362,7 @@ export async function goBackAtOnce(pool: pg.Pool, schema: string, name: string):
   }
 }
 
+/** Which of these keys an old row in the undo log points at: files a mark may bring back. */
 export async function findLoggedMediaKeys(pool: pg.Pool, schema: string, keys: readonly string[]): Promise<string[]> {
   const log = `${quoteIdentifier(schema)}.undo_log`;
   const { rows: exists } = await pool.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [log]);
