@@ -11,6 +11,7 @@ import type { PageLimits } from '../read/edge-options.js';
 import { CostBudget } from './cost-budget.js';
 import { RequestObjects } from './request-objects.js';
 import { RequestPages } from './request-pages.js';
+import { formEncoded } from './form-encoding.js';
 
 /** Everything one read needs; built per request by the caller (the HTTP layer, or a test). */
 export interface ReadContext {
@@ -170,28 +171,4 @@ class RequestContext implements ReadContext {
   withViewer(viewer: Viewer): ReadContext {
     return Object.assign(Object.create(RequestContext.prototype) as RequestContext, this, { viewer });
   }
-}
-
-/**
- * `params` as a query string, byte for byte what URLSearchParams writes: most values (a token, a
- * cursor, a limit) need no escaping, and a page's links are written for every page of a level.
- */
-function formEncoded(params: Record<string, string>): string {
-  let query = '';
-  for (const name in params) query += `${query === '' ? '' : '&'}${formComponent(name)}=${formComponent(params[name]!)}`;
-  return query;
-}
-
-/** Characters the form encoding writes as they are. */
-const UNESCAPED = /^[A-Za-z0-9*._-]*$/;
-
-function formComponent(text: string): string {
-  if (UNESCAPED.test(text)) return text;
-  // encodeURIComponent leaves these five as they are, and writes a space as %20, where the form encoding does not.
-  return encodeURIComponent(wellFormed(text)).replace(/[!'()~]|%20/g, (c) => (c === '%20' ? '+' : `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
-}
-
-/** Lone surrogates made U+FFFD, as URLSearchParams does (String.prototype.toWellFormed, which Node has and TypeScript's ES2022 library does not name). */
-function wellFormed(text: string): string {
-  return (text as string & { toWellFormed(): string }).toWellFormed();
 }

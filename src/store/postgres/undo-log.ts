@@ -72,8 +72,7 @@ export class PostgresUndoLog {
       `${this.own('undo_go_back')}(text)`,
     ]);
     if (!exists[0]!.found) return undefined;
-    const { rows } = await this.client.query<{ undone: { stale: true } | { keys: string[] } | null }>(`SELECT ${this.own('undo_go_back')}($1) AS undone`, [name]);
-    const undone = rows[0]!.undone;
+    const undone = await callGoBack(this.client, this.schema, name);
     if (undone === null) return undefined;
     if ('stale' in undone) {
       // Written under another layout: the log stops, with its marks.
@@ -339,6 +338,15 @@ export class PostgresUndoLog {
   }
 }
 
+/** What undo_go_back answers: nothing done (no mark the log reaches, or a log of another layout), or the files the undone rows named. */
+type GoBackAnswer = { stale: true } | { keys: string[] } | null;
+
+/** One call of undo_go_back (goBackSql), in the caller's transaction or as a statement of its own. */
+async function callGoBack(queryable: pg.ClientBase | pg.Pool, schema: string, name: string): Promise<GoBackAnswer> {
+  const { rows } = await queryable.query<{ undone: GoBackAnswer }>(`SELECT ${quoteIdentifier(schema)}.undo_go_back($1) AS undone`, [name]);
+  return rows[0]!.undone;
+}
+
 /** SQLSTATE of a call of a function that does not exist (no log was ever started here). */
 const UNDEFINED_FUNCTION = '42883';
 
@@ -350,12 +358,8 @@ const UNDEFINED_FUNCTION = '42883';
  */
 export async function goBackAtOnce(pool: pg.Pool, schema: string, name: string): Promise<Undone | undefined> {
   try {
-    const { rows } = await pool.query<{ undone: { stale: true } | { keys: string[] } | null }>(
-      `SELECT ${quoteIdentifier(schema)}.undo_go_back($1) AS undone`,
-      [name],
-    );
-    const undone = rows[0]?.undone;
-    return undone && 'keys' in undone ? { mediaKeys: undone.keys } : undefined;
+    const undone = await callGoBack(pool, schema, name);
+    return undone !== null && 'keys' in undone ? { mediaKeys: undone.keys } : undefined;
   } catch (error) {
     if ((error as { code?: unknown }).code === UNDEFINED_FUNCTION) return undefined;
     throw error;
