@@ -172,9 +172,8 @@ export class ControlPlane {
   async restoreSnapshot(name: string): Promise<void> {
     const undone = await this.store.restoreSnapshot(snapshotName(name));
     if (!undone) throw unknownSnapshot(name);
+    // The live state stays as it is; every process has heard of the restore from the store.
     await removeUnreferenced(this.store, this.media, undone.mediaKeys);
-    // Other processes learn of the restore with the next version of the live state.
-    await this.change(() => {});
   }
 
   async listSnapshots(): Promise<SnapshotInfo[]> {

@@ -42,9 +42,15 @@ describe(`the control API of loom serve --workers 2 on ${testStoreKind}`, () => 
     const created = await fetch(`${serve.url}/v2.4/me/feed`, { method: 'POST', body: new URLSearchParams({ access_token: token, message: 'Gone after the restore' }) });
     const { id } = (await created.json()) as { id: string };
     assert.ok((await everywhere(`/v2.4/${id}?access_token=${token}`)).every((reply) => reply.status === 200));
+    // A token issued since, from outside the server, which every worker then knows and caches.
+    const now = Math.floor(Date.now() / 1000);
+    const later = (await issueUserToken(fixture.store, { appId: fixture.app.id, userId: fixture.users.bob, scopes: ['public_profile'], expiresIn: 3600, now })).accessToken;
+    assert.ok((await everywhere(`/v2.4/me?access_token=${later}`)).every((reply) => reply.status === 200));
     assert.equal((await control('POST', '/snapshots/before/restore', {})).status, 200);
     const after = await everywhere(`/v2.4/${id}?access_token=${token}`);
     assert.deepEqual(after.map((reply) => reply.status), Array(ROUNDS).fill(400));
+    const forgotten = await everywhere(`/v2.4/me?access_token=${later}`);
+    assert.deepEqual(forgotten.map((reply) => reply.body.error?.code), Array(ROUNDS).fill(190));
   });
 
   it('moves the clock of every worker, and puts it back', async () => {

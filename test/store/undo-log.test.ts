@@ -66,6 +66,16 @@ describe('the undo log', () => {
     assert.deepEqual(tableDifferences(await storeTables(store), start), {});
   });
 
+  it('moves the auth version by the time a restore that took an app back answers', async () => {
+    await store.markSnapshot('auth');
+    await store.createApp({ name: 'Gone again', secret: 'gone-again-secret-0123456789', idKey: 'gone-again-key', createdTime: 5 });
+    const before = (await store.versions()).auth;
+    assert.ok(await store.restoreSnapshot('auth'));
+    // Read at once: a cache checked against it now no longer holds the app.
+    assert.notEqual((await store.versions()).auth, before);
+    assert.ok(await store.deleteSnapshot('auth'));
+  });
+
   it('keeps every mark reachable: a snapshot taken later is restored after going back before it', async () => {
     const start = await storeTables(store);
     await writeSome('before-snapshot');
