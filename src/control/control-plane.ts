@@ -39,7 +39,8 @@ export interface FaultEffect {
 export class ControlPlane {
   readonly journal: Journal;
   private readonly startClock: ClockSetting;
-  private seen: string | undefined;
+  /** The live state as this process last took it. */
+  private state: LiveState | undefined;
   /** The store's auth version when the live state was last read. */
   private storeVersion: number | undefined;
   private faults: Fault[] = [];
@@ -83,7 +84,7 @@ export class ControlPlane {
     this.storeVersion = version;
     if (text !== undefined) {
       const state = JSON.parse(text) as LiveState;
-      if (state.version !== this.seen) this.adopt(state);
+      if (state.version !== this.state?.version) this.adopt(state);
     }
     return versions;
   }
@@ -172,8 +173,9 @@ export class ControlPlane {
   async restoreSnapshot(name: string): Promise<void> {
     const undone = await this.store.restoreSnapshot(snapshotName(name));
     if (!undone) throw unknownSnapshot(name);
-    // The live state stays as it is; every process has heard of the restore from the store.
     await removeUnreferenced(this.store, this.media, undone.mediaKeys);
+    // Other processes learn of the restore with the next version of the live state.
+    await this.rewrite();
   }
 
   async listSnapshots(): Promise<SnapshotInfo[]> {
@@ -185,7 +187,7 @@ export class ControlPlane {
   }
 
   private adopt(state: LiveState): void {
-    this.seen = state.version;
+    this.state = state;
     this.faults = state.faults;
     this.clock.adopt(state.clock ?? this.startClock);
   }
@@ -203,6 +205,18 @@ export class ControlPlane {
   /** Writes `state` as the live state's new version, whatever it was, then uses it here. */
   private replace(state: Omit<LiveState, 'version'>): Promise<void> {
     return this.write(async () => ({ ...state, version: '' }));
+  }
+
+  /**
+   * Writes the live state as this process knows it as a new version, without reading it: the
+   * request began by taking what other processes changed (sync), and a change of this process
+   * queued before it has been taken when this runs.
+   */
+  private rewrite(): Promise<void> {
+    return this.write(async () => {
+      const clock = this.state?.clock;
+      return { ...(clock === undefined ? {} : { clock }), faults: this.faults, version: '' };
+    });
   }
 
   /** Writes the state `next` makes as a new version, one write at a time in this process, then uses it here. */

@@ -59,9 +59,6 @@ export interface AdminStore {
    * Puts the store back as the snapshot holds it, in one transaction, keeping the live settings
    * (see LIVE_SETTING_PREFIX): through the undo log when it reaches the snapshot's mark, at the
    * cost of what was written since, else from the copy. Undefined when no snapshot has that name.
-   * The tables' triggers see what it puts back as they see any write, so the auth version moves
-   * where an app, a token, a grant or a declaration came back or went, and every process on the
-   * database has heard of the restore when it answers.
    */
   restoreSnapshot(name: string): Promise<Undone | undefined>;
   listSnapshots(): Promise<SnapshotInfo[]>;

@@ -93,10 +93,7 @@ export function postgresAdminStore(database: PostgresDatabase): AdminStore {
     async restoreSnapshot(name) {
       // Most often the log reaches the mark, and going back takes one round trip; else a transaction finds the way.
       await database.ready;
-      const restore = async () =>
-        (await goBackAtOnce(database.pool, schema, name)) ?? database.transaction((client) => restoreSnapshot(client, schema, name));
-      // The auth tables' triggers tell the other processes at the commit; the ping waits until each heard.
-      return database.afterAuthChange(restore());
+      return (await goBackAtOnce(database.pool, schema, name)) ?? database.transaction((client) => restoreSnapshot(client, schema, name));
     },
 
     async listSnapshots() {
