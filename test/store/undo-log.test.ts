@@ -77,6 +77,24 @@ describe('the undo log', () => {
     assert.ok(await store.deleteSnapshot('auth'));
   });
 
+  it('logs nothing for grants given again as they already are', async () => {
+    await store.markSnapshot('grants');
+    const app = await store.createApp({ name: 'Grants', secret: 'grants-secret-0123456789', idKey: 'grants-key', createdTime: 6 });
+    const given = [{ scope: 'public_profile', status: 'granted' as const }, { scope: 'user_posts', status: 'declined' as const }];
+    await store.updateGrants(app.id, person, given);
+    const logged = async () => Number((await selectRows<{ n: number | string }>(store, 'SELECT count(*) AS n FROM undo_log'))[0]!.n);
+    const afterFirst = await logged();
+    await store.updateGrants(app.id, person, given);
+    await store.updateGrants(app.id, person, [{ scope: 'user_posts', status: 'declined' }], { onlyExisting: true });
+    assert.equal(await logged(), afterFirst);
+    // A change is still a change.
+    await store.updateGrants(app.id, person, [{ scope: 'user_posts', status: 'granted' }]);
+    assert.ok((await logged()) > afterFirst);
+    assert.deepEqual((await store.getGrants(app.id, [person])).get(person)?.find((grant) => grant.scope === 'user_posts')?.status, 'granted');
+    assert.ok(await store.restoreSnapshot('grants'));
+    assert.ok(await store.deleteSnapshot('grants'));
+  });
+
   it('keeps every mark reachable: a snapshot taken later is restored after going back before it', async () => {
     const start = await storeTables(store);
     await writeSome('before-snapshot');

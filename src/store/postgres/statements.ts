@@ -172,17 +172,17 @@ export const statements = {
     `INSERT INTO grants (app_id, user_id, scope, status)
      SELECT $1::bigint, * FROM unnest($2::bigint[], $3::text[], $4::text[])`,
   ),
-  /** A run of one user's grant changes, each scope at most once. */
+  /** A run of one user's grant changes, each scope at most once; a grant as it already is stays untouched (no undo-log row). */
   upsertUserGrants: statement(
     'upsertUserGrants',
     `INSERT INTO grants (app_id, user_id, scope, status)
      SELECT $1::bigint, $2::bigint, * FROM unnest($3::text[], $4::text[])
-     ON CONFLICT (app_id, user_id, scope) DO UPDATE SET status = excluded.status`,
+     ON CONFLICT (app_id, user_id, scope) DO UPDATE SET status = excluded.status WHERE grants.status IS DISTINCT FROM excluded.status`,
   ),
   updateUserGrants: statement(
     'updateUserGrants',
     `UPDATE grants g SET status = c.status FROM unnest($3::text[], $4::text[]) AS c (scope, status)
-     WHERE g.app_id = $1 AND g.user_id = $2 AND g.scope = c.scope`,
+     WHERE g.app_id = $1 AND g.user_id = $2 AND g.scope = c.scope AND g.status IS DISTINCT FROM c.status`,
   ),
   selectGrants: statement(
     'selectGrants',

@@ -59,7 +59,7 @@ export function sqliteAuthStore(database: SqliteDatabase): AppStore & AuthStore 
     const grantsNow = () => statements.selectGrants.all(appId, JSON.stringify([userId])).map(({ scope, status }) => ({ scope, status }));
     const before = options.changesAt === undefined ? [] : grantsNow();
     for (const { scope, status } of changes) {
-      if (options.onlyExisting) statements.updateGrantStatus.run(status, appId, userId, scope);
+      if (options.onlyExisting) statements.updateGrantStatus.run(status, appId, userId, scope, status);
       else statements.insertGrant.run(appId, userId, scope, status);
     }
     const after = grantsNow();

@@ -154,10 +154,13 @@ export function prepareStatements(db: Database.Database) {
     deleteGrants: db.prepare<[ObjectId, ObjectId]>('DELETE FROM grants WHERE app_id = ? AND user_id = ?'),
     deleteGrantsOfUser: db.prepare<[ObjectId]>('DELETE FROM grants WHERE user_id = ?'),
     insertGrant: db.prepare<[ObjectId, ObjectId, string, GrantStatus]>(
-      'INSERT OR REPLACE INTO grants (app_id, user_id, scope, status) VALUES (?, ?, ?, ?)',
+      // A grant as it already is stays untouched: no trigger fires and the undo log keeps no row of it.
+      `INSERT INTO grants (app_id, user_id, scope, status) VALUES (?, ?, ?, ?)
+       ON CONFLICT (app_id, user_id, scope) DO UPDATE SET status = excluded.status WHERE status IS NOT excluded.status`,
     ),
-    updateGrantStatus: db.prepare<[GrantStatus, ObjectId, ObjectId, string]>(
-      'UPDATE grants SET status = ? WHERE app_id = ? AND user_id = ? AND scope = ?',
+    /** The status comes twice: to set, and to leave a grant that already has it untouched. */
+    updateGrantStatus: db.prepare<[GrantStatus, ObjectId, ObjectId, string, GrantStatus]>(
+      'UPDATE grants SET status = ? WHERE app_id = ? AND user_id = ? AND scope = ? AND status IS NOT ?',
     ),
     selectGrantedAmong: db.prepare<[ObjectId, string], { user_id: ObjectId; scope: string }>(
       `SELECT user_id, scope FROM grants
