@@ -43,7 +43,6 @@ export class ControlPlane {
   private state: LiveState | undefined;
   /** The store's auth version when the live state was last read. */
   private storeVersion: number | undefined;
-  private faults: Fault[] = [];
   /** Changes of this process run one after another, so none overwrites another's. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -118,7 +117,7 @@ export class ControlPlane {
   }
 
   listFaults(): Fault[] {
-    return this.faults.map((fault) => ({ ...fault, match: { ...fault.match } }));
+    return (this.state?.faults ?? []).map((fault) => ({ ...fault, match: { ...fault.match } }));
   }
 
   /** Removes one fault (answers whether it existed), or all of them without an id. */
@@ -137,7 +136,7 @@ export class ControlPlane {
    * the time: then undefined at once, and the request does not wait for a turn to learn it.
    */
   fire(target: FaultTarget): Promise<FaultEffect | undefined> | undefined {
-    if (!this.faults.some((fault) => matches(fault, target))) return undefined;
+    if (!this.state?.faults.some((fault) => matches(fault, target))) return undefined;
     return this.fireMatching(target);
   }
 
@@ -188,7 +187,6 @@ export class ControlPlane {
 
   private adopt(state: LiveState): void {
     this.state = state;
-    this.faults = state.faults;
     this.clock.adopt(state.clock ?? this.startClock);
   }
 
@@ -213,10 +211,7 @@ export class ControlPlane {
    * queued before it has been taken when this runs.
    */
   private rewrite(): Promise<void> {
-    return this.write(async () => {
-      const clock = this.state?.clock;
-      return { ...(clock === undefined ? {} : { clock }), faults: this.faults, version: '' };
-    });
+    return this.write(async () => ({ faults: [], ...this.state, version: '' }));
   }
 
   /** Writes the state `next` makes as a new version, one write at a time in this process, then uses it here. */
