@@ -81,4 +81,28 @@ describe('a token revoked through one process is refused by another that hears o
       for (const pid of lateListeners) process.kill(pid, 'SIGCONT');
     }
   });
+
+  it('restoring a snapshot through the first process refuses in the second at once a token issued after it', async () => {
+    const [first, second] = servers as [RunningServe, RunningServe];
+    const control = (server: RunningServe, path: string) =>
+      fetch(`${server.url}/_loom${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'before' }) });
+    assert.equal((await control(first, '/snapshots')).status, 200);
+    const now = Math.floor(Date.now() / 1000);
+    await recordConsent(store, graphSchema().permissions, app.id, user, { granted: ['public_profile'], declined: [] });
+    const { accessToken: token } = await issueUserToken(store, { appId: app.id, userId: user, scopes: ['public_profile'], expiresIn: 3600, now });
+    const me = () => fetch(`${second.url}/v2.4/me?access_token=${encodeURIComponent(token)}`);
+    // The second process caches the token as valid.
+    for (let i = 0; i < 3; i++) assert.equal((await me()).status, 200);
+    for (const pid of lateListeners) process.kill(pid, 'SIGSTOP');
+    const resume = setTimeout(() => lateListeners.forEach((pid) => process.kill(pid, 'SIGCONT')), 500);
+    try {
+      assert.equal((await control(first, '/snapshots/before/restore')).status, 200);
+      const refused = await me();
+      assert.equal(refused.status, 400);
+      assert.equal(((await refused.json()) as { error?: { code?: number } }).error?.code, 190);
+    } finally {
+      clearTimeout(resume);
+      for (const pid of lateListeners) process.kill(pid, 'SIGCONT');
+    }
+  });
 });
