@@ -26,8 +26,11 @@ interface Source {
   text: string;
 }
 
-/** What reads a declaration: a declaration loaded by another version of them is loaded again. */
-const LOADER = [new URL('./load.js', import.meta.url), DECLARATION_SCHEMA];
+/**
+ * What reads a declaration: a declaration loaded by another version of them is loaded again.
+ * Named from the folder above, as from the CLI's bundle (see GRAPH_CACHE in graph-schema.ts).
+ */
+const LOADER = [new URL('../declared/load.js', import.meta.url), DECLARATION_SCHEMA];
 /** The loader's text as this process runs it, read once. */
 let loaderText: string | undefined;
 

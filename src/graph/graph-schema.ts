@@ -21,8 +21,11 @@ const CODE_MODULE = './code.ts';
 /** What the Graph declaration gives the Schema: its node types, its permission catalogue, what app tokens may write and its rules for people's writes. */
 type GraphDeclaration = Pick<CompiledDeclaration, 'types' | 'permissions' | 'appWrites' | 'writePolicy'>;
 
-/** The loaded shipped declaration, kept for the next process. */
-const GRAPH_CACHE = new URL('./graph-v2.4.declaration.json', import.meta.url);
+/**
+ * The loaded shipped declaration, kept for the next process. Named from the folder above, as the
+ * CLI's bundle (scripts/bundle-cli.mjs), whose every module's place is its own, lies beside this one.
+ */
+const GRAPH_CACHE = new URL('../graph/graph-v2.4.declaration.json', import.meta.url);
 
 /**
  * Loads and compiles a Graph declaration file (the shipped one, or a copy of it) with the Graph
