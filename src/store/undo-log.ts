@@ -17,7 +17,7 @@
  * The layout of the log and its triggers, with the store's migration version: a log written
  * under another layout (a newer Loom migrated the tables) is not replayed, and its marks are lost.
  */
-export const UNDO_FORMAT = 2;
+export const UNDO_FORMAT = 3;
 
 /**
  * Whether a table's changes are logged. Not the log itself, the auth version (it only moves

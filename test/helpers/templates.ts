@@ -10,9 +10,8 @@ import { closeSync, existsSync, openSync, readFileSync, renameSync, writeFileSyn
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import type { Store } from '../../src/store/store.js';
-import { openLocation, scratchLocation, testPostgresUrl, testStoreKind } from './test-store.js';
+import { openLocation, postgresClient, scratchLocation, testPostgresUrl, testStoreKind } from './test-store.js';
 
 /** What a template's seeding answers (ids, tokens) is kept as JSON beside it. */
 interface TemplateRecord<T> {
@@ -135,8 +134,7 @@ const NOT_DATA = new Set(['schema_migrations', 'search_fields', 'search_document
 
 /** Copies every data table and id sequence of one migrated schema into another, just migrated. */
 async function copySchema(from: string, to: string): Promise<void> {
-  const client = new pg.Client({ connectionString: testPostgresUrl });
-  await client.connect();
+  const client = await postgresClient(testPostgresUrl!);
   try {
     const { rows: tables } = await client.query<{ name: string }>(
       `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'`,

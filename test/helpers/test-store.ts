@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { isPostgresStore, openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { isSqliteStore, openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { defaultMediaDir } from '../../src/media/media-folder.js';
@@ -86,11 +86,18 @@ export async function storedBytes(store: Store, location: string): Promise<Buffe
   return Buffer.concat(['', '-wal', '-shm'].filter((suffix) => existsSync(location + suffix)).map((suffix) => readFileSync(location + suffix)));
 }
 
+/** A connected client of a PostgreSQL server: the driver is loaded only by a process that tests PostgreSQL. */
+export async function postgresClient(url: string): Promise<pg.Client> {
+  const { default: driver } = await import('pg');
+  const client = new driver.Client({ connectionString: url });
+  await client.connect();
+  return client;
+}
+
 after(async () => {
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
   if (schemas.length === 0 || testPostgresUrl === undefined) return;
-  const client = new pg.Client({ connectionString: testPostgresUrl });
-  await client.connect();
+  const client = await postgresClient(testPostgresUrl);
   try {
     // A server a test left running could hold a lock; waiting for it must not hang the run.
     await client.query(`SET lock_timeout = '10s'`);

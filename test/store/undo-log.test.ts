@@ -111,6 +111,24 @@ describe('the undo log', () => {
     assert.equal(await store.deleteSnapshot('later'), true);
   });
 
+  it('keeps every earlier mark reachable after going back to the last one, more than once', async () => {
+    const start = await storeTables(store);
+    await writeSome('before-last');
+    await store.saveSnapshot('last', 6);
+    const last = await storeTables(store);
+    for (const round of ['first', 'second']) {
+      await writeSome(`after-last-${round}`);
+      assert.ok(await store.restoreSnapshot('last'));
+      assert.deepEqual(tableDifferences(await storeTables(store), last), {});
+    }
+    await writeSome('before-start');
+    assert.ok(await store.restoreSnapshot('.start'));
+    assert.deepEqual(tableDifferences(await storeTables(store), start), {});
+    assert.ok(await store.restoreSnapshot('last'), 'a mark after the one gone back to is still reachable');
+    assert.deepEqual(tableDifferences(await storeTables(store), last), {});
+    assert.equal(await store.deleteSnapshot('last'), true);
+  });
+
   it('names the files of rows a mark may bring back, and of the rows a restore removed', async () => {
     const id = await create('post', { message: 'in the start state', image: { key: 'in-the-start-state' } });
     await store.markSnapshot('.start');

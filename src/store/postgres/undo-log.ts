@@ -16,6 +16,11 @@ import { quoteIdentifier } from './connection.js';
 /** First key of the two-key advisory lock that starting and stopping the log take turns on ("undo"). */
 const LOG_LOCK = 0x756e646f;
 const KEY_COLUMNS = MEDIA_KEY_PATHS.map((path) => ({ column: `${path[0]}_key`, path: `'{${path.join(',')}}'` }));
+/**
+ * Set, in its own transaction, while a go-back replays changes no mark will need again: the
+ * triggers then log nothing of the replay (see undo_go_back).
+ */
+const UNLOGGED_REPLAY = 'loom.undo_unlogged_replay';
 
 interface SequenceValue {
   name: string;
@@ -244,7 +249,8 @@ export class PostgresUndoLog {
         RETURN NULL;
       END
       $$;
-      CREATE TRIGGER ${quoteIdentifier(`undo_${table}`)} AFTER INSERT OR UPDATE OR DELETE ON ${name} FOR EACH ROW EXECUTE FUNCTION ${record}();
+      CREATE TRIGGER ${quoteIdentifier(`undo_${table}`)} AFTER INSERT OR UPDATE OR DELETE ON ${name} FOR EACH ROW
+        WHEN (current_setting('${UNLOGGED_REPLAY}', true) IS DISTINCT FROM 'on') EXECUTE FUNCTION ${record}();
       CREATE TRIGGER ${quoteIdentifier(`undo_${table}_truncate`)} AFTER TRUNCATE ON ${name} FOR EACH STATEMENT EXECUTE FUNCTION ${this.own('undo_truncated')}();`;
   }
 
@@ -278,9 +284,22 @@ export class PostgresUndoLog {
         -- A cascade logs the parent's delete before its children's, so the undo puts a child back
         -- before its parent: references are checked once all are back.
         SET CONSTRAINTS ALL DEFERRED;
-        PERFORM ${this.own('undo_replay')}(mark.position);
         PERFORM setval(format('%I.%I', '${this.schema.replace(/'/g, "''")}', s.name)::regclass, s.last_value, s.is_called)
            FROM json_to_recordset(mark.sequences) AS s(name text, last_value bigint, is_called boolean);
+        IF NOT EXISTS (SELECT 1 FROM ${marks} WHERE position > mark.position) THEN
+          -- No mark lies after this one (a reset to the start, most often): the changes since and
+          -- their undoing cancel out for every mark, so neither is kept, and the mark stays where
+          -- it is. The files to look at are those the changed rows named in any version since.
+          SELECT coalesce(array_agg(DISTINCT k.key), '{}') INTO keys FROM (
+            ${KEY_COLUMNS.map(({ path }) => `SELECT (new_row::${this.own('objects')}).data #>> ${path} AS key FROM ${log} WHERE seq > mark.position AND tbl = 'objects' AND new_row IS NOT NULL`).join('\n            UNION ALL ')}
+          ) k WHERE k.key IS NOT NULL;
+          PERFORM set_config('${UNLOGGED_REPLAY}', 'on', true);
+          PERFORM ${this.own('undo_replay')}(mark.position);
+          PERFORM set_config('${UNLOGGED_REPLAY}', 'off', true);
+          DELETE FROM ${log} WHERE seq > mark.position;
+          RETURN json_build_object('keys', keys);
+        END IF;
+        PERFORM ${this.own('undo_replay')}(mark.position);
         -- The undo's own rows name the files of the rows it removed or changed.
         SELECT coalesce(array_agg(k.key), '{}') INTO keys FROM (
           ${KEY_COLUMNS.map(({ column }) => `SELECT ${column} AS key FROM ${log} WHERE seq > ending AND ${column} IS NOT NULL`).join('\n          UNION ')}
