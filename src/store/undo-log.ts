@@ -8,14 +8,17 @@
  *
  * Going back is itself logged like any other change, so every mark stays reachable after it (a
  * snapshot taken later can still be restored after a reset: its way back goes through the undone
- * changes), and the mark gone back to moves to the end of the log. The log keeps only what some
- * mark may still need: rows up to the earliest mark go. With no mark left, the triggers go too,
- * and writes cost nothing extra.
+ * changes), and the mark gone back to moves to the end of the log. On PostgreSQL, going back to
+ * a mark with none after it (a reset to the start, most often) keeps neither the changes since
+ * nor their undoing, which cancel out for every mark, and the mark stays. The log keeps only
+ * what some mark may still need: rows up to the earliest mark go. With no mark left, the triggers
+ * go too, and writes cost nothing extra.
  */
 
 /**
  * The layout of the log and its triggers, with the store's migration version: a log written
- * under another layout (a newer Loom migrated the tables) is not replayed, and its marks are lost.
+ * under another layout (a newer Loom migrated the tables, or changed the triggers) is not
+ * replayed, and its marks are lost.
  */
 export const UNDO_FORMAT = 3;
 
