@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -57,6 +57,10 @@ export async function startServer(store: Store, options: Partial<AppOptions> = {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams(fields).toString(),
       }),
-    close: () => app.close(),
+    close: async () => {
+      await app.close();
+      // A folder this helper made goes with its server; one a test named is the test's to remove.
+      if (options.mediaDir === undefined) rmSync(mediaDir, { recursive: true, force: true });
+    },
   };
 }
