@@ -263,6 +263,8 @@ export class PostgresUndoLog {
     const log = this.own('undo_log');
     const marks = this.own('undo_marks');
     const position = `${this.own('undo_position')}()`;
+    const setSequences = `PERFORM setval(format('%I.%I', '${this.schema.replace(/'/g, "''")}', s.name)::regclass, s.last_value, s.is_called)
+           FROM json_to_recordset(mark.sequences) AS s(name text, last_value bigint, is_called boolean);`;
     return `
       CREATE FUNCTION ${this.own('undo_go_back')}(mark_name text) RETURNS json LANGUAGE plpgsql AS $$
       DECLARE
@@ -284,8 +286,6 @@ export class PostgresUndoLog {
         -- A cascade logs the parent's delete before its children's, so the undo puts a child back
         -- before its parent: references are checked once all are back.
         SET CONSTRAINTS ALL DEFERRED;
-        PERFORM setval(format('%I.%I', '${this.schema.replace(/'/g, "''")}', s.name)::regclass, s.last_value, s.is_called)
-           FROM json_to_recordset(mark.sequences) AS s(name text, last_value bigint, is_called boolean);
         IF NOT EXISTS (SELECT 1 FROM ${marks} WHERE position > mark.position) THEN
           -- No mark lies after this one (a reset to the start, most often): the changes since and
           -- their undoing cancel out for every mark, so neither is kept, and the mark stays where
@@ -296,10 +296,12 @@ export class PostgresUndoLog {
           PERFORM set_config('${UNLOGGED_REPLAY}', 'on', true);
           PERFORM ${this.own('undo_replay')}(mark.position);
           PERFORM set_config('${UNLOGGED_REPLAY}', 'off', true);
+          ${setSequences}
           DELETE FROM ${log} WHERE seq > mark.position;
           RETURN json_build_object('keys', keys);
         END IF;
         PERFORM ${this.own('undo_replay')}(mark.position);
+        ${setSequences}
         -- The undo's own rows name the files of the rows it removed or changed.
         SELECT coalesce(array_agg(k.key), '{}') INTO keys FROM (
           ${KEY_COLUMNS.map(({ column }) => `SELECT ${column} AS key FROM ${log} WHERE seq > ending AND ${column} IS NOT NULL`).join('\n          UNION ')}
