@@ -25,9 +25,9 @@ export function postgresAdminStore(database: PostgresDatabase): AdminStore {
     getSetting,
 
     async setSetting(key, value) {
+      const write = database.rows(statements.upsertSetting, [key, value]);
       // A live setting moves the auth version, here and (by its trigger) in every other process.
-      if (key.startsWith(LIVE_SETTING_PREFIX)) await database.authChange(statements.upsertLiveSetting, [key, value]);
-      else await database.rows(statements.upsertSetting, [key, value]);
+      await (key.startsWith(LIVE_SETTING_PREFIX) ? database.afterAuthChange(write) : write);
     },
 
     async initSetting(key, value) {

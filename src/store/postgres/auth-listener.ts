@@ -66,26 +66,7 @@ export class AuthListener {
     this.moved();
     const client = this.client;
     if (!this.listening || client === undefined) return;
-    await this.query<{ pid: number }>(client, LISTENERS, [this.name])
-      .then(({ rows }) => this.pingAll(client, rows))
-      .catch(() => {});
-  }
-
-  /**
-   * The values that pick the other listeners of the schema out of pg_stat_activity, for a change
-   * that names them in its own statement: their name, and this process's listener to leave out.
-   */
-  others(): [name: string, backend: number] {
-    return [this.name, this.backend];
-  }
-
-  /** A change this process committed, whose statement named the listeners to ask (see others): as changed, one round trip fewer. */
-  async changedAmong(listeners: ReadonlyArray<{ pid: number }>): Promise<void> {
-    this.moved();
-    const client = this.client;
-    if (!this.listening || client === undefined) return;
-    // A statement sent before this listener was known to listen may have named it too.
-    await this.pingAll(client, listeners.filter(({ pid }) => pid !== this.backend)).catch(() => {});
+    await this.pingAll(client).catch(() => {});
   }
 
   /**
@@ -166,8 +147,9 @@ export class AuthListener {
     }
   }
 
-  /** Pings these other listeners of the schema, and resolves once each has answered. */
-  private async pingAll(client: pg.Client, rows: ReadonlyArray<{ pid: number }>): Promise<void> {
+  /** Pings every other listener of the schema that listens now, and resolves once each has answered. */
+  private async pingAll(client: pg.Client): Promise<void> {
+    const { rows } = await this.query<{ pid: number }>(client, LISTENERS, [this.name]);
     if (rows.length === 0) return;
     const sequence = ++this.pings;
     let ping!: Ping;

@@ -71,15 +71,6 @@ export class PostgresDatabase {
     return result;
   }
 
-  /**
-   * As afterAuthChange, for a statement that also answers the other listeners to ask (its last two
-   * parameters are AuthListener.others()), so that it costs one round trip less.
-   */
-  async authChange(statement: Statement, values: unknown[]): Promise<void> {
-    const listeners = await this.rows<{ pid: number }>(statement, [...values, ...this.authListener.others()]);
-    await this.authListener.changedAmong(listeners);
-  }
-
   private async migrate(): Promise<void> {
     const client = await firstConnection(this.pool);
     let failure: Error | undefined;

@@ -231,17 +231,6 @@ export const statements = {
     'upsertSetting',
     'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   ),
-  /**
-   * A live setting's write, which moves the auth version, naming in the same round trip the other
-   * processes' listeners to ask afterwards ($3 the listeners' name, $4 this process's listener).
-   */
-  upsertLiveSetting: statement(
-    'upsertLiveSetting',
-    `WITH written AS (
-       INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value RETURNING key
-     )
-     SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $3 AND pid <> $4`,
-  ),
 
   insertSettingIfAbsent: statement(
     'insertSettingIfAbsent',
