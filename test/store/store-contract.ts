@@ -38,10 +38,14 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
       await store.write(ops);
     }
 
+    /** The page of one id1, which must be the same read alone and read with another list's (a level's read). */
     async function page(request: Omit<PageRequest, 'id1s'>, id1: ObjectId): Promise<Association[]> {
-      const pages = await store.getPages({ ...request, id1s: [id1] });
-      const list = pages.get(id1);
+      const list = (await store.getPages({ ...request, id1s: [id1] })).get(id1);
       assert.ok(list, `the page of ${id1} is present`);
+      const other = await createObject();
+      await addAssociations(other, request.type, [{ id2: id1, time: 150 }]);
+      const together = await store.getPages({ ...request, id1s: [other, id1] });
+      assert.deepEqual(together.get(id1), list, `the page of ${id1} read with another list's`);
       return list;
     }
 
