@@ -9,4 +9,14 @@ describe('the test runner script', () => {
     assert.match(run.stderr, /No test file under dist\/test matches "no-test-file-is-named-like-this"; nothing was run/);
     assert.doesNotMatch(run.stdout, /===/, 'no test run was started');
   });
+
+  it("leaves the machine's NODE_EXTRA_CA_CERTS out of the test files' processes", () => {
+    // Node warns at start of a certificate file it cannot read (the runner itself does, on its
+    // stderr): a test file started with it would say so in its report, on the runner's stdout.
+    const env = { ...process.env, NODE_EXTRA_CA_CERTS: '/no/such/folder/authorities.pem' };
+    const run = spawnSync(process.execPath, ['scripts/run-tests.mjs', 'scripts/free-port'], { encoding: 'utf8', env });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /=== ok sqlite: dist\/test\/scripts\/free-port\.test\.js/);
+    assert.doesNotMatch(run.stdout, /Ignoring extra certs/);
+  });
 });
