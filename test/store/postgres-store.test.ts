@@ -209,4 +209,37 @@ describe('PostgreSQL store', { skip: testPostgresUrl === undefined && 'LOOM_TEST
     assert.deepEqual(outcome, ['settled', 'settled']);
     assert.notEqual(listener.current(), listener.current(), 'a closed listener hears nothing, so it never answers the same version twice');
   });
+
+  it('goes back to a mark on a connection of its own, the same each time, and on a new one once it broke', async () => {
+    const location = scratchLocation('postgres');
+    await withStores(location, 1, async ([store]) => {
+      const create = async () => (await store!.write([{ op: 'createObject', object: { type: 'user', owner: null, createdTime: 1, data: {} } }])).results[0] as ObjectId;
+      // The connection that went back is the one whose last statement called this schema's undo_go_back.
+      const goingBack = async () =>
+        (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE query LIKE $1', [`%"${schemaOf(location)}".undo_go_back%`])).rows.map((row) => row.pid);
+      const wentBack = async () => {
+        const id = await create();
+        assert.ok(await store!.restoreSnapshot('mark'));
+        assert.equal((await store!.getObjects([id])).size, 0, 'the write since the mark is undone');
+      };
+      await store!.markSnapshot('mark');
+      await wentBack();
+      const [first] = await goingBack();
+      assert.ok(first !== undefined);
+      // Writes in between take the pool's connections; going back again takes its own.
+      await Promise.all(Array.from({ length: 8 }, create));
+      await wentBack();
+      assert.deepEqual(await goingBack(), [first]);
+
+      await admin.query('SELECT pg_terminate_backend($1)', [first]);
+      for (let waited = 0; (await goingBack()).includes(first); waited += 10) {
+        assert.ok(waited < 5000, 'the connection ends');
+        await sleep(10);
+      }
+      await sleep(50);
+      await wentBack();
+      const [second] = await goingBack();
+      assert.ok(second !== undefined && second !== first, 'a new connection went back');
+    });
+  });
 });

@@ -93,7 +93,7 @@ export function postgresAdminStore(database: PostgresDatabase): AdminStore {
     async restoreSnapshot(name) {
       // Most often the log reaches the mark, and going back takes one round trip; else a transaction finds the way.
       await database.ready;
-      return (await goBackAtOnce(database.pool, schema, name)) ?? database.transaction((client) => restoreSnapshot(client, schema, name));
+      return (await goBackAtOnce(database.goBackConnection(), schema, name)) ?? database.transaction((client) => restoreSnapshot(client, schema, name));
     },
 
     async listSnapshots() {

@@ -72,11 +72,13 @@ export function quoteIdentifier(name: string): string {
  * on its values, and planning a page query afresh for each execution (PostgreSQL's choice when a
  * generic plan looks dearer than the first custom ones) costs more than running it.
  */
-export function createPool(location: PostgresLocation): pg.Pool {
+export function createPool(location: PostgresLocation, { keepOpen = false }: { keepOpen?: boolean } = {}): pg.Pool {
   const driver = pgDriver();
   const pool = new driver.Pool({
     connectionString: location.connectionString,
     max: location.poolSize,
+    // Unless kept open, a connection idle for pg-pool's default of 10 seconds is closed.
+    ...(keepOpen ? { idleTimeoutMillis: 0 } : {}),
     application_name: 'loom',
     options: `-c search_path=${quoteIdentifier(location.schema)} -c plan_cache_mode=force_generic_plan`,
     types: {

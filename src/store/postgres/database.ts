@@ -33,6 +33,7 @@ export class PostgresDatabase {
   readonly location: PostgresLocation;
   readonly decodedData = new DecodedData();
   private readonly batches: ReadBatches;
+  private goingBack: pg.Pool | undefined;
 
   constructor(url: string) {
     const location = parsePostgresLocation(url);
@@ -57,7 +58,20 @@ export class PostgresDatabase {
     this.closed = true;
     await this.authListener.close();
     await this.ready.catch(() => {});
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.goingBack?.end()]);
+  }
+
+  /**
+   * The connection that goes back to marks (resets and restores), one of its own, opened at the
+   * first and kept open. Going back runs the undo log's functions, which PostgreSQL compiles and
+   * plans per connection the first time each part runs: on the pool's connections, taken in turn
+   * and closed when idle, a reset would often pay that again (a first reset took twice as long as
+   * the next ones). Resets wait for one another anyway (the tables' locks), so one connection
+   * loses nothing; a connection that breaks is replaced at the next one.
+   */
+  goBackConnection(): pg.Pool {
+    this.goingBack ??= createPool({ ...this.location, poolSize: 1 }, { keepOpen: true });
+    return this.goingBack;
   }
 
   /**
