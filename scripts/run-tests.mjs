@@ -120,7 +120,10 @@ const { NODE_EXTRA_CA_CERTS: _machineAuthorities, ...testEnv } = process.env;
 function runJob(job) {
   return new Promise((finish) => {
     const began = Date.now();
-    const env = { ...testEnv, LOOM_TEST_STORE: job.store, LOOM_TEST_TEMPLATES: templates };
+    // The file's temporary files, and those of every process it starts, go in a folder of its
+    // own (TMPDIR), removed when the file ends: nothing a test leaves there outlives it.
+    const scratch = mkdtempSync(join(tmpdir(), 'loom-test-'));
+    const env = { ...testEnv, TMPDIR: scratch, LOOM_TEST_STORE: job.store, LOOM_TEST_TEMPLATES: templates };
     // The file runs as a process of its own (not under `node --test`, which would add a second).
     const child = spawn(process.execPath, ['--test-reporter=spec', job.file], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     running.add(child);
@@ -135,6 +138,11 @@ function runJob(job) {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       running.delete(child);
+      try {
+        rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
+      } catch {
+        // A process of the file still writing there keeps its folder; the run goes on.
+      }
       if (timedOut) chunks.push(Buffer.from(`\nStopped: the file was still running after ${FILE_TIMEOUT_MS / 60_000} minutes.\n`));
       const seconds = (Date.now() - began) / 1000;
       times[key(job)] = seconds;

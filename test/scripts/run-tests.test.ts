@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 describe('the test runner script', () => {
@@ -18,5 +21,18 @@ describe('the test runner script', () => {
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /=== ok sqlite: dist\/test\/scripts\/free-port\.test\.js/);
     assert.doesNotMatch(run.stdout, /Ignoring extra certs/);
+  });
+
+  it('removes what a test file left in the temporary folder when the file ends', () => {
+    // This file makes temporary folders and leaves them; the run must leave none in TMPDIR.
+    const folder = mkdtempSync(join(tmpdir(), 'loom-runner-'));
+    try {
+      const run = spawnSync(process.execPath, ['scripts/run-tests.mjs', 'declared/declaration-file'], { encoding: 'utf8', env: { ...process.env, TMPDIR: folder } });
+      assert.equal(run.status, 0, run.stdout + run.stderr);
+      assert.match(run.stdout, /=== ok sqlite: dist\/test\/declared\/declaration-file\.test\.js/);
+      assert.deepEqual(readdirSync(folder), []);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
