@@ -5,7 +5,7 @@
 // machine runs several of them in the time of one. Each file keeps its own port, database and folders, so
 // they never see each other. A file's report is printed whole when it ends, never interleaved.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -123,6 +123,9 @@ function runJob(job) {
     // The file's temporary files, and those of every process it starts, go in a folder of its
     // own (TMPDIR), removed when the file ends: nothing a test leaves there outlives it.
     const scratch = mkdtempSync(join(tmpdir(), 'loom-test-'));
+    // Open to other users as the system's own temporary folder is: the scratch PostgreSQL
+    // clusters of the replica tests run as the postgres user, in folders made inside it.
+    chmodSync(scratch, 0o755);
     const env = { ...testEnv, TMPDIR: scratch, LOOM_TEST_STORE: job.store, LOOM_TEST_TEMPLATES: templates };
     // The file runs as a process of its own (not under `node --test`, which would add a second).
     const child = spawn(process.execPath, ['--test-reporter=spec', job.file], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
