@@ -95,8 +95,8 @@ const failed = [];
 
 /** A file still running after this long hangs: it is stopped and fails. */
 const FILE_TIMEOUT_MS = 10 * 60_000;
-/** Each file runs in a process group of its own, so stopping it stops the servers it started too. */
-const running = new Set();
+/** Each file runs in a process group of its own, so stopping it stops the servers it started too; each with its scratch folder. */
+const running = new Map();
 const stopGroup = (child) => {
   try {
     process.kill(-child.pid, 'SIGKILL');
@@ -106,7 +106,11 @@ const stopGroup = (child) => {
 };
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
-    for (const child of running) stopGroup(child);
+    for (const [child, scratch] of running) {
+      stopGroup(child);
+      removeFolder(scratch);
+    }
+    removeFolder(templates);
     process.exit(130);
   });
 }
@@ -116,6 +120,14 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 // bundle costs some 80 ms a process), and the suite starts thousands. A test that trusts an
 // authority (Loom's own) names it itself.
 const { NODE_EXTRA_CA_CERTS: _machineAuthorities, ...testEnv } = process.env;
+
+function removeFolder(path) {
+  try {
+    rmSync(path, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    // A process of the file still writing there keeps its folder; the run goes on.
+  }
+}
 
 function runJob(job) {
   return new Promise((finish) => {
@@ -129,7 +141,7 @@ function runJob(job) {
     const env = { ...testEnv, TMPDIR: scratch, LOOM_TEST_STORE: job.store, LOOM_TEST_TEMPLATES: templates };
     // The file runs as a process of its own (not under `node --test`, which would add a second).
     const child = spawn(process.execPath, ['--test-reporter=spec', job.file], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    running.add(child);
+    running.set(child, scratch);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -141,11 +153,7 @@ function runJob(job) {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       running.delete(child);
-      try {
-        rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
-      } catch {
-        // A process of the file still writing there keeps its folder; the run goes on.
-      }
+      removeFolder(scratch);
       if (timedOut) chunks.push(Buffer.from(`\nStopped: the file was still running after ${FILE_TIMEOUT_MS / 60_000} minutes.\n`));
       const seconds = (Date.now() - began) / 1000;
       times[key(job)] = seconds;
@@ -173,7 +181,7 @@ try {
   );
 } finally {
   await dropTemplateSchemas();
-  rmSync(templates, { recursive: true, force: true });
+  removeFolder(templates);
 }
 if (existsSync('dist')) writeFileSync(timesFile, JSON.stringify(times, null, 1));
 
