@@ -117,7 +117,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 // The tests reach no host beyond this machine, so a list of authorities the machine names for
 // every Node process is left out: Node reads NODE_EXTRA_CA_CERTS whole at each start (a system
-// bundle costs some 80 ms a process), and the suite starts thousands. A test that trusts an
+// bundle costs some 80 ms a process), and the suite starts well over a thousand. A test that trusts an
 // authority (Loom's own) names it itself.
 const { NODE_EXTRA_CA_CERTS: _machineAuthorities, ...testEnv } = process.env;
 

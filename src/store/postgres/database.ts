@@ -67,9 +67,11 @@ export class PostgresDatabase {
    * plans per connection the first time each part runs: on the pool's connections, taken in turn
    * and closed when idle, a reset would often pay that again (a first reset took twice as long as
    * the next ones). Resets wait for one another anyway (the tables' locks), so one connection
-   * loses nothing; a connection that breaks is replaced at the next one.
+   * loses nothing. It is a pool of one, which replaces the connection at the next call once it
+   * broke; once the store is closed, the closed pool answers (with its error), and nothing opens.
    */
   goBackConnection(): pg.Pool {
+    if (this.closed) return this.pool;
     this.goingBack ??= createPool({ ...this.location, poolSize: 1 }, { keepOpen: true });
     return this.goingBack;
   }
