@@ -3,7 +3,7 @@
  * receiver that checks every signature, through the same worker `loom serve` runs.
  */
 import { createHmac } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,9 @@ import { DeliveryWorker } from '../src/webhooks/worker.js';
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 20_000);
 
 async function main(): Promise<void> {
-  const location = process.env.BENCH_DB ?? join(mkdtempSync(join(tmpdir(), 'loom-bench-')), 'bench.db');
+  // A scratch database of its own, removed at the end, unless BENCH_DB names one.
+  const scratch = process.env.BENCH_DB === undefined ? mkdtempSync(join(tmpdir(), 'loom-bench-')) : undefined;
+  const location = process.env.BENCH_DB ?? join(scratch!, 'bench.db');
   const store = openStore(location);
   const clock = Clock.real();
   const { appId, demoUserId } = await seedGraph(store, { users: 50, seed: 'bench', now: clock.now() });
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
   await worker.stop();
   receiver.close();
   await store.close();
+  if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
 
   console.log(`${CHANGES} changes on ${location.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'}: ${entries} entries in ${posts} signed POSTs in ${seconds.toFixed(2)} s`);
   console.log(`webhook notifications delivered: ${(entries / seconds).toFixed(0)} entries/s (${(posts / seconds).toFixed(1)} POSTs/s), ${badSignatures} bad signatures`);
