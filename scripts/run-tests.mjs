@@ -95,7 +95,10 @@ const failed = [];
 
 /** A file still running after this long hangs: it is stopped and fails. */
 const FILE_TIMEOUT_MS = 10 * 60_000;
-/** Each file runs in a process group of its own, so stopping it stops the servers it started too; each with its scratch folder. */
+/**
+ * Each running file, with its scratch folder. It runs in a process group of its own, so stopping
+ * it stops the servers it started too.
+ */
 const running = new Map();
 const stopGroup = (child) => {
   try {
@@ -117,8 +120,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 // The tests reach no host beyond this machine, so a list of authorities the machine names for
 // every Node process is left out: Node reads NODE_EXTRA_CA_CERTS whole at each start (a system
-// bundle costs some 80 ms a process), and the suite starts well over a thousand. A test that trusts an
-// authority (Loom's own) names it itself.
+// bundle costs some 80 ms a process), and the suite starts well over a thousand. A test that
+// trusts an authority (Loom's own) names it itself.
 const { NODE_EXTRA_CA_CERTS: _machineAuthorities, ...testEnv } = process.env;
 
 function removeFolder(path) {
