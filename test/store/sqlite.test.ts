@@ -6,7 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { latestVersion, migrate, migrations } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { pageSql, type PageShape } from '../../src/store/sqlite/page-query.js';
+import { pageQuery, type PageShape } from '../../src/store/sqlite/page-query.js';
 
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-sqlite-store-'));
 after(() => fs.rmSync(directory, { recursive: true, force: true }));
@@ -117,8 +117,9 @@ describe('SQLite store', () => {
       const everyParam = { ...Object.fromEntries(numbered.map((name) => [name, 1])), grantScope: 'public_profile' };
       for (let bits = 0; bits < 1 << flags.length; bits++) {
         const shape = Object.fromEntries(flags.map((flag, index) => [flag, (bits & (1 << index)) !== 0])) as unknown as PageShape;
-        const statement = store.db.prepare(`EXPLAIN QUERY PLAN ${pageSql(shape)}`);
-        const rows = statement.all({ ...everyParam, type: 'likes' }) as Array<{ detail: string }>;
+        const { sql, names } = pageQuery(shape);
+        const params: Record<string, number | string> = { ...everyParam, type: 'likes' };
+        const rows = store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(names.map((name) => params[name])) as Array<{ detail: string }>;
         const plan = rows.map((row) => row.detail).join('; ');
         assert.match(plan, /SEARCH a USING COVERING INDEX associations_by_time/, `${JSON.stringify(shape)}: ${plan}`);
         assert.doesNotMatch(plan, /TEMP B-TREE/, `${JSON.stringify(shape)}: ${plan}`);

@@ -4,7 +4,7 @@ import type { Association, GraphStore, ObjectsWithGrants, PagesWithObjects, Stor
 import type { PageRequest, Through } from '../page-request.js';
 import type { SqliteDatabase } from './database.js';
 import type { ReadThrough } from './read-cache.js';
-import { pageParams, pageSql, resumeParams, toAssociation, type AssociationRow, type PageParams, type PageShape } from './page-query.js';
+import { pageParams, pageQuery, resumeParams, toAssociation, type AssociationRow, type PageShape } from './page-query.js';
 import { SqliteSearch } from './search.js';
 import { sqliteWriteBatches } from './write-batch.js';
 
@@ -12,12 +12,18 @@ import { sqliteWriteBatches } from './write-batch.js';
 const SHAPE_BITS: Record<keyof PageShape, number> = { after: 1, before: 2, since: 4, until: 8, granted: 16, oldest: 32 };
 const SHAPE_CONDITIONS = Object.keys(SHAPE_BITS) as Array<keyof PageShape>;
 
+/** A shape's prepared page query, and the name of each of its parameters in order. */
+interface PageStatement {
+  statement: Database.Statement<[Array<number | string>], string>;
+  names: readonly string[];
+}
+
 /** The graph on SQLite: objects, associations and their counts, pages, search and the write batches. */
 export function sqliteGraphStore(database: SqliteDatabase): GraphStore {
   const { db, statements, decodedData, inSnapshot, readCache } = database;
   const fullText = new SqliteSearch(db);
   const writeBatch = sqliteWriteBatches(database);
-  const pageStatements = new Map<number, Database.Statement<[PageParams], AssociationRow>>();
+  const pageStatements = new Map<number, PageStatement>();
 
   /**
    * The objects of these ids that exist: those `cache` holds from it, the others in one statement
@@ -61,11 +67,12 @@ export function sqliteGraphStore(database: SqliteDatabase): GraphStore {
       granted: request.id2GrantedTo !== undefined,
       oldest: request.order === 'oldest',
     };
-    const statement = pageStatement(shape);
+    const { statement, names } = pageStatement(shape);
     const params = pageParams(request);
     const scan = (owner: ObjectId): Association[] => {
       params.id1 = owner;
-      return statement.all(params).map(([id2, time, data]) => toAssociation(owner, request.type, id2, time, data));
+      const rows = JSON.parse(statement.get(names.map((name) => params[name]!))!) as AssociationRow[];
+      return rows.map(([id2, time, data]) => toAssociation(owner, request.type, id2, time, data));
     };
     const listed: ObjectId[] = [];
     for (const id1 of request.id1s) {
@@ -117,16 +124,17 @@ export function sqliteGraphStore(database: SqliteDatabase): GraphStore {
     return granted;
   }
 
-  function pageStatement(shape: PageShape): Database.Statement<[PageParams], AssociationRow> {
+  function pageStatement(shape: PageShape): PageStatement {
     // One bit per condition: every page read looks its statement up, so the key makes no arrays or text.
     let key = 0;
     for (const condition of SHAPE_CONDITIONS) if (shape[condition]) key |= SHAPE_BITS[condition];
-    let statement = pageStatements.get(key);
-    if (statement === undefined) {
-      statement = db.prepare<[PageParams], AssociationRow>(pageSql(shape)).raw(true);
-      pageStatements.set(key, statement);
+    let prepared = pageStatements.get(key);
+    if (prepared === undefined) {
+      const { sql, names } = pageQuery(shape);
+      prepared = { statement: db.prepare<[Array<number | string>], string>(sql).pluck(), names };
+      pageStatements.set(key, prepared);
     }
-    return statement;
+    return prepared;
   }
 
   return {
