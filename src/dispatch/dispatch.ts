@@ -8,7 +8,6 @@ import type { ApiVersion } from '../schema/versions.js';
 import { runBatch } from './batch.js';
 import { callerKnown, journalAnswer, type CallerNote } from './control-hooks.js';
 import { conditionally, PlainText, presentError, presentPlainText, presentRedirect, presentValue, type DebugMessage, type GraphResponse } from './graph-response.js';
-import { copyOfAnswer, readKey } from './answer-cache.js';
 import { AnsweringVersion } from './api-version.js';
 import type { GraphRequest } from './graph-request.js';
 import { outputOptions } from './output-options.js';
@@ -41,16 +40,12 @@ async function respond(settings: DispatchSettings, request: GraphRequest, note: 
     if (options.callbackRefused) throw GraphError.invalidParameter('The callback parameter must be a JavaScript name: letters, digits, _ and $, joined by dots');
     const normalised = withFieldsText(request);
     const notes = new Set<string>();
-    const read: ReadKey = {};
-    const outcome = await answer(settings, normalised, notes, note, version, read);
-    const ifNoneMatch = normalised.headers['if-none-match'];
-    if (outcome instanceof RememberedRead) return conditionally(copyOfAnswer(outcome.response), ifNoneMatch);
+    const outcome = await answer(settings, normalised, notes, note, version);
     if (outcome instanceof Redirect) return presentRedirect(outcome.location);
     if (outcome instanceof PlainText) return presentPlainText(outcome);
     const debug = [...notes].map((message): DebugMessage => ({ message, type: 'warning' }));
     const response = await presentValue(options, { method: normalised.method }, 200, outcome, {}, debug);
-    if (read.key !== undefined) settings.answers.remember(normalised, read.key, response);
-    return conditionally(response, ifNoneMatch);
+    return conditionally(response, normalised.headers['if-none-match']);
   } catch (error) {
     if (!(error instanceof GraphError)) throw error;
     note.error = error;
@@ -75,41 +70,19 @@ function withFieldsText(request: GraphRequest): GraphRequest {
   return { ...request, params: { ...request.params, fields: list.join(',') } };
 }
 
-/** A read answered from the answer cache: served as it was presented then. */
-class RememberedRead {
-  constructor(readonly response: GraphResponse) {}
-}
-
-/** How a read that may be remembered is named in the answer cache, once its caller is known. */
-interface ReadKey {
-  key?: string;
-}
-
-/**
- * Notes on what the answer leaves out go to `notes`, for `debug=`. A read the answer cache may
- * serve or keep gets its name in `read`.
- */
-async function answer(
-  settings: DispatchSettings,
-  graph: GraphRequest,
-  notes: Set<string>,
-  note: CallerNote,
-  version: AnsweringVersion,
-  read: ReadKey,
-): Promise<unknown> {
+/** Notes on what the answer leaves out go to `notes`, for `debug=`. */
+async function answer(settings: DispatchSettings, graph: GraphRequest, notes: Set<string>, note: CallerNote, version: AnsweringVersion): Promise<unknown> {
   // A third component is an edge's alias (`accounts/test-users`) or the node a POST addresses (`friends/<id>`).
   const [id, edge, item, ...rest] = graph.components;
   const service = settings.paths.find(graph, true);
-  if (service) return answerSpecial(settings, graph, service, notes, note, version, read);
-  if (graph.params.ids !== undefined && edge === undefined) return answerIds(settings, graph, id, notes, note, version, read);
+  if (service) return answerSpecial(settings, graph, service, notes, note, version);
+  if (graph.params.ids !== undefined && edge === undefined) return answerIds(settings, graph, id, notes, note, version);
   if (id === undefined) return answerRoot(settings, graph, version);
   if (graph.files.length > 1) throw GraphError.invalidParameter('Send one image per request');
   if (rest.length > 0) throw GraphError.unknownPath(`/${[edge, item, ...rest].join('/')}`);
   const special = settings.paths.find(graph, false);
-  if (special) return answerSpecial(settings, graph, special, notes, note, version, read);
+  if (special) return answerSpecial(settings, graph, special, notes, note, version);
   const caller = await knownCaller(settings, graph, id, note, version);
-  const remembered = graph.method === 'get' ? rememberedRead(settings, graph, caller, read) : undefined;
-  if (remembered) return remembered;
   const context = contextFor(settings, graph, caller, notes);
   if (graph.method === 'post') {
     const upload = graph.files[0]?.bytes;
@@ -123,8 +96,7 @@ async function answer(
 
 /**
  * A path of the handler table, answered by the room that owns it once its caller is known, as
- * the entry says: proven by the request itself, named by its token (its reads served from the
- * answer cache where the entry allows), or nobody.
+ * the entry says: proven by the request itself, named by its token, or nobody.
  */
 async function answerSpecial(
   settings: DispatchSettings,
@@ -133,7 +105,6 @@ async function answerSpecial(
   notes: Set<string>,
   note: CallerNote,
   version: AnsweringVersion,
-  read: ReadKey,
 ): Promise<unknown> {
   switch (entry.caller) {
     case 'none':
@@ -147,8 +118,7 @@ async function answerSpecial(
     }
     case 'token': {
       const caller = await knownCaller(settings, graph, call.id, note, version);
-      const remembered = entry.cached && graph.method === 'get' ? rememberedRead(settings, graph, caller, read) : undefined;
-      return remembered ?? entry.answer(contextFor(settings, graph, caller, notes), call);
+      return entry.answer(contextFor(settings, graph, caller, notes), call);
     }
   }
 }
@@ -163,7 +133,7 @@ async function answerRoot(settings: DispatchSettings, graph: GraphRequest, versi
   // store's versions afresh, as a request alone does first: one before it may have changed them.
   return runBatch(graph, async (operation) => {
     const versions = await settings.store.versions();
-    return dispatch(settings, { ...operation, versionText: operation.versionText ?? graph.versionText, authVersion: versions.auth, dataStamp: versions.data });
+    return dispatch(settings, { ...operation, versionText: operation.versionText ?? graph.versionText, authVersion: versions.auth });
   });
 }
 
@@ -178,15 +148,12 @@ async function answerIds(
   notes: Set<string>,
   note: CallerNote,
   version: AnsweringVersion,
-  read: ReadKey,
 ): Promise<unknown> {
   if (graph.method !== 'get') throw GraphError.invalidParameter(`Unsupported ${graph.method} request with ids`);
   const ids = graph.params.ids!.split(',').map((id) => id.trim());
   if (ids.some((id) => id === '')) throw GraphError.invalidParameter('Cannot specify an empty identifier');
   if (ids.length > MAX_IDS) throw GraphError.invalidParameter(`Too many ids: at most ${MAX_IDS} may be requested at once`);
   const caller = await knownCaller(settings, graph, ids.includes('me') ? 'me' : ids[0]!, note, version);
-  const remembered = rememberedRead(settings, graph, caller, read);
-  if (remembered) return remembered;
   const context = contextFor(settings, graph, caller, notes);
   if (edge !== undefined) return readManyEdges(context, ids, edge, graph.params);
   const { fields, limit, since, until } = graph.params;
@@ -207,14 +174,6 @@ async function knownCaller(settings: DispatchSettings, graph: GraphRequest, id: 
   const apiVersion = version.settle(viewer.app);
   await callerKnown(settings, graph, viewer, note);
   return { viewer, apiVersion, now };
-}
-
-/** A read the answer cache holds, or else its name there, in `read`, so its answer can be kept. */
-function rememberedRead(settings: DispatchSettings, graph: GraphRequest, caller: Caller, read: ReadKey): RememberedRead | undefined {
-  if (graph.dataStamp === undefined) return undefined;
-  read.key = readKey(graph, caller.apiVersion, caller.now);
-  const response = settings.answers.find(graph, read.key);
-  return response && new RememberedRead(response);
 }
 
 function contextFor(settings: DispatchSettings, graph: GraphRequest, caller: Caller, notes: Set<string>): ReadContext {

@@ -40,8 +40,6 @@ export interface GraphRequest {
    * was written for it.
    */
   authVersion?: number;
-  /** The store's data stamp read with the auth version (StoreVersions), where the store has one. */
-  dataStamp?: string | undefined;
 }
 
 export interface RequestParts {
@@ -59,7 +57,6 @@ export interface RequestParts {
   linkBase: string;
   traceId: string;
   authVersion?: number;
-  dataStamp?: string | undefined;
 }
 
 const VERSION = /^v\d+\.\d+$/;
@@ -114,7 +111,6 @@ export function buildGraphRequest(parts: RequestParts): GraphRequest {
     traceId: parts.traceId,
     receivedAt,
     authVersion: parts.authVersion,
-    dataStamp: parts.dataStamp,
   };
 }
 

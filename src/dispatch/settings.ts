@@ -7,7 +7,6 @@ import type { MediaStore } from '../media/media-store.js';
 import type { Schema } from '../schema/registry.js';
 import type { ApiVersion } from '../schema/versions.js';
 import type { Store } from '../store/store.js';
-import type { AnswerCache } from './answer-cache.js';
 import type { SpecialPaths } from './special-paths.js';
 
 /** What answering a Graph request reads, resolved once when the server is built (defaults applied). */
@@ -35,8 +34,6 @@ export interface DispatchSettings {
   control: ControlPlane;
   /** Per-app and per-user call budgets, when the server counts them. */
   rateLimits: RateLimits | undefined;
-  /** Answers of reads, served again while nothing in the store changed. */
-  answers: AnswerCache;
   /** The paths a room other than the engine answers (the token endpoint, search, …). */
   paths: SpecialPaths;
 }

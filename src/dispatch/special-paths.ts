@@ -29,8 +29,6 @@ interface PathEntry {
 /** Answered for the viewer the request's token names, in the engine's context of the request. */
 interface ViewerPath extends PathEntry {
   caller: 'token';
-  /** A read of it may be served from the answer cache, as the graph's own reads are. */
-  cached: boolean;
   answer(context: ReadContext, call: PathCall): Promise<unknown>;
 }
 

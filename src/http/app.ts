@@ -130,11 +130,9 @@ export async function buildHttpApp(settings: AppSettings, options: HttpOptions):
   // Another process may have moved the clock, set faults or restored the graph. The auth version
   // read for that also checks the request's token: one read of it per request.
   app.decorateRequest('authVersion', undefined);
-  app.decorateRequest('dataStamp', undefined);
   app.addHook('onRequest', async (request) => {
     const versions = await settings.control.sync();
     request.authVersion = versions.auth;
-    request.dataStamp = versions.data;
     if (options.followSchema) settings.schema = await options.followSchema(versions.auth);
   });
 

@@ -6,8 +6,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The store's auth version, read by the hook that runs first on every request. */
     authVersion: number | undefined;
-    /** The store's data stamp, read with the auth version. */
-    dataStamp: string | undefined;
   }
 }
 
@@ -38,7 +36,6 @@ export function toGraphRequest(request: FastifyRequest, publicUrl: string | unde
     linkBase: linkBaseUrl(requestOrigin(request), publicUrl),
     traceId: request.id,
     authVersion: request.authVersion,
-    dataStamp: request.dataStamp,
   });
 }
 

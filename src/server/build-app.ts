@@ -5,7 +5,6 @@ import { SHORT_LIVED_SECONDS } from '../auth/tokens.js';
 import { Clock } from '../clock/clock.js';
 import { ControlPlane } from '../control/control-plane.js';
 import { RateLimits } from '../control/rate-limits.js';
-import { AnswerCache } from '../dispatch/answer-cache.js';
 import { SpecialPaths } from '../dispatch/special-paths.js';
 import type { PageLimits } from '../engine/read/edge-options.js';
 import { buildHttpApp, type HttpOptions } from '../http/app.js';
@@ -117,7 +116,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     defaultVersion: options.defaultVersion ?? DEFAULT_API_VERSION,
     control: new ControlPlane(store, clock, mediaFiles, options.journalSize),
     rateLimits: options.rateLimits ? new RateLimits(store, clock) : undefined,
-    answers: new AnswerCache(),
   };
   // One object, not a copy: the table's functions read the schema in force through it.
   const settings: AppSettings = Object.assign(resolved, { paths: new SpecialPaths(specialPaths(resolved, webhooks)) });

@@ -37,17 +37,15 @@ export function specialPaths(settings: Omit<DispatchSettings, 'paths'>, webhooks
       methods: ['get'],
       service: true,
       caller: 'token',
-      cached: false,
       answer: (context, { params }) => debugToken(context.store, context.viewer, params.input_token, context.now, context.version),
     },
-    { path: 'search', methods: ['get'], caller: 'token', cached: true, answer: (context, { params }) => answerSearch(context, params) },
+    { path: 'search', methods: ['get'], caller: 'token', answer: (context, { params }) => answerSearch(context, params) },
     // A person's answers to the viewer's app: one read, withdrawn, or all withdrawn.
     ...[':id/permissions/:item', ':id/permissions'].map(
       (path): SpecialPath => ({
         path,
         methods: path.endsWith(':item') ? EVERY_METHOD : ['delete'],
         caller: 'token',
-        cached: false,
         answer: (context, { id, method, item }) => answerPermissions(context, id, method, item),
       }),
     ),
@@ -63,9 +61,8 @@ export function specialPaths(settings: Omit<DispatchSettings, 'paths'>, webhooks
       path: ':id/subscriptions',
       methods: EVERY_METHOD,
       caller: 'token',
-      cached: true,
       answer: (context, { id, method, params }) => answerSubscriptions(context, webhooks, id, method, params),
     },
-    { path: ':id/subscribed_apps', methods: EVERY_METHOD, caller: 'token', cached: true, answer: (context, { id, method }) => answerPageInstall(context, id, method) },
+    { path: ':id/subscribed_apps', methods: EVERY_METHOD, caller: 'token', answer: (context, { id, method }) => answerPageInstall(context, id, method) },
   ];
 }

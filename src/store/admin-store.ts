@@ -88,14 +88,8 @@ export interface SchemaVersionRecord {
   appliedTime: number;
 }
 
-/** What `versions` reads: the auth version, and where the store can tell it cheaply, a stamp of all its data. */
+/** What `versions` reads. */
 export interface StoreVersions {
   /** Moves on whenever an app, a token, a grant, a credential or a live setting changes (see `versions`). */
   auth: number;
-  /**
-   * Equal stamps mean that nothing the store holds changed in between, through this store or any
-   * other process: whatever was read under one stamp may be served again while it holds.
-   * Undefined where telling would cost a round trip of its own (PostgreSQL).
-   */
-  data: string | undefined;
 }

@@ -264,7 +264,7 @@ describe('pages that act', () => {
       assert.equal(reply.status, 200, reply.text);
       return [...calls].sort();
     };
-    // Warmed by a read of its own: a repeated read would be answered from the answer cache.
+    // Warmed by a read of its own, so that the two compared find the caches of the process alike.
     await read(2);
     assert.deepEqual(await read(3), await read(1));
   });

@@ -70,7 +70,7 @@ export function postgresAdminStore(database: PostgresDatabase): AdminStore {
 
     async versions() {
       await database.ready;
-      return { auth: database.authListener.current(), data: undefined };
+      return { auth: database.authListener.current() };
     },
 
     async countCalls(subjects, minute, since) {

@@ -10,9 +10,9 @@ export function sqliteAdminStore(database: SqliteDatabase): AdminStore {
   const { db, statements, commits } = database;
   const callCounts = new SqliteCallCounts(db);
   const snapshots = new SqliteSnapshots(db);
-  /** What versions() read last: no stamp yet, so the first call reads the auth version. */
-  let lastVersions: StoreVersions = { auth: 0, data: undefined };
-  /** The commits' generation versions() read them under. */
+  /** What versions() read last. */
+  let lastVersions: StoreVersions = { auth: 0 };
+  /** The commits' generation versions() read them under: none yet, so the first call reads them. */
   let readUnder: number | undefined;
 
   return {
@@ -57,11 +57,9 @@ export function sqliteAdminStore(database: SqliteDatabase): AdminStore {
       const generation = commits.generation();
       if (generation === readUnder) return lastVersions;
       readUnder = generation;
-      const data = `${statements.selectOwnChanges.get()!}.${statements.selectDataVersion.get()!}`;
       // The auth tables' triggers move it on in the transaction of each change, made by any
-      // process; while nothing changed at all, it did not move either. (Read after the stamp, it is
-      // never older than the stamp it is kept with.)
-      if (data !== lastVersions.data) lastVersions = { auth: statements.selectAuthVersion.get()!, data };
+      // process. (Read after the generation, it is never older than the generation it is kept with.)
+      lastVersions = { auth: statements.selectAuthVersion.get()! };
       return lastVersions;
     },
 

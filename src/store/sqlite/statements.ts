@@ -131,11 +131,6 @@ export function prepareStatements(db: Database.Database) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     selectAuthVersion: db.prepare<[], number>('SELECT version FROM auth_version').pluck(),
-    // Together they tell whether anything changed: total_changes() counts the rows this connection
-    // changed since it opened (triggers' too), data_version moves whenever another connection, in
-    // any process, commits. Two plain statements cost less than one that joins a pragma's table.
-    selectOwnChanges: db.prepare<[], number>('SELECT total_changes()').pluck(),
-    selectDataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
     selectToken: db.prepare<[string], TokenRow>(
       'SELECT hash, kind, app_id, user_id, scopes, issued_at, expires_at, page_id FROM tokens WHERE hash = ?',
     ),

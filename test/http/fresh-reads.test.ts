@@ -2,12 +2,11 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { Store } from '../../src/store/store.js';
 import { useCallCountingServer } from '../helpers/counted-server.js';
-import { openLocation, testStoreKind } from '../helpers/test-store.js';
+import { openLocation } from '../helpers/test-store.js';
 
-// A read asked again is remembered, and answered from memory from then on, on SQLite, whose data
-// stamp says whether anything changed; every change, by this process or another, shows on the very
-// next read.
-describe('reads answered again', () => {
+// A read asked again reads the graph again: whatever changed since, by this process or another,
+// shows on the very next read, though a process keeps the objects and counts it read lately.
+describe('reads asked again', () => {
   const counted = useCallCountingServer();
   const others: Store[] = [];
   after(async () => {
@@ -20,33 +19,22 @@ describe('reads answered again', () => {
   /** The store calls of a request, besides the versions every request reads first. */
   const graphCalls = () => counted.calls.filter((name) => name !== 'versions');
 
-  it('serves the same bytes again without reading the graph on SQLite, and reads it every time on PostgreSQL', async () => {
+  it('reads the graph each time, and answers the same bytes and ETag while nothing changed', async () => {
     await counted.countFromCold();
     const first = await readMe();
     assert.equal(first.status, 200, first.text);
-    assert.ok(graphCalls().length > 0, 'the first read reads the graph');
-    counted.calls.length = 0;
-    const second = await readMe();
-    assert.equal(second.text, first.text);
-    assert.ok(graphCalls().length > 0, 'a read made once is not kept: the second reads the graph too');
-
-    counted.calls.length = 0;
-    const again = await readMe();
-    assert.equal(again.status, 200, again.text);
-    assert.equal(again.text, first.text);
-    assert.equal(again.headers.get('etag'), first.headers.get('etag'));
-    assert.notEqual(again.headers.get('x-fb-trace-id'), first.headers.get('x-fb-trace-id'), 'each answer has its own trace id');
-    if (testStoreKind === 'sqlite') assert.deepEqual(graphCalls(), []);
-    else assert.ok(graphCalls().includes('getObjects'), JSON.stringify(counted.calls));
-
-    const unchanged = await readMe().then(() => counted.server.fetch(`${counted.server.url}/v2.4/me?${new URLSearchParams({ access_token: counted.fixture.aliceToken, fields })}`, { headers: { 'if-none-match': first.headers.get('etag')! } }));
+    for (let i = 0; i < 2; i++) {
+      counted.calls.length = 0;
+      const again = await readMe();
+      assert.equal(again.text, first.text);
+      assert.equal(again.headers.get('etag'), first.headers.get('etag'));
+      assert.notEqual(again.headers.get('x-fb-trace-id'), first.headers.get('x-fb-trace-id'), 'each answer has its own trace id');
+      assert.ok(graphCalls().includes('getPagesWithObjects'), JSON.stringify(counted.calls));
+    }
+    const unchanged = await counted.server.fetch(`${counted.server.url}/v2.4/me?${new URLSearchParams({ access_token: counted.fixture.aliceToken, fields })}`, {
+      headers: { 'if-none-match': first.headers.get('etag')! },
+    });
     assert.equal(unchanged.status, 304);
-
-    counted.calls.length = 0;
-    const pretty = await readMe({ pretty: '1' });
-    assert.deepEqual(JSON.parse(pretty.text), JSON.parse(first.text));
-    assert.notEqual(pretty.text, first.text, 'another parameter is another read');
-    assert.ok(graphCalls().length > 0);
   });
 
   it('shows a write made through the server on the next read', async () => {
@@ -69,7 +57,7 @@ describe('reads answered again', () => {
     assert.equal(after.body.name, 'Alice Renamed');
   });
 
-  it("answers a batch's reads from it too, and shows a write an earlier operation made to a later one", async () => {
+  it('shows a write an earlier operation of a batch made to a later one', async () => {
     const latest = { method: 'GET', relative_url: 'me?fields=posts.limit(1){message}' };
     const batch = [latest, { method: 'POST', relative_url: 'me/feed', body: 'message=Written in the batch' }, latest];
     const reply = await counted.server.form('/v2.4/', { access_token: counted.fixture.aliceToken, batch: JSON.stringify(batch) });
@@ -77,16 +65,9 @@ describe('reads answered again', () => {
     const [before, , after] = reply.body.map((item: { body: string }) => JSON.parse(item.body));
     assert.notEqual(before.posts.data[0].message, 'Written in the batch');
     assert.equal(after.posts.data[0].message, 'Written in the batch');
-
-    // The batch's last read was the first of its kind under the store's new stamp; this one is its second.
-    await counted.server.form('/v2.4/', { access_token: counted.fixture.aliceToken, batch: JSON.stringify([latest]) });
-    counted.calls.length = 0;
-    const again = await counted.server.form('/v2.4/', { access_token: counted.fixture.aliceToken, batch: JSON.stringify([latest, latest]) });
-    assert.deepEqual(again.body.map((item: { body: string }) => JSON.parse(item.body)), [after, after]);
-    if (testStoreKind === 'sqlite') assert.deepEqual(graphCalls(), [], 'a read made twice is remembered');
   });
 
-  it('still applies faults and journals a read it remembers', async () => {
+  it('applies faults to a read asked again, and journals it', async () => {
     const control = (method: string, path: string, body?: unknown) =>
       counted.server.fetch(`${counted.server.url}/_loom${path}`, {
         method,
@@ -109,7 +90,7 @@ describe('reads answered again', () => {
     );
   });
 
-  it('still checks the token of a read it remembers: a revoked token is refused on the next request', async () => {
+  it('checks the token of a read asked again: a revoked token is refused on the next request', async () => {
     const token = await counted.fixture.tokenFor(counted.fixture.users.bob, ['public_profile']);
     const read = () => counted.server.get('/v2.4/me', { access_token: token, fields: 'id,name' });
     assert.equal((await read()).status, 200);
