@@ -69,7 +69,7 @@ async function renderColumn(
   if (entry.kind === 'edge') {
     const allowed = objects.filter((object) => access.readable(object, entry.edge) && isReader(context.viewer, entry.edge, object) && readers(object));
     if (objects.some((object) => access.lacksScope(object, entry.edge))) noteMissingScope(context, type, 'edge', entry.edge.name, entry.edge.scope);
-    return loadNestedEdge(context, type, entry.edge, objects, allowed, entry.selection, entry.nested);
+    return loadNestedEdge(context, type, entry.edge, allowed, entry.selection, entry.nested);
   }
   const shown = entry.shownTo ? await readersOf(context, entry.shownTo, objects) : () => true;
   const permitted = objects.filter((object) => access.readable(object, entry.field) && readers(object) && shown(object));
@@ -92,24 +92,21 @@ function noteMissingScope(context: ReadContext, type: NodeTypeDef, kind: 'field'
   context.notes.add(`The ${kind} '${name}' is only accessible on the ${type.label} object after the user grants the '${scope}' permission.`);
 }
 
-async function loadNestedEdge(
+/** The edge's collection of each allowed object; the others have none (`get` gives undefined). */
+function loadNestedEdge(
   context: ReadContext,
   type: NodeTypeDef,
   edge: EdgeDef,
-  objects: readonly StoredObject[],
   allowed: readonly StoredObject[],
   selection: Selection,
   itemShape: DefaultShape,
 ): Promise<Column> {
-  const collections = await loadEdge(context, type, edge, allowed, {
+  return loadEdge(context, type, edge, allowed, {
     raw: selection.modifiers,
     children: selection.children,
     nested: true,
     itemShape,
   });
-  const column: Column = new Map();
-  for (const object of objects) column.set(object.id, collections.get(object.id));
-  return column;
 }
 
 async function renderField(

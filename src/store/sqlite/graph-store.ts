@@ -26,11 +26,10 @@ export function sqliteGraphStore(database: SqliteDatabase): GraphStore {
   const pageStatements = new Map<number, PageStatement>();
 
   /**
-   * The objects of these ids that exist: those `cache` holds from it, the others in one statement
-   * (and into the cache).
+   * The objects of these ids that exist, put in `objects`: those `cache` holds from it, the others
+   * in one statement (and into the cache).
    */
-  function readObjects(ids: readonly ObjectId[], cache: ReadThrough | undefined): Map<ObjectId, StoredObject> {
-    const objects = new Map<ObjectId, StoredObject>();
+  function readObjects(ids: readonly ObjectId[], cache: ReadThrough | undefined, objects = new Map<ObjectId, StoredObject>()): Map<ObjectId, StoredObject> {
     const missing: ObjectId[] = [];
     for (const id of ids) {
       const known = cache?.object(id);
@@ -85,7 +84,7 @@ export function sqliteGraphStore(database: SqliteDatabase): GraphStore {
     }
     // The objects come by id after the pages: most are held already, and a person's profile is
     // most of what a page's rows would otherwise carry each time.
-    if (objects !== undefined) for (const [id, object] of readObjects(listed, cache)) objects.set(id, object);
+    if (objects !== undefined) readObjects(listed, cache, objects);
     return pages;
   }
 
