@@ -14,8 +14,7 @@ describe('reads asked again', () => {
   });
 
   const fields = 'id,name,friends.limit(2){name},posts.limit(2){message,likes.summary(true)}';
-  const readMe = (extra: Record<string, string> = {}) =>
-    counted.server.get('/v2.4/me', { access_token: counted.fixture.aliceToken, fields, ...extra });
+  const readMe = () => counted.server.get('/v2.4/me', { access_token: counted.fixture.aliceToken, fields });
   /** The store calls of a request, besides the versions every request reads first. */
   const graphCalls = () => counted.calls.filter((name) => name !== 'versions');
 
