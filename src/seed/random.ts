@@ -3,11 +3,10 @@
  * The same seed always yields the same sequence, which is what makes a seeded graph
  * reproducible; `Math.random` is never used in the seeder for that reason.
  */
-import { fnv1a } from '../text-hash.js';
-
 /** FNV-1a over the UTF-16 code units, then a final avalanche so close seeds diverge at once. */
 function hashToUint32(text: string): number {
-  let hash = fnv1a(text);
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
   hash ^= hash >>> 16;
   hash = Math.imul(hash, 0x85ebca6b);
   hash ^= hash >>> 13;

@@ -11,8 +11,6 @@ import type { Position } from '../../store/page-request.js';
 export class CursorCodec {
   /** The cursors written lately on each edge under this key (shared by every codec of the key). */
   private readonly written: Map<string, WrittenOnEdge>;
-  /** This codec's own look-up of `written` by edge: a request writes cursors of few edges. */
-  private readonly edges = new Map<string, WrittenOnEdge>();
 
   constructor(
     private readonly key: string,
@@ -59,14 +57,10 @@ export class CursorCodec {
   }
 
   private onEdge(edge: string): WrittenOnEdge {
-    let onEdge = this.edges.get(edge);
+    let onEdge = this.written.get(edge);
     if (onEdge === undefined) {
-      onEdge = this.written.get(edge);
-      if (onEdge === undefined) {
-        onEdge = new Map();
-        this.written.set(edge, onEdge);
-      }
-      this.edges.set(edge, onEdge);
+      onEdge = new Map();
+      this.written.set(edge, onEdge);
     }
     return onEdge;
   }
@@ -87,7 +81,7 @@ const writtenLately = new Map<string, Map<string, WrittenOnEdge>>();
 let writtenCount = 0;
 
 function forgetWritten(): void {
-  // The maps codecs hold stay theirs and are emptied in place: a request in progress keeps writing to them.
+  // The maps codecs in use hold are emptied in place: a request in progress keeps writing to them.
   for (const edges of writtenLately.values()) for (const onEdge of edges.values()) onEdge.clear();
   writtenLately.clear();
   writtenCount = 0;

@@ -66,9 +66,10 @@ export class PostgresDatabase {
    * first and kept open. Going back runs the undo log's functions, which PostgreSQL compiles and
    * plans per connection the first time each part runs: on the pool's connections, taken in turn
    * and closed when idle, a reset would often pay that again (going back took 12–20 ms on a new
-   * connection, 4–7 ms on one that had gone back before). Resets wait for one another anyway (the tables' locks), so one connection
-   * loses nothing. It is a pool of one, which replaces the connection at the next call once it
-   * broke; once the store is closed, the closed pool answers (with its error), and nothing opens.
+   * connection, 4–7 ms on one that had gone back before). Resets wait for one another anyway (the
+   * tables' locks), so one connection loses nothing. It is a pool of one, which replaces the
+   * connection at the next call once it broke; once the store is closed, the closed pool answers
+   * (with its error), and nothing opens.
    */
   goBackConnection(): pg.Pool {
     if (this.closed) return this.pool;

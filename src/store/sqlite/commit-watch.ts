@@ -12,8 +12,7 @@ const HEADER_BYTES = 136;
  * since an earlier look. SQLite itself tells whether its snapshot is still current by comparing
  * the WAL-index header in the `-shm` file: every commit rewrites it, and so does a reset of the WAL
  * after a checkpoint. Reading it costs one system call, where `PRAGMA data_version` begins and
- * ends a read transaction (two file locks, each a call of its own), which on every request was
- * the largest single cost of answering from memory.
+ * ends a read transaction (two file locks, each a call of its own) on every request.
  *
  * A header read while a writer rewrites it only looks changed, which costs a real check, never a
  * missed change. A database with no `-shm` file (in memory, or not in WAL mode) may have changed
